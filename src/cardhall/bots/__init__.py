@@ -1,0 +1,26 @@
+"""Bots by name: ``make_bot("random", game)``. Every bot sees only an observation and the legal actions.
+
+A bot string uses the game-string syntax (``search(ms=500)``); each bot class declares its options.
+"""
+
+from __future__ import annotations
+
+from cardhall.bots.base import BaseBot, Bot
+from cardhall.bots.random_bot import RandomBot
+from cardhall.core import Game
+from cardhall.errors import InvalidOptionError
+from cardhall.options import parse_spec, resolve_options
+
+BOTS: dict[str, type[BaseBot]] = {"random": RandomBot}
+
+
+def make_bot(spec: str, game: Game) -> Bot:
+    name, raw = parse_spec(spec, "bot")
+    factory = BOTS.get(name)
+    if factory is None:
+        raise InvalidOptionError(f"unknown bot {name!r} (bots: {', '.join(sorted(BOTS))})")
+    options = resolve_options(f"bot {name}", factory.option_spec, raw)
+    return factory(game, **options)
+
+
+__all__ = ["BOTS", "BaseBot", "Bot", "RandomBot", "make_bot"]

@@ -1,0 +1,277 @@
+"""The ``cardhall`` command line: games, play, simulate, replay.
+
+Each sub-command is a thin layer over the Game API and :mod:`cardhall.sim`; a bad game string, bot or
+option is reported in one line with exit status 2, never replaced by a default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cardhall.bots import make_bot
+from cardhall.core import State, derived_rng, replay
+from cardhall.errors import CardhallError
+from cardhall.options import format_value
+from cardhall.registry import game_classes, load_game
+from cardhall.sim.simulate import resolve_bots, simulate
+
+
+def _bot_list(text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    # Commas inside parentheses belong to a bot's options: "search(ms=500,k=2),random".
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    out.append(cur.strip())
+    return [b for b in out if b]
+
+
+# --- games ---------------------------------------------------------------------------------------
+
+
+def cmd_games(args: argparse.Namespace, console: Console) -> int:
+    for name, cls in game_classes().items():
+        players = (
+            str(cls.min_players)
+            if cls.min_players == cls.max_players
+            else f"{cls.min_players}-{cls.max_players}"
+        )
+        table = Table(title=f"{name} — {cls.title} ({players} players)", title_justify="left")
+        table.add_column("option")
+        table.add_column("default")
+        table.add_column("values")
+        table.add_column("meaning")
+        for opt in cls.option_spec:
+            table.add_row(opt.name, format_value(opt.default), opt.describe(), opt.help)
+        console.print(table)
+    return 0
+
+
+# --- play ----------------------------------------------------------------------------------------
+
+
+def _show(console: Console, state: State, seat: int) -> None:
+    game = state.game
+    obs = state.observation(seat)
+    console.rule(f"{game}  —  you are seat {seat}")
+    for line in game.describe(obs):
+        console.print(line, markup=False)
+    console.print("Scores: " + "  ".join(f"seat {s}: {v}" for s, v in enumerate(obs["scores"])))
+    if obs.get("hand"):
+        console.print("Your hand: " + " ".join(obs["hand"]), markup=False)
+
+
+def _ask(console: Console, state: State, seat: int, stdin: TextIO) -> int | None:
+    game = state.game
+    legal = state.legal_actions(seat)
+    for i, a in enumerate(legal, 1):
+        console.print(f"  {i:>2}. {game.action_label(a)}", markup=False)
+    while True:
+        console.print("Your move (number or label, 'quit' to leave): ", end="")
+        line = stdin.readline()
+        if not line:
+            console.print()
+            return None
+        text = line.strip()
+        if text.lower() in ("quit", "exit", "q"):
+            return None
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(legal):
+                return legal[k - 1]
+            console.print(f"[red]{k} is not in the list: choose 1 to {len(legal)}[/red]")
+            continue
+        try:
+            action = game.parse_action(text)
+        except CardhallError as e:
+            console.print(f"[red]{e}[/red]", markup=True)
+            continue
+        if action not in legal:
+            console.print(f"[red]{game.action_label(action)!r} is not legal now[/red]")
+            continue
+        return action
+
+
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    game = load_game(args.game)
+    n = game.num_players
+    if not 0 <= args.seat < n:
+        raise CardhallError(f"{game}: seat must be 0..{n - 1}, got {args.seat}")
+    others = _bot_list(args.bots) or ["random"]
+    if len(others) == 1:
+        others = others * (n - 1)
+    if len(others) == n:
+        others = [b for s, b in enumerate(others) if s != args.seat]
+    if len(others) != n - 1:
+        raise CardhallError(f"{game}: give one bot, or {n - 1} bots for the other seats")
+    bots = {}
+    seats = [s for s in range(n) if s != args.seat]
+    for s, spec in zip(seats, others, strict=True):
+        bots[s] = make_bot(spec, game)
+    state = game.new_game(seed=args.seed)
+    rngs = {s: derived_rng(state.seed, "bot", s) for s in seats}
+    console.print(
+        f"Playing {game} (seed {state.seed}); bots: "
+        + ", ".join(f"seat {s} {b.name}" for s, b in bots.items())
+    )
+    while not state.is_over:
+        if args.seat in state.to_act:
+            _show(console, state, args.seat)
+            action = _ask(console, state, args.seat, sys.stdin)
+            if action is None:
+                console.print(f"Left the table. Record seed {state.seed}, {len(state.history)} actions.")
+                return 0
+            state.apply(args.seat, action)
+            continue
+        seat = state.to_act[0]
+        action = bots[seat].act(state.observation(seat), state.legal_actions(seat), rngs[seat])
+        state.apply(seat, action)
+        console.print(f"seat {seat} ({bots[seat].name}): {game.action_label(action)}", markup=False)
+    _show(console, state, args.seat)
+    console.print("Match over. Winners: " + ", ".join(f"seat {s}" for s in state.winners))
+    return 0
+
+
+# --- simulate ------------------------------------------------------------------------------------
+
+
+def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
+    game = load_game(args.game)
+    bots = resolve_bots(str(game), _bot_list(args.bots))
+    if args.games < 1:
+        raise CardhallError(f"--games must be at least 1, got {args.games}")
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn(f"{game}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=args.quiet,
+    ) as progress:
+        task = progress.add_task("simulate", total=args.games)
+        report = simulate(
+            str(game),
+            bots,
+            args.games,
+            args.seed,
+            args.jobs,
+            args.records,
+            progress=lambda k: progress.advance(task, k),
+        )
+    summary = report.summary()
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    table = Table(title=f"{summary['games']} matches of {game}", title_justify="left")
+    for col in ("seat", "bot", "mean score (95% CI)", "wins", "win rate (95% CI)"):
+        table.add_column(col)
+    for row in summary["seats"]:
+        m, w = row["mean_score"], row["win_rate"]
+        table.add_row(
+            str(row["seat"]),
+            row["bot"],
+            f"{m['value']:.1f} [{m['low']:.1f}, {m['high']:.1f}]",
+            f"{row['wins']:g}",
+            f"{w['value']:.3f} [{w['low']:.3f}, {w['high']:.3f}]",
+        )
+    console.print(table)
+    if args.records:
+        console.print(f"Records written to {args.records}")
+    return 0
+
+
+# --- replay --------------------------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    bad = 0
+    with source:
+        for lineno, line in enumerate(source, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                state = replay(record)
+            except (CardhallError, json.JSONDecodeError) as e:
+                console.print(f"line {lineno}: cannot replay: {e}", markup=False)
+                bad += 1
+                continue
+            if args.verbose:
+                for seat, action in state.history:
+                    console.print(f"  seat {seat}: {state.game.action_label(action)}", markup=False)
+            status = "over" if state.is_over else "in progress"
+            console.print(
+                f"line {lineno}: {state.game} seed {state.seed}: {len(state.history)} actions, "
+                f"{status}, scores {list(state.scores)}, winners {list(state.winners)}",
+                markup=False,
+            )
+    return 1 if bad else 0
+
+
+# --- entry point ---------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardhall", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("games", help="list the games and their options")
+
+    p = sub.add_parser("play", help="play one seat in the terminal against bots")
+    p.add_argument("game", help="game string, e.g. hokm or 'hokm(target=300)'")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--bots", help="bot for the other seats, or one per other seat: random,random")
+    p.add_argument("--seed", type=int, default=None, help="seed of the match (default: random)")
+
+    s = sub.add_parser("simulate", help="play many matches with bots and report the results")
+    s.add_argument("game")
+    s.add_argument("--games", type=int, required=True, help="number of matches")
+    s.add_argument("--bots", help="one bot for every seat, or one per seat")
+    s.add_argument("--seed", type=int, default=0, help="first seed (matches use seed, seed+1, ...)")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--records", help="write every match's record to this JSONL file")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    r = sub.add_parser("replay", help="replay the records of a JSONL file and check them")
+    r.add_argument("file", help="a JSONL file of records ('-' for standard input)")
+    r.add_argument("--verbose", action="store_true", help="print every action")
+    return parser
+
+
+COMMANDS = {
+    "games": cmd_games,
+    "play": cmd_play,
+    "simulate": cmd_simulate,
+    "replay": cmd_replay,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    console = Console(highlight=False)
+    try:
+        return COMMANDS[args.command](args, console)
+    except (CardhallError, ValueError) as e:
+        Console(stderr=True, highlight=False).print(f"cardhall {args.command}: {e}", markup=False)
+        return 2
+    except KeyboardInterrupt:
+        return 130

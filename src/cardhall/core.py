@@ -1,0 +1,326 @@
+"""The Game API every front end shares: :class:`Game`, :class:`State`, records and replay.
+
+A :class:`Game` is a rule set with its options (``hokm(target=300)``); it creates states, and converts
+actions between dense ints and text labels. A :class:`State` is one match in progress: who may act, what
+each may do, what each may see. Randomness comes only from the seed given to :meth:`Game.new_game`; each
+deal draws from its own RNG derived from that seed, so the same seed always gives the same match and a
+record (game string, rules version, seed, actions) replays to the identical state.
+
+Subclasses implement the ``_``-prefixed hooks; the public methods add the checks. ``apply`` checks the seat
+and the action and leaves the state untouched when it refuses; ``_apply`` is the unchecked fast path.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar, Self
+
+from cardhall.cards import format_card, parse_card
+from cardhall.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidCardError,
+    InvalidOptionError,
+    InvalidRecordError,
+)
+from cardhall.options import Option, OptionValue, format_spec, resolve_options
+
+Observation = dict[str, Any]
+Record = dict[str, Any]
+
+_SEED_LIMIT = 2**63
+
+
+def derived_rng(seed: int, *keys: object) -> random.Random:
+    """A deterministic RNG for one purpose (``"deal", 3``) of the match seeded ``seed``.
+
+    String seeds are hashed with SHA-512 by :mod:`random`, so this does not depend on PYTHONHASHSEED.
+    """
+    return random.Random(":".join(["cardhall", str(seed), *map(str, keys)]))
+
+
+def check_seed(game: str, seed: object) -> int:
+    if seed is None:
+        return secrets.randbelow(_SEED_LIMIT)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
+        raise InvalidOptionError(f"{game}: seed must be an int in 0..2**63-1, got {seed!r}")
+    return seed
+
+
+class Game(ABC):
+    """A rule set with its options. Equal games have equal strings."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[str] = "1"
+    option_spec: ClassVar[tuple[Option, ...]] = ()
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def __init__(self, **options: object) -> None:
+        self.options: dict[str, OptionValue] = resolve_options(self.name, self.option_spec, options)
+        self._configure()
+
+    def _configure(self) -> None:
+        """Derive tables from the options and check combinations; raise InvalidOptionError."""
+
+    # --- identity -----------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        return format_spec(self.name, self.option_spec, self.options)
+
+    def __repr__(self) -> str:
+        return f"load_game({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def option(self, name: str) -> Any:
+        return self.options[name]
+
+    # --- shape --------------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of seats at the table."""
+
+    @property
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """Actions are ints in ``range(num_distinct_actions)``."""
+
+    @abstractmethod
+    def deck(self) -> list[int]:
+        """Every physical card of the game, as ints."""
+
+    # --- states -------------------------------------------------------------------------------
+
+    def new_game(self, seed: int | None = None, deck: Sequence[int] | None = None) -> State:
+        """A new match. ``deck`` stacks the first deal (top card first), for tests and puzzles."""
+        seed = check_seed(str(self), seed)
+        stacked: list[int] | None = None
+        if deck is not None:
+            stacked = [int(c) for c in deck]
+            if sorted(stacked) != sorted(self.deck()):
+                raise InvalidOptionError(
+                    f"{self}: a stacked deck must hold exactly the game's {len(self.deck())} cards"
+                )
+        return self._new_state(seed, stacked)
+
+    @abstractmethod
+    def _new_state(self, seed: int, deck: list[int] | None) -> State: ...
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def action_label(self, action: int) -> str:
+        """The text of an action int (``"play QS"``); inverse of :meth:`parse_action`."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise InvalidActionError(f"{self}: action must be an int, got {action!r}")
+        if not 0 <= action < self.num_distinct_actions:
+            raise InvalidActionError(f"{self}: {action} is not an action of this game")
+        return self._action_label(action)
+
+    def parse_action(self, text: str) -> int:
+        """The int of an action text; accepts what :meth:`action_label` writes and common spellings."""
+        if not isinstance(text, str):
+            raise InvalidActionError(f"{self}: action text must be a string, got {text!r}")
+        words = text.strip().lower().split()
+        if not words:
+            raise InvalidActionError(f"{self}: empty action text")
+        try:
+            action = self._parse_action(words)
+        except InvalidCardError as e:
+            raise InvalidActionError(f"{self}: cannot read action {text!r}: {e}") from None
+        if action is None:
+            raise InvalidActionError(
+                f"{self}: cannot read action {text!r}; examples: {self._action_examples()}"
+            )
+        return action
+
+    @abstractmethod
+    def _action_label(self, action: int) -> str: ...
+
+    @abstractmethod
+    def _parse_action(self, words: list[str]) -> int | None:
+        """The action for lower-cased words, or None if they name no action."""
+
+    def _action_examples(self) -> str:
+        return ", ".join(repr(self._action_label(a)) for a in (0, self.num_distinct_actions - 1))
+
+    # --- display ------------------------------------------------------------------------------
+
+    def describe(self, observation: Observation) -> list[str]:
+        """Lines describing the table for a person (the terminal client)."""
+        skip = {"game", "seat", "hand", "scores", "to_act", "legal_actions"}
+        return [f"{k}: {v}" for k, v in observation.items() if k not in skip]
+
+
+def parse_play(words: list[str]) -> int | None:
+    """Shared reading of ``play QS`` / ``QS`` into a face card int, for games whose play is a card."""
+    if len(words) == 2 and words[0] == "play":
+        return parse_card(words[1])
+    if len(words) == 1:
+        try:
+            return parse_card(words[0])
+        except InvalidCardError:
+            return None
+    return None
+
+
+def play_label(action: int) -> str:
+    return "play " + format_card(action)
+
+
+class State(ABC):
+    """One match in progress. Seats are ``0..num_players-1`` in the order of play."""
+
+    game: Game
+    seed: int
+    history: list[tuple[int, int]]
+    stacked_deck: list[int] | None
+
+    # --- who acts and what they may do ---------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (several for simultaneous choices); ``()`` when over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[int]:
+        """Sorted, unique legal action ints for ``seat``; ``[]`` for a seat not to act."""
+
+    def is_legal(self, seat: int, action: int) -> bool:
+        return seat in self.to_act and action in self.legal_actions(seat)
+
+    def apply(self, seat: int, action: int) -> None:
+        """Take ``action`` for ``seat``; raise IllegalActionError and change nothing if not legal."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"{self.game}: action must be an int, got {action!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise IllegalActionError(f"{self.game}: seat must be an int, got {seat!r}")
+        if self.is_over:
+            raise IllegalActionError(f"{self.game}: the match is over; seat {seat} cannot act")
+        if seat not in self.to_act:
+            whose = ", ".join(map(str, self.to_act))
+            raise IllegalActionError(f"{self.game}: seat {seat} may not act now; waiting for seat {whose}")
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            why = ""
+            if 0 <= action < self.game.num_distinct_actions:
+                what = repr(self.game.action_label(action))
+                why = self._why_illegal(seat, action)
+            else:
+                what = f"{action} (not an action of this game)"
+            shown = ", ".join(self.game.action_label(a) for a in legal[:12])
+            more = ", ..." if len(legal) > 12 else ""
+            raise IllegalActionError(
+                f"{self.game}: seat {seat} may not {what} now{why}; legal: {shown}{more}"
+            )
+        self._apply(seat, action)
+        self.history.append((seat, action))
+
+    def apply_unchecked(self, seat: int, action: int) -> None:
+        """The fast path for bots and simulations: no legality check."""
+        self._apply(seat, action)
+        self.history.append((seat, action))
+
+    def _why_illegal(self, seat: int, action: int) -> str:
+        """An optional reason (``" (you must follow hearts)"``) for the error message; ``action`` is
+        in range."""
+        return ""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: int) -> None: ...
+
+    # --- what each seat may know ----------------------------------------------------------------
+
+    @abstractmethod
+    def observation(self, seat: int | None) -> Observation:
+        """JSON-ready data of everything ``seat`` may know (``None``: a spectator)."""
+
+    @abstractmethod
+    def hidden_cards(self, seat: int | None) -> set[int]:
+        """Physical cards whose place ``seat`` cannot know (used by the leak tests and search)."""
+
+    @abstractmethod
+    def zones(self) -> dict[str, list[int]]:
+        """Where every physical card is (hands, trick, piles...): for conservation checks."""
+
+    # --- outcome -------------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """Running totals per seat as the rules keep them."""
+
+    @property
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]:
+        """Seats that won, once over; ``()`` before."""
+
+    # --- copies --------------------------------------------------------------------------------
+
+    @abstractmethod
+    def clone(self) -> Self: ...
+
+    @abstractmethod
+    def resample(self, seat: int, rng: random.Random) -> Self:
+        """A copy ``seat`` cannot tell from this one: hidden cards re-dealt consistently with what
+        it has seen, and future deals drawn from a fresh seed. Its record does not replay."""
+
+    # --- records -------------------------------------------------------------------------------
+
+    def record(self) -> Record:
+        rec: Record = {
+            "game": str(self.game),
+            "rules_version": self.game.rules_version,
+            "seed": self.seed,
+            "actions": [[s, a] for s, a in self.history],
+        }
+        if self.stacked_deck is not None:
+            rec["deck"] = list(self.stacked_deck)
+        return rec
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game} seed={self.seed} actions={len(self.history)}>"
+
+
+def replay(record: Record) -> State:
+    """The state a record describes, every action checked again."""
+    from cardhall.registry import load_game
+
+    if not isinstance(record, dict):
+        raise InvalidRecordError(f"a record must be a JSON object, got {type(record).__name__}")
+    missing = [k for k in ("game", "rules_version", "seed", "actions") if k not in record]
+    if missing:
+        raise InvalidRecordError(f"record lacks {', '.join(missing)}")
+    game = load_game(record["game"])
+    if str(record["rules_version"]) != game.rules_version:
+        raise InvalidRecordError(
+            f"{game}: record has rules version {record['rules_version']!r}, "
+            f"this engine plays version {game.rules_version!r}"
+        )
+    state = game.new_game(seed=record["seed"], deck=record.get("deck"))
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise InvalidRecordError(f"{game}: record actions must be a list")
+    for i, pair in enumerate(actions):
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+            raise InvalidRecordError(f"{game}: record action {i} is not [seat, action]: {pair!r}")
+        try:
+            state.apply(int(pair[0]), int(pair[1]))
+        except IllegalActionError as e:
+            raise InvalidRecordError(f"{game}: record action {i} {pair!r} is illegal: {e}") from e
+    return state

@@ -1,0 +1,1 @@
+"""Playing matches with bots: one match, many matches, statistics."""

@@ -1,0 +1,246 @@
+"""The conformance suite every game runs.
+
+A game's test module subclasses :class:`ConformanceSuite` and sets ``game_strings`` (and may override
+``check_invariants`` for rules such as zero-sum scores or chip conservation):
+
+    class TestHokmConformance(ConformanceSuite):
+        game_strings = ["hokm(max_hands=2)", "hokm(max_hands=2,bidding=auction)"]
+
+It plays random seeded matches to the end and checks at every step: card conservation, legal actions
+sorted, unique and in range, illegal actions and wrong seats refused with the state unchanged, replay and
+same-seed reproduction, no hidden card in any observation (also in its JSON text), ``resample`` keeping
+the observing seat's observation, and ``clone`` independence.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from typing import Any, ClassVar
+
+import pytest
+
+import cardhall
+from cardhall.cards import face, format_card
+from cardhall.core import State
+
+_CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([CDHS♣♦♥♠])(?![0-9A-Za-z])")
+_SYMBOL_TO_SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def card_tokens(text: str) -> set[str]:
+    """Every card named in a text, in canonical form ("10H"), whatever spelling it used."""
+    out = set()
+    for rank, suit in _CARD_TOKEN.findall(text):
+        out.add(("10" if rank == "T" else rank) + _SYMBOL_TO_SUIT.get(suit, suit))
+    return out
+
+
+def fingerprint(state: State) -> str:
+    """Everything observable about a state, as one string: equal fingerprints, same state."""
+    seats: list[int | None] = [*range(state.game.num_players), None]
+    return json.dumps(
+        {
+            "record": state.record(),
+            "obs": [state.observation(s) for s in seats],
+            "to_act": list(state.to_act),
+            "legal": [state.legal_actions(s) for s in range(state.game.num_players)],
+            "scores": list(state.scores),
+            "zones": {k: sorted(v) for k, v in state.zones().items()},
+        },
+        sort_keys=True,
+        default=str,
+    )
+
+
+def random_step(state: State, rng: random.Random) -> tuple[int, int]:
+    seat = rng.choice(state.to_act)
+    action = rng.choice(state.legal_actions(seat))
+    state.apply(seat, action)
+    return seat, action
+
+
+class ConformanceSuite:
+    game_strings: ClassVar[list[str]] = []
+    seeds: ClassVar[tuple[int, ...]] = (0, 1, 2)
+    # Expensive checks run on every k-th step of a match.
+    check_every: ClassVar[int] = 7
+    max_actions: ClassVar[int] = 50_000
+
+    def check_invariants(self, state: State) -> None:
+        """Game-specific invariants held after every action (override)."""
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    def play(self, game_string: str, seed: int, visit: Any = None) -> State:
+        game = cardhall.load_game(game_string)
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed * 7919 + 1)
+        step = 0
+        while not state.is_over:
+            assert step < self.max_actions, f"{game_string} seed {seed} did not finish"
+            if visit is not None:
+                visit(state, step)
+            random_step(state, rng)
+            step += 1
+        if visit is not None:
+            visit(state, step)
+        return state
+
+    # --- the checks ------------------------------------------------------------------------------
+
+    def test_game_string_round_trips(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+        assert cardhall.load_game(str(game)) == game
+        assert str(cardhall.load_game(str(game))) == str(game)
+        with pytest.raises(cardhall.InvalidOptionError, match="no_such_option"):
+            cardhall.load_game(f"{game.name}(no_such_option=1)")
+
+    def test_labels_round_trip(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+        labels = [game.action_label(a) for a in range(game.num_distinct_actions)]
+        assert len(set(labels)) == len(labels), "two actions share a label"
+        for a, label in enumerate(labels):
+            assert game.parse_action(label) == a, label
+        for bad in (-1, game.num_distinct_actions):
+            with pytest.raises(cardhall.InvalidActionError):
+                game.action_label(bad)
+        with pytest.raises(cardhall.InvalidActionError):
+            game.parse_action("no such move")
+
+    def test_random_matches_keep_the_rules(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+        deck = Counter(game.deck())
+        n = game.num_players
+
+        def visit(state: State, step: int) -> None:
+            zones = Counter(c for cards in state.zones().values() for c in cards)
+            assert zones == deck, f"cards not conserved at step {step}"
+            self.check_invariants(state)
+            if state.is_over:
+                assert state.to_act == ()
+                assert all(state.legal_actions(s) == [] for s in range(n))
+                assert state.winners and set(state.winners) <= set(range(n))
+                return
+            assert state.to_act and len(set(state.to_act)) == len(state.to_act)
+            assert state.winners == ()
+            for s in range(n):
+                legal = state.legal_actions(s)
+                if s in state.to_act:
+                    assert legal, f"seat {s} to act with no legal action"
+                    assert legal == sorted(set(legal))
+                    assert all(0 <= a < game.num_distinct_actions for a in legal)
+                else:
+                    assert legal == []
+            assert len(state.scores) == n
+
+        for seed in self.seeds:
+            self.play(game_string, seed, visit)
+
+    def test_illegal_actions_are_refused_and_change_nothing(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+
+        def visit(state: State, step: int) -> None:
+            if state.is_over or step % self.check_every:
+                return
+            before = fingerprint(state)
+            for seat in state.to_act:
+                legal = set(state.legal_actions(seat))
+                for a in [*range(-2, game.num_distinct_actions + 2), 10**9]:
+                    if a not in legal:
+                        with pytest.raises(cardhall.IllegalActionError):
+                            state.apply(seat, a)
+            acting = state.to_act[0]
+            some_legal = state.legal_actions(acting)[0]
+            for seat in [*range(game.num_players), -1, game.num_players]:
+                if seat not in state.to_act:
+                    with pytest.raises(cardhall.IllegalActionError):
+                        state.apply(seat, some_legal)
+            with pytest.raises(cardhall.IllegalActionError):
+                state.apply(acting, str(some_legal))  # type: ignore[arg-type]
+            assert fingerprint(state) == before
+
+        state = self.play(game_string, self.seeds[0], visit)
+        with pytest.raises(cardhall.IllegalActionError):
+            state.apply(0, 0)
+
+    def test_replay_and_same_seed_reproduce(self, game_string: str) -> None:
+        for seed in self.seeds[:2]:
+            checkpoints: list[tuple[dict[str, Any], str]] = []
+
+            def visit(
+                state: State, step: int, checkpoints: list[tuple[dict[str, Any], str]] = checkpoints
+            ) -> None:
+                if step % (self.check_every * 5) == 0 or state.is_over:
+                    checkpoints.append((json.loads(json.dumps(state.record())), fingerprint(state)))
+
+            first = self.play(game_string, seed, visit)
+            second = self.play(game_string, seed)
+            assert fingerprint(first) == fingerprint(second), "same seed, different match"
+            for record, print_ in checkpoints:
+                assert fingerprint(cardhall.replay(record)) == print_
+
+    def test_no_hidden_card_in_any_observation(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+        all_cards = set(game.deck())
+
+        def visit(state: State, step: int) -> None:
+            for seat in [*range(game.num_players), None]:
+                obs = state.observation(seat)
+                text = json.dumps(obs, ensure_ascii=False)  # fails on anything not JSON-ready
+                assert json.loads(text) == obs, "observation does not survive JSON"
+                hidden = state.hidden_cards(seat)
+                assert hidden <= all_cards
+                seen_faces = {face(c) for c in all_cards - hidden}
+                secret = {format_card(f) for f in {face(c) for c in hidden} - seen_faces}
+                leaked = card_tokens(text) & secret
+                assert not leaked, f"seat {seat} sees hidden {sorted(leaked)} at step {step}"
+
+        for seed in self.seeds[:2]:
+            self.play(game_string, seed, visit)
+
+    def test_resample_is_indistinguishable_for_the_seat(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+        deck = Counter(game.deck())
+        rng = random.Random(99)
+        continued = 0
+
+        def visit(state: State, step: int) -> None:
+            nonlocal continued
+            if state.is_over or step % self.check_every:
+                return
+            before = fingerprint(state)
+            for seat in range(game.num_players):
+                other = state.resample(seat, rng)
+                assert other.observation(seat) == state.observation(seat)
+                assert Counter(c for cs in other.zones().values() for c in cs) == deck
+                assert other.to_act == state.to_act
+                if continued < 3 and seat == state.to_act[0]:
+                    continued += 1
+                    play_rng = random.Random(step)
+                    for _ in range(200):
+                        if other.is_over:
+                            break
+                        random_step(other, play_rng)
+            assert fingerprint(state) == before, "resample changed the original"
+
+        self.play(game_string, self.seeds[0], visit)
+
+    def test_clone_is_independent(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+        state = game.new_game(seed=5)
+        rng = random.Random(5)
+        for _ in range(40):
+            if state.is_over:
+                break
+            random_step(state, rng)
+        before = fingerprint(state)
+        copy = state.clone()
+        assert fingerprint(copy) == before
+        for _ in range(60):
+            if copy.is_over:
+                break
+            random_step(copy, rng)
+        assert fingerprint(state) == before
