@@ -1,0 +1,582 @@
+"""Kierki: the Polish 12-deal compendium for 4 players — seven negative deals, four trump deals and the
+loteryjka (Fan Tan). Each player plays for himself; the match is zero-sum (−2600 against +2600).
+
+Rules of record: ``shared/rules/kierki.md``. Choices this module makes where the rules leave room:
+
+- Seats are numbered in the order of play. Play goes clockwise, so seat ``s + 1`` (mod 4) is the player on
+  seat ``s``'s left. The first dealer is drawn from the seed; the deal passes to the left (``dealer + 1``)
+  each deal. Cards are dealt one at a time, starting with the player left of the dealer.
+- Deals in order: 1 no tricks (−20 per trick), 2 no hearts (−20 per heart), 3 no queens (−60 each),
+  4 no kings or jacks (−30 each), 5 no king of hearts (−150), 6 seventh and last trick (−75 each),
+  7 robber (every penalty of 1–6 added up per trick, so K♥ costs −20 −30 −150 and the 7th trick −20 −75),
+  8–11 trump deals (+25 per trick), 12 loteryjka (+800 first out, +500 second out).
+- Negative deals: the player left of the dealer leads; follow suit if able, else any card; no trumps.
+  In deals 2, 5 and 7 hearts may not be led unless the leader holds only hearts (a heart may always be
+  discarded when void of the suit led). All 13 tricks are played even when every penalty is already taken.
+- Trump deals: the dealer gets his first 5 cards (the first 20 cards dealt, one at a time, give each player
+  5) and names trump before the other 32 are dealt. While trump is being named every player sees only his
+  first 5 cards. ``trump_chooser`` (``dealer`` | ``left_of_dealer``) says who names trump (that player is
+  the one who sees only 5 cards); ``trump_leader`` (``dealer`` | ``left_of_dealer``) who leads the first
+  trick. Any suit may be named. Follow suit if able, else any card: no duty to trump or overtrump.
+- Loteryjka: 13 cards each; ``lottery_starter`` (``dealer`` | ``left_of_dealer``) plays first. A suit is
+  opened only with its ``lottery_start_rank`` card (7, or 8 as variant); then the card one rank above the top
+  or one below the bottom of that suit's row may be added (up to A, down to 2). A player with a legal card
+  must play one (he chooses which); ``pass`` is legal only, and then it is the only action, when he has no
+  legal card. Players who are out are skipped. The match ends as soon as the second player is out; the two
+  left score 0 for the deal. The lottery can never block: if no suit is open its starter is in some hand.
+- Scores: the running totals change at the end of each deal (the observation shows the points of the deal
+  in progress, per trick). The highest total wins; players tied for the top all win.
+- ``first_deal`` (1–12, default 1) starts the match at a later deal, for practising one contract (and for
+  tests, as ``new_game(deck=...)`` stacks the first deal played). Only a match from deal 1 is zero-sum.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Self
+
+from cardhall.cards import (
+    HEARTS,
+    JACK,
+    KING,
+    QUEEN,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUITS,
+    cards_of,
+    format_card,
+    mask_of,
+    sort_for_display,
+)
+from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
+from cardhall.errors import InvalidCardError
+from cardhall.games._deal import deal_constrained
+from cardhall.options import Option
+
+PLAYERS = 4
+TRICKS = 13
+DEALS = 12
+FIRST_FIVE = 5
+DECK = list(range(52))
+
+# Action ints: 0..51 play a card, 52..55 name trump (C D H S), 56 pass (loteryjka only).
+TRUMP_BASE = 52
+PASS = 56
+NUM_ACTIONS = 57
+
+TRUMP, PLAY, LOTTERY, OVER = "trump", "play", "lottery", "over"
+
+HEART_MASK = SUIT_MASKS[HEARTS]
+QUEEN_MASK = mask_of(s * 13 + QUEEN for s in range(4))
+KING_JACK_MASK = mask_of(s * 13 + r for s in range(4) for r in (KING, JACK))
+KING_OF_HEARTS = HEARTS * 13 + KING
+KING_OF_HEARTS_BIT = 1 << KING_OF_HEARTS
+
+# (name, penalty rule) of each deal, deal numbers 1..12.
+DEAL_INFO = (
+    ("no tricks", "-20 per trick"),
+    ("no hearts", "-20 per heart; hearts may not be led unless only hearts are held"),
+    ("no queens", "-60 per queen"),
+    ("no kings or jacks", "-30 per king or jack"),
+    ("no king of hearts", "-150 for the king of hearts; hearts may not be led unless only hearts are held"),
+    ("7th and last trick", "-75 each for the 7th and the 13th trick"),
+    (
+        "robber",
+        "all penalties of deals 1-6 added up per trick; hearts may not be led unless only hearts are held",
+    ),
+    ("trumps 1", "+25 per trick; trump named after seeing 5 cards"),
+    ("trumps 2", "+25 per trick; trump named after seeing 5 cards"),
+    ("trumps 3", "+25 per trick; trump named after seeing 5 cards"),
+    ("trumps 4", "+25 per trick; trump named after seeing 5 cards"),
+    ("lottery", "+800 for the first player out, +500 for the second; the match ends then"),
+)
+NEGATIVE_DEALS = range(1, 8)
+TRUMP_DEALS = range(8, 12)
+LOTTERY_DEAL = 12
+HEART_BAN_DEALS = frozenset((2, 5, 7))
+TRICK_POINTS = 25
+LOTTERY_PRIZES = (800, 500)
+
+
+def trick_penalty(deal: int, trick_number: int, cards: int) -> int:
+    """The points (<= 0) of a trick in a negative deal: ``trick_number`` 1..13, ``cards`` a bitmask."""
+    if deal == 7:
+        return sum(trick_penalty(d, trick_number, cards) for d in range(1, 7))
+    if deal == 1:
+        return -20
+    if deal == 2:
+        return -20 * (cards & HEART_MASK).bit_count()
+    if deal == 3:
+        return -60 * (cards & QUEEN_MASK).bit_count()
+    if deal == 4:
+        return -30 * (cards & KING_JACK_MASK).bit_count()
+    if deal == 5:
+        return -150 if cards & KING_OF_HEARTS_BIT else 0
+    if deal == 6:
+        return -75 if trick_number in (7, TRICKS) else 0
+    return 0
+
+
+_SUIT_WORDS = {
+    **{s.lower(): i for i, s in enumerate(SUITS)},
+    **{n: i for i, n in enumerate(SUIT_NAMES)},
+    **{n[:-1]: i for i, n in enumerate(SUIT_NAMES)},
+    "♣": 0,
+    "♦": 1,
+    "♥": 2,
+    "♠": 3,
+}
+
+
+class Kierki(Game):
+    name = "kierki"
+    title = "Kierki"
+    rules_version = "1"
+    min_players = max_players = PLAYERS
+    option_spec = (
+        Option(
+            "trump_chooser",
+            "dealer",
+            "who names trump in deals 8-11, after seeing his first 5 cards",
+            ("dealer", "left_of_dealer"),
+        ),
+        Option(
+            "trump_leader",
+            "dealer",
+            "who leads the first trick of deals 8-11",
+            ("dealer", "left_of_dealer"),
+        ),
+        Option("lottery_start_rank", 7, "the rank that opens a suit in the lottery", (7, 8)),
+        Option(
+            "lottery_starter",
+            "dealer",
+            "who plays first in the lottery",
+            ("dealer", "left_of_dealer"),
+        ),
+        Option(
+            "first_deal",
+            1,
+            "start the match at this deal (practice; only a match from deal 1 is zero-sum)",
+            None,
+            1,
+            DEALS,
+        ),
+    )
+
+    def _configure(self) -> None:
+        o = self.options
+        self.chooser_offset = 0 if o["trump_chooser"] == "dealer" else 1
+        self.leader_offset = 0 if o["trump_leader"] == "dealer" else 1
+        self.starter_offset = 0 if o["lottery_starter"] == "dealer" else 1
+        # Rank index (0 = 2) of the card that opens a suit.
+        self.start_rank = int(o["lottery_start_rank"]) - 2
+
+    @property
+    def num_players(self) -> int:
+        return PLAYERS
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def deck(self) -> list[int]:
+        return list(DECK)
+
+    def _new_state(self, seed: int, deck: list[int] | None) -> KierkiState:
+        return KierkiState(self, seed, deck)
+
+    def _action_label(self, action: int) -> str:
+        if action < TRUMP_BASE:
+            return play_label(action)
+        if action < PASS:
+            return "trump " + SUITS[action - TRUMP_BASE]
+        return "pass"
+
+    def _parse_action(self, words: list[str]) -> int | None:
+        if words == ["pass"]:
+            return PASS
+        if words[0] == "trump" and len(words) == 2:
+            suit = _SUIT_WORDS.get(words[1])
+            return None if suit is None else TRUMP_BASE + suit
+        try:
+            return parse_play(words)
+        except InvalidCardError:
+            return None
+
+    def describe(self, observation: Observation) -> list[str]:
+        o = observation
+        if o["phase"] == OVER:
+            lines = ["The match is over."]
+        else:
+            lines = [
+                f"Deal {o['deal_number']} of {DEALS}: {o['deal_name']} ({o['deal_rule']}); "
+                f"dealer seat {o['dealer']}"
+            ]
+        if o["phase"] == TRUMP:
+            lines.append(f"Seat {o['trump_chooser']} names trump after seeing 5 cards")
+        if o["phase"] == PLAY:
+            if o["trump"]:
+                lines.append(f"Trump: {o['trump']} (named by seat {o['trump_chooser']})")
+            lines.append("Tricks taken: " + ", ".join(map(str, o["tricks_won"])))
+            lines.append("Points this deal: " + ", ".join(map(str, o["deal_points"])))
+            if o["tricks"] and not o["trick"]:
+                last = o["tricks"][-1]
+                shown = " ".join(f"{p['seat']}:{p['card']}" for p in last["cards"])
+                lines.append(f"Last trick: {shown} -> seat {last['winner']} ({last['points']})")
+            lines.append("Trick: " + (" ".join(f"{p['seat']}:{p['card']}" for p in o["trick"]) or "(empty)"))
+        if o["phase"] == LOTTERY:
+            rows = []
+            for suit, row in zip(SUITS, o["layout"], strict=True):
+                rows.append(f"{suit}: {row['low']}..{row['high']}" if row else f"{suit}: -")
+            lines.append("Layout: " + "  ".join(rows))
+            lines.append("Cards left: " + ", ".join(map(str, o["hand_sizes"])))
+            if o["out"]:
+                lines.append("Out: " + ", ".join(f"seat {s}" for s in o["out"]))
+        if o["score_sheet"]:
+            last_row = o["score_sheet"][-1]
+            lines.append(f"Deal {last_row['deal']} ({last_row['name']}) scored: {last_row['points']}")
+        return lines
+
+
+class KierkiState(State):
+    game: Kierki
+
+    def __init__(self, game: Kierki, seed: int, deck: list[int] | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.stacked_deck = deck
+        self.history = []
+        self.scores_ = [0] * PLAYERS
+        self.score_sheet: list[dict[str, Any]] = []
+        self.deal = int(game.options["first_deal"])
+        self.dealer = derived_rng(seed, "first dealer").randrange(PLAYERS)
+        self.winners_: tuple[int, ...] = ()
+        self._start_deal(deck)
+
+    # --- dealing --------------------------------------------------------------------------------
+
+    def _start_deal(self, deck: list[int] | None) -> None:
+        if deck is None:
+            deck = list(DECK)
+            derived_rng(self.seed, "deal", self.deal).shuffle(deck)
+        dealer = self.dealer
+        hands = [0] * PLAYERS
+        for i, c in enumerate(deck):
+            hands[(dealer + 1 + i) % PLAYERS] |= 1 << c
+        self.hands = hands
+        self.pending = [0] * PLAYERS  # cards not yet dealt (trump deals, while trump is named)
+        self.trick: list[tuple[int, int]] = []
+        self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int, int]] = []
+        self.tricks_won = [0] * PLAYERS
+        self.deal_points = [0] * PLAYERS
+        self.excluded = [0] * PLAYERS  # cards each seat has shown it cannot hold (for resample)
+        self.trump = -1
+        self.chooser = -1
+        self.trick_mask = 0
+        # Lottery: lowest and highest rank laid per suit (-1 when the suit is not open).
+        self.low = [-1] * 4
+        self.high = [-1] * 4
+        self.lottery_open = 0
+        self.lottery_log: list[tuple[int, int]] = []
+        self.out: list[int] = []
+        if self.deal in TRUMP_DEALS:
+            first = [0] * PLAYERS
+            for i, c in enumerate(deck[: FIRST_FIVE * PLAYERS]):
+                first[(dealer + 1 + i) % PLAYERS] |= 1 << c
+            self.pending = [hands[s] & ~first[s] for s in range(PLAYERS)]
+            self.hands = first
+            self.phase = TRUMP
+            self.chooser = self.current = (dealer + self.game.chooser_offset) % PLAYERS
+        elif self.deal == LOTTERY_DEAL:
+            self.phase = LOTTERY
+            start = self.game.start_rank
+            self.lottery_open = mask_of(s * 13 + start for s in range(4))
+            self.current = (dealer + self.game.starter_offset) % PLAYERS
+        else:
+            self.phase = PLAY
+            self.current = (dealer + 1) % PLAYERS
+        self.leader = self.current if self.phase == PLAY else -1
+
+    # --- who acts and what they may do ------------------------------------------------------------
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.phase == OVER else (self.current,)
+
+    def legal_actions(self, seat: int) -> list[int]:
+        if self.phase == OVER or seat != self.current:
+            return []
+        if self.phase == PLAY:
+            return cards_of(self._playable(seat))
+        if self.phase == LOTTERY:
+            playable = self.hands[seat] & self.lottery_open
+            return cards_of(playable) if playable else [PASS]
+        return [TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3]
+
+    def _playable(self, seat: int) -> int:
+        hand = self.hands[seat]
+        if self.trick:
+            follow = hand & SUIT_MASKS[self.trick[0][1] // 13]
+            return follow or hand
+        if self.deal in HEART_BAN_DEALS:
+            return hand & ~HEART_MASK or hand
+        return hand
+
+    def _why_illegal(self, seat: int, action: int) -> str:
+        if action < TRUMP_BASE:
+            if self.phase == TRUMP:
+                return " (trump must be named first)"
+            if not self.hands[seat] >> action & 1:
+                return f" (seat {seat} does not hold {format_card(action)})"
+            if self.phase == LOTTERY:
+                return f" ({format_card(action)} does not fit the layout)"
+            if self.trick:
+                return f" (must follow {SUIT_NAMES[self.trick[0][1] // 13]})"
+            return " (hearts may not be led while other suits are held)"
+        if action < PASS:
+            return " (trump is named only by the chooser before play in deals 8-11)"
+        if self.phase == LOTTERY:
+            return " (a player may pass only when he has no card to lay)"
+        return " (passing exists only in the lottery)"
+
+    def _apply(self, seat: int, action: int) -> None:
+        if self.phase == PLAY:
+            self._play(seat, action)
+        elif self.phase == LOTTERY:
+            self._lay(seat, action)
+        else:
+            self.trump = action - TRUMP_BASE
+            for s in range(PLAYERS):
+                self.hands[s] |= self.pending[s]
+            self.pending = [0] * PLAYERS
+            self.phase = PLAY
+            self.leader = self.current = (self.dealer + self.game.leader_offset) % PLAYERS
+
+    def _play(self, seat: int, card: int) -> None:
+        bit = 1 << card
+        trick = self.trick
+        if trick:
+            led = trick[0][1] // 13
+            if card // 13 != led:
+                self.excluded[seat] |= SUIT_MASKS[led]
+        elif card // 13 == HEARTS and self.deal in HEART_BAN_DEALS:
+            self.excluded[seat] |= ~HEART_MASK & ((1 << 52) - 1)  # he held only hearts
+        self.hands[seat] &= ~bit
+        trick.append((seat, card))
+        self.trick_mask |= bit
+        if len(trick) < PLAYERS:
+            self.current = (seat + 1) % PLAYERS
+            return
+        winner = self._trick_winner()
+        number = len(self.tricks) + 1
+        if self.deal in NEGATIVE_DEALS:
+            points = trick_penalty(self.deal, number, self.trick_mask)
+        else:
+            points = TRICK_POINTS
+        self.tricks.append((self.leader, tuple(trick), winner, points))
+        self.tricks_won[winner] += 1
+        self.deal_points[winner] += points
+        self.trick = []
+        self.trick_mask = 0
+        self.leader = self.current = winner
+        if number == TRICKS:
+            self._end_deal()
+
+    def _trick_winner(self) -> int:
+        trick = self.trick
+        led = trick[0][1] // 13
+        trump = self.trump
+        best_seat, best_key = -1, -1
+        for seat, c in trick:
+            suit = c // 13
+            if suit == trump:
+                key = 100 + c
+            elif suit == led:
+                key = c
+            else:
+                continue
+            if key > best_key:
+                best_seat, best_key = seat, key
+        return best_seat
+
+    def _lay(self, seat: int, action: int) -> None:
+        self.lottery_log.append((seat, action))
+        if action == PASS:
+            self.excluded[seat] |= self.lottery_open
+        else:
+            suit, rank = divmod(action, 13)
+            self.hands[seat] &= ~(1 << action)
+            base = suit * 13
+            if self.low[suit] < 0:
+                self.low[suit] = self.high[suit] = rank
+            elif rank < self.low[suit]:
+                self.low[suit] = rank
+            else:
+                self.high[suit] = rank
+            self.lottery_open &= ~SUIT_MASKS[suit]
+            if self.low[suit] > 0:
+                self.lottery_open |= 1 << (base + self.low[suit] - 1)
+            if self.high[suit] < 12:
+                self.lottery_open |= 1 << (base + self.high[suit] + 1)
+            if not self.hands[seat]:
+                self.deal_points[seat] = LOTTERY_PRIZES[len(self.out)]
+                self.out.append(seat)
+                if len(self.out) == len(LOTTERY_PRIZES):
+                    self._end_deal()
+                    return
+        nxt = (seat + 1) % PLAYERS
+        while not self.hands[nxt]:
+            nxt = (nxt + 1) % PLAYERS
+        self.current = nxt
+
+    def _end_deal(self) -> None:
+        for s in range(PLAYERS):
+            self.scores_[s] += self.deal_points[s]
+        row: dict[str, Any] = {
+            "deal": self.deal,
+            "name": DEAL_INFO[self.deal - 1][0],
+            "dealer": self.dealer,
+            "points": list(self.deal_points),
+            "totals": list(self.scores_),
+        }
+        if self.deal in TRUMP_DEALS:
+            row["trump"] = SUITS[self.trump]
+            row["trump_chooser"] = self.chooser
+        if self.deal == LOTTERY_DEAL:
+            row["out"] = list(self.out)
+        else:
+            row["tricks"] = list(self.tricks_won)
+        self.score_sheet.append(row)
+        if self.deal == DEALS:
+            self.phase = OVER
+            top = max(self.scores_)
+            self.winners_ = tuple(s for s in range(PLAYERS) if self.scores_[s] == top)
+            return
+        self.deal += 1
+        self.dealer = (self.dealer + 1) % PLAYERS
+        self._start_deal(None)
+
+    # --- what a seat sees -----------------------------------------------------------------------
+
+    def observation(self, seat: int | None) -> Observation:
+        def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[dict[str, Any]]:
+            return [{"seat": s, "card": format_card(c)} for s, c in cards]
+
+        deal_name, deal_rule = DEAL_INFO[self.deal - 1]
+        layout: list[dict[str, str] | None] = [
+            None
+            if self.low[s] < 0
+            else {"low": format_card(s * 13 + self.low[s]), "high": format_card(s * 13 + self.high[s])}
+            for s in range(4)
+        ]
+        hand = self.hands[seat] if seat is not None else 0
+        obs: Observation = {
+            "game": str(self.game),
+            "seat": seat,
+            "phase": self.phase,
+            "deal_number": self.deal,
+            "deal_name": deal_name,
+            "deal_rule": deal_rule,
+            "dealer": self.dealer,
+            "to_act": list(self.to_act),
+            "hand": [format_card(c) for c in sort_for_display(cards_of(hand))],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "trump": None if self.trump < 0 else SUITS[self.trump],
+            "trump_chooser": None if self.chooser < 0 else self.chooser,
+            "leader": None if self.leader < 0 else self.leader,
+            "trick": plays(self.trick),
+            "tricks": [
+                {"leader": lead, "cards": plays(cards), "winner": w, "points": p}
+                for lead, cards, w, p in self.tricks
+            ],
+            "tricks_won": list(self.tricks_won),
+            "deal_points": list(self.deal_points),
+            "layout": layout,
+            "lottery_plays": [
+                {"seat": s, "card": None if a == PASS else format_card(a)} for s, a in self.lottery_log
+            ],
+            "out": list(self.out),
+            "scores": list(self.scores_),
+            "score_sheet": [dict(row) for row in self.score_sheet],
+            "is_over": self.is_over,
+            "winners": list(self.winners_),
+        }
+        return obs
+
+    def hidden_cards(self, seat: int | None) -> set[int]:
+        hidden = 0
+        for s in range(PLAYERS):
+            hidden |= self.pending[s]
+            if s != seat:
+                hidden |= self.hands[s]
+        return set(cards_of(hidden))
+
+    def zones(self) -> dict[str, list[int]]:
+        zones = {f"hand {s}": cards_of(self.hands[s]) for s in range(PLAYERS)}
+        zones["undealt"] = [c for s in range(PLAYERS) for c in cards_of(self.pending[s])]
+        zones["trick"] = [c for _, c in self.trick]
+        zones["taken"] = [c for _, cards, _, _ in self.tricks for _, c in cards]
+        zones["layout"] = [
+            s * 13 + r for s in range(4) if self.low[s] >= 0 for r in range(self.low[s], self.high[s] + 1)
+        ]
+        return zones
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.scores_)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.winners_
+
+    # --- copies ---------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.scores_ = list(self.scores_)
+        new.score_sheet = list(self.score_sheet)
+        new.hands = list(self.hands)
+        new.pending = list(self.pending)
+        new.trick = list(self.trick)
+        new.tricks = list(self.tricks)
+        new.tricks_won = list(self.tricks_won)
+        new.deal_points = list(self.deal_points)
+        new.excluded = list(self.excluded)
+        new.low = list(self.low)
+        new.high = list(self.high)
+        new.lottery_log = list(self.lottery_log)
+        new.out = list(self.out)
+        return new
+
+    def resample(self, seat: int, rng: random.Random) -> Self:
+        new = self.clone()
+        others = [s for s in range(PLAYERS) if s != seat]
+        if self.phase == TRUMP:
+            # Only the seat's first 5 cards are known: everyone else's 5 and all 32 undealt are not.
+            unknown = [c for s in others for c in cards_of(self.hands[s])]
+            unknown += [c for s in range(PLAYERS) for c in cards_of(self.pending[s])]
+            sizes = [self.hands[s].bit_count() for s in others]
+            sizes += [self.pending[s].bit_count() for s in range(PLAYERS)]
+            piles = deal_constrained(unknown, sizes, [0] * len(sizes), rng)
+            for s, pile in zip(others, piles, strict=False):
+                new.hands[s] = mask_of(pile)
+            for s in range(PLAYERS):
+                new.pending[s] = mask_of(piles[len(others) + s])
+        elif self.phase != OVER:
+            unknown = [c for s in others for c in cards_of(self.hands[s])]
+            piles = deal_constrained(
+                unknown,
+                [self.hands[s].bit_count() for s in others],
+                [self.excluded[s] for s in others],
+                rng,
+            )
+            for s, pile in zip(others, piles, strict=True):
+                new.hands[s] = mask_of(pile)
+        new.seed = rng.randrange(2**63)
+        return new

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from cardhall.core import State
+from cardhall.games.kierki import KierkiState
+from tests.conformance import ConformanceSuite
+
+
+class TestKierkiConformance(ConformanceSuite):
+    game_strings = [
+        "kierki",
+        "kierki(trump_chooser=left_of_dealer,trump_leader=left_of_dealer,lottery_start_rank=8)",
+        "kierki(first_deal=8,trump_leader=left_of_dealer,lottery_starter=left_of_dealer)",
+    ]
+
+    def check_invariants(self, state: State) -> None:
+        assert isinstance(state, KierkiState)
+        sheet = state.score_sheet
+        assert [row["deal"] for row in sheet] == list(
+            range(state.game.options["first_deal"], state.game.options["first_deal"] + len(sheet))
+        )
+        totals = [sum(row["points"][s] for row in sheet) for s in range(4)]
+        assert totals == list(state.scores)
+        for row in sheet:
+            if row["deal"] <= 7:
+                assert all(p <= 0 for p in row["points"])
+            else:
+                assert all(p >= 0 for p in row["points"])
+        if state.is_over and state.game.options["first_deal"] == 1:
+            assert sum(state.scores) == 0
+            assert sum(sum(row["points"]) for row in sheet[:7]) == -2600
+            assert sum(sum(row["points"]) for row in sheet[7:]) == 2600
