@@ -83,6 +83,21 @@ PACKETS = (3, 2, 3, 2)
 BIDDING, TRUMP, PLAY, OVER = "bidding", "trump", "play", "over"
 
 
+def deck_for_hands(dealer: int, hands: list[list[int]]) -> list[int]:
+    """The stacked deck that deals ``hands[seat]`` to each seat when ``dealer`` deals (for tests and
+    puzzles: ``game.new_game(seed, deck=deck_for_hands(...))``)."""
+    if len(hands) != PLAYERS or any(len(h) != HAND_SIZE for h in hands):
+        raise ValueError("hokm: give three hands of ten cards")
+    remaining = [list(h) for h in hands]
+    deck: list[int] = []
+    for packet in PACKETS:
+        for k in range(1, PLAYERS + 1):
+            seat = (dealer + k) % PLAYERS
+            deck += remaining[seat][:packet]
+            del remaining[seat][:packet]
+    return deck
+
+
 def contract_name(contract: int) -> str:
     return {2: "bas", KABOOT: "kaboot"}.get(contract, str(contract))
 

@@ -1,0 +1,130 @@
+"""The command line: games, play (scripted input), simulate (JSON, records, jobs) and replay."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cardhall
+from cardhall.cli import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "") -> tuple[int, str, str]:
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(argv)
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_lists_every_game_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["games"], capsys)
+    assert code == 0
+    for name, cls in cardhall.game_classes().items():
+        assert name in out
+        for opt in cls.option_spec:
+            assert opt.name in out
+
+
+def test_simulate_json_reports_every_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        ["simulate", "hokm(max_hands=2)", "--games", "6", "--seed", "3", "--json", "--quiet"], capsys
+    )
+    assert code == 0
+    report = json.loads(out)
+    assert report["games"] == 6 and report["game"] == "hokm(max_hands=2)"
+    assert [s["seat"] for s in report["seats"]] == [0, 1, 2]
+    assert sum(s["wins"] for s in report["seats"]) == pytest.approx(6)
+    for seat in report["seats"]:
+        m = seat["mean_score"]
+        assert m["low"] <= m["value"] <= m["high"]
+
+
+def test_simulate_is_the_same_with_several_jobs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    base = ["simulate", "hokm(max_hands=1)", "--games", "8", "--json", "--quiet"]
+    code1, out1, _ = run([*base, "--records", str(one)], capsys)
+    code2, out2, _ = run([*base, "--jobs", "2", "--records", str(two)], capsys)
+    assert code1 == code2 == 0
+    assert json.loads(out1) == json.loads(out2)
+    assert one.read_text() == two.read_text()
+    records = [json.loads(line) for line in one.read_text().splitlines()]
+    assert len(records) == 8 and all(cardhall.replay(r).is_over for r in records)
+
+
+def test_replay_reads_records_back(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    run(["simulate", "hokm(max_hands=1)", "--games", "3", "--records", str(path), "--quiet"], capsys)
+    code, out, _ = run(["replay", str(path)], capsys)
+    assert code == 0
+    assert out.count("over") == 3
+    lines = path.read_text().splitlines()
+    broken = json.loads(lines[0])
+    broken["actions"][5][1] = 999
+    path.write_text(json.dumps(broken) + "\n")
+    code, out, _ = run(["replay", str(path)], capsys)
+    assert code == 1 and "record action 5" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["simulate", "hokm(target=-1)", "--games", "1"], "at least 1"),
+        (["simulate", "hokm", "--games", "1", "--bots", "genius"], "unknown bot 'genius'"),
+        (["simulate", "hokm", "--games", "1", "--bots", "random,random"], "2 bots"),
+        (["play", "nosuchgame"], "unknown game"),
+        (["play", "hokm", "--seat", "5"], "seat must be 0..2"),
+    ],
+)
+def test_bad_input_is_refused_clearly(
+    argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(argv, capsys)
+    assert code == 2
+    assert fragment in err
+
+
+def test_play_explains_a_wrong_input_and_asks_again(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        ["play", "hokm", "--seat", "0", "--seed", "0", "--bots", "random"],
+        capsys,
+        stdin="99\nbid 11\nplay AS\n1\nquit\n",
+    )
+    assert code == 0
+    assert "99 is not in the list" in out
+    assert "cannot read action 'bid 11'" in out
+    assert "is not legal now" in out
+    assert "You are seat 0".lower() in out.lower()
+    assert "Your hand:" in out
+    assert "seat 0" in out and "Left the table" in out
+
+
+def test_play_to_the_end_with_labels_only(capsys: pytest.CaptureFixture[str]) -> None:
+    # Answer every prompt with the first legal action number until the match ends.
+    code, out, _ = run(
+        ["play", "hokm(max_hands=1)", "--seed", "2", "--bots", "random,random"],
+        capsys,
+        stdin="1\n" * 40,
+    )
+    assert code == 0
+    assert "Match over" in out
+
+
+def test_play_leaves_cleanly_on_end_of_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["play", "hokm", "--seed", "0"], capsys, stdin="")
+    assert code == 0 and "Left the table" in out
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cardhall", "games"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and "hokm" in done.stdout
