@@ -1,0 +1,718 @@
+"""Cancellation Hearts (6-11 players, two decks) and ordinary one-deck Hearts with the Black Maria.
+
+Rules of record: ``shared/rules/cancellation-hearts.md``. One engine plays both: ``decks=2`` (default,
+``players`` 6..11) is Cancellation Hearts, ``decks=1`` (``players`` 3..7) is ordinary Hearts, where no two
+cards can be identical so nothing is ever cancelled. Choices this module makes:
+
+- Seats are numbered in the order of play, which is clockwise: seat ``s + 1`` is on seat ``s``'s left.
+  The first dealer is drawn from the seed; the deal passes to the left (``dealer + 1``) each hand.
+- Physical cards are 0..103 with two decks (face = card % 52). Observations and labels show faces only, and
+  an action names a face: ``play QS`` plays one of the player's Q♠ (the engine takes the lower-numbered
+  copy; the copies are indistinguishable). ``pass QS`` likewise.
+- The deal is literal: one card at a time from the dealer's left, as many as go round evenly; the rest
+  (two decks: 2/6/0/5/4/5 for 6..11 players; one deck: 1/0/2/4/3 for 3/4/5/6/7 players) form the widow.
+  With one deck and four players there is no widow: the usual game.
+- The widow stays face down for the whole hand: nobody (not even its taker) sees it; its points count for
+  its taker in the hand's score. It goes with the first won trick (so with the set-aside tricks that
+  trick collects); if no trick is won in the whole hand it stays uncollected. Variant ``widow=last_trick``:
+  the winner of the last won trick takes it.
+- Passing is simultaneous: every seat that has not yet chosen its 3 cards is in ``to_act``; a seat chooses
+  one card per ``pass <card>`` action (a chosen card leaves its hand at once and cannot be taken back).
+  When all seats have chosen, each receives the 3 cards passed to it. ``passing=alternate`` (the rules):
+  left on the 1st hand, right on the 2nd, and so on, with no hold hand. Variant ``passing=cycle``: left,
+  right, across, hold (odd player counts have no "across": left, right, hold). ``passing=none``: never.
+- First lead (``first_lead=no_points``, the rules, also for one deck): the player left of the dealer leads
+  any card but a heart or Q♠; if he holds nothing else he may lead any card. The restriction applies to
+  the very first lead of the hand only (not to the re-lead after a dead first trick). Variant
+  ``first_lead=two_clubs``: the holder of the lowest club in the players' hands leads it (2♣ unless it is in
+  the widow; with two holders, the first from the dealer's left).
+- Hearts may not be led until a heart or a Q♠ has been played (``queen_breaks_hearts=false``: hearts only),
+  unless the leader holds only hearts. Q♠ may be led any time after the first lead. Playing a heart or Q♠
+  to a dead (set-aside) trick also breaks hearts.
+- ``points_on_first_trick`` (default true, the rules say nothing): a player who cannot follow to the
+  first trick may discard hearts or Q♠; with ``false`` he must play a card without points if he has one.
+- Cancellation: two identical cards in one trick cancel; the trick goes to the highest uncancelled card of
+  the suit led. If none remains the trick is set aside, nobody wins it, and the same player leads again
+  (variant ``dead_trick_lead=left``: the player on the last leader's left leads). The winner of the next
+  won trick takes the set-aside tricks too; set-aside tricks left at the end of the hand are uncollected.
+- Hearts 1 point, Q♠ 13 points each (26 per deck). Shooting the moon: a player who takes every point card
+  (all 26 hearts and both Q♠ with two decks; 13 hearts and Q♠ with one) chooses with a real action,
+  ``moon minus`` (subtract ``moon_value`` from his own score, scoring nothing else) or ``moon plus`` (every
+  other player adds ``moon_value``, he scores 0). Variants ``moon=minus|plus`` make the choice automatic,
+  ``moon=none`` scores the points normally. ``moon_value`` 26 (variant 52).
+- The match ends after a hand in which someone has reached ``target`` (150); lowest total wins and tied
+  lowest totals share the win. ``max_hands`` (0 = no limit) also ends the match after that many hands.
+- Observations show the current hand only (its tricks, passes and received cards); earlier hands appear
+  only as rows of points on the score sheet.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Self
+
+from cardhall.cards import (
+    HEARTS,
+    QUEEN,
+    SPADES,
+    SUIT_MASKS,
+    SUITS,
+    card,
+    cards_of,
+    format_card,
+    mask_of,
+    parse_card,
+    sort_for_display,
+)
+from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
+from cardhall.errors import InvalidCardError, InvalidOptionError
+from cardhall.games._deal import deal_constrained
+from cardhall.options import Option
+
+FACES = 52
+FACE_MASK = (1 << FACES) - 1
+QS = card(QUEEN, SPADES)
+
+
+def _both(mask: int) -> int:
+    """A mask of faces widened to both decks' physical cards."""
+    return mask | (mask << FACES)
+
+
+HEART_FACES = SUIT_MASKS[HEARTS]
+POINT_FACES = HEART_FACES | 1 << QS
+SUIT2 = tuple(_both(m) for m in SUIT_MASKS)
+HEARTS2 = SUIT2[HEARTS]
+QS2 = _both(1 << QS)
+ALL2 = _both(FACE_MASK)
+NONPOINTS2 = ALL2 & ~(HEARTS2 | QS2)
+NONHEARTS2 = ALL2 & ~HEARTS2
+CLUB_BELOW = tuple(_both((1 << r) - 1) for r in range(13))  # clubs lower than rank r, both decks
+
+# Actions: 0..51 play a face, 52..103 pass a face, then the two moon choices.
+PASS_BASE = 52
+MOON_MINUS = 104
+MOON_PLUS = 105
+NUM_ACTIONS = 106
+
+PASS, PLAY, MOON, OVER = "pass", "play", "moon", "over"
+
+PLAYER_RANGE = {1: (3, 7), 2: (6, 11)}
+
+
+def points_of(mask: int) -> int:
+    """Points of a set of physical cards: 1 per heart, 13 per Q♠."""
+    return (mask & HEARTS2).bit_count() + 13 * (mask & QS2).bit_count()
+
+
+def pass_offsets(passing: str, players: int, hand_index: int) -> int:
+    """How many seats along (``+1`` left, ``-1`` right, 0 hold) the cards go on this hand."""
+    if passing == "none":
+        return 0
+    if passing == "alternate":
+        return 1 if hand_index % 2 == 0 else -1
+    cycle = (1, -1, players // 2, 0) if players % 2 == 0 else (1, -1, 0)
+    return cycle[hand_index % len(cycle)]
+
+
+def direction_name(offset: int, players: int) -> str:
+    if offset == 0:
+        return "hold"
+    if offset == 1:
+        return "left"
+    if offset == -1:
+        return "right"
+    return "across"
+
+
+class Hearts(Game):
+    name = "hearts"
+    title = "Cancellation Hearts"
+    rules_version = "1"
+    min_players = 3
+    max_players = 11
+    option_spec = (
+        Option("players", 6, "number of players: 6..11 with two decks, 3..7 with one", None, 3, 11),
+        Option("decks", 2, "2: Cancellation Hearts; 1: ordinary Hearts with the Black Maria", (1, 2)),
+        Option("target", 150, "a hand ending with someone at or above this ends the match", None, 1),
+        Option("max_hands", 0, "end the match after this many hands (0 = no limit)", None, 0),
+        Option("moon_value", 26, "points of shooting the moon", (26, 52)),
+        Option(
+            "moon",
+            "choice",
+            "choice: the shooter picks minus or plus; minus/plus: always that; none: no moon",
+            ("choice", "minus", "plus", "none"),
+        ),
+        Option(
+            "passing",
+            "alternate",
+            "alternate: left, right, ...; cycle: left, right, across (even players), hold; none",
+            ("alternate", "cycle", "none"),
+        ),
+        Option(
+            "first_lead",
+            "no_points",
+            "no_points: dealer's left leads any card but a heart or QS; two_clubs: lowest club leads",
+            ("no_points", "two_clubs"),
+        ),
+        Option("points_on_first_trick", True, "a player who cannot follow may discard points to trick 1"),
+        Option("queen_breaks_hearts", True, "playing QS breaks hearts, as a heart does"),
+        Option(
+            "dead_trick_lead",
+            "leader",
+            "who leads after a trick nobody wins: leader (the same player) or left (his left)",
+            ("leader", "left"),
+        ),
+        Option(
+            "widow",
+            "first_trick",
+            "the widow goes with the first won trick or with the last won trick",
+            ("first_trick", "last_trick"),
+        ),
+    )
+
+    players: int
+    decks: int
+    hand_size: int
+    widow_size: int
+    total_points: int
+
+    def _configure(self) -> None:
+        self.players = int(self.options["players"])
+        self.decks = int(self.options["decks"])
+        lo, hi = PLAYER_RANGE[self.decks]
+        if not lo <= self.players <= hi:
+            raise InvalidOptionError(
+                f"{self}: bad value {self.players} for option 'players': with decks={self.decks} "
+                f"the game takes {lo} to {hi} players"
+            )
+        cards = FACES * self.decks
+        self.hand_size = cards // self.players
+        self.widow_size = cards - self.hand_size * self.players
+        self.total_points = 26 * self.decks
+        self._deck = list(range(cards))
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def deck(self) -> list[int]:
+        return list(self._deck)
+
+    def _new_state(self, seed: int, deck: list[int] | None) -> HeartsState:
+        return HeartsState(self, seed, deck)
+
+    def _action_label(self, action: int) -> str:
+        if action < PASS_BASE:
+            return play_label(action)
+        if action < MOON_MINUS:
+            return "pass " + format_card(action - PASS_BASE)
+        return "moon minus" if action == MOON_MINUS else "moon plus"
+
+    def _parse_action(self, words: list[str]) -> int | None:
+        if words[0] == "moon" and len(words) == 2:
+            return {"minus": MOON_MINUS, "plus": MOON_PLUS}.get(words[1])
+        if words[0] == "pass" and len(words) == 2:
+            try:
+                return PASS_BASE + parse_card(words[1])
+            except InvalidCardError:
+                return None
+        try:
+            return parse_play(words)
+        except InvalidCardError:
+            return None
+
+    def describe(self, observation: Observation) -> list[str]:
+        o = observation
+        lines = [
+            f"Hand {o['hand_number']}, dealer seat {o['dealer']}, phase: {o['phase']}, "
+            f"passing {o['pass_direction']}, hearts {'broken' if o['hearts_broken'] else 'not broken'}"
+        ]
+        if o["passing"]:
+            lines.append("Chosen to pass: " + " ".join(o["passing"]))
+        if o["passed_to"] is not None:
+            lines.append(f"Passed to seat {o['passed_to']}: " + " ".join(o["passed_cards"]))
+        if o["received_from"] is not None:
+            lines.append(f"Received from seat {o['received_from']}: " + " ".join(o["received_cards"]))
+        if o["phase"] in (PLAY, MOON, OVER) and o["tricks"]:
+            last = o["tricks"][-1]
+            shown = " ".join(f"{p['seat']}:{p['card']}" for p in last["cards"])
+            who = "nobody (set aside)" if last["winner"] is None else f"seat {last['winner']}"
+            lines.append(f"Last trick: {shown} -> {who}")
+        if o["phase"] == PLAY:
+            lines.append("Trick: " + (" ".join(f"{p['seat']}:{p['card']}" for p in o["trick"]) or "(empty)"))
+            lines.append("Points taken: " + ", ".join(map(str, o["trick_points"])))
+        if o["widow_size"]:
+            taker = "not taken" if o["widow_taker"] is None else f"taken by seat {o['widow_taker']}"
+            lines.append(f"Widow: {o['widow_size']} cards, {taker}")
+        return lines
+
+
+class HeartsState(State):
+    game: Hearts
+
+    def __init__(self, game: Hearts, seed: int, deck: list[int] | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.stacked_deck = deck
+        self.history = []
+        self.n = game.players
+        self.scores_ = [0] * self.n
+        self.score_sheet: list[dict[str, Any]] = []
+        self.hand_index = 0
+        self.dealer = derived_rng(seed, "first dealer").randrange(self.n)
+        self.winners_: tuple[int, ...] = ()
+        self._deal(deck)
+
+    # --- dealing and phases ------------------------------------------------------------------
+
+    def _deal(self, deck: list[int] | None) -> None:
+        g = self.game
+        n = self.n
+        if deck is None:
+            deck = g.deck()
+            derived_rng(self.seed, "deal", self.hand_index).shuffle(deck)
+        hands = [0] * n
+        dealt = g.hand_size * n
+        first = self.dealer + 1
+        for i in range(dealt):
+            hands[(first + i) % n] |= 1 << deck[i]
+        self.hands = hands
+        self.widow = mask_of(deck[dealt:])
+        self.widow_taker = -1
+        self.pass_offset = pass_offsets(str(g.options["passing"]), n, self.hand_index)
+        self.pass_sel: list[list[int]] = [[] for _ in range(n)]
+        self.passed: list[tuple[int, ...]] = [()] * n
+        self.trick: list[tuple[int, int]] = []
+        self.trick_mask = 0
+        self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
+        self.set_aside = 0
+        self.set_aside_count = 0
+        self.taken = [0] * n
+        self.uncollected = 0
+        self.broken = False
+        self.last_winner = -1
+        self.forced = -1
+        self.moon_seat = -1
+        self.hand_points: list[int] = []
+        self.uncollected_points = 0
+        # Physical cards each seat has shown it cannot hold (voids, forced leads), for resample.
+        self.excluded = [0] * n
+        self.leader = self.current = -1
+        if self.pass_offset:
+            self.phase = PASS
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        n = self.n
+        leader = (self.dealer + 1) % n
+        self.forced = -1
+        if self.game.options["first_lead"] == "two_clubs":
+            for rank in range(13):
+                bits = _both(1 << rank)
+                holders = [s for s in range(n) if self.hands[(leader + s) % n] & bits]
+                if holders:
+                    leader = (leader + holders[0]) % n
+                    self.forced = rank
+                    break
+        self.leader = self.current = leader
+
+    # --- Game API ----------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase == PASS:
+            return tuple(s for s in range(self.n) if len(self.pass_sel[s]) < 3)
+        if self.phase == OVER:
+            return ()
+        return (self.current,)
+
+    def legal_actions(self, seat: int) -> list[int]:
+        phase = self.phase
+        if phase == PLAY:
+            return cards_of(self._playable(seat)) if seat == self.current else []
+        if phase == PASS:
+            if not 0 <= seat < self.n or len(self.pass_sel[seat]) >= 3:
+                return []
+            h = self.hands[seat]
+            return [PASS_BASE + f for f in cards_of((h | h >> FACES) & FACE_MASK)]
+        if phase == MOON and seat == self.current:
+            return [MOON_MINUS, MOON_PLUS]
+        return []
+
+    def _playable(self, seat: int) -> int:
+        """The faces ``seat`` may play now."""
+        h = self.hands[seat]
+        faces = (h | h >> FACES) & FACE_MASK
+        trick = self.trick
+        if not trick:
+            if not self.tricks:
+                if self.forced >= 0:
+                    return 1 << self.forced
+                return (faces & ~POINT_FACES) or faces
+            if not self.broken:
+                return (faces & ~HEART_FACES) or faces
+            return faces
+        follow = faces & SUIT_MASKS[trick[0][1] // 13]
+        if follow:
+            return follow
+        if not self.tricks and not self.game.options["points_on_first_trick"]:
+            return (faces & ~POINT_FACES) or faces
+        return faces
+
+    def _why_illegal(self, seat: int, action: int) -> str:
+        if self.phase == PASS:
+            if action >= PASS_BASE + FACES:
+                return " (the players are passing cards)"
+            if action < PASS_BASE:
+                return " (the players are passing cards: use 'pass <card>')"
+            return f" (seat {seat} does not hold {format_card(action - PASS_BASE)})"
+        if self.phase == MOON:
+            return " (the shooter chooses 'moon minus' or 'moon plus')"
+        if action >= PASS_BASE:
+            return " (the hand is in its play phase)"
+        h = self.hands[seat]
+        if not (h | h >> FACES) >> action & 1:
+            return f" (seat {seat} does not hold {format_card(action)})"
+        if self.trick:
+            return f" (must follow {SUITS[self.trick[0][1] // 13]})"
+        if not self.tricks:
+            if self.forced >= 0:
+                return f" (the first lead must be {format_card(self.forced)})"
+            return " (the first lead may not be a heart or QS)"
+        return " (hearts are not broken)"
+
+    def _apply(self, seat: int, action: int) -> None:
+        if self.phase == PLAY:
+            self._play(seat, action)
+        elif self.phase == PASS:
+            self._choose_pass(seat, action - PASS_BASE)
+        else:
+            self._finish_hand(action)
+
+    def _take(self, seat: int, face: int) -> int:
+        """Remove one physical card of ``face`` from the seat's hand (the lower copy first)."""
+        h = self.hands[seat]
+        bit = 1 << face
+        if not h & bit:
+            bit <<= FACES
+        self.hands[seat] = h & ~bit
+        return bit
+
+    def _choose_pass(self, seat: int, face: int) -> None:
+        bit = self._take(seat, face)
+        self.pass_sel[seat].append(bit.bit_length() - 1)
+        if any(len(sel) < 3 for sel in self.pass_sel):
+            return
+        n = self.n
+        for s in range(n):
+            cards = tuple(self.pass_sel[s])
+            self.passed[s] = cards
+            self.hands[(s + self.pass_offset) % n] |= mask_of(cards)
+        self.pass_sel = [[] for _ in range(n)]
+        self._start_play()
+
+    def _play(self, seat: int, face: int) -> None:
+        trick = self.trick
+        opts = self.game.options
+        if not trick:
+            if not self.tricks:
+                if self.forced >= 0:
+                    # Nobody holds a lower club, and nobody before the leader holds this one.
+                    for k in range(self.n):
+                        s = (self.dealer + 1 + k) % self.n
+                        self.excluded[s] |= CLUB_BELOW[face]
+                    s = (self.dealer + 1) % self.n
+                    while s != seat:
+                        self.excluded[s] |= _both(1 << face)
+                        s = (s + 1) % self.n
+                elif POINT_FACES >> face & 1:
+                    self.excluded[seat] |= NONPOINTS2
+            elif not self.broken and face // 13 == HEARTS:
+                self.excluded[seat] |= NONHEARTS2
+        else:
+            led = trick[0][1] // 13
+            if face // 13 != led:
+                self.excluded[seat] |= SUIT2[led]
+                if not self.tricks and not opts["points_on_first_trick"] and POINT_FACES >> face & 1:
+                    self.excluded[seat] |= NONPOINTS2
+        if face // 13 == HEARTS or (face == QS and opts["queen_breaks_hearts"]):
+            self.broken = True
+        self.trick_mask |= self._take(seat, face)
+        trick.append((seat, face))
+        n = self.n
+        if len(trick) < n:
+            self.current = (seat + 1) % n
+            return
+        winner = self._trick_winner()
+        self.tricks.append((self.leader, tuple(trick), winner))
+        if winner >= 0:
+            self.taken[winner] |= self.trick_mask | self.set_aside
+            self.set_aside = 0
+            self.set_aside_count = 0
+            if self.widow_taker < 0 and self.widow and opts["widow"] == "first_trick":
+                self.widow_taker = winner
+            self.last_winner = winner
+            self.leader = winner
+        else:
+            self.set_aside |= self.trick_mask
+            self.set_aside_count += 1
+            if opts["dead_trick_lead"] == "left":
+                self.leader = (self.leader + 1) % n
+        self.current = self.leader
+        self.trick = []
+        self.trick_mask = 0
+        if len(self.tricks) == self.game.hand_size:
+            self._end_hand()
+
+    def _trick_winner(self) -> int:
+        """The seat of the highest uncancelled card of the suit led, or -1 when none is left."""
+        trick = self.trick
+        led = trick[0][1] // 13
+        suit = SUIT_MASKS[led]
+        seen = dup = 0
+        for _, f in trick:
+            bit = 1 << f
+            if bit & suit:
+                if seen & bit:
+                    dup |= bit
+                seen |= bit
+        alive = seen & ~dup
+        if not alive:
+            return -1
+        top = alive.bit_length() - 1
+        for s, f in trick:
+            if f == top:
+                return s
+        raise AssertionError("unreachable")
+
+    def _end_hand(self) -> None:
+        g = self.game
+        self.uncollected |= self.set_aside
+        self.set_aside = 0
+        self.set_aside_count = 0
+        if self.widow and g.options["widow"] == "last_trick":
+            self.widow_taker = self.last_winner
+        widow_points = points_of(self.widow)
+        self.uncollected_points = points_of(self.uncollected)
+        if self.widow_taker < 0:
+            self.uncollected_points += widow_points
+        points = [points_of(t) for t in self.taken]
+        if self.widow_taker >= 0:
+            points[self.widow_taker] += widow_points
+        self.hand_points = points
+        moon = g.options["moon"]
+        shooter = next((s for s in range(self.n) if points[s] == g.total_points), -1)
+        if shooter >= 0 and moon != "none":
+            self.moon_seat = shooter
+            if moon == "choice":
+                self.phase = MOON
+                self.current = shooter
+                return
+            self._finish_hand(MOON_MINUS if moon == "minus" else MOON_PLUS)
+            return
+        self._finish_hand(-1)
+
+    def _finish_hand(self, moon_action: int) -> None:
+        g = self.game
+        n = self.n
+        points = self.hand_points
+        value = int(g.options["moon_value"])
+        if moon_action == MOON_MINUS:
+            deltas = [-value if s == self.moon_seat else 0 for s in range(n)]
+        elif moon_action == MOON_PLUS:
+            deltas = [0 if s == self.moon_seat else value for s in range(n)]
+        else:
+            deltas = list(points)
+        for s in range(n):
+            self.scores_[s] += deltas[s]
+        self.score_sheet.append(
+            {
+                "hand": self.hand_index + 1,
+                "dealer": self.dealer,
+                "pass_direction": direction_name(self.pass_offset, n),
+                "points": list(points),
+                "uncollected": self.uncollected_points,
+                "moon": None if self.moon_seat < 0 else self.moon_seat,
+                "moon_choice": {MOON_MINUS: "minus", MOON_PLUS: "plus"}.get(moon_action),
+                "deltas": deltas,
+                "totals": list(self.scores_),
+            }
+        )
+        self.hand_index += 1
+        limit = int(g.options["max_hands"])
+        if max(self.scores_) >= int(g.options["target"]) or (limit > 0 and self.hand_index >= limit):
+            self.phase = OVER
+            low = min(self.scores_)
+            self.winners_ = tuple(s for s in range(n) if self.scores_[s] == low)
+            return
+        self.dealer = (self.dealer + 1) % n
+        self._deal(None)
+
+    # --- what a seat sees --------------------------------------------------------------------
+
+    def _known_passed(self, seat: int) -> tuple[int, int]:
+        """(receiver, physical cards) of the cards ``seat`` passed that the receiver must still hold."""
+        if seat is None or not 0 <= seat < self.n or not self.passed[seat]:
+            return -1, 0
+        receiver = (seat + self.pass_offset) % self.n
+        need = Counter(c % FACES for c in self.passed[seat])
+        for _, cards, _ in self.tricks:
+            for s, f in cards:
+                if s == receiver:
+                    need[f] -= 1
+        for s, f in self.trick:
+            if s == receiver:
+                need[f] -= 1
+        h = self.hands[receiver]
+        known = 0
+        for f, k in need.items():
+            for c in (f, f + FACES):
+                if k > 0 and h >> c & 1:
+                    known |= 1 << c
+                    k -= 1
+        return receiver, known
+
+    def observation(self, seat: int | None) -> Observation:
+        def faces(cards: list[int] | tuple[int, ...]) -> list[str]:
+            return [format_card(c) for c in sort_for_display(c % FACES for c in cards)]
+
+        def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[Any]:
+            return [{"seat": s, "card": format_card(f)} for s, f in cards]
+
+        n = self.n
+        mine = seat is not None and 0 <= seat < n
+        passed_to = received_from = None
+        passed_cards: list[str] = []
+        received_cards: list[str] = []
+        if mine and self.passed[seat]:  # type: ignore[index]
+            assert seat is not None
+            passed_to = (seat + self.pass_offset) % n
+            passed_cards = faces(self.passed[seat])
+            received_from = (seat - self.pass_offset) % n
+            received_cards = faces(self.passed[received_from])
+        hand_cards = cards_of(self.hands[seat]) if mine else []  # type: ignore[index]
+        obs: Observation = {
+            "game": str(self.game),
+            "seat": seat,
+            "phase": self.phase,
+            "hand_number": self.hand_index + (0 if self.phase == OVER else 1),
+            "dealer": self.dealer,
+            "to_act": list(self.to_act),
+            "hand": faces(hand_cards),
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "widow_size": self.widow.bit_count(),
+            "widow_taker": None if self.widow_taker < 0 else self.widow_taker,
+            "pass_direction": direction_name(self.pass_offset, n),
+            "passing": faces(self.pass_sel[seat]) if mine else [],  # type: ignore[index]
+            "passes_chosen": [len(sel) for sel in self.pass_sel],
+            "passed_to": passed_to,
+            "passed_cards": passed_cards,
+            "received_from": received_from,
+            "received_cards": received_cards,
+            "hearts_broken": self.broken,
+            "leader": None if self.leader < 0 else self.leader,
+            "trick": plays(self.trick),
+            "tricks": [
+                {"leader": lead, "cards": plays(cards), "winner": None if w < 0 else w}
+                for lead, cards, w in self.tricks
+            ],
+            "set_aside_tricks": self.set_aside_count,
+            "uncollected": faces(cards_of(self.uncollected)),
+            "trick_points": [points_of(t) for t in self.taken],
+            "moon": None if self.moon_seat < 0 else self.moon_seat,
+            "scores": list(self.scores_),
+            "score_sheet": [dict(row) for row in self.score_sheet],
+            "target": self.game.options["target"],
+            "is_over": self.is_over,
+            "winners": list(self.winners_),
+        }
+        return obs
+
+    def hidden_cards(self, seat: int | None) -> set[int]:
+        hidden = self.widow
+        for s in range(self.n):
+            if s != seat:
+                hidden |= self.hands[s] | mask_of(self.pass_sel[s])
+        if seat is not None:
+            hidden &= ~self._known_passed(seat)[1]
+        return set(cards_of(hidden))
+
+    def zones(self) -> dict[str, list[int]]:
+        zones = {f"hand {s}": cards_of(self.hands[s]) for s in range(self.n)}
+        zones |= {f"passing {s}": list(self.pass_sel[s]) for s in range(self.n)}
+        zones |= {f"taken {s}": cards_of(self.taken[s]) for s in range(self.n)}
+        zones["widow"] = cards_of(self.widow)
+        zones["trick"] = cards_of(self.trick_mask)
+        zones["set aside"] = cards_of(self.set_aside)
+        zones["uncollected"] = cards_of(self.uncollected)
+        return zones
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.scores_)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.winners_
+
+    # --- copies ------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.scores_ = list(self.scores_)
+        new.score_sheet = list(self.score_sheet)
+        new.hands = list(self.hands)
+        new.pass_sel = [list(sel) for sel in self.pass_sel]
+        new.passed = list(self.passed)
+        new.trick = list(self.trick)
+        new.tricks = list(self.tricks)
+        new.taken = list(self.taken)
+        new.excluded = list(self.excluded)
+        new.hand_points = list(self.hand_points)
+        return new
+
+    def resample(self, seat: int, rng: random.Random) -> Self:
+        new = self.clone()
+        new.seed = rng.randrange(2**63)
+        if self.phase == OVER:
+            return new
+        receiver, known = self._known_passed(seat)
+        # Piles the seat cannot see into: other hands, other seats' chosen passes, the widow.
+        pile_cards: list[int] = []
+        sizes: list[int] = []
+        excluded: list[int] = []
+        others = [s for s in range(self.n) if s != seat]
+        for s in others:
+            cards = cards_of(self.hands[s] & ~known)
+            pile_cards += cards
+            sizes.append(len(cards))
+            excluded.append(self.excluded[s])
+        for s in others:
+            pile_cards += self.pass_sel[s]
+            sizes.append(len(self.pass_sel[s]))
+            excluded.append(0)
+        widow = cards_of(self.widow)
+        pile_cards += widow
+        sizes.append(len(widow))
+        excluded.append(0)
+        piles = deal_constrained(pile_cards, sizes, excluded, rng)
+        k = len(others)
+        for i, s in enumerate(others):
+            new.hands[s] = mask_of(piles[i]) | (known if s == receiver else 0)
+            new.pass_sel[s] = sorted(piles[k + i])
+        new.widow = mask_of(piles[-1])
+        return new

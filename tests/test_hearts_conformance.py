@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+import cardhall
+from cardhall.core import State
+from cardhall.games.hearts import HeartsState, points_of
+from tests.conformance import ConformanceSuite
+
+
+class TestHeartsConformance(ConformanceSuite):
+    game_strings = [
+        "hearts(max_hands=2)",
+        "hearts(players=7,max_hands=2,moon_value=52,passing=cycle)",
+        "hearts(players=8,max_hands=2,first_lead=two_clubs,points_on_first_trick=false)",
+        "hearts(players=9,max_hands=2,dead_trick_lead=left,widow=last_trick)",
+        "hearts(players=10,max_hands=2,queen_breaks_hearts=false,moon=plus)",
+        "hearts(players=11,max_hands=2,passing=none,moon=minus)",
+        "hearts(decks=1,players=4,max_hands=3)",
+        "hearts(decks=1,players=3,max_hands=2,passing=cycle,first_lead=two_clubs)",
+        "hearts(decks=1,players=5,max_hands=2,points_on_first_trick=false,moon=none)",
+        "hearts(decks=1,players=7,max_hands=2,target=40)",
+    ]
+
+    def check_invariants(self, state: State) -> None:
+        assert isinstance(state, HeartsState)
+        game = state.game
+        # Points of the hand in play: every point card is somewhere in this hand's zones.
+        zones = state.zones()
+        total = sum(points_of(1 << c) for cards in zones.values() for c in cards)
+        assert total == game.total_points
+        if state.phase == "play":
+            sizes = [h.bit_count() for h in state.hands]
+            played = {s for s, _ in state.trick}
+            base = game.hand_size - len(state.tricks)
+            assert all(sizes[s] == base - (s in played) for s in range(game.players))
+        for row in state.score_sheet:
+            if row["moon"] is None:
+                assert sum(row["points"]) + row["uncollected"] == game.total_points
+                assert row["deltas"] == row["points"]
+        if state.is_over:
+            low = min(state.scores)
+            assert state.winners == tuple(s for s, v in enumerate(state.scores) if v == low)
+            assert cardhall.load_game(str(game)) == game
