@@ -219,7 +219,7 @@ class Kierki(Game):
                 lines.append(f"Trump: {o['trump']} (named by seat {o['trump_chooser']})")
             lines.append("Tricks taken: " + ", ".join(map(str, o["tricks_won"])))
             lines.append("Points this deal: " + ", ".join(map(str, o["deal_points"])))
-            if o["tricks"] and not o["trick"]:
+            if o["tricks"]:
                 last = o["tricks"][-1]
                 shown = " ".join(f"{p['seat']}:{p['card']}" for p in last["cards"])
                 lines.append(f"Last trick: {shown} -> seat {last['winner']} ({last['points']})")
