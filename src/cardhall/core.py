@@ -154,6 +154,14 @@ class Game(ABC):
     def _action_examples(self) -> str:
         return ", ".join(repr(self._action_label(a)) for a in (0, self.num_distinct_actions - 1))
 
+    # --- search -------------------------------------------------------------------------------
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> State:
+        """A full state consistent with ``observation`` alone (for search bots): the seat's own cards
+        and the public history kept, known voids and seen cards respected, the hidden cards dealt at
+        random, future deals from a fresh seed. Its observation for that seat equals ``observation``."""
+        raise NotImplementedError(f"{self}: this game does not implement sample_state")
+
     # --- display ------------------------------------------------------------------------------
 
     def describe(self, observation: Observation) -> list[str]:
