@@ -1,0 +1,655 @@
+"""Svara (Svarka): 2-8 players, 32 cards, three cards each, chips, blind bets and the svara replay.
+
+Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.games.svara_hands`;
+:func:`hand_value` is re-exported here. Choices this module makes where the rules leave room:
+
+- Seats are numbered in the order of play: seat ``s + 1`` is on ``s``'s left and acts after ``s``. The
+  first dealer is drawn from the seed; the deal passes to the next seat that can pay the ante. Cards are
+  dealt one at a time, three rounds, starting left of the dealer, to the players in the deal only.
+- ``state.scores`` are the chip stacks. A player whose stack is below the ante sits the deal out. The match
+  ends when fewer than two players can pay the ante (in particular when one holds all the chips) or after
+  ``max_deals`` deals (0 = no limit); a deal counts once with all the svaras it causes, which are always
+  played out. Winners: the largest stack(s).
+- Blind round: nobody has looked. Starting left of the dealer each player in turn may ``blind X`` (at least
+  ``min_blind`` antes for the first blind, at least double the previous blind after that) or ``look``.
+  ``look`` ends the blind round. Each player bets blind at most once: when the turn comes back to a player
+  who already bet blind, the blind round ends too. When the blind round ends every player looks at his
+  cards (before that a player's own cards are hidden from him as well).
+- Open round: starts with the player after the last blind bettor (the one who said ``look``, or the first
+  blind bettor when everybody bet blind). While nobody has bet over the blinds, a player who did not bet
+  blind must raise by at least the last blind (to double it) or fold; a blind bettor may also call (pay up
+  to the current bet). Afterwards each player may fold, call, raise by at least the previous raise (and at
+  least one ante), or check when he owes nothing. With no blinds the first bet is ``bet X`` (at least one
+  ante). Fold is offered only when a player owes chips.
+- Any increase of the highest bet (also an all-in short of a full raise) gives every other player with
+  chips another turn; only a full raise sets the new minimum raise. The round ends when all who can act
+  have acted since the last increase. When at most one player with chips remains and he owes nothing, the
+  betting stops. When fewer than two players of a deal have chips there is no betting at all.
+- Nobody bets (no blind, everybody checks) in an ordinary deal: the dealer takes the pot. In a svara deal
+  the players show down instead (the pot is theirs, not the dealer's).
+- All-in: ``all in`` puts in the whole stack and is always offered to a player with chips; amount actions
+  only list amounts that leave chips behind. Side pots are formed from the players' contributions to the
+  deal (antes included); each pot goes to the best hand among the players in it; chips nobody else could
+  match come back to their owner as a pot of his own.
+- Svara: a pot whose best hand is tied becomes a svara for the tied players; pots with the same tied
+  players make one svara; several svaras are played one after another. The same dealer deals. Joiners
+  (``svara_join=anyone``): every other player with chips enough, asked in turn from the dealer's left, may
+  ``join svara`` by paying the fee, ``svara_fee=share``: pot / number of tied players, or ``half_pot``: pot /
+  2, rounded up to a whole chip; he cannot join for less. Tied players with no chips left play the svara
+  all in. A svara deal has no antes and otherwise plays like any deal.
+- Hidden cards: a player's own cards after he looked; the contenders' cards at a showdown, shown until the
+  next deal is dealt (during the svara join round and at the end of the match). Folded cards are never
+  shown. The deal log keeps past deals' hand values and payouts, not their cards (the cards go back into
+  the deck).
+- Actions (dense ints): 0 fold, 1 check, 2 call, 3 all in, 4 look, 5 join svara, 6 pass svara, then
+  ``blind X``, ``bet X`` and ``raise X`` (raise BY X over the highest bet) for X = 1..K antes, where
+  K = players x stack // ante (no bet can be larger). ``stack`` may be at most 500 antes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Self
+
+from cardhall.cards import cards_of, format_card, mask_of, sort_for_display
+from cardhall.core import Game, Observation, State, derived_rng
+from cardhall.errors import InvalidOptionError
+from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
+from cardhall.options import Option
+
+__all__ = ["Svara", "SvaraState", "hand_value"]
+
+FOLD, CHECK, CALL, ALL_IN, LOOK, JOIN, PASS = range(7)
+SIMPLE_LABELS = ("fold", "check", "call", "all in", "look", "join svara", "pass svara")
+BLIND_BASE = len(SIMPLE_LABELS)
+MAX_STACK_IN_ANTES = 500
+
+BLIND, OPEN, JOINING, OVER = "blind", "open", "svara join", "over"
+
+
+class Svara(Game):
+    name = "svara"
+    title = "Svara"
+    rules_version = "1"
+    min_players = 2
+    max_players = 8
+    option_spec = (
+        Option("players", 4, "number of players", None, 2, 8),
+        Option("ante", 10, "chips each player pays into the pot before a deal", None, 1, 10_000),
+        Option("stack", 1000, "chips each player starts with (at most 500 antes)", None, 1, 5_000_000),
+        Option("min_blind", 1, "smallest first blind bet, in antes", None, 1, 10),
+        Option("max_deals", 0, "end the match after this many deals (0 = no limit)", None, 0),
+        Option(
+            "svara_join", "anyone", "anyone: others may join a svara for the fee; none", ("anyone", "none")
+        ),
+        Option("svara_fee", "share", "share: pot / tied players; half_pot: pot / 2", ("share", "half_pot")),
+        Option("joker", "standard", "standard: 7C worth 11; substitute: 7C stands for any card", JOKER_MODES),
+    )
+
+    def _configure(self) -> None:
+        ante = int(self.options["ante"])
+        stack = int(self.options["stack"])
+        if stack < ante:
+            raise InvalidOptionError(f"{self}: stack={stack} is less than the ante {ante}; nobody could play")
+        if stack > MAX_STACK_IN_ANTES * ante:
+            raise InvalidOptionError(
+                f"{self}: stack={stack} is more than {MAX_STACK_IN_ANTES} antes of {ante}; "
+                "raise the ante or lower the stack"
+            )
+        self.players = int(self.options["players"])
+        self.ante = ante
+        self.stack = stack
+        self.units = self.players * stack // ante
+        self.values = VALUES[str(self.options["joker"])]
+        self.bet_base = BLIND_BASE + self.units
+        self.raise_base = self.bet_base + self.units
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return BLIND_BASE + 3 * self.units
+
+    def deck(self) -> list[int]:
+        return list(DECK)
+
+    def _new_state(self, seed: int, deck: list[int] | None) -> SvaraState:
+        return SvaraState(self, seed, deck)
+
+    def blind(self, amount: int) -> int:
+        """The action ``blind amount`` (chips, a multiple of the ante)."""
+        return BLIND_BASE + amount // self.ante - 1
+
+    def bet(self, amount: int) -> int:
+        return self.bet_base + amount // self.ante - 1
+
+    def raise_by(self, amount: int) -> int:
+        return self.raise_base + amount // self.ante - 1
+
+    def _action_label(self, action: int) -> str:
+        if action < BLIND_BASE:
+            return SIMPLE_LABELS[action]
+        family, unit = divmod(action - BLIND_BASE, self.units)
+        return f"{('blind', 'bet', 'raise')[family]} {(unit + 1) * self.ante}"
+
+    def _parse_action(self, words: list[str]) -> int | None:
+        text = " ".join(words)
+        aliases = {"allin": ALL_IN, "all-in": ALL_IN, "join": JOIN, "pass": PASS, "decline svara": PASS}
+        if text in SIMPLE_LABELS:
+            return SIMPLE_LABELS.index(text)
+        if text in aliases:
+            return aliases[text]
+        if len(words) == 2 and words[0] in ("blind", "bet", "raise") and words[1].isdigit():
+            amount = int(words[1])
+            if amount <= 0 or amount % self.ante or amount // self.ante > self.units:
+                return None
+            family = ("blind", "bet", "raise").index(words[0])
+            return BLIND_BASE + family * self.units + amount // self.ante - 1
+        return None
+
+    def _action_examples(self) -> str:
+        return f"'call', 'fold', 'look', 'blind {self.ante}', 'raise {2 * self.ante}', 'all in', 'join svara'"
+
+    def describe(self, observation: Observation) -> list[str]:
+        o = observation
+        kind = f" (svara {o['svara']})" if o["svara"] else ""
+        lines = [f"Deal {o['deal_number']}{kind}, dealer seat {o['dealer']}, phase: {o['phase']}"]
+        lines.append(f"Pot {o['pot']}; stacks " + ", ".join(f"{s}:{c}" for s, c in enumerate(o["stacks"])))
+        if o["pending_svaras"]:
+            lines.append(
+                "Svaras waiting: " + "; ".join(f"{v['pot']} for {v['players']}" for v in o["pending_svaras"])
+            )
+        if o["phase"] == JOINING:
+            lines.append(f"Svara for {o['svara_players']}, join fee {o['svara_fee']}")
+        bets = [
+            f"{s}:{b}{' (folded)' if f else ''}"
+            for s, (b, f) in enumerate(zip(o["bets"], o["folded"], strict=True))
+            if o["in_deal"][s]
+        ]
+        lines.append("Bets: " + ", ".join(bets) + f"; highest {o['current_bet']}")
+        if o["hand_value"] is not None:
+            lines.append(f"Your hand is worth {o['hand_value']}")
+        elif o["phase"] == BLIND:
+            lines.append("You have not looked at your cards")
+        for row in o["showdown"]:
+            lines.append(f"Seat {row['seat']} shows {' '.join(row['cards'])} = {row['value']}")
+        if o["deal_log"]:
+            last = o["deal_log"][-1]
+            won = ", ".join(f"seat {w['seat']} +{w['amount']}" for w in last["won"]) or "nothing paid"
+            lines.append(f"Last deal: {last['ended']}; {won}")
+        return lines
+
+
+class SvaraState(State):
+    game: Svara
+
+    def __init__(self, game: Svara, seed: int, deck: list[int] | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.stacked_deck = deck
+        self.history = []
+        n = game.players
+        self.stacks = [game.stack] * n
+        self.dealer = derived_rng(seed, "first dealer").randrange(n)
+        self.deal_index = 0  # physical deals so far, svaras included (the key of each deal's RNG)
+        self.deals_done = 0  # finished deals, svaras not counted
+        self.svara_round = 0  # 0 in an ordinary deal, k in the k-th svara of a deal
+        self.queue: list[tuple[int, tuple[int, ...]]] = []  # svaras waiting: (pot, tied players)
+        self.log: list[dict[str, Any]] = []
+        self.hands = [0] * n
+        self.stock = DECK_MASK
+        self.revealed = 0
+        self.shown: list[tuple[int, int]] = []
+        self.looked = False
+        self.winners_: tuple[int, ...] = ()
+        self.phase = BLIND
+        self.actor = -1
+        self._reset_deal()
+        self._start_ordinary_deal()
+
+    # --- deal flow ---------------------------------------------------------------------------
+
+    def _reset_deal(self) -> None:
+        n = self.game.players
+        self.in_deal = [False] * n
+        self.folded = [False] * n
+        self.bets = [0] * n
+        self.contrib = [0] * n
+        self.blinded = [False] * n
+        self.pending = [False] * n
+        self.carried = 0
+        self.current = 0
+        self.min_raise = self.game.ante
+        self.last_blind = 0
+        self.blinds: list[tuple[int, int]] = []
+        self.opened = False
+        self.no_betting = False
+        self.fee = 0
+        self.svara_players: tuple[int, ...] = ()
+        self.join_order: list[int] = []
+        self.joined: list[int] = []
+        self.deal_actions: list[tuple[int, int]] = []
+
+    def _order(self, after: int) -> list[int]:
+        """All seats clockwise starting after ``after``."""
+        n = self.game.players
+        return [(after + k) % n for k in range(1, n + 1)]
+
+    def _start_ordinary_deal(self) -> None:
+        self._reset_deal()
+        self.svara_round = 0
+        ante = self.game.ante
+        for s in range(self.game.players):
+            if self.stacks[s] >= ante:
+                self.in_deal[s] = True
+                self.stacks[s] -= ante
+                self.contrib[s] = ante
+        self._deal_cards()
+
+    def _deal_cards(self) -> None:
+        if self.deal_index == 0 and self.stacked_deck is not None:
+            deck = list(self.stacked_deck)
+        else:
+            deck = list(DECK)
+            derived_rng(self.seed, "deal", self.deal_index).shuffle(deck)
+        self.deal_index += 1
+        order = [s for s in self._order(self.dealer) if self.in_deal[s]]
+        hands = [0] * self.game.players
+        pos = 0
+        for _ in range(3):
+            for s in order:
+                hands[s] |= 1 << deck[pos]
+                pos += 1
+        self.hands = hands
+        self.stock = mask_of(deck[pos:])
+        self.revealed = 0
+        self.shown = []
+        self.looked = False
+        self.phase = BLIND
+        live_with_chips = [s for s in order if self.stacks[s] > 0]
+        if len(live_with_chips) < 2:
+            self.no_betting = True
+            self.looked = True
+            self._showdown()
+            return
+        self.actor = live_with_chips[0]
+
+    def _can_act(self, s: int) -> bool:
+        return self.in_deal[s] and not self.folded[s] and self.stacks[s] > 0
+
+    def _blind_required(self) -> int:
+        first = self.game.ante * int(self.game.options["min_blind"])
+        return max(first, 2 * self.last_blind) if self.blinds else first
+
+    def _start_open(self, first: int) -> None:
+        self.phase = OPEN
+        self.looked = True
+        self.pending = [self._can_act(s) for s in range(self.game.players)]
+        self.opened = False
+        self.min_raise = self.last_blind if self.blinds else self.game.ante
+        self._next_actor(first, inclusive=True)
+
+    def _next_actor(self, start: int, inclusive: bool) -> None:
+        n = self.game.players
+        live = [s for s in range(n) if self.in_deal[s] and not self.folded[s]]
+        if len(live) == 1:
+            self._take_all(live[0], "uncontested")
+            return
+        with_chips = sum(1 for s in live if self.stacks[s] > 0)
+        seats = self._order(start - 1) if inclusive else self._order(start)
+        for s in seats:
+            if self.pending[s]:
+                if with_chips <= 1 and self.bets[s] >= self.current:
+                    break
+                self.actor = s
+                return
+        self._end_betting()
+
+    def _end_betting(self) -> None:
+        if self.svara_round == 0 and not self.blinds and self.current == 0 and not self.no_betting:
+            self._take_all(self.dealer, "dealer")
+        else:
+            self._showdown()
+
+    def _put(self, seat: int, amount: int) -> None:
+        self.stacks[seat] -= amount
+        self.bets[seat] += amount
+        self.contrib[seat] += amount
+
+    def _raised(self, seat: int) -> None:
+        for s in range(self.game.players):
+            self.pending[s] = s != seat and self._can_act(s)
+
+    # --- settling ----------------------------------------------------------------------------
+
+    def _pot(self) -> int:
+        return self.carried + sum(self.contrib)
+
+    def _take_all(self, seat: int, ended: str) -> None:
+        amount = self._pot()
+        self.stacks[seat] += amount
+        self._log(ended, [], [(seat, amount)], [])
+        self._after_deal()
+
+    def _showdown(self) -> None:
+        n = self.game.players
+        values = self.game.values
+        live = [s for s in range(n) if self.in_deal[s] and not self.folded[s]]
+        value = {s: values[self.hands[s]] for s in live}
+        self.shown = [(s, value[s]) for s in live]
+        self.revealed = mask_of(c for s in live for c in cards_of(self.hands[s]))
+        levels = sorted(
+            {self.contrib[s] for s in live if self.stacks[s] == 0} | {max(self.contrib[s] for s in live)}
+        )
+        pots: list[list[Any]] = []
+        prev = 0
+        for level in levels:
+            amount = sum(min(c, level) - min(c, prev) for c in self.contrib)
+            pots.append([amount, [s for s in live if self.contrib[s] >= level]])
+            prev = level
+        pots[0][0] += self.carried
+        pots[-1][0] += self._pot() - sum(p[0] for p in pots)
+        won: dict[int, int] = {}
+        svaras: dict[tuple[int, ...], int] = {}
+        for amount, eligible in pots:
+            if amount == 0:
+                continue
+            best = max(value[s] for s in eligible)
+            tied = tuple(s for s in eligible if value[s] == best)
+            if len(tied) == 1:
+                won[tied[0]] = won.get(tied[0], 0) + amount
+                self.stacks[tied[0]] += amount
+            else:
+                svaras[tied] = svaras.get(tied, 0) + amount
+        new_svaras = [(amount, tied) for tied, amount in svaras.items()]
+        self.queue.extend(new_svaras)
+        self._log("showdown", self.shown, sorted(won.items()), new_svaras)
+        self._after_deal()
+
+    def _log(
+        self,
+        ended: str,
+        shown: list[tuple[int, int]],
+        won: list[tuple[int, int]],
+        svaras: list[tuple[int, tuple[int, ...]]],
+    ) -> None:
+        self.log.append(
+            {
+                "deal": self.deals_done + 1,
+                "svara": self.svara_round,
+                "dealer": self.dealer,
+                "players": [s for s in range(self.game.players) if self.in_deal[s]],
+                "joined": list(self.joined),
+                "pot": self._pot(),
+                "ended": ended,
+                "shown": [{"seat": s, "value": v} for s, v in shown],
+                "won": [{"seat": s, "amount": a} for s, a in won],
+                "svaras": [{"pot": a, "players": list(t)} for a, t in svaras],
+                "stacks": list(self.stacks),
+            }
+        )
+        self.contrib = [0] * self.game.players
+        self.carried = 0
+
+    def _after_deal(self) -> None:
+        if self.queue:
+            self._start_svara()
+            return
+        self.deals_done += 1
+        ante = self.game.ante
+        able = [s for s in range(self.game.players) if self.stacks[s] >= ante]
+        max_deals = int(self.game.options["max_deals"])
+        if len(able) < 2 or (max_deals and self.deals_done >= max_deals):
+            self.phase = OVER
+            self.actor = -1
+            top = max(self.stacks)
+            self.winners_ = tuple(s for s in range(self.game.players) if self.stacks[s] == top)
+            return
+        self.dealer = next(s for s in self._order(self.dealer) if self.stacks[s] >= ante)
+        self._start_ordinary_deal()
+
+    def _start_svara(self) -> None:
+        amount, tied = self.queue.pop(0)
+        shown, revealed, looked, hands = self.shown, self.revealed, self.looked, self.hands
+        self._reset_deal()
+        # The cards of the tied deal stay on the table until the svara is dealt.
+        self.shown, self.revealed, self.looked, self.hands = shown, revealed, looked, hands
+        self.svara_round += 1
+        self.svara_players = tied
+        for s in tied:
+            self.in_deal[s] = True
+        self.carried = amount
+        share = len(tied) if self.game.options["svara_fee"] == "share" else 2
+        self.fee = -(-amount // share)
+        if self.game.options["svara_join"] == "anyone":
+            self.join_order = [
+                s for s in self._order(self.dealer) if s not in tied and self.stacks[s] >= max(self.fee, 1)
+            ]
+        if self.join_order:
+            self.phase = JOINING
+            self.actor = self.join_order[0]
+        else:
+            self._deal_cards()
+
+    # --- Game API ----------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.phase == OVER else (self.actor,)
+
+    def legal_actions(self, seat: int) -> list[int]:
+        if self.phase == OVER or seat != self.actor:
+            return []
+        game = self.game
+        ante = game.ante
+        stack = self.stacks[seat]
+        if self.phase == JOINING:
+            return [JOIN, PASS]
+        if self.phase == BLIND:
+            req = self._blind_required()
+            lo = -(-req // ante)
+            hi = (stack - 1) // ante
+            out = [ALL_IN, LOOK] if stack >= req else [LOOK]
+            return out + list(range(BLIND_BASE + lo - 1, BLIND_BASE + hi))
+        to_call = self.current - self.bets[seat]
+        forced = bool(self.blinds) and not self.opened and not self.blinded[seat]
+        out = []
+        if to_call > 0:
+            out.append(FOLD)
+        if not forced:
+            if to_call == 0:
+                out.append(CHECK)
+            elif to_call < stack:
+                out.append(CALL)
+        out.append(ALL_IN)
+        if self.current == 0:
+            hi = (stack - 1) // ante
+            out.extend(range(game.bet_base, game.bet_base + hi))
+        else:
+            lo = -(-self.min_raise // ante)
+            hi = (stack - to_call - 1) // ante
+            out.extend(range(game.raise_base + lo - 1, game.raise_base + hi))
+        return out
+
+    def _why_illegal(self, seat: int, action: int) -> str:
+        if self.phase == JOINING:
+            return f" (the svara join round: join svara for {self.fee} or pass svara)"
+        if self.phase == BLIND:
+            return (
+                f" (the blind round: blind at least {self._blind_required()} but under your stack of "
+                f"{self.stacks[seat]}, all in, or look)"
+            )
+        if action == CALL and self.blinds and not self.opened and not self.blinded[seat]:
+            return f" (after the blinds you must raise by at least {self.last_blind} or fold)"
+        if action >= self.game.raise_base:
+            return f" (a raise is at least {self.min_raise} and must leave chips; else all in)"
+        return f" (you owe {self.current - self.bets[seat]} and hold {self.stacks[seat]})"
+
+    def _apply(self, seat: int, action: int) -> None:
+        self.deal_actions.append((seat, action))
+        game = self.game
+        if self.phase == JOINING:
+            if action == JOIN:
+                self.stacks[seat] -= self.fee
+                self.carried += self.fee
+                self.in_deal[seat] = True
+                self.joined.append(seat)
+            i = self.join_order.index(seat)
+            if i + 1 < len(self.join_order):
+                self.actor = self.join_order[i + 1]
+            else:
+                self._deal_cards()
+            return
+        if self.phase == BLIND:
+            if action == LOOK:
+                self._start_open(seat)
+                return
+            amount = self.stacks[seat] if action == ALL_IN else (action - BLIND_BASE + 1) * game.ante
+            self._put(seat, amount)
+            self.blinds.append((seat, amount))
+            self.blinded[seat] = True
+            self.last_blind = self.current = amount
+            nxt = next((s for s in self._order(seat) if self._can_act(s)), seat)
+            if self.blinded[nxt]:
+                self._start_open(nxt)
+            else:
+                self.actor = nxt
+            return
+        to_call = self.current - self.bets[seat]
+        if action == FOLD:
+            self.folded[seat] = True
+        elif action == CALL:
+            self._put(seat, to_call)
+        elif action == ALL_IN:
+            self._put(seat, self.stacks[seat])
+            if self.bets[seat] > self.current:
+                increase = self.bets[seat] - self.current
+                if increase >= self.min_raise:
+                    self.min_raise = increase
+                    self.opened = True
+                self.current = self.bets[seat]
+                self._raised(seat)
+        elif action >= game.raise_base:
+            increase = (action - game.raise_base + 1) * game.ante
+            self._put(seat, to_call + increase)
+            self.current += increase
+            self.min_raise = increase
+            self.opened = True
+            self._raised(seat)
+        elif action >= game.bet_base:
+            amount = (action - game.bet_base + 1) * game.ante
+            self._put(seat, amount)
+            self.current = amount
+            self.min_raise = amount
+            self.opened = True
+            self._raised(seat)
+        self.pending[seat] = False
+        self._next_actor(seat, inclusive=False)
+
+    # --- what a seat sees --------------------------------------------------------------------
+
+    def _known(self, seat: int | None) -> int:
+        """The cards whose place ``seat`` knows: his own after looking, and shown cards."""
+        known = self.revealed
+        if seat is not None and self.looked:
+            known |= self.hands[seat]
+        return known
+
+    def observation(self, seat: int | None) -> Observation:
+        game = self.game
+        own = self.hands[seat] if seat is not None and self.looked else 0
+        return {
+            "game": str(game),
+            "seat": seat,
+            "phase": self.phase,
+            "deal_number": self.deals_done + (0 if self.phase == OVER else 1),
+            "svara": self.svara_round,
+            "dealer": self.dealer,
+            "to_act": list(self.to_act),
+            "hand": [format_card(c) for c in sort_for_display(cards_of(own))],
+            "looked": self.looked,
+            "hand_value": game.values[own] if own else None,
+            "ante": game.ante,
+            "scores": list(self.stacks),
+            "stacks": list(self.stacks),
+            "pot": self._pot(),
+            "pending_svaras": [{"pot": a, "players": list(t)} for a, t in self.queue],
+            "in_deal": list(self.in_deal),
+            "folded": list(self.folded),
+            "bets": list(self.bets),
+            "contributions": list(self.contrib),
+            "current_bet": self.current,
+            "min_raise": self.min_raise,
+            "blinds": [{"seat": s, "amount": a} for s, a in self.blinds],
+            "svara_players": list(self.svara_players),
+            "svara_fee": self.fee if self.svara_round else None,
+            "joined": list(self.joined),
+            "actions": [{"seat": s, "action": game.action_label(a)} for s, a in self.deal_actions],
+            "showdown": [
+                {
+                    "seat": s,
+                    "cards": [format_card(c) for c in sort_for_display(cards_of(self.hands[s]))],
+                    "value": v,
+                }
+                for s, v in self.shown
+            ],
+            "deal_log": [dict(row) for row in self.log],
+            "max_deals": game.options["max_deals"],
+            "is_over": self.is_over,
+            "winners": list(self.winners_),
+        }
+
+    def hidden_cards(self, seat: int | None) -> set[int]:
+        return set(cards_of(DECK_MASK & ~self._known(seat)))
+
+    def zones(self) -> dict[str, list[int]]:
+        zones = {f"hand {s}": cards_of(h) for s, h in enumerate(self.hands)}
+        zones["stock"] = cards_of(self.stock)
+        return zones
+
+    @property
+    def pot_total(self) -> int:
+        """All chips in the middle: this deal's pot and the svaras waiting."""
+        return self._pot() + sum(a for a, _ in self.queue)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.stacks)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.winners_
+
+    # --- copies ------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        for key in (
+            "history", "stacks", "queue", "log", "hands", "shown", "in_deal", "folded", "bets",
+            "contrib", "blinded", "pending", "blinds", "join_order", "joined", "deal_actions",
+        ):  # fmt: skip
+            setattr(new, key, list(getattr(self, key)))
+        return new
+
+    def resample(self, seat: int, rng: random.Random) -> Self:
+        new = self.clone()
+        known = self._known(seat)
+        unknown = cards_of(DECK_MASK & ~known)
+        rng.shuffle(unknown)
+        pos = 0
+        for s, hand in enumerate(self.hands):
+            if hand & known:
+                continue
+            size = hand.bit_count()
+            new.hands[s] = mask_of(unknown[pos : pos + size])
+            pos += size
+        new.stock = mask_of(unknown[pos:])
+        new.seed = rng.randrange(2**63)
+        return new

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from typing import Any
+
+from cardhall.games.svara import SvaraState
+from tests.conformance import ConformanceSuite
+
+
+class TestSvaraConformance(ConformanceSuite):
+    game_strings = [
+        "svara(players=2,max_deals=4,stack=200)",
+        "svara(players=3,max_deals=4,stack=300,svara_fee=half_pot,joker=substitute)",
+        "svara(players=3,max_deals=3,stack=100,ante=5,min_blind=2,svara_join=none)",
+        "svara(players=8,max_deals=3,stack=200)",
+    ]
+
+    def check_invariants(self, state: Any) -> None:
+        assert isinstance(state, SvaraState)
+        game = state.game
+        assert all(s >= 0 for s in state.scores)
+        assert sum(state.scores) + state.pot_total == game.players * game.stack
+        assert all(c >= 0 for c in state.contrib) and state.carried >= 0
