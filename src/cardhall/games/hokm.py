@@ -207,6 +207,56 @@ class Hokm(Game):
             lines.append("Trick: " + (" ".join(f"{p['seat']}:{p['card']}" for p in o["trick"]) or "(empty)"))
         return lines
 
+    # --- search: a full state from one seat's observation (bots) ------------------------------
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> HokmState:
+        """A state the observing seat cannot tell from the real one, built from its observation alone.
+
+        The score sheet and the current hand's public history (bids, trump, tricks, the trick on the
+        table) are rebuilt on a deal that gives every seat the cards it was seen to play; the cards the
+        seat cannot know are then re-dealt by ``resample`` (voids and trump duties respected) and the
+        future deals come from a fresh seed. The history of the sampled state is empty.
+        """
+        from cardhall.cards import parse_card
+
+        o = observation
+        seat = o["seat"]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
+            raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
+        state = HokmState(self, rng.randrange(2**63), None)
+        sheet = [dict(row) for row in o["score_sheet"]]
+        totals = list(o["scores"])
+        if o["phase"] == OVER:
+            # Rebuild the last hand too: replaying its final trick scores it again.
+            last = sheet.pop()
+            totals = [t - p for t, p in zip(last["totals"], last["points"], strict=True)]
+        state.scores_ = totals
+        state.score_sheet = sheet
+        state.hand_index = len(sheet)
+        state.dealer = o["dealer"]
+        plays = [(p["seat"], parse_card(p["card"])) for t in o["tricks"] for p in t["cards"]]
+        plays += [(p["seat"], parse_card(p["card"])) for p in o["trick"]]
+        hands: list[list[int]] = [[] for _ in range(PLAYERS)]
+        for s, c in plays:
+            hands[s].append(c)
+        hands[seat] += [parse_card(c) for c in o["hand"]]
+        known = {c for h in hands for c in h}
+        rest = [c for c in DECK if c not in known]
+        for s in range(PLAYERS):
+            if s != seat:
+                take = HAND_SIZE - len(hands[s])
+                hands[s] += rest[:take]
+                del rest[:take]
+        state._deal(deck_for_hands(state.dealer, hands))
+        for bid in o["bids"]:
+            state.apply_unchecked(bid["seat"], BID_BASE + bid["contract"] - 2)
+        if o["trump"] is not None:
+            state.apply_unchecked(o["declarer"], TRUMP_BASE + SUITS.index(o["trump"]))
+        for s, c in plays:
+            state.apply_unchecked(s, c)
+        state.history = []
+        return state.resample(seat, rng)
+
 
 class HokmState(State):
     game: Hokm
