@@ -1,0 +1,657 @@
+"""Gin Rummy: three-hand gin with a player "in the box" (default), or ordinary two-player gin.
+
+Rules of record: ``shared/rules/gin.md``. One 52-card deck, A low, J Q K worth 10; melds are sets of 3-4
+of a rank and runs of 3+ in a suit. :func:`deadwood` and :func:`best_melds` (from ``gin_melds``) give the
+exact minimum deadwood and a best arrangement of any hand. Choices this module makes:
+
+- Seats are numbered in the order of play. With three players the seats draw a card each for roles (K high,
+  A low); if any two draws tie, all three draw again. Highest = box, middle = captain, lowest = advisor. The
+  draws are shown as ranks only (``role_draw``), so no card text of the draw lingers in observations.
+- Only the box and the captain hold cards. The box deals every hand, one card at a time, captain first;
+  card 21 of the deck is the up-card, the rest is the stock. With ``players=2`` the first dealer is drawn
+  from the seed and the loser of each hand deals the next; after a void hand the same dealer deals again.
+- The advisor sees the team hand. Whenever the captain has a decision, ``to_act`` is (captain, advisor)
+  until the advisor has either sent one suggestion (``suggest <one of the captain's legal actions>``) or
+  declined (``no suggestion``); after that only the captain. A suggestion never changes the game; it is
+  shown to captain and advisor only (key ``suggestion``) until the captain acts. The captain may act without
+  waiting, which ends the advisor's chance for that decision.
+- First turn: the non-dealer may ``take discard`` (the up-card) or ``pass``; then the dealer likewise.
+  Whoever takes it discards (or knocks) and the other player continues with a normal turn. If both pass,
+  the non-dealer draws the top stock card automatically (it is his only option) and then discards.
+- Normal turn: ``draw stock`` or ``take discard``, then ``discard X`` or ``knock X`` (discard X and knock).
+  The card just taken from the discard pile may not be discarded or knocked with in that turn unless
+  ``allow_same_discard``. Knocking is allowed on any turn, including the first, when the deadwood of the 10
+  cards kept is <= 10; a knock with deadwood 0 is gin. Big gin (11 cards) is not part of these rules.
+- The knocker's melds are the engine's best arrangement (minimum deadwood; among equal arrangements the
+  one with fewest sets, then a fixed order). Both hands are then spread: the opponent's hand is shown too.
+- Lay-offs: unless gin, the opponent may ``lay off X`` for each card that extends a knocker's run at either
+  end (in its suit, A low, K high) or completes a 3-card set, one card per action, also onto runs already
+  extended; ``done`` ends the lay-offs. A card fitting both a run and a set goes onto the run. When no card
+  can be laid off (at the start or after a lay-off), the lay-offs end by themselves. The opponent's deadwood
+  is the minimum deadwood of the cards he has left.
+- Scoring: knocker's deadwood < opponent's: knocker scores the difference. Otherwise (not gin) undercut:
+  the opponent scores the difference + ``undercut_bonus``. Gin: ``gin_bonus`` + opponent's deadwood, never
+  undercut. With three players the team's points go to the captain (and also to the advisor with
+  ``team_scoring=both``; not allowed with two players).
+- Void hand: when a plain discard leaves 2 (or fewer) cards in the stock, the hand is void: no score,
+  same box/dealer, same roles. A knock on that discard is a knock, not a void hand.
+- Rotation: box won: box stays, captain and advisor swap. Team won: captain -> box, advisor -> captain,
+  box -> advisor.
+- End: the match ends after the hand in which someone reaches ``target``, or after ``max_hands`` hands
+  (0 = no limit; void hands count). Winners are the players with the highest total (a tie shares the win).
+  Bonuses are then added without changing the winners: ``game_bonus`` to each winner, doubled (shutout) if
+  no other player won a hand; ``box_bonus`` to every player for each hand he was credited with.
+- Everyone sees the discard pile, who drew from where, which cards were taken from the pile (they stay
+  known in that hand until discarded), the knock, the spread hands and lay-offs. The stock order is
+  hidden. The score sheet holds numbers only.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Self
+
+from cardhall.cards import RANKS, cards_of, format_card, parse_card
+from cardhall.core import Game, Observation, State, derived_rng
+from cardhall.errors import InvalidOptionError
+from cardhall.games._deal import deal_constrained
+from cardhall.games.gin_melds import (
+    KNOCK_LIMIT,
+    Arrangement,
+    best_melds,
+    best_melds_mask,
+    deadwood,
+    deadwood_mask,
+    gin_rank,
+    gin_sorted,
+    knock_discards,
+    layoff_meld,
+    layoff_targets,
+)
+from cardhall.options import Option
+
+__all__ = ["Arrangement", "Gin", "GinState", "best_melds", "deadwood"]
+
+HAND_SIZE = 10
+
+# Action ints.
+DISCARD_BASE = 0
+KNOCK_BASE = 52
+LAYOFF_BASE = 104
+STOCK = 156
+TAKE = 157
+PASS = 158
+DONE = 159
+SUGGEST_BASE = 160
+NO_SUGGESTION = SUGGEST_BASE + SUGGEST_BASE
+ACTIONS_TWO = SUGGEST_BASE
+ACTIONS_THREE = NO_SUGGESTION + 1
+
+UPCARD, DRAW, DISCARD, LAYOFF, OVER = "upcard", "draw", "discard", "layoff", "over"
+
+_WORDS = {
+    ("draw", "stock"): STOCK,
+    ("draw",): STOCK,
+    ("stock",): STOCK,
+    ("take", "discard"): TAKE,
+    ("take",): TAKE,
+    ("take", "upcard"): TAKE,
+    ("take", "up-card"): TAKE,
+    ("pick", "up"): TAKE,
+    ("pass",): PASS,
+    ("decline",): PASS,
+    ("done",): DONE,
+    ("no", "layoff"): DONE,
+    ("no", "lay-off"): DONE,
+}
+
+
+class Gin(Game):
+    name = "gin"
+    title = "Gin Rummy (three-hand in the box, or two-player)"
+    rules_version = "1"
+    min_players = 2
+    max_players = 3
+    option_spec = (
+        Option("players", 3, "3: box, captain and advisor; 2: ordinary gin", (2, 3)),
+        Option("target", 100, "the first player to reach this total wins", None, 1),
+        Option(
+            "max_hands", 0, "end the match after this many hands, void ones included (0 = no limit)", None, 0
+        ),
+        Option("allow_same_discard", False, "the card just taken from the pile may be discarded at once"),
+        Option("undercut_bonus", 10, "bonus for undercutting the knocker (modern rules: 25)", None, 0),
+        Option("gin_bonus", 25, "bonus for going gin (some rules: 20)", None, 0),
+        Option(
+            "team_scoring",
+            "captain",
+            "captain: the team's points go to the captain; both: to captain and advisor",
+            ("captain", "both"),
+        ),
+        Option("game_bonus", 0, "bonus to the match winner, doubled on a shutout (e.g. 100)", None, 0),
+        Option("box_bonus", 0, "bonus per hand won, added at the end (e.g. 25)", None, 0),
+    )
+
+    def _configure(self) -> None:
+        self.players = int(self.options["players"])
+        if self.players == 2 and self.options["team_scoring"] != "captain":
+            raise InvalidOptionError(
+                f"{self}: bad value {self.options['team_scoring']!r} for option 'team_scoring': "
+                "two-player gin has no team (use players=3)"
+            )
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return ACTIONS_THREE if self.players == 3 else ACTIONS_TWO
+
+    def deck(self) -> list[int]:
+        return list(range(52))
+
+    def _new_state(self, seed: int, deck: list[int] | None) -> GinState:
+        return GinState(self, seed, deck)
+
+    def _action_label(self, action: int) -> str:
+        if action < KNOCK_BASE:
+            return "discard " + format_card(action)
+        if action < LAYOFF_BASE:
+            return "knock " + format_card(action - KNOCK_BASE)
+        if action < STOCK:
+            return "lay off " + format_card(action - LAYOFF_BASE)
+        if action < SUGGEST_BASE:
+            return {STOCK: "draw stock", TAKE: "take discard", PASS: "pass", DONE: "done"}[action]
+        if action < NO_SUGGESTION:
+            return "suggest " + self._action_label(action - SUGGEST_BASE)
+        return "no suggestion"
+
+    def _parse_action(self, words: list[str]) -> int | None:
+        if words[0] == "suggest":
+            if self.players != 3 or len(words) < 2:
+                return None
+            inner = self._parse_action(words[1:])
+            return None if inner is None else SUGGEST_BASE + inner
+        if words in (["no", "suggestion"], ["no", "advice"]):
+            return NO_SUGGESTION if self.players == 3 else None
+        fixed = _WORDS.get(tuple(words))
+        if fixed is not None:
+            return fixed
+        if len(words) == 2 and words[0] == "discard":
+            return DISCARD_BASE + parse_card(words[1])
+        if len(words) == 2 and words[0] in ("knock", "gin"):
+            return KNOCK_BASE + parse_card(words[1])
+        if len(words) == 3 and words[:2] == ["lay", "off"]:
+            return LAYOFF_BASE + parse_card(words[2])
+        if len(words) == 2 and words[0] == "layoff":
+            return LAYOFF_BASE + parse_card(words[1])
+        if len(words) == 1:
+            return DISCARD_BASE + parse_card(words[0])
+        return None
+
+    def describe(self, observation: Observation) -> list[str]:
+        o = observation
+        lines = [f"Hand {o['hand_number']}, phase {o['phase']}, roles {o['roles']}"]
+        lines.append(
+            f"Stock: {o['stock_size']} cards; discard pile (top last): {' '.join(o['discard_pile'])}"
+        )
+        if o.get("banned_discard"):
+            lines.append(f"You may not discard {o['banned_discard']} this turn")
+        if o.get("suggestion"):
+            lines.append(f"Advisor suggests: {o['suggestion']}")
+        knock = o.get("knock")
+        if knock:
+            melds = "  ".join(" ".join(m) for m in knock["melds"])
+            lines.append(
+                f"Seat {knock['seat']} {'went gin' if knock['gin'] else 'knocked'}: {melds}"
+                f" | deadwood {' '.join(knock['deadwood_cards']) or '-'} = {knock['deadwood']}"
+            )
+        if o["seat"] is not None and o["hand"]:
+            lines.append(f"Your deadwood: {deadwood(o['hand'])}")
+        lines.append(f"Scores: {o['scores']}")
+        return lines
+
+
+class GinState(State):
+    game: Gin
+
+    def __init__(self, game: Gin, seed: int, deck: list[int] | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.stacked_deck = deck
+        self.history = []
+        n = game.players
+        self.n = n
+        opts = game.options
+        self.allow_same = bool(opts["allow_same_discard"])
+        self.scores_ = [0] * n
+        self.hands_won = [0] * n
+        self.bonuses = [0] * n
+        self.score_sheet: list[dict[str, Any]] = []
+        self.hand_index = 0
+        self.winners_: tuple[int, ...] = ()
+        self.role_draw: tuple[tuple[str, ...], ...] = ()
+        if n == 3:
+            self.dealer, self.nondealer, self.advisor = self._draw_roles()
+        else:
+            self.dealer = derived_rng(seed, "first dealer").randrange(2)
+            self.nondealer = 1 - self.dealer
+            self.advisor = -1
+        self._deal(deck)
+
+    def _draw_roles(self) -> tuple[int, int, int]:
+        rng = derived_rng(self.seed, "roles")
+        rounds = []
+        while True:
+            drawn = rng.sample(range(52), 3)
+            rounds.append(tuple(RANKS[c % 13] for c in drawn))
+            keys = [gin_rank(c) for c in drawn]
+            if len(set(keys)) == 3:
+                break
+        self.role_draw = tuple(rounds)
+        box, captain, advisor = sorted(range(3), key=lambda s: -keys[s])
+        return box, captain, advisor
+
+    # --- dealing ---------------------------------------------------------------------------------
+
+    def _deal(self, deck: list[int] | None) -> None:
+        if deck is None:
+            deck = list(range(52))
+            derived_rng(self.seed, "deal", self.hand_index).shuffle(deck)
+        hands = [0] * self.n
+        for i in range(2 * HAND_SIZE):
+            hands[self.nondealer if i % 2 == 0 else self.dealer] |= 1 << deck[i]
+        self.hands = hands
+        self.pile = [deck[2 * HAND_SIZE]]
+        self.stock = deck[2 * HAND_SIZE + 1 :][::-1]  # top of the stock is the last element
+        self.known = [0] * self.n
+        self.phase = UPCARD
+        self.current = self.nondealer
+        self.upcard_stage = 0
+        self.banned = -1
+        self.log: list[tuple[int, int, int]] = []  # (seat, action, card shown or -1)
+        self.advised = False
+        self.suggestion = -1
+        self.knocker = -1
+        self.melds: list[int] = []
+        self.knock_dead = 0
+        self.knock_value = 0
+        self.laid_off: list[tuple[int, int]] = []
+        self.targets = 0
+        self.spread = False
+
+    def _other(self, seat: int) -> int:
+        return self.dealer if seat == self.nondealer else self.nondealer
+
+    # --- Game API --------------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase == OVER:
+            return ()
+        if self.advisor >= 0 and self.current == self.nondealer and not self.advised:
+            return (self.current, self.advisor)
+        return (self.current,)
+
+    def legal_actions(self, seat: int) -> list[int]:
+        if self.phase == OVER:
+            return []
+        if seat == self.current:
+            return self._own_actions()
+        if seat == self.advisor and self.current == self.nondealer and not self.advised:
+            return [SUGGEST_BASE + a for a in self._own_actions()] + [NO_SUGGESTION]
+        return []
+
+    def _own_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == DISCARD:
+            hand = self.hands[self.current]
+            allowed = hand & ~(1 << self.banned) if self.banned >= 0 else hand
+            knocks = knock_discards(hand) & allowed
+            return cards_of(allowed) + [KNOCK_BASE + c for c in cards_of(knocks)]
+        if phase == DRAW:
+            return [STOCK, TAKE]
+        if phase == UPCARD:
+            return [TAKE, PASS]
+        fits = self.hands[self.current] & self.targets
+        return [LAYOFF_BASE + c for c in cards_of(fits)] + [DONE]
+
+    def _why_illegal(self, seat: int, action: int) -> str:
+        if action >= SUGGEST_BASE:
+            if seat != self.advisor:
+                return " (only the advisor makes suggestions)"
+            return " (a suggestion must name one of the captain's legal actions, once per decision)"
+        if seat == self.advisor:
+            return " (the advisor holds no cards; he may only suggest)"
+        if action >= STOCK or self.phase in (UPCARD, DRAW, LAYOFF):
+            return f" (the hand is in its {self.phase} phase)"
+        card = action % 52 if action < LAYOFF_BASE else action - LAYOFF_BASE
+        if self.phase != DISCARD and action < LAYOFF_BASE:
+            return f" (the hand is in its {self.phase} phase)"
+        if not self.hands[seat] >> card & 1:
+            return f" (seat {seat} does not hold {format_card(card)})"
+        if card == self.banned:
+            return f" ({format_card(card)} was just taken from the discard pile and may not be discarded now)"
+        if action >= KNOCK_BASE:
+            left = deadwood_mask(self.hands[seat] & ~(1 << card))
+            return f" (deadwood after that discard would be {left}, more than {KNOCK_LIMIT})"
+        return ""
+
+    def _apply(self, seat: int, action: int) -> None:
+        if action >= SUGGEST_BASE:
+            self.advised = True
+            self.suggestion = -1 if action == NO_SUGGESTION else action - SUGGEST_BASE
+            return
+        self.advised = False
+        self.suggestion = -1
+        phase = self.phase
+        if phase == DISCARD:
+            if action < KNOCK_BASE:
+                self._discard(seat, action)
+            else:
+                self._knock(seat, action - KNOCK_BASE)
+        elif phase == DRAW:
+            if action == STOCK:
+                self._draw_stock(seat)
+            else:
+                self._take(seat)
+        elif phase == UPCARD:
+            if action == TAKE:
+                self._take(seat)
+            elif self.upcard_stage == 0:
+                self.log.append((seat, PASS, -1))
+                self.upcard_stage = 1
+                self.current = self.dealer
+            else:
+                self.log.append((seat, PASS, -1))
+                self._draw_stock(self.nondealer)
+        elif action == DONE:
+            self.log.append((seat, DONE, -1))
+            self._score_knock()
+        else:
+            self._lay_off(seat, action - LAYOFF_BASE)
+
+    # --- moves -----------------------------------------------------------------------------------
+
+    def _take(self, seat: int) -> None:
+        c = self.pile.pop()
+        bit = 1 << c
+        self.hands[seat] |= bit
+        self.known[seat] |= bit
+        self.banned = -1 if self.allow_same else c
+        self.phase = DISCARD
+        self.log.append((seat, TAKE, c))
+
+    def _draw_stock(self, seat: int) -> None:
+        c = self.stock.pop()
+        self.hands[seat] |= 1 << c
+        self.banned = -1
+        self.current = seat
+        self.phase = DISCARD
+        self.log.append((seat, STOCK, -1))
+
+    def _remove(self, seat: int, c: int) -> None:
+        bit = 1 << c
+        self.hands[seat] &= ~bit
+        self.known[seat] &= ~bit
+
+    def _discard(self, seat: int, c: int) -> None:
+        self._remove(seat, c)
+        self.pile.append(c)
+        self.banned = -1
+        self.log.append((seat, DISCARD_BASE + c, c))
+        if len(self.stock) <= 2:
+            self._finish_hand("void", -1, -1, 0, 0, 0)
+            return
+        self.current = self._other(seat)
+        self.phase = DRAW
+
+    def _knock(self, seat: int, c: int) -> None:
+        self._remove(seat, c)
+        self.pile.append(c)
+        self.banned = -1
+        self.log.append((seat, KNOCK_BASE + c, c))
+        melds, dead, value = best_melds_mask(self.hands[seat])
+        self.knocker = seat
+        self.melds = melds
+        self.knock_dead = dead
+        self.knock_value = value
+        self.spread = True
+        if value == 0:
+            self._score_knock()
+            return
+        self.phase = LAYOFF
+        self.current = self._other(seat)
+        self.targets = layoff_targets(melds)
+        if not self.hands[self.current] & self.targets:
+            self._score_knock()
+
+    def _lay_off(self, seat: int, c: int) -> None:
+        self._remove(seat, c)
+        i = layoff_meld(self.melds, c)
+        self.melds[i] |= 1 << c
+        self.laid_off.append((c, i))
+        self.log.append((seat, LAYOFF_BASE + c, c))
+        self.targets = layoff_targets(self.melds)
+        if not self.hands[seat] & self.targets:
+            self._score_knock()
+
+    # --- scoring ---------------------------------------------------------------------------------
+
+    def _score_knock(self) -> None:
+        opts = self.game.options
+        k = self.knocker
+        o = self._other(k)
+        kd = self.knock_value
+        od = deadwood_mask(self.hands[o])
+        if kd == 0:
+            self._finish_hand("gin", k, k, int(opts["gin_bonus"]) + od, kd, od)
+        elif kd < od:
+            self._finish_hand("knock", k, k, od - kd, kd, od)
+        else:
+            self._finish_hand("undercut", k, o, kd - od + int(opts["undercut_bonus"]), kd, od)
+
+    def _finish_hand(self, result: str, knocker: int, winner: int, points: int, kd: int, od: int) -> None:
+        opts = self.game.options
+        deltas = [0] * self.n
+        if winner >= 0:
+            credited = [winner]
+            if winner == self.nondealer and self.advisor >= 0 and opts["team_scoring"] == "both":
+                credited.append(self.advisor)
+            for s in credited:
+                deltas[s] = points
+                self.scores_[s] += points
+                self.hands_won[s] += 1
+        row: dict[str, Any] = {
+            "hand": self.hand_index + 1,
+            "dealer": self.dealer,
+            "result": result,
+            "knocker": None if knocker < 0 else knocker,
+            "knocker_deadwood": None if knocker < 0 else kd,
+            "opponent_deadwood": None if knocker < 0 else od,
+            "winner": None if winner < 0 else winner,
+            "points": deltas,
+            "totals": list(self.scores_),
+        }
+        if self.advisor >= 0:
+            row["box"], row["captain"], row["advisor"] = self.dealer, self.nondealer, self.advisor
+        self.score_sheet.append(row)
+        self.hand_index += 1
+        limit = int(opts["max_hands"])
+        if max(self.scores_) >= int(opts["target"]) or (limit > 0 and self.hand_index >= limit):
+            self._end()
+            return
+        if winner >= 0:
+            if self.advisor >= 0:
+                if winner == self.dealer:
+                    self.nondealer, self.advisor = self.advisor, self.nondealer
+                else:
+                    self.dealer, self.nondealer, self.advisor = self.nondealer, self.advisor, self.dealer
+            else:
+                self.dealer, self.nondealer = self._other(winner), winner
+        self._deal(None)
+
+    def _end(self) -> None:
+        opts = self.game.options
+        self.phase = OVER
+        self.current = -1
+        top = max(self.scores_)
+        self.winners_ = tuple(s for s in range(self.n) if self.scores_[s] == top)
+        others = [s for s in range(self.n) if s not in self.winners_]
+        game_bonus = int(opts["game_bonus"])
+        if others and all(self.hands_won[s] == 0 for s in others):
+            game_bonus *= 2
+        for s in range(self.n):
+            bonus = int(opts["box_bonus"]) * self.hands_won[s]
+            if s in self.winners_:
+                bonus += game_bonus
+            self.bonuses[s] = bonus
+            self.scores_[s] += bonus
+
+    # --- what a seat sees ------------------------------------------------------------------------
+
+    def _sees(self, seat: int | None, holder: int) -> bool:
+        return seat is not None and (seat == holder or (seat == self.advisor and holder == self.nondealer))
+
+    def _role(self, seat: int) -> str:
+        if self.advisor >= 0:
+            return {self.dealer: "box", self.nondealer: "captain", self.advisor: "advisor"}[seat]
+        return "dealer" if seat == self.dealer else "non-dealer"
+
+    def _log_label(self, action: int, card: int) -> str:
+        if action == TAKE:
+            return "take " + format_card(card)
+        return self.game.action_label(action)
+
+    def observation(self, seat: int | None) -> Observation:
+        def labels(mask: int) -> list[str]:
+            return [format_card(c) for c in gin_sorted(cards_of(mask))]
+
+        holder = self.nondealer if seat == self.advisor else seat
+        team = self.advisor >= 0 and seat is not None and seat in (self.nondealer, self.advisor)
+        over = self.phase == OVER
+        knock: dict[str, Any] | None = None
+        if self.knocker >= 0:
+            knock = {
+                "seat": self.knocker,
+                "melds": [labels(m) for m in self.melds],
+                "deadwood_cards": labels(self.knock_dead),
+                "deadwood": self.knock_value,
+                "gin": self.knock_value == 0,
+                "layoffs": [
+                    {"seat": self._other(self.knocker), "card": format_card(c), "meld": i}
+                    for c, i in self.laid_off
+                ],
+                "opponent_deadwood": deadwood_mask(self.hands[self._other(self.knocker)]),
+            }
+        roles: dict[str, int | None]
+        if self.advisor >= 0:
+            roles = {"box": self.dealer, "captain": self.nondealer, "advisor": self.advisor}
+        else:
+            roles = {"dealer": self.dealer, "non_dealer": self.nondealer}
+        obs: Observation = {
+            "game": str(self.game),
+            "seat": seat,
+            "role": None if seat is None else self._role(seat),
+            "players": self.n,
+            "phase": self.phase,
+            "to_act": list(self.to_act),
+            "current": None if over else self.current,
+            "hand": [] if holder is None else labels(self.hands[holder]),
+            "roles": roles,
+            "role_draw": [list(r) for r in self.role_draw],
+            "hand_number": self.hand_index + (0 if over else 1),
+            "stock_size": len(self.stock),
+            "discard_pile": [format_card(c) for c in self.pile],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "known_cards": [labels(k) for k in self.known],
+            "banned_discard": format_card(self.banned) if self.banned >= 0 else None,
+            "upcard_declined_by": [s for s, a, _ in self.log if a == PASS],
+            "moves": [{"seat": s, "action": self._log_label(a, c)} for s, a, c in self.log],
+            "advised": self.advised,
+            "suggestion": (
+                self.game.action_label(self.suggestion) if team and self.suggestion >= 0 else None
+            ),
+            "knock": knock,
+            "spread_hands": [labels(h) for h in self.hands] if self.spread else None,
+            "scores": list(self.scores_),
+            "hands_won": list(self.hands_won),
+            "bonuses": list(self.bonuses),
+            "score_sheet": [dict(row) for row in self.score_sheet],
+            "target": self.game.options["target"],
+            "max_hands": self.game.options["max_hands"],
+            "is_over": over,
+            "winners": list(self.winners_),
+        }
+        return obs
+
+    def hidden_cards(self, seat: int | None) -> set[int]:
+        hidden = 0
+        for c in self.stock:
+            hidden |= 1 << c
+        if not self.spread:
+            for s in (self.dealer, self.nondealer):
+                if not self._sees(seat, s):
+                    hidden |= self.hands[s] & ~self.known[s]
+        return set(cards_of(hidden))
+
+    def zones(self) -> dict[str, list[int]]:
+        zones = {f"hand {s}": cards_of(self.hands[s]) for s in range(self.n)}
+        zones["stock"] = list(self.stock)
+        zones["discard pile"] = list(self.pile)
+        zones["laid off"] = [c for c, _ in self.laid_off]
+        return zones
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.scores_)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.winners_
+
+    # --- copies ----------------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.scores_ = list(self.scores_)
+        new.hands_won = list(self.hands_won)
+        new.bonuses = list(self.bonuses)
+        new.score_sheet = list(self.score_sheet)
+        new.hands = list(self.hands)
+        new.known = list(self.known)
+        new.stock = list(self.stock)
+        new.pile = list(self.pile)
+        new.log = list(self.log)
+        new.melds = list(self.melds)
+        new.laid_off = list(self.laid_off)
+        return new
+
+    def resample(self, seat: int, rng: random.Random) -> Self:
+        new = self.clone()
+        holders = [] if self.spread else [s for s in (self.dealer, self.nondealer) if not self._sees(seat, s)]
+        unknown = [self.hands[s] & ~self.known[s] for s in holders]
+        cards = [c for m in unknown for c in cards_of(m)] + list(self.stock)
+        sizes = [m.bit_count() for m in unknown] + [len(self.stock)]
+        piles = deal_constrained(cards, sizes, [0] * len(sizes), rng)
+        for s, pile in zip(holders, piles, strict=False):
+            mask = self.known[s]
+            for c in pile:
+                mask |= 1 << c
+            new.hands[s] = mask
+        new.stock = piles[-1]
+        team = self.nondealer
+        if (
+            team in holders
+            and 0 <= new.suggestion < STOCK
+            and not new.hands[team] >> (new.suggestion % 52) & 1
+        ):
+            new.suggestion = -1  # the re-dealt team hand no longer holds the suggested card
+        new.seed = rng.randrange(2**63)
+        return new

@@ -1,0 +1,245 @@
+"""The gin meld engine: minimum deadwood and a best meld arrangement of a hand, exact and fast.
+
+Hands are bitmasks over the shared card ints (``suit * 13 + rank``, rank 0 = 2 … 12 = A). In gin the ace
+is always low (A-2-3 is a run, Q-K-A is not), so runs are computed in "gin order" A, 2, …, K.
+
+How it stays exact and fast: melds are sets (3 or 4 cards of a rank) and runs (3+ consecutive cards of a
+suit). Once the sets are fixed, the rest of the hand splits by suit, and within one suit the best runs are
+simply every maximal block of 3+ consecutive cards (a block of fewer than 3 can hold no run, and a longer
+block is one run). That per-suit answer is a precomputed table over the 8192 possible suit patterns. So the
+minimum deadwood is the minimum, over the few ways of choosing sets (for a rank with 3 cards: the set or
+not; with 4: no set, the 4-set, or one of the four 3-sets), of four table look-ups. A 10- or 11-card hand
+has at most three ranks with 3+ cards, so at most 72 choices, usually one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import product
+from typing import NamedTuple
+
+from cardhall.cards import cards_of, parse_card, parse_cards
+from cardhall.errors import InvalidCardError
+
+SUIT_BITS = (1 << 13) - 1
+# Card value by rank index (0 = 2 … 8 = 10, 9..11 = J Q K, 12 = A).
+RANK_VALUES = tuple(r + 2 if r <= 8 else (1 if r == 12 else 10) for r in range(13))
+CARD_VALUES = tuple(RANK_VALUES[c % 13] for c in range(52))
+RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+KNOCK_LIMIT = 10
+
+
+def gin_rank(c: int) -> int:
+    """Rank in gin order: A = 0, 2 = 1, …, K = 12."""
+    return (c % 13 + 1) % 13
+
+
+def _to_gin(p: int) -> int:
+    """A 13-bit suit pattern in card-rank order (bit 0 = 2, bit 12 = A) to gin order (bit 0 = A)."""
+    return ((p << 1) & SUIT_BITS) | (p >> 12)
+
+
+def _from_gin(g: int) -> int:
+    return (g >> 1) | ((g & 1) << 12)
+
+
+def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
+    dead = [0] * (1 << 13)
+    runs: list[tuple[int, ...]] = [()] * (1 << 13)
+    for p in range(1 << 13):
+        g = _to_gin(p)
+        melded = 0
+        segments: list[int] = []
+        i = 0
+        while i < 13:
+            if not g >> i & 1:
+                i += 1
+                continue
+            j = i
+            while j < 13 and g >> j & 1:
+                j += 1
+            if j - i >= 3:
+                seg = ((1 << (j - i)) - 1) << i
+                melded |= seg
+                segments.append(_from_gin(seg))
+            i = j
+        rest = _from_gin(g & ~melded)
+        dead[p] = sum(RANK_VALUES[r] for r in range(13) if rest >> r & 1)
+        runs[p] = tuple(segments)
+    return dead, runs
+
+
+RUN_DEADWOOD, RUN_SEGMENTS = _build_run_tables()
+
+_CACHE_LIMIT = 200_000
+_deadwood_cache: dict[int, int] = {}
+_knock_cache: dict[int, int] = {}
+
+
+class Arrangement(NamedTuple):
+    """A best way to meld a hand: the melds (each a tuple of card ints in gin order), the unmatched
+    cards, and their total value (the deadwood)."""
+
+    melds: tuple[tuple[int, ...], ...]
+    deadwood_cards: tuple[int, ...]
+    deadwood: int
+
+
+def _set_choices(hand: int) -> list[tuple[int, ...]]:
+    choices: list[tuple[int, ...]] = []
+    for r in range(13):
+        m = hand & RANK_MASKS[r]
+        n = m.bit_count()
+        if n == 3:
+            choices.append((0, m))
+        elif n == 4:
+            choices.append((0, m, *(m & ~(1 << c) for c in cards_of(m))))
+    return choices
+
+
+def _runs_deadwood(rest: int) -> int:
+    return (
+        RUN_DEADWOOD[rest & SUIT_BITS]
+        + RUN_DEADWOOD[rest >> 13 & SUIT_BITS]
+        + RUN_DEADWOOD[rest >> 26 & SUIT_BITS]
+        + RUN_DEADWOOD[rest >> 39 & SUIT_BITS]
+    )
+
+
+def _best_sets(hand: int) -> tuple[int, tuple[int, ...]]:
+    """The minimum deadwood and the set masks of a best arrangement (fewest sets among ties, fixed order)."""
+    choices = _set_choices(hand)
+    if not choices:
+        return _runs_deadwood(hand), ()
+    best = 1 << 30
+    best_sets: tuple[int, ...] = ()
+    for combo in product(*choices):
+        used = 0
+        for m in combo:
+            used |= m
+        d = _runs_deadwood(hand & ~used)
+        if d < best:
+            best, best_sets = d, tuple(m for m in combo if m)
+    return best, best_sets
+
+
+def deadwood_mask(hand: int) -> int:
+    """Minimum deadwood of a hand given as a bitmask."""
+    d = _deadwood_cache.get(hand)
+    if d is None:
+        d = _best_sets(hand)[0]
+        if len(_deadwood_cache) >= _CACHE_LIMIT:
+            _deadwood_cache.clear()
+        _deadwood_cache[hand] = d
+    return d
+
+
+def best_melds_mask(hand: int) -> tuple[list[int], int, int]:
+    """A best arrangement of a bitmask hand: (meld masks, deadwood mask, deadwood value)."""
+    value, sets = _best_sets(hand)
+    melds = list(sets)
+    rest = hand
+    for m in sets:
+        rest &= ~m
+    for s in range(4):
+        for seg in RUN_SEGMENTS[rest >> (13 * s) & SUIT_BITS]:
+            melds.append(seg << (13 * s))
+    melded = 0
+    for m in melds:
+        melded |= m
+    return melds, hand & ~melded, value
+
+
+def knock_discards(hand: int) -> int:
+    """For an 11-card hand: the mask of discards that leave deadwood <= 10 (the knocking discards).
+
+    This is the engine's incremental helper: one call per turn, cached by hand."""
+    k = _knock_cache.get(hand)
+    if k is None:
+        k = 0
+        m = hand
+        while m:
+            low = m & -m
+            if deadwood_mask(hand ^ low) <= KNOCK_LIMIT:
+                k |= low
+            m ^= low
+        if len(_knock_cache) >= _CACHE_LIMIT:
+            _knock_cache.clear()
+        _knock_cache[hand] = k
+    return k
+
+
+def is_set(meld: int) -> bool:
+    low = (meld & -meld).bit_length() - 1
+    return meld & RANK_MASKS[low % 13] == meld
+
+
+def layoff_targets(melds: Iterable[int]) -> int:
+    """The cards that could be laid off onto these melds now: the missing 4th card of a 3-card set, the
+    card just below or above each run in its suit (A low, K high ends)."""
+    targets = 0
+    for m in melds:
+        low = (m & -m).bit_length() - 1
+        if is_set(m):
+            if m.bit_count() == 3:
+                targets |= RANK_MASKS[low % 13] & ~m
+            continue
+        suit = low // 13
+        g = _to_gin(m >> (13 * suit) & SUIT_BITS)
+        lo = (g & -g).bit_length() - 1
+        hi = g.bit_length() - 1
+        ext = 0
+        if lo > 0:
+            ext |= 1 << (lo - 1)
+        if hi < 12:
+            ext |= 1 << (hi + 1)
+        targets |= _from_gin(ext) << (13 * suit)
+    return targets
+
+
+def layoff_meld(melds: list[int], card: int) -> int:
+    """The index of the meld ``card`` is laid off onto: a run it extends if any (that keeps the most
+    later lay-offs possible), else the set it completes; -1 if none."""
+    bit = 1 << card
+    found = -1
+    for i, m in enumerate(melds):
+        if layoff_targets((m,)) & bit:
+            if not is_set(m):
+                return i
+            found = i
+    return found
+
+
+def gin_sorted(cards: Iterable[int]) -> list[int]:
+    """Cards by suit, then in gin order (A low)."""
+    return sorted(cards, key=lambda c: (c // 13, gin_rank(c)))
+
+
+def to_mask(cards: Iterable[int | str] | str) -> int:
+    """A bitmask of cards given as ints, labels ("QS", "10H") or one text ("QS 10H 7C")."""
+    items: Iterable[int | str] = parse_cards(cards) if isinstance(cards, str) else cards
+    mask = 0
+    for item in items:
+        if isinstance(item, str):
+            c = parse_card(item)
+        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 52:
+            c = item
+        else:
+            raise InvalidCardError(f"not a card: {item!r}")
+        if mask >> c & 1:
+            raise InvalidCardError(f"card {item!r} given twice")
+        mask |= 1 << c
+    return mask
+
+
+def deadwood(cards: Iterable[int | str] | str) -> int:
+    """The minimum deadwood of ``cards`` (ints or labels) over all meld arrangements."""
+    return deadwood_mask(to_mask(cards))
+
+
+def best_melds(cards: Iterable[int | str] | str) -> Arrangement:
+    """A best arrangement of ``cards`` (ints or labels): melds, unmatched cards, deadwood."""
+    melds, dead, value = best_melds_mask(to_mask(cards))
+    return Arrangement(
+        tuple(tuple(gin_sorted(cards_of(m))) for m in melds), tuple(gin_sorted(cards_of(dead))), value
+    )

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from cardhall.core import State
+from cardhall.games.gin import GinState
+from cardhall.games.gin_melds import deadwood_mask
+from tests.conformance import ConformanceSuite
+
+
+class TestGinConformance(ConformanceSuite):
+    game_strings = [
+        "gin(max_hands=6)",
+        "gin(players=2,max_hands=2)",
+        "gin(max_hands=3,target=10,team_scoring=both,undercut_bonus=25,gin_bonus=20,game_bonus=100,box_bonus=25)",
+        "gin(players=2,max_hands=3,target=10,allow_same_discard=true,game_bonus=100,box_bonus=20)",
+    ]
+
+    def check_invariants(self, state: State) -> None:
+        assert isinstance(state, GinState)
+        sizes = [h.bit_count() for h in state.hands]
+        if state.advisor >= 0:
+            assert sizes[state.advisor] == 0
+        if state.phase in ("upcard", "draw"):
+            assert sizes[state.dealer] == sizes[state.nondealer] == 10
+        elif state.phase == "discard":
+            assert sizes[state.current] == 11
+            assert sizes[state._other(state.current)] == 10
+        elif state.phase == "layoff":
+            assert sizes[state.knocker] == 10
+            assert state.knock_value == deadwood_mask(state.hands[state.knocker]) <= 10
+        for row in state.score_sheet:
+            scorers = [s for s, p in enumerate(row["points"]) if p]
+            if row["result"] == "void":
+                assert scorers == []
+            else:
+                assert row["winner"] in scorers and len(scorers) >= 1
+                if len(scorers) == 2:
+                    assert "both" in str(state.game) and set(scorers) == {row["captain"], row["advisor"]}
+        assert sum(state.hands_won) >= sum(1 for r in state.score_sheet if r["result"] != "void")
