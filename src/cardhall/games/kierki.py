@@ -67,6 +67,7 @@ NUM_ACTIONS = 57
 TRUMP, PLAY, LOTTERY, OVER = "trump", "play", "lottery", "over"
 
 HEART_MASK = SUIT_MASKS[HEARTS]
+ALL_BUT_HEARTS = ((1 << 52) - 1) & ~HEART_MASK
 QUEEN_MASK = mask_of(s * 13 + QUEEN for s in range(4))
 KING_JACK_MASK = mask_of(s * 13 + r for s in range(4) for r in (KING, JACK))
 KING_OF_HEARTS = HEARTS * 13 + KING
@@ -90,12 +91,30 @@ DEAL_INFO = (
     ("trumps 4", "+25 per trick; trump named after seeing 5 cards"),
     ("lottery", "+800 for the first player out, +500 for the second; the match ends then"),
 )
-NEGATIVE_DEALS = range(1, 8)
 TRUMP_DEALS = range(8, 12)
 LOTTERY_DEAL = 12
 HEART_BAN_DEALS = frozenset((2, 5, 7))
 TRICK_POINTS = 25
 LOTTERY_PRIZES = (800, 500)
+
+
+# The cards of each 13-bit suit pattern, per suit: ``_cards(mask)`` lists a hand without a bit loop.
+_SUIT_CARDS = tuple(
+    tuple(tuple(suit * 13 + r for r in range(13) if pattern >> r & 1) for pattern in range(1 << 13))
+    for suit in range(4)
+)
+_LOW13 = (1 << 13) - 1
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = _SUIT_CARDS
+
+
+def _cards(mask: int) -> list[int]:
+    """The cards of a bitmask, ascending (a fast :func:`cards_of` for 52-card hands)."""
+    return [
+        *_CLUBS[mask & _LOW13],
+        *_DIAMONDS[mask >> 13 & _LOW13],
+        *_HEARTS[mask >> 26 & _LOW13],
+        *_SPADES[mask >> 39 & _LOW13],
+    ]
 
 
 def trick_penalty(deal: int, trick_number: int, cards: int) -> int:
@@ -261,8 +280,8 @@ class KierkiState(State):
             derived_rng(self.seed, "deal", self.deal).shuffle(deck)
         dealer = self.dealer
         hands = [0] * PLAYERS
-        for i, c in enumerate(deck):
-            hands[(dealer + 1 + i) % PLAYERS] |= 1 << c
+        for i in range(PLAYERS):
+            hands[(dealer + 1 + i) % PLAYERS] = mask_of(deck[i::PLAYERS])
         self.hands = hands
         self.pending = [0] * PLAYERS  # cards not yet dealt (trump deals, while trump is named)
         self.trick: list[tuple[int, int]] = []
@@ -279,6 +298,8 @@ class KierkiState(State):
         self.lottery_open = 0
         self.lottery_log: list[tuple[int, int]] = []
         self.out: list[int] = []
+        self.heart_ban = self.deal in HEART_BAN_DEALS
+        self.best_seat = self.best_key = -1  # the card winning the trick so far
         if self.deal in TRUMP_DEALS:
             first = [0] * PLAYERS
             for i, c in enumerate(deck[: FIRST_FIVE * PLAYERS]):
@@ -307,10 +328,10 @@ class KierkiState(State):
         if self.phase == OVER or seat != self.current:
             return []
         if self.phase == PLAY:
-            return cards_of(self._playable(seat))
+            return _cards(self._playable(seat))
         if self.phase == LOTTERY:
             playable = self.hands[seat] & self.lottery_open
-            return cards_of(playable) if playable else [PASS]
+            return _cards(playable) if playable else [PASS]
         return [TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3]
 
     def _playable(self, seat: int) -> int:
@@ -318,7 +339,7 @@ class KierkiState(State):
         if self.trick:
             follow = hand & SUIT_MASKS[self.trick[0][1] // 13]
             return follow or hand
-        if self.deal in HEART_BAN_DEALS:
+        if self.heart_ban:
             return hand & ~HEART_MASK or hand
         return hand
 
@@ -355,24 +376,31 @@ class KierkiState(State):
     def _play(self, seat: int, card: int) -> None:
         bit = 1 << card
         trick = self.trick
+        suit = card // 13
         if trick:
             led = trick[0][1] // 13
-            if card // 13 != led:
+            if suit == self.trump:
+                key = 100 + card
+            elif suit == led:
+                key = card
+            else:
+                key = -1
                 self.excluded[seat] |= SUIT_MASKS[led]
-        elif card // 13 == HEARTS and self.deal in HEART_BAN_DEALS:
-            self.excluded[seat] |= ~HEART_MASK & ((1 << 52) - 1)  # he held only hearts
+            if key > self.best_key:
+                self.best_seat, self.best_key = seat, key
+        else:
+            if suit == HEARTS and self.heart_ban:
+                self.excluded[seat] |= ALL_BUT_HEARTS  # he held only hearts
+            self.best_seat, self.best_key = seat, (100 + card if suit == self.trump else card)
         self.hands[seat] &= ~bit
         trick.append((seat, card))
         self.trick_mask |= bit
         if len(trick) < PLAYERS:
             self.current = (seat + 1) % PLAYERS
             return
-        winner = self._trick_winner()
+        winner = self.best_seat
         number = len(self.tricks) + 1
-        if self.deal in NEGATIVE_DEALS:
-            points = trick_penalty(self.deal, number, self.trick_mask)
-        else:
-            points = TRICK_POINTS
+        points = trick_penalty(self.deal, number, self.trick_mask) if self.deal < 8 else TRICK_POINTS
         self.tricks.append((self.leader, tuple(trick), winner, points))
         self.tricks_won[winner] += 1
         self.deal_points[winner] += points
@@ -381,23 +409,6 @@ class KierkiState(State):
         self.leader = self.current = winner
         if number == TRICKS:
             self._end_deal()
-
-    def _trick_winner(self) -> int:
-        trick = self.trick
-        led = trick[0][1] // 13
-        trump = self.trump
-        best_seat, best_key = -1, -1
-        for seat, c in trick:
-            suit = c // 13
-            if suit == trump:
-                key = 100 + c
-            elif suit == led:
-                key = c
-            else:
-                continue
-            if key > best_key:
-                best_seat, best_key = seat, key
-        return best_seat
 
     def _lay(self, seat: int, action: int) -> None:
         self.lottery_log.append((seat, action))
