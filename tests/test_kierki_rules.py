@@ -411,6 +411,39 @@ def test_players_who_are_out_are_skipped() -> None:
     assert skipped > 0
 
 
+# --- resample keeps what the history proves ----------------------------------------------------------
+
+
+def test_resample_respects_lottery_passes() -> None:
+    state = start(L1, "first_deal=12")
+    act(state, 3, "pass")
+    act(state, 0, "pass")
+    rng = random.Random(1)
+    for _ in range(20):
+        other = state.resample(1, rng)
+        # Seats 3 and 0 passed with every 7 open, so the one 7 seat 1 cannot see is seat 2's.
+        assert other.hands[2] >> parse_card("7H") & 1
+        assert other.observation(1) == state.observation(1)
+
+
+def test_resample_respects_shown_voids() -> None:
+    state = start(L1, "first_deal=3")
+    trick(state, "2C", "QC", "KH", "KC")
+    rng = random.Random(2)
+    clubs = sum(1 << c for c in parse_cards("9C 10C JC AC 3C 4C 5C 6C 7C 8C"))
+    for _ in range(20):
+        assert not state.resample(0, rng).hands[2] & clubs
+
+
+def test_resample_respects_a_heart_lead_under_the_ban() -> None:
+    state = start(L2, "first_deal=2")
+    act(state, 0, "play AH")
+    rng = random.Random(3)
+    for _ in range(20):
+        other = state.resample(1, rng)
+        assert other.hands[0] and all(c // 13 == 2 for c in range(52) if other.hands[0] >> c & 1)
+
+
 # --- the match ----------------------------------------------------------------------------------------
 
 
