@@ -52,8 +52,8 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
             else f"{cls.min_players}-{cls.max_players}"
         )
         table = Table(title=f"{name} — {cls.title} ({players} players)", title_justify="left")
-        table.add_column("option")
-        table.add_column("default")
+        table.add_column("option", no_wrap=True)
+        table.add_column("default", no_wrap=True)
         table.add_column("values")
         table.add_column("meaning")
         for opt in cls.option_spec:
