@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -165,7 +165,8 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
         transient=True,
         disable=args.quiet,
     ) as progress:
-        task = progress.add_task("simulate", total=args.games)
+        total = args.games * (game.num_players if args.rotate else 1)
+        task = progress.add_task("simulate", total=total)
         report = simulate(
             str(game),
             bots,
@@ -174,6 +175,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
             args.jobs,
             args.records,
             progress=lambda k: progress.advance(task, k),
+            rotate=args.rotate,
         )
     summary = report.summary()
     if args.json:
@@ -192,9 +194,31 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
             f"{w['value']:.3f} [{w['low']:.3f}, {w['high']:.3f}]",
         )
     console.print(table)
+    if args.rotate:
+        _print_by_bot(console, summary)
     if args.records:
         console.print(f"Records written to {args.records}")
     return 0
+
+
+def _print_by_bot(console: Console, summary: dict[str, Any]) -> None:
+    title = (
+        f"per bot: {summary['seeds']} deals x {len(summary['bots'])} rotations "
+        "(margin: mean score minus the other bots', paired by deal)"
+    )
+    table = Table(title=title, title_justify="left")
+    for col in ("bot", "seats", "mean score (95% CI)", "win rate (95% CI)", "margin (95% CI)"):
+        table.add_column(col)
+    for row in summary["by_bot"]:
+        m, w, d = row["mean_score"], row["win_rate"], row["margin"]
+        table.add_row(
+            row["bot"],
+            str(row["seats_played"]),
+            f"{m['value']:.1f} [{m['low']:.1f}, {m['high']:.1f}]",
+            f"{w['value']:.3f} [{w['low']:.3f}, {w['high']:.3f}]",
+            "-" if d is None else f"{d['value']:+.1f} [{d['low']:+.1f}, {d['high']:+.1f}]",
+        )
+    console.print(table)
 
 
 # --- replay --------------------------------------------------------------------------------------
@@ -250,6 +274,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--records", help="write every match's record to this JSONL file")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument(
+        "--rotate",
+        action="store_true",
+        help="duplicate deals: play each seed once per rotation of the bots round the table, "
+        "and report per bot",
+    )
 
     r = sub.add_parser("replay", help="replay the records of a JSONL file and check them")
     r.add_argument("file", help="a JSONL file of records ('-' for standard input)")

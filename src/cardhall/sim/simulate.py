@@ -2,6 +2,13 @@
 
 Results are per seat: mean final score and win rate with 95% confidence intervals. A shared win (tied
 winners) counts as ``1 / number of winners`` for each, so win rates sum to 1.
+
+Tournaments (``rotate=True``): duplicate deals with the seats rotated. Every seed is played once per
+rotation of the bot list round the table (rotation ``r`` puts ``bots[(seat - r) % n]`` in ``seat``), so
+each bot string holds every seat on the same deals. Results are then also aggregated per BOT (over every
+seat it held): mean score and win rate per seat held (95% CI), and its **margin**: per seed, its mean
+score minus the mean score of the other bots' seats, averaged over the rotations, with a 95% CI over the
+seeds (a paired, duplicate comparison: the luck of the deal cancels out).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ class MatchResult:
     winners: tuple[int, ...]
     actions: int
     record: Record | None = None
+    seats: tuple[str, ...] = ()  # the bot string in each seat of this match
 
 
 @dataclass
@@ -33,11 +41,14 @@ class SimulationReport:
     game: str
     bots: list[str]
     results: list[MatchResult] = field(default_factory=list)
+    rotate: bool = False
 
     def summary(self) -> dict[str, Any]:
         n = len(self.results)
         seats = []
         for seat, bot in enumerate(self.bots):
+            if self.rotate:
+                bot = "rotated"
             scores = [r.scores[seat] for r in self.results]
             wins = sum(1 / len(r.winners) for r in self.results if seat in r.winners)
             seats.append(
@@ -55,7 +66,41 @@ class SimulationReport:
             "bots": self.bots,
             "actions": sum(r.actions for r in self.results),
             "seats": seats,
+            "rotate": self.rotate,
+            "seeds": len({r.seed for r in self.results}),
+            "by_bot": self.by_bot(),
         }
+
+    def by_bot(self) -> list[dict[str, Any]]:
+        """Per bot string, over every seat it held: mean score, win rate and paired margin."""
+        out = []
+        for bot in dict.fromkeys(self.bots):
+            scores: list[float] = []
+            wins = 0.0
+            per_seed: dict[int, list[float]] = {}
+            for r in self.results:
+                seats = r.seats or tuple(self.bots)
+                mine = [s for s, b in enumerate(seats) if b == bot]
+                rest = [s for s, b in enumerate(seats) if b != bot]
+                scores += [r.scores[s] for s in mine]
+                wins += sum(1 / len(r.winners) for s in mine if s in r.winners)
+                if mine and rest:
+                    margin = sum(r.scores[s] for s in mine) / len(mine) - sum(
+                        r.scores[s] for s in rest
+                    ) / len(rest)
+                    per_seed.setdefault(r.seed, []).append(margin)
+            margins = [sum(v) / len(v) for v in per_seed.values()]
+            out.append(
+                {
+                    "bot": bot,
+                    "seats_played": len(scores),
+                    "mean_score": mean_interval(scores).as_dict(),
+                    "wins": wins,
+                    "win_rate": rate_interval(wins, len(scores)).as_dict(),
+                    "margin": mean_interval(margins).as_dict() if margins else None,
+                }
+            )
+        return out
 
 
 def resolve_bots(game_text: str, bots: Sequence[str] | None) -> list[str]:
@@ -71,11 +116,25 @@ def resolve_bots(game_text: str, bots: Sequence[str] | None) -> list[str]:
     return names
 
 
-def _play_chunk(game_text: str, bots: list[str], seeds: list[int], keep: bool) -> list[MatchResult]:
+def rotated(bots: Sequence[str], rotation: int) -> tuple[str, ...]:
+    """The bot list moved ``rotation`` seats round the table: seat ``s`` gets ``bots[(s - r) % n]``."""
+    n = len(bots)
+    return tuple(bots[(s - rotation) % n] for s in range(n))
+
+
+Task = tuple[int, tuple[str, ...]]
+
+
+def _play_chunk(game_text: str, tasks: list[Task], keep: bool) -> list[MatchResult]:
     game = load_game(game_text)
-    players = [make_bot(b, game) for b in bots]
+    made: dict[tuple[int, str], Any] = {}
     out = []
-    for seed in seeds:
+    for seed, names in tasks:
+        players = []
+        for seat, b in enumerate(names):
+            if (seat, b) not in made:
+                made[seat, b] = make_bot(b, game)
+            players.append(made[seat, b])
         state = play_match(game, players, seed)
         out.append(
             MatchResult(
@@ -84,6 +143,7 @@ def _play_chunk(game_text: str, bots: list[str], seeds: list[int], keep: bool) -
                 tuple(state.winners),
                 len(state.history),
                 state.record() if keep else None,
+                names,
             )
         )
     return out
@@ -96,18 +156,20 @@ def run_matches(
     seed: int = 0,
     jobs: int = 1,
     keep_records: bool = False,
+    rotate: bool = False,
 ) -> Iterator[MatchResult]:
-    """Yield results as matches finish (in seed order within a process's chunk)."""
+    """Yield results as matches finish, in order of (seed, rotation)."""
     names = list(bots)
-    seeds = list(range(seed, seed + games))
+    rotations = range(len(names)) if rotate else range(1)
+    tasks = [(s, rotated(names, r)) for s in range(seed, seed + games) for r in rotations]
     if jobs <= 1:
-        for s in seeds:
-            yield from _play_chunk(game_text, names, [s], keep_records)
+        for t in tasks:
+            yield from _play_chunk(game_text, [t], keep_records)
         return
-    chunk = max(1, min(50, games // (jobs * 4) or 1))
-    batches = [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
+    chunk = max(1, min(50, len(tasks) // (jobs * 4) or 1))
+    batches = [tasks[i : i + chunk] for i in range(0, len(tasks), chunk)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_play_chunk, game_text, names, b, keep_records) for b in batches]
+        futures = [pool.submit(_play_chunk, game_text, b, keep_records) for b in batches]
         for fut in futures:
             yield from fut.result()
 
@@ -120,12 +182,14 @@ def simulate(
     jobs: int = 1,
     records_path: str | None = None,
     progress: Callable[[int], None] | None = None,
+    rotate: bool = False,
 ) -> SimulationReport:
+    """Play ``games`` seeds (times the number of seats with ``rotate``) and collect the results."""
     names = resolve_bots(game_text, bots)
-    report = SimulationReport(str(load_game(game_text)), names)
+    report = SimulationReport(str(load_game(game_text)), names, rotate=rotate)
     sink = open(records_path, "w", encoding="utf-8") if records_path else None  # noqa: SIM115
     try:
-        for result in run_matches(game_text, names, games, seed, jobs, sink is not None):
+        for result in run_matches(game_text, names, games, seed, jobs, sink is not None, rotate):
             if sink is not None and result.record is not None:
                 sink.write(json.dumps(result.record) + "\n")
                 result.record = None
