@@ -24,6 +24,7 @@ Rules of record: ``shared/rules/hokm.md``. Choices this module makes:
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any, Self
 
 from cardhall.cards import (
@@ -82,6 +83,69 @@ PACKETS = (3, 2, 3, 2)
 
 BIDDING, TRUMP, PLAY, OVER = "bidding", "trump", "play", "over"
 
+# --- precomputed tables for the hot paths (random play and search call these millions of times) ---
+
+# Cards of one suit's 8 Hokm ranks (7..A = ranks 5..12) as a byte: SUIT_CARDS[suit][byte] lists them
+# ascending, so a hand mask becomes its sorted card list with four lookups and no loop.
+_LOW_RANK = SEVEN
+SUIT_SHIFT = tuple(13 * s + _LOW_RANK for s in range(4))
+SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(SUIT_SHIFT[s] + b for b in range(8) if byte >> b & 1) for byte in range(256))
+    for s in range(4)
+)
+CLEAR_BIT = tuple(~(1 << c) for c in range(52))
+NEXT_SEAT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
+SEAT_TUPLES = tuple((s,) for s in range(PLAYERS))
+# (seat, action) pairs, shared instead of allocated on every action.
+PAIRS = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(PLAYERS))
+# TRICK_KEYS[trump * 4 + led][card]: the card's strength in a trick (trumps above the led suit, the
+# other suits -1), so the winner is the highest key.
+TRICK_KEYS = tuple(
+    tuple(
+        100 + TRUMP_STRENGTH[c % 13] if c // 13 == trump else PLAIN_STRENGTH[c % 13] if c // 13 == led else -1
+        for c in range(52)
+    )
+    for trump in range(4)
+    for led in range(4)
+)
+# DEAL_SEATS[dealer][position]: who receives the card at that position of the deck (packets 3-2-3-2);
+# DEAL_PICKS[dealer][seat] picks that seat's ten cards out of the deck in one call.
+DEAL_SEATS = tuple(
+    tuple((dealer + k) % PLAYERS for packet in PACKETS for k in range(1, PLAYERS + 1) for _ in range(packet))
+    for dealer in range(PLAYERS)
+)
+DEAL_PICKS = tuple(
+    tuple(
+        itemgetter(*(pos for pos, s in enumerate(DEAL_SEATS[dealer]) if s == seat)) for seat in range(PLAYERS)
+    )
+    for dealer in range(PLAYERS)
+)
+CARD_BITS = tuple(1 << c for c in range(52))
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(DECK))))
+BID_ACTIONS = tuple(BID_BASE + c - 2 for c in CONTRACTS)
+TRUMP_ACTIONS = tuple(TRUMP_BASE + s for s in range(4))
+
+
+def hand_cards(mask: int) -> list[int]:
+    """The cards of a Hokm hand mask, ascending (the table version of ``cards_of``)."""
+    return [
+        *SUIT_CARDS[0][mask >> 5 & 255],
+        *SUIT_CARDS[1][mask >> 18 & 255],
+        *SUIT_CARDS[2][mask >> 31 & 255],
+        *SUIT_CARDS[3][mask >> 44 & 255],
+    ]
+
+
+def shuffle_deck(deck: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(deck)`` for the 30-card deck, drawing exactly the same numbers (so records stay
+    valid) without a Python call per card."""
+    getrandbits = rng.getrandbits
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+
 
 def deck_for_hands(dealer: int, hands: list[list[int]]) -> list[int]:
     """The stacked deck that deals ``hands[seat]`` to each seat when ``dealer`` deals (for tests and
@@ -136,6 +200,16 @@ class Hokm(Game):
         ),
         Option("kaboot_fail", -100, "score of a failed Kaboot", (-100, -10, -200)),
     )
+
+    auction: bool
+    must_trump_when_void: bool
+    must_overtrump: bool
+
+    def _configure(self) -> None:
+        # The options the play loop reads, as plain attributes.
+        self.auction = self.options["bidding"] == "auction"
+        self.must_trump_when_void = bool(self.options["must_trump_when_void"])
+        self.must_overtrump = bool(self.options["must_overtrump"])
 
     @property
     def num_players(self) -> int:
@@ -259,7 +333,15 @@ class Hokm(Game):
 
 
 class HokmState(State):
+    """One match of Hokm. Hands are bitmasks; ``trick`` lists ``(seat, card)`` of the current trick.
+
+    ``to_act`` and ``is_over`` are plain attributes kept up to date by every change of turn, so the
+    loops of bots and simulations read them without a call.
+    """
+
     game: Hokm
+    to_act: tuple[int, ...] = ()
+    is_over: bool = False
 
     def __init__(self, game: Hokm, seed: int, deck: list[int] | None) -> None:
         self.game = game
@@ -271,6 +353,7 @@ class HokmState(State):
         self.hand_index = 0
         self.dealer = derived_rng(seed, "first dealer").randrange(PLAYERS)
         self.winners_: tuple[int, ...] = ()
+        self.is_over = False
         self._deal(deck)
 
     # --- dealing and phases ------------------------------------------------------------------
@@ -278,19 +361,14 @@ class HokmState(State):
     def _deal(self, deck: list[int] | None) -> None:
         if deck is None:
             deck = list(DECK)
-            derived_rng(self.seed, "deal", self.hand_index).shuffle(deck)
-        hands = [0] * PLAYERS
-        pos = 0
-        for packet in PACKETS:
-            for k in range(1, PLAYERS + 1):
-                seat = (self.dealer + k) % PLAYERS
-                for c in deck[pos : pos + packet]:
-                    hands[seat] |= 1 << c
-                pos += packet
+            shuffle_deck(deck, derived_rng(self.seed, "deal", self.hand_index))
+        bit = CARD_BITS.__getitem__
+        hands = [sum(map(bit, pick(deck))) for pick in DEAL_PICKS[self.dealer]]
         self.hands = hands
         self.dealt = list(hands)
         self.phase = BIDDING
-        self.current = (self.dealer + 1) % PLAYERS
+        self.current = NEXT_SEAT[self.dealer]
+        self.to_act = SEAT_TUPLES[self.current]
         self.bids: list[tuple[int, int]] = []
         self.declarer = -1
         self.trump = -1
@@ -303,42 +381,44 @@ class HokmState(State):
 
     # --- Game API ----------------------------------------------------------------------------
 
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        return () if self.phase == OVER else (self.current,)
-
     def legal_actions(self, seat: int) -> list[int]:
-        if self.phase == OVER or seat != self.current:
+        if seat != self.current:  # -1 once the match is over
             return []
         if self.phase == PLAY:
-            return cards_of(self._playable(seat))
+            trick = self.trick
+            if not trick:
+                return hand_cards(self.hands[seat])
+            led = trick[0][1] // 13
+            follow = self.hands[seat] & SUIT_MASKS[led]
+            if follow and not (led == self.trump and self.game.must_overtrump):
+                return list(SUIT_CARDS[led][follow >> SUIT_SHIFT[led] & 255])
+            return hand_cards(self._playable(seat))
         if self.phase == BIDDING:
-            if self.game.options["bidding"] == "auction" and self.bids:
+            if self.game.auction and self.bids:
                 top = max(c for _, c in self.bids)
                 return [BID_BASE] + [BID_BASE + c - 2 for c in CONTRACTS if c > top]
-            return [BID_BASE + c - 2 for c in CONTRACTS]
-        return [TRUMP_BASE + s for s in range(4)]
+            return list(BID_ACTIONS)
+        return list(TRUMP_ACTIONS)
 
     def _playable(self, seat: int) -> int:
         hand = self.hands[seat]
-        if not self.trick:
+        trick = self.trick
+        if not trick:
             return hand
-        led = self.trick[0][1] // 13
-        trump = self.trump
-        opts = self.game.options
+        led = trick[0][1] // 13
+        game = self.game
         follow = hand & SUIT_MASKS[led]
         if follow:
-            if led == trump and opts["must_overtrump"]:
+            if game.must_overtrump and led == self.trump:
                 return self._overtrump_filter(follow)
             return follow
-        trumps = hand & SUIT_MASKS[trump]
+        trumps = hand & SUIT_MASKS[self.trump]
         if not trumps:
             return hand
-        if opts["must_trump_when_void"]:
+        if game.must_trump_when_void:
             hand = trumps
-        if opts["must_overtrump"]:
-            allowed_trumps = self._overtrump_filter(trumps)
-            hand = (hand & ~trumps) | allowed_trumps
+        if game.must_overtrump:
+            hand = (hand & ~trumps) | self._overtrump_filter(trumps)
         return hand
 
     def _overtrump_filter(self, trumps: int) -> int:
@@ -366,10 +446,36 @@ class HokmState(State):
             return f" (the hand is in its {self.phase} phase)"
         return ""
 
+    def apply_unchecked(self, seat: int, action: int) -> None:
+        self._apply(seat, action)
+        self.history.append(PAIRS[seat][action])
+
     def _apply(self, seat: int, action: int) -> None:
-        if self.phase == PLAY:
-            self._play(seat, action)
-        elif self.phase == BIDDING:
+        if self.phase != PLAY:
+            self._bid_or_trump(seat, action)
+            return
+        # Playing a card: the hot path, kept inline.
+        trick = self.trick
+        if trick and (action // 13 != trick[0][1] // 13 or self.game.must_overtrump):
+            self._note_exclusions(seat, action)
+        self.hands[seat] &= CLEAR_BIT[action]
+        trick.append(PAIRS[seat][action])
+        if len(trick) < PLAYERS:
+            self.current = nxt = NEXT_SEAT[seat]
+            self.to_act = SEAT_TUPLES[nxt]
+            return
+        winner = self._trick_winner()
+        tricks = self.tricks
+        tricks.append((self.leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.leader = self.current = winner
+        self.to_act = SEAT_TUPLES[winner]
+        if len(tricks) == TRICKS:
+            self._score_hand()
+
+    def _bid_or_trump(self, seat: int, action: int) -> None:
+        if self.phase == BIDDING:
             self.bids.append((seat, CONTRACTS[action - BID_BASE]))
             if len(self.bids) == PLAYERS:
                 top = max(c for _, c in self.bids)
@@ -377,56 +483,35 @@ class HokmState(State):
                 self.phase = TRUMP
                 self.current = self.declarer
             else:
-                self.current = (seat + 1) % PLAYERS
+                self.current = NEXT_SEAT[seat]
         else:
             self.trump = action - TRUMP_BASE
             self.phase = PLAY
             self.leader = self.current = self.declarer
-
-    def _play(self, seat: int, card: int) -> None:
-        self._note_exclusions(seat, card)
-        self.hands[seat] &= ~(1 << card)
-        self.trick.append((seat, card))
-        if len(self.trick) < PLAYERS:
-            self.current = (seat + 1) % PLAYERS
-            return
-        winner = self._trick_winner()
-        self.tricks.append((self.leader, tuple(self.trick), winner))
-        self.tricks_won[winner] += 1
-        self.trick = []
-        self.leader = self.current = winner
-        if len(self.tricks) == TRICKS:
-            self._score_hand()
+        self.to_act = SEAT_TUPLES[self.current]
 
     def _trick_winner(self) -> int:
-        trump = self.trump
-        led = self.trick[0][1] // 13
+        trick = self.trick
+        keys = TRICK_KEYS[self.trump * 4 + trick[0][1] // 13]
         best_seat, best_key = -1, -1
-        for seat, c in self.trick:
-            suit = c // 13
-            if suit == trump:
-                key = 100 + TRUMP_STRENGTH[c % 13]
-            elif suit == led:
-                key = PLAIN_STRENGTH[c % 13]
-            else:
-                continue
+        for seat, c in trick:
+            key = keys[c]
             if key > best_key:
                 best_seat, best_key = seat, key
         return best_seat
 
     def _note_exclusions(self, seat: int, card: int) -> None:
-        """Record what this play proves the seat does not hold (for ``resample``)."""
-        if not self.trick:
-            return
+        """Record what this play (to a trick already led) proves the seat does not hold (for
+        ``resample``)."""
         led = self.trick[0][1] // 13
         suit = card // 13
         trump = self.trump
-        opts = self.game.options
+        game = self.game
         if suit != led:
             self.excluded[seat] |= SUIT_MASKS[led]
-            if opts["must_trump_when_void"] and suit != trump:
+            if game.must_trump_when_void and suit != trump:
                 self.excluded[seat] |= SUIT_MASKS[trump]
-        if opts["must_overtrump"] and suit == trump:
+        if game.must_overtrump and suit == trump:
             best = self._best_trump_strength()
             if best and TRUMP_STRENGTH[card % 13] < best:
                 higher = [c for c in DECK if c // 13 == trump and TRUMP_STRENGTH[c % 13] > best]
@@ -462,6 +547,9 @@ class HokmState(State):
         ends = top >= int(opts["target"]) or (limit > 0 and self.hand_index >= limit)
         if ends and len(leaders) == 1:
             self.phase = OVER
+            self.is_over = True
+            self.current = -1
+            self.to_act = ()
             self.winners_ = (leaders[0],)
             self.last_hand = self._hand_summary()
             return
@@ -521,10 +609,6 @@ class HokmState(State):
         return zones
 
     @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
     def scores(self) -> tuple[int, ...]:
         return tuple(self.scores_)
 
@@ -535,17 +619,19 @@ class HokmState(State):
     # --- copies ------------------------------------------------------------------------------
 
     def clone(self) -> Self:
+        # Shallow copy, then fresh copies of the lists that change in place. Their items (ints,
+        # tuples, finished score-sheet rows) are never mutated, so they are shared.
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new.scores_ = list(self.scores_)
-        new.score_sheet = list(self.score_sheet)
-        new.hands = list(self.hands)
-        new.bids = list(self.bids)
-        new.trick = list(self.trick)
-        new.tricks = list(self.tricks)
-        new.tricks_won = list(self.tricks_won)
-        new.excluded = list(self.excluded)
+        new.__dict__ = self.__dict__.copy()
+        new.history = self.history[:]
+        new.scores_ = self.scores_[:]
+        new.score_sheet = self.score_sheet[:]
+        new.hands = self.hands[:]
+        new.bids = self.bids[:]
+        new.trick = self.trick[:]
+        new.tricks = self.tricks[:]
+        new.tricks_won = self.tricks_won[:]
+        new.excluded = self.excluded[:]
         return new
 
     def resample(self, seat: int, rng: random.Random) -> Self:
