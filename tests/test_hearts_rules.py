@@ -701,3 +701,27 @@ def test_resample_keeps_passed_cards_with_the_receiver_and_known_voids() -> None
         for s in voids:
             if s != leader:
                 assert not other.hands[s] & ((0x1FFF << 13 * led) | (0x1FFF << (13 * led + 52)))
+
+
+def test_two_deck_moon_takes_all_52_points_and_the_widow() -> None:
+    # Seat 0 holds 17 clubs (all the high ones) and leads every trick; seat 1 holds the other 9 clubs
+    # and plays them high first, so no club of seat 0 is ever cancelled; the widow holds two hearts.
+    for value, minus in ((26, -26), (52, -52)):
+        state = deal(
+            f"hearts(passing=none,moon_value={value})",
+            {
+                0: "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC AC KC QC JC",
+                1: "2C 3C 4C 5C 6C 7C 8C 9C 10C",
+            },
+            widow="2H 2H",
+            voids={s: "C" for s in range(6)},
+        )
+        run_hand(state)
+        assert state.phase == "moon" and state.to_act == (0,)
+        assert all(w == 0 for _, _, w in state.tricks) and state.widow_taker == 0
+        plus = state.clone()
+        play(state, "0:moon minus")
+        assert state.scores == (minus, 0, 0, 0, 0, 0)
+        assert state.score_sheet[0]["points"] == [52, 0, 0, 0, 0, 0]
+        play(plus, "0:moon plus")
+        assert plus.scores == (0,) + (value,) * 5
