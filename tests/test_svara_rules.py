@@ -447,3 +447,21 @@ def test_chips_are_conserved_in_many_random_games(game_string: str) -> None:
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         svaras += sum(1 for row in state.log if row["svara"])
     assert svaras > 0
+
+
+def test_describe_every_phase_for_the_terminal() -> None:
+    game = cardhall.load_game("svara(players=5,stack=100)")
+    phases = set()
+    for seed in range(15):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        while True:
+            for seat in [*range(5), None]:
+                lines = game.describe(state.observation(seat))
+                assert lines and all(isinstance(line, str) for line in lines)
+            phases.add(state.observation(0)["phase"])
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert phases == {"blind", "open", "svara join", "over"}
