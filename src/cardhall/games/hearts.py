@@ -71,6 +71,7 @@ from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
 FACES = 52
+PASS_BASE_ = 52
 FACE_MASK = (1 << FACES) - 1
 QS = card(QUEEN, SPADES)
 
@@ -90,8 +91,38 @@ NONPOINTS2 = ALL2 & ~(HEARTS2 | QS2)
 NONHEARTS2 = ALL2 & ~HEARTS2
 CLUB_BELOW = tuple(_both((1 << r) - 1) for r in range(13))  # clubs lower than rank r, both decks
 
+# The faces of each 13-bit suit pattern, per suit: legal actions without a bit loop.
+_SUIT_FACES = tuple(
+    tuple(tuple(13 * suit + r for r in range(13) if bits >> r & 1) for bits in range(1 << 13))
+    for suit in range(4)
+)
+_PASS_FACES = tuple(tuple(tuple(PASS_BASE_ + f for f in faces) for faces in table) for table in _SUIT_FACES)
+
+
+def faces_of(mask: int) -> list[int]:
+    """The faces of a 52-bit face mask, ascending (a fast ``cards_of``)."""
+    t = _SUIT_FACES
+    return [
+        *t[0][mask & 0x1FFF],
+        *t[1][mask >> 13 & 0x1FFF],
+        *t[2][mask >> 26 & 0x1FFF],
+        *t[3][mask >> 39 & 0x1FFF],
+    ]
+
+
+def pass_actions(mask: int) -> list[int]:
+    """The pass actions of the faces of a 52-bit face mask, ascending."""
+    t = _PASS_FACES
+    return [
+        *t[0][mask & 0x1FFF],
+        *t[1][mask >> 13 & 0x1FFF],
+        *t[2][mask >> 26 & 0x1FFF],
+        *t[3][mask >> 39 & 0x1FFF],
+    ]
+
+
 # Actions: 0..51 play a face, 52..103 pass a face, then the two moon choices.
-PASS_BASE = 52
+PASS_BASE = PASS_BASE_
 MOON_MINUS = 104
 MOON_PLUS = 105
 NUM_ACTIONS = 106
@@ -337,12 +368,12 @@ class HeartsState(State):
     def legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == PLAY:
-            return cards_of(self._playable(seat)) if seat == self.current else []
+            return faces_of(self._playable(seat)) if seat == self.current else []
         if phase == PASS:
             if not 0 <= seat < self.n or len(self.pass_sel[seat]) >= 3:
                 return []
             h = self.hands[seat]
-            return [PASS_BASE + f for f in cards_of((h | h >> FACES) & FACE_MASK)]
+            return pass_actions((h | h >> FACES) & FACE_MASK)
         if phase == MOON and seat == self.current:
             return [MOON_MINUS, MOON_PLUS]
         return []
