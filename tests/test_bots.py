@@ -1,0 +1,304 @@
+"""Bots: the protocol, ``make_bot``, Hokm's ``sample_state``, the Hokm rules bot and the search bot."""
+
+from __future__ import annotations
+
+import random
+import time
+import types
+
+import pytest
+
+import cardhall
+from cardhall.bots import BOTS, RULES_BOTS, make_bot
+from cardhall.bots.rules import rules_bot_class
+from cardhall.bots.rules_hokm import best_trump, estimate
+from cardhall.cards import SUIT_MASKS, SUITS, cards_of, parse_card, parse_cards
+from cardhall.core import Game, State
+from cardhall.games.hokm import BID_BASE, TRUMP_BASE, HokmState, deck_for_hands
+from cardhall.sim.simulate import simulate
+
+VARIANTS = [
+    "hokm(max_hands=2)",
+    "hokm(max_hands=2,bidding=auction,overtricks=count)",
+    "hokm(max_hands=2,must_trump_when_void=true,must_overtrump=true,overtricks=exact)",
+]
+
+# With seed 0 the first dealer is seat 2, so seat 0 bids and leads first.
+DEAL = [
+    "JH 9H AH 8H KS QS AC KC QC JC",
+    "10H KH 10C 9C 8C 7C 9S 8S JS AD",
+    "QH AS 10S 7S KD QD JD 10D 9D 8D",
+]
+
+
+def state_with(hands: list[str], options: str = "") -> HokmState:
+    game = cardhall.load_game(f"hokm({options})" if options else "hokm")
+    dealer = game.new_game(seed=0).dealer  # type: ignore[attr-defined]
+    state = game.new_game(seed=0, deck=deck_for_hands(dealer, [parse_cards(h) for h in hands]))
+    assert isinstance(state, HokmState)
+    return state
+
+
+def act(state: State, text: str) -> None:
+    state.apply(state.to_act[0], state.game.parse_action(text))
+
+
+def bot_label(state: State, spec: str = "rules", seed: int = 0) -> str:
+    seat = state.to_act[0]
+    bot = make_bot(spec, state.game)
+    action = bot.act(state.observation(seat), state.legal_actions(seat), random.Random(seed))
+    assert action in state.legal_actions(seat)
+    return state.game.action_label(action)
+
+
+def declared(options: str = "") -> HokmState:
+    """DEAL with seat 0 declaring 5 in hearts, seats 1 and 2 bidding Bas; seat 0 to lead."""
+    state = state_with(DEAL, options)
+    for text in ("bid 5", "bid bas", "bid bas", "trump H"):
+        act(state, text)
+    return state
+
+
+def random_states(game_string: str, seeds: range) -> list[State]:
+    game = cardhall.load_game(game_string)
+    out = []
+    for seed in seeds:
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        while True:
+            out.append(state.clone())
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return out
+
+
+# --- make_bot --------------------------------------------------------------------------------------
+
+
+def test_bots_by_name() -> None:
+    game = cardhall.load_game("hokm")
+    assert {"random", "rules", "search"} <= set(BOTS)
+    assert make_bot("rules", game).name == "rules"
+    assert make_bot("search(ms=500)", game).name == "search"
+    assert cardhall.make_bot("search(iterations=3,rollout=random)", "hokm").name == "search"
+    assert rules_bot_class(game) is RULES_BOTS["hokm"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("genius", "unknown bot 'genius'"),
+        ("search(ms=0)", "ms"),
+        ("search(rollout=smart)", "smart"),
+        ("search(depth=3)", "depth"),
+        ("rules(ms=3)", "ms"),
+    ],
+)
+def test_bad_bot_strings_are_refused(spec: str, fragment: str) -> None:
+    with pytest.raises(cardhall.InvalidOptionError, match=fragment):
+        make_bot(spec, cardhall.load_game("hokm"))
+
+
+def test_rules_refuses_a_game_without_a_rules_bot() -> None:
+    fake = types.SimpleNamespace(name="nosuchgame")
+    with pytest.raises(cardhall.InvalidOptionError, match="no player for nosuchgame"):
+        make_bot("rules", fake)  # type: ignore[arg-type]
+    with pytest.raises(cardhall.InvalidOptionError, match="no player for nosuchgame"):
+        make_bot("search(rollout=rules)", fake)  # type: ignore[arg-type]
+
+
+def test_sample_state_default_names_the_game() -> None:
+    game = cardhall.load_game("hokm")
+    obs = game.new_game(seed=1).observation(0)
+    with pytest.raises(NotImplementedError, match="hokm"):
+        Game.sample_state(game, obs, random.Random(0))
+
+
+# --- sample_state ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_sampled_state_has_the_same_observation_and_plays_on(game_string: str) -> None:
+    game = cardhall.load_game(game_string)
+    rng = random.Random(11)
+    states = random_states(game_string, range(4))
+    for i, state in enumerate(states):
+        for seat in range(3):
+            obs = state.observation(seat)
+            sampled = game.sample_state(obs, rng)
+            assert sampled.observation(seat) == obs
+            assert sorted(c for z in sampled.zones().values() for c in z) == sorted(game.deck())
+        if i % 9 == 0:  # the sampled state plays on to the end
+            sampled = game.sample_state(state.observation(state.to_act[0] if state.to_act else 0), rng)
+            while not sampled.is_over:
+                seat = sampled.to_act[0]
+                sampled.apply(seat, rng.choice(sampled.legal_actions(seat)))
+            assert sampled.winners
+
+
+def test_sampled_state_deals_hidden_cards_anew_and_respects_voids() -> None:
+    game = cardhall.load_game("hokm")
+    state = declared()
+    for text in ("play AC", "play 7C", "play QH"):  # seat 2 shows a club void (and ruffs)
+        act(state, text)
+    obs = state.observation(0)
+    rng = random.Random(3)
+    others = set()
+    for _ in range(40):
+        sampled = game.sample_state(obs, rng)
+        assert isinstance(sampled, HokmState)
+        assert sampled.hands[0] == state.hands[0]
+        assert not sampled.hands[2] & SUIT_MASKS[0]  # no club for the seat void in clubs
+        others.add(sampled.hands[1])
+        assert sampled.seed != state.seed
+    assert len(others) > 5
+
+
+# --- the rules bot for Hokm --------------------------------------------------------------------------
+
+
+def test_rules_values_a_long_trump_suit_with_honours_and_bids_high() -> None:
+    strong = parse_cards("JH 9H AH 10H KH QH 8H AS 10S KS")
+    assert best_trump(strong)[0] == SUITS.index("H")
+    assert estimate(strong, SUITS.index("H")) >= 7
+    game = cardhall.load_game("hokm")
+    bot = make_bot("rules", game)
+    obs = {"phase": "bidding", "hand": ["JH", "9H", "AH", "10H", "KH", "QH", "8H", "AS", "10S", "KS"]}
+    obs["bids"] = []
+    bid = bot.act(obs, list(range(BID_BASE, TRUMP_BASE)), random.Random(0)) - BID_BASE + 2
+    assert bid >= 7
+
+
+def test_rules_bids_bas_with_a_weak_hand() -> None:
+    game = cardhall.load_game("hokm")
+    bot = make_bot("rules", game)
+    hand = ["8H", "8D", "7C", "8C", "7S", "8S", "QD", "QH", "KD", "KH"]
+    obs = {"phase": "bidding", "hand": hand, "bids": []}
+    assert bot.act(obs, list(range(BID_BASE, TRUMP_BASE)), random.Random(0)) == BID_BASE
+
+
+def test_rules_auction_bids_the_best_legal_value_or_bas() -> None:
+    game = cardhall.load_game("hokm(bidding=auction)")
+    bot = make_bot("rules", game)
+    obs = {"phase": "bidding", "hand": ["JH", "9H", "AH", "10H", "KH", "QH", "8H", "AS", "10S", "KS"]}
+    obs["bids"] = [{"seat": 1, "contract": 9}]
+    assert bot.act(obs, [BID_BASE, BID_BASE + 8], random.Random(0)) == BID_BASE
+
+
+def test_rules_names_the_long_suit_with_honours_as_trump() -> None:
+    state = state_with(DEAL)
+    for text in ("bid 5", "bid bas", "bid bas"):
+        act(state, text)
+    assert bot_label(state) == "trump H"
+
+
+def test_rules_draws_trumps_with_the_master_trump() -> None:
+    assert bot_label(declared()) == "play JH"
+
+
+def test_rules_ducks_low_and_wins_cheaply_when_last() -> None:
+    state = declared()
+    act(state, "play KS")
+    assert bot_label(state) == "play 8S"  # seat 1 cannot beat KS: lowest spade, keeps JS
+    act(state, "play 8S")
+    assert bot_label(state) == "play 10S"  # seat 2, last: 10S wins as well as AS, cheaper
+
+
+def test_rules_trumps_when_void() -> None:
+    state = declared()
+    act(state, "play AC")
+    act(state, "play 7C")
+    assert bot_label(state) == "play QH"
+
+
+def test_rules_discards_a_low_side_card_when_it_cannot_win() -> None:
+    state = declared()
+    act(state, "play JH")  # seat 1 must follow hearts, seat 2 then plays its only heart
+    act(state, "play KH")
+    act(state, "play QH")
+    act(state, "play 9H")  # seat 0 leads again; seats 1, 2 hold one and no heart
+    act(state, "play 10H")
+    assert bot_label(state) == "play 7S"  # void, cannot win: the lowest side card, not a master
+
+
+def test_rules_ducks_with_the_highest_loser_once_exact_contract_is_made() -> None:
+    state = declared("overtricks=exact")
+    state.tricks_won[1] = 2  # seat 1's Bas is made; more tricks would fail it
+    act(state, "play AC")
+    assert bot_label(state) == "play 10C"  # sheds its highest club under the ace
+
+
+def test_rules_beats_random_by_a_wide_margin() -> None:
+    report = simulate("hokm(max_hands=1)", ["rules", "random", "random"], 60, rotate=True)
+    rules = report.summary()["by_bot"][0]
+    assert rules["bot"] == "rules"
+    assert rules["margin"]["low"] > 30
+    assert rules["win_rate"]["low"] > 0.5
+
+
+# --- the search bot ----------------------------------------------------------------------------------
+
+
+def test_search_never_reads_the_true_state() -> None:
+    """Other seats' hidden cards dealt differently, same observation, same seed: same decision."""
+    game = cardhall.load_game("hokm(max_hands=1)")
+    bot = make_bot("search(iterations=4,rollout=rules)", game)
+    checked = 0
+    for state in random_states("hokm(max_hands=1)", range(3))[::7]:
+        if state.is_over:
+            continue
+        seat = state.to_act[0]
+        other = state.resample(seat, random.Random(99))
+        hidden = [s for s in range(3) if s != seat]
+        if state.phase != "over" and any(state.hands[s] != other.hands[s] for s in hidden):  # type: ignore[attr-defined]
+            checked += 1
+        obs, obs2 = state.observation(seat), other.observation(seat)
+        assert obs == obs2
+        a = bot.act(obs, state.legal_actions(seat), random.Random(5))
+        b = bot.act(obs2, other.legal_actions(seat), random.Random(5))
+        assert a == b
+    assert checked >= 5
+
+
+def test_search_with_iterations_is_deterministic() -> None:
+    state = declared()
+    act(state, "play KS")
+    act(state, "play 8S")
+    labels = {bot_label(state, "search(iterations=8)", seed=4) for _ in range(3)}
+    assert len(labels) == 1
+
+
+def test_search_takes_the_trick_it_needs() -> None:
+    state = declared()
+    act(state, "play KS")
+    act(state, "play 8S")
+    assert bot_label(state, "search(iterations=20,rollout=random)") in ("play AS", "play 10S")
+    assert bot_label(state, "search(iterations=10,rollout=rules)") in ("play AS", "play 10S")
+
+
+def test_search_keeps_its_time_budget_and_counts_its_work() -> None:
+    game = cardhall.load_game("hokm")
+    state = declared()
+    bot = make_bot("search(ms=100)", game)
+    start = time.perf_counter()
+    action = bot.act(state.observation(0), state.legal_actions(0), random.Random(0))
+    assert time.perf_counter() - start < 0.6
+    assert action in state.legal_actions(0)
+    stats = bot.stats  # type: ignore[attr-defined]
+    assert stats["decisions"] == 1 and stats["determinizations"] >= 1
+    assert stats["rollouts"] == stats["determinizations"] * len(state.legal_actions(0))
+
+
+def test_search_plays_whole_matches_legally() -> None:
+    report = simulate("hokm(max_hands=1)", ["search(iterations=2)", "rules", "random"], 2)
+    assert len(report.results) == 2
+    assert all(r.winners for r in report.results)
+
+
+def test_a_forced_move_needs_no_search() -> None:
+    game = cardhall.load_game("hokm")
+    bot = make_bot("search(iterations=1000)", game)
+    assert bot.act({"seat": 0}, [parse_card("AS")], random.Random(0)) == parse_card("AS")
+    assert cards_of(1 << 3) == [3]
