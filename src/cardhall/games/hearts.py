@@ -591,7 +591,7 @@ class HeartsState(State):
 
     def _known_passed(self, seat: int) -> tuple[int, int]:
         """(receiver, physical cards) of the cards ``seat`` passed that the receiver must still hold."""
-        if seat is None or not 0 <= seat < self.n or not self.passed[seat]:
+        if not 0 <= seat < self.n or not self.passed[seat]:
             return -1, 0
         receiver = (seat + self.pass_offset) % self.n
         need = Counter(c % FACES for c in self.passed[seat])
@@ -619,17 +619,15 @@ class HeartsState(State):
             return [{"seat": s, "card": format_card(f)} for s, f in cards]
 
         n = self.n
-        mine = seat is not None and 0 <= seat < n
+        me = seat if seat is not None and 0 <= seat < n else -1
         passed_to = received_from = None
         passed_cards: list[str] = []
         received_cards: list[str] = []
-        if mine and self.passed[seat]:  # type: ignore[index]
-            assert seat is not None
-            passed_to = (seat + self.pass_offset) % n
-            passed_cards = faces(self.passed[seat])
-            received_from = (seat - self.pass_offset) % n
+        if me >= 0 and self.passed[me]:
+            passed_to = (me + self.pass_offset) % n
+            passed_cards = faces(self.passed[me])
+            received_from = (me - self.pass_offset) % n
             received_cards = faces(self.passed[received_from])
-        hand_cards = cards_of(self.hands[seat]) if mine else []  # type: ignore[index]
         obs: Observation = {
             "game": str(self.game),
             "seat": seat,
@@ -637,12 +635,12 @@ class HeartsState(State):
             "hand_number": self.hand_index + (0 if self.phase == OVER else 1),
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": faces(hand_cards),
+            "hand": faces(cards_of(self.hands[me])) if me >= 0 else [],
             "hand_sizes": [h.bit_count() for h in self.hands],
             "widow_size": self.widow.bit_count(),
             "widow_taker": None if self.widow_taker < 0 else self.widow_taker,
             "pass_direction": direction_name(self.pass_offset, n),
-            "passing": faces(self.pass_sel[seat]) if mine else [],  # type: ignore[index]
+            "passing": faces(self.pass_sel[me]) if me >= 0 else [],
             "passes_chosen": [len(sel) for sel in self.pass_sel],
             "passed_to": passed_to,
             "passed_cards": passed_cards,
