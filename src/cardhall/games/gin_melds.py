@@ -86,13 +86,17 @@ class Arrangement(NamedTuple):
 
 
 def _set_choices(hand: int) -> list[tuple[int, ...]]:
+    a, b = hand & SUIT_BITS, hand >> 13 & SUIT_BITS
+    c, d = hand >> 26 & SUIT_BITS, hand >> 39 & SUIT_BITS
+    ranks = (a & b & (c | d)) | (c & d & (a | b))  # ranks held in 3 or 4 suits
     choices: list[tuple[int, ...]] = []
-    for r in range(13):
-        m = hand & RANK_MASKS[r]
-        n = m.bit_count()
-        if n == 3:
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        m = hand & RANK_MASKS[low.bit_length() - 1]
+        if m.bit_count() == 3:
             choices.append((0, m))
-        elif n == 4:
+        else:
             choices.append((0, m, *(m & ~(1 << c) for c in cards_of(m))))
     return choices
 
