@@ -560,6 +560,7 @@ def test_widow_goes_with_the_first_won_trick() -> None:
     finish_hand(state)
     row = state.score_sheet[0]
     assert row["points"][1] == points_of(state.taken[1]) + 2
+    assert row["widow_taker"] == 1
     assert sum(row["points"]) + row["uncollected"] == 52
 
 

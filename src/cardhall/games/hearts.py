@@ -571,6 +571,7 @@ class HeartsState(State):
                 "pass_direction": direction_name(self.pass_offset, n),
                 "points": list(points),
                 "uncollected": self.uncollected_points,
+                "widow_taker": None if self.widow_taker < 0 else self.widow_taker,
                 "moon": None if self.moon_seat < 0 else self.moon_seat,
                 "moon_choice": {MOON_MINUS: "minus", MOON_PLUS: "plus"}.get(moon_action),
                 "deltas": deltas,
