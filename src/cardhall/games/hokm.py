@@ -45,7 +45,6 @@ from cardhall.cards import (
     cards_of,
     format_card,
     mask_of,
-    sort_for_display,
 )
 from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError
@@ -126,6 +125,24 @@ BID_ACTIONS = tuple(BID_BASE + c - 2 for c in CONTRACTS)
 TRUMP_ACTIONS = tuple(TRUMP_BASE + s for s in range(4))
 
 
+LABELS = tuple(format_card(c) for c in range(52))
+# DISPLAY_LABELS[suit][byte]: that suit's cards as text, high rank first (the order of
+# ``sort_for_display``), so a hand is shown suit by suit without sorting.
+DISPLAY_LABELS = tuple(
+    tuple(tuple(LABELS[c] for c in reversed(cards)) for cards in SUIT_CARDS[s]) for s in range(4)
+)
+
+
+def display_labels(mask: int) -> list[str]:
+    """A hand as text, grouped by suit (C D H S), high rank first."""
+    return [
+        *DISPLAY_LABELS[0][mask >> 5 & 255],
+        *DISPLAY_LABELS[1][mask >> 18 & 255],
+        *DISPLAY_LABELS[2][mask >> 31 & 255],
+        *DISPLAY_LABELS[3][mask >> 44 & 255],
+    ]
+
+
 def hand_cards(mask: int) -> list[int]:
     """The cards of a Hokm hand mask, ascending (the table version of ``cards_of``)."""
     return [
@@ -202,6 +219,7 @@ class Hokm(Game):
     )
 
     auction: bool
+    game_string: str
     must_trump_when_void: bool
     must_overtrump: bool
 
@@ -210,6 +228,7 @@ class Hokm(Game):
         self.auction = self.options["bidding"] == "auction"
         self.must_trump_when_void = bool(self.options["must_trump_when_void"])
         self.must_overtrump = bool(self.options["must_overtrump"])
+        self.game_string = str(self)
 
     @property
     def num_players(self) -> int:
@@ -563,20 +582,16 @@ class HokmState(State):
 
     def observation(self, seat: int | None) -> Observation:
         def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[Any]:
-            return [{"seat": s, "card": format_card(c)} for s, c in cards]
+            return [{"seat": s, "card": LABELS[c]} for s, c in cards]
 
         obs: Observation = {
-            "game": str(self.game),
+            "game": self.game.game_string,
             "seat": seat,
             "phase": self.phase,
             "hand_number": self.hand_index + (0 if self.phase == OVER else 1),
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": (
-                [format_card(c) for c in sort_for_display(cards_of(self.hands[seat]))]
-                if seat is not None
-                else []
-            ),
+            "hand": (display_labels(self.hands[seat]) if seat is not None else []),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "bids": [{"seat": s, "contract": c} for s, c in self.bids],
             "declarer": None if self.declarer < 0 else self.declarer,
