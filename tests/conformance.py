@@ -68,6 +68,9 @@ class ConformanceSuite:
     # Expensive checks run on every k-th step of a match.
     check_every: ClassVar[int] = 7
     max_actions: ClassVar[int] = 50_000
+    # Observation keys that describe finished deals only (a showdown's cards, now back in the deck): the
+    # leak scan skips them, since the same card texts may be hidden again in the new deal.
+    past_deal_keys: ClassVar[tuple[str, ...]] = ()
 
     def check_invariants(self, state: State) -> None:
         """Game-specific invariants held after every action (override)."""
@@ -191,6 +194,8 @@ class ConformanceSuite:
                 obs = state.observation(seat)
                 text = json.dumps(obs, ensure_ascii=False)  # fails on anything not JSON-ready
                 assert json.loads(text) == obs, "observation does not survive JSON"
+                current = {k: v for k, v in obs.items() if k not in self.past_deal_keys}
+                text = json.dumps(current, ensure_ascii=False)
                 hidden = state.hidden_cards(seat)
                 assert hidden <= all_cards
                 seen_faces = {face(c) for c in all_cards - hidden}

@@ -7,6 +7,7 @@ from tests.conformance import ConformanceSuite
 
 
 class TestSvaraConformance(ConformanceSuite):
+    past_deal_keys = ("deal_log",)
     game_strings = [
         "svara(players=2,max_deals=4,stack=200)",
         "svara(players=3,max_deals=4,stack=300,svara_fee=half_pot,joker=substitute)",

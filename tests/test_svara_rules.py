@@ -183,7 +183,12 @@ def test_each_player_bets_blind_once_then_the_blind_bettor_pays_up() -> None:
     act(state, "1 check")
     last = state.log[-1]
     assert last["ended"] == "showdown" and last["pot"] == 60
-    assert last["shown"] == [{"seat": 0, "value": 31}, {"seat": 1, "value": 8}]
+    assert last["shown"] == [
+        {"seat": 0, "value": 31, "cards": ["AH", "KH", "QH"]},
+        {"seat": 1, "value": 8, "cards": ["7D", "8H", "8S"]},
+    ]
+    # The showdown stays readable in every seat's deal log after the next deal is dealt.
+    assert state.observation(1)["deal_log"][-1]["shown"] == last["shown"]
     assert last["won"] == [{"seat": 0, "amount": 60}]
     # next deal: the deal passes to the left, antes paid again
     assert state.dealer == 0 and state.scores == (1030 - 10, 970 - 10)
@@ -225,6 +230,17 @@ def test_open_round_bets_raises_and_minimum_raise() -> None:
     act(state, "0 call", "1 call")  # the raisers get another turn; then all have put in the same
     last = state.log[-1]
     assert last["pot"] == 30 + 3 * 110 and last["won"] == [{"seat": 2, "amount": 360}]
+
+
+def test_folded_cards_are_never_shown_but_contenders_are() -> None:
+    state = table("svara(players=3)", BEST, WORST, MID)
+    act(state, "0 look", "0 bet 10", "1 fold", "2 call")
+    last = state.log[-1]
+    assert last["ended"] == "showdown"
+    assert [row["seat"] for row in last["shown"]] == [0, 2]
+    text = json.dumps(state.observation(None)["deal_log"])
+    assert "9C" in text and "AH" in text
+    assert "7D" not in text and "8S" not in text  # seat 1 folded: his cards never appear
 
 
 def test_fold_until_one_is_left_takes_the_pot_unseen() -> None:

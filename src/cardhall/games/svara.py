@@ -39,8 +39,8 @@ Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.g
   all in. A svara deal has no antes and otherwise plays like any deal.
 - Hidden cards: a player's own cards after he looked; the contenders' cards at a showdown, shown until the
   next deal is dealt (during the svara join round and at the end of the match). Folded cards are never
-  shown. The deal log keeps past deals' hand values and payouts, not their cards (the cards go back into
-  the deck).
+  shown. The deal log keeps every past showdown: the contenders' cards, hand values and payouts (those
+  cards are back in the deck, so the log is about finished deals only).
 - Actions (dense ints): 0 fold, 1 check, 2 call, 3 all in, 4 look, 5 join svara, 6 pass svara, then
   ``blind X``, ``bet X`` and ``raise X`` (raise BY X over the highest bet) for X = 1..K antes, where
   K = players x stack // ante (no bet can be larger). ``stack`` may be at most 500 antes.
@@ -384,7 +384,14 @@ class SvaraState(State):
                 "joined": list(self.joined),
                 "pot": self._pot(),
                 "ended": ended,
-                "shown": [{"seat": s, "value": v} for s, v in shown],
+                "shown": [
+                    {
+                        "seat": s,
+                        "value": v,
+                        "cards": [format_card(c) for c in sort_for_display(cards_of(self.hands[s]))],
+                    }
+                    for s, v in shown
+                ],
                 "won": [{"seat": s, "amount": a} for s, a in won],
                 "svaras": [{"pot": a, "players": list(t)} for a, t in svaras],
                 "stacks": list(self.stacks),
