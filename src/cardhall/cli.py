@@ -21,6 +21,7 @@ from cardhall.core import State, derived_rng, replay
 from cardhall.errors import CardhallError
 from cardhall.options import format_value
 from cardhall.registry import game_classes, load_game
+from cardhall.sim.bench import add_bench_parser, cmd_bench
 from cardhall.sim.simulate import resolve_bots, simulate
 
 
@@ -45,20 +46,23 @@ def _bot_list(text: str | None) -> list[str] | None:
 
 
 def cmd_games(args: argparse.Namespace, console: Console) -> int:
+    # Plain lines rather than a table: option names must never be cut or wrapped, whatever the width.
     for name, cls in game_classes().items():
         players = (
             str(cls.min_players)
             if cls.min_players == cls.max_players
             else f"{cls.min_players}-{cls.max_players}"
         )
-        table = Table(title=f"{name} — {cls.title} ({players} players)", title_justify="left")
-        table.add_column("option", no_wrap=True)
-        table.add_column("default", no_wrap=True)
-        table.add_column("values")
-        table.add_column("meaning")
+        console.print(f"[bold]{name}[/bold] — {cls.title} ({players} players)")
+        width = max((len(o.name) for o in cls.option_spec), default=0)
         for opt in cls.option_spec:
-            table.add_row(opt.name, format_value(opt.default), opt.describe(), opt.help)
-        console.print(table)
+            console.print(
+                f"  {opt.name:<{width}}  default {format_value(opt.default):<12} "
+                f"[{opt.describe()}]  {opt.help}",
+                markup=False,
+                soft_wrap=True,
+            )
+        console.print()
     return 0
 
 
@@ -284,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay the records of a JSONL file and check them")
     r.add_argument("file", help="a JSONL file of records ('-' for standard input)")
     r.add_argument("--verbose", action="store_true", help="print every action")
+    add_bench_parser(sub)
     return parser
 
 
@@ -292,6 +297,7 @@ COMMANDS = {
     "play": cmd_play,
     "simulate": cmd_simulate,
     "replay": cmd_replay,
+    "bench": cmd_bench,
 }
 
 

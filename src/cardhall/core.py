@@ -274,6 +274,12 @@ class State(ABC):
         """Running totals per seat as the rules keep them."""
 
     @property
+    def deals_finished(self) -> int:
+        """Deals (hands) finished so far in this match. Search bots stop a rollout when it changes; a
+        game of several deals overrides it (one-deal games keep 0 and roll out to the end)."""
+        return 0
+
+    @property
     @abstractmethod
     def winners(self) -> tuple[int, ...]:
         """Seats that won, once over; ``()`` before."""

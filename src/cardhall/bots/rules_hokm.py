@@ -243,3 +243,6 @@ class HokmRulesBot(BaseBot):
                 return min(side, key=lambda c: (lengths[c // 13], rank_in_suit(c, trump)))
             return min(side, key=lambda c: (-lengths[c // 13], rank_in_suit(c, trump)))
         return min(trumps, key=lambda c: rank_in_suit(c, trump))
+
+
+RULES_BOT = HokmRulesBot

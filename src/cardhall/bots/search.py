@@ -11,17 +11,17 @@ Budget: ``ms`` (wall-clock per decision, one core; at least one determinization)
 number of determinizations: deterministic for a given RNG, for tests and reproducible tournaments).
 
 Value of a rollout: the seat's score minus the mean score of the other seats when the rollout stops. A
-rollout stops at the end of the match, or earlier at the game's **horizon** (``HORIZONS``): for games with
-long matches of independent deals the rollout stops at the end of the current deal (Hokm: as soon as the
-scores change, which happens only when a hand is scored). Rollout players act on their own observations
-of the sampled state (the ``rules`` policy), so no rollout player sees hidden cards either.
+rollout stops at the end of the match, or earlier at the end of the current deal (when the state's
+``deals_finished`` changes): a match of many independent deals is judged by the deal in hand. Rollout
+players act on their own observations of the sampled state (the ``rules`` policy), so no rollout player
+sees hidden cards either.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 from cardhall.bots.base import BaseBot, Bot
@@ -29,14 +29,9 @@ from cardhall.bots.rules import rules_bot_class
 from cardhall.core import Game, Observation, State
 from cardhall.options import Option
 
-# Game name -> a key of the state that changes when the current deal ends (the rollout stops there).
-HORIZONS: dict[str, Callable[[State], Hashable]] = {
-    "hokm": lambda state: state.scores,
-}
 
-
-def _match_end(state: State) -> Hashable:
-    return None
+def _deal_end(state: State) -> Hashable:
+    return state.deals_finished
 
 
 def rollout_value(state: State, seat: int) -> float:
@@ -63,7 +58,7 @@ class SearchBot(BaseBot):
         self.policy: Bot | None = None
         if options.get("rollout", "rules") == "rules":
             self.policy = rules_bot_class(game)(game)
-        self.horizon = HORIZONS.get(game.name, _match_end)
+        self.horizon = _deal_end
         # Cumulative counters for the speed report.
         self.stats = {"decisions": 0, "determinizations": 0, "rollouts": 0, "actions": 0, "seconds": 0.0}
 
