@@ -481,3 +481,17 @@ def test_describe_every_phase_for_the_terminal() -> None:
             seat = state.to_act[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert phases == {"blind", "open", "svara join", "over"}
+
+
+def test_deals_finished_counts_deals_with_their_svaras_once() -> None:
+    game = cardhall.load_game("svara(players=3,max_deals=3,stack=100)")
+    state = game.new_game(seed=5)
+    rng = random.Random(5)
+    seen = [state.deals_finished]
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if state.deals_finished != seen[-1]:
+            seen.append(state.deals_finished)
+            assert state.svara_round == 0  # type: ignore[attr-defined]
+    assert seen == [0, 1, 2, 3]

@@ -630,6 +630,11 @@ class SvaraState(State):
         return tuple(self.stacks)
 
     @property
+    def deals_finished(self) -> int:
+        """Deals finished so far; a deal counts once with all the svaras it causes."""
+        return self.deals_done
+
+    @property
     def winners(self) -> tuple[int, ...]:
         return self.winners_
 
