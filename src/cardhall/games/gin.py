@@ -611,6 +611,11 @@ class GinState(State):
         return tuple(self.scores_)
 
     @property
+    def deals_finished(self) -> int:
+        """Hands finished so far, void hands included."""
+        return self.hand_index
+
+    @property
     def winners(self) -> tuple[int, ...]:
         return self.winners_
 
