@@ -270,6 +270,7 @@ class KierkiState(State):
         self.deal = int(game.options["first_deal"])
         self.dealer = derived_rng(seed, "first dealer").randrange(PLAYERS)
         self.winners_: tuple[int, ...] = ()
+        self.deals_done = 0
         self._start_deal(deck)
 
     # --- dealing --------------------------------------------------------------------------------
@@ -458,6 +459,7 @@ class KierkiState(State):
         else:
             row["tricks"] = list(self.tricks_won)
         self.score_sheet.append(row)
+        self.deals_done += 1
         if self.deal == DEALS:
             self.phase = OVER
             top = max(self.scores_)
@@ -539,6 +541,10 @@ class KierkiState(State):
     @property
     def scores(self) -> tuple[int, ...]:
         return tuple(self.scores_)
+
+    @property
+    def deals_finished(self) -> int:
+        return self.deals_done
 
     @property
     def winners(self) -> tuple[int, ...]:
