@@ -694,6 +694,10 @@ class HeartsState(State):
         return tuple(self.scores_)
 
     @property
+    def deals_finished(self) -> int:
+        return self.hand_index
+
+    @property
     def winners(self) -> tuple[int, ...]:
         return self.winners_
 
