@@ -41,6 +41,9 @@ Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.g
   next deal is dealt (during the svara join round and at the end of the match). Folded cards are never
   shown. The deal log keeps every past showdown: the contenders' cards, hand values and payouts (those
   cards are back in the deck, so the log is about finished deals only).
+- The observation also names the public betting state a search bot needs to rebuild the deal
+  (``to_respond``: who still has to act since the last increase, ``opened``, ``join_order``), so
+  ``Svara.sample_state`` works from the observation alone.
 - Actions (dense ints): 0 fold, 1 check, 2 call, 3 all in, 4 look, 5 join svara, 6 pass svara, then
   ``blind X``, ``bet X`` and ``raise X`` (raise BY X over the highest bet) for X = 1..K antes, where
   K = players x stack // ante (no bet can be larger). ``stack`` may be at most 500 antes.
@@ -51,9 +54,10 @@ from __future__ import annotations
 import random
 from typing import Any, Self
 
-from cardhall.cards import cards_of, format_card, mask_of, sort_for_display
+from cardhall.cards import cards_of, format_card, mask_of, parse_card, sort_for_display
 from cardhall.core import Game, Observation, State, derived_rng
 from cardhall.errors import InvalidOptionError
+from cardhall.games._deal import deal_constrained
 from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
 from cardhall.options import Option
 
@@ -180,6 +184,93 @@ class Svara(Game):
             won = ", ".join(f"seat {w['seat']} +{w['amount']}" for w in last["won"]) or "nothing paid"
             lines.append(f"Last deal: {last['ended']}; {won}")
         return lines
+
+    # --- search ------------------------------------------------------------------------------
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> SvaraState:
+        """A state the observing seat cannot tell from the real one, built from its observation alone.
+
+        The stacks, pots, waiting svaras, the deal log and the betting of the deal in hand are copied
+        from the observation; the seat's own cards (once looked) and the cards shown at a showdown are
+        kept, every other hand is dealt at random from the unseen cards, and future deals come from a
+        fresh seed. The history of the sampled state is empty.
+        """
+        o = observation
+        seat = o["seat"]
+        n = self.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
+        st = object.__new__(SvaraState)
+        st.game = self
+        st.seed = rng.randrange(2**63)
+        st.stacked_deck = None
+        st.history = []
+        phase = o["phase"]
+        st.phase = phase
+        st.actor = o["to_act"][0] if o["to_act"] else -1
+        st.stacks = list(o["stacks"])
+        st.dealer = o["dealer"]
+        st.deals_done = o["deal_number"] - (0 if phase == OVER else 1)
+        st.svara_round = o["svara"]
+        st.deal_index = st.deals_done + st.svara_round + 1
+        st.queue = [(v["pot"], tuple(v["players"])) for v in o["pending_svaras"]]
+        st.log = [dict(row) for row in o["deal_log"]]
+        st.looked = o["looked"]
+        st.winners_ = tuple(o["winners"])
+        st.in_deal = list(o["in_deal"])
+        st.folded = list(o["folded"])
+        st.bets = list(o["bets"])
+        st.contrib = list(o["contributions"])
+        st.pending = list(o["to_respond"])
+        st.carried = o["pot"] - sum(st.contrib)
+        st.current = o["current_bet"]
+        st.min_raise = o["min_raise"]
+        st.blinds = [(b["seat"], b["amount"]) for b in o["blinds"]]
+        st.blinded = [False] * n
+        for s, _ in st.blinds:
+            st.blinded[s] = True
+        st.last_blind = st.blinds[-1][1] if st.blinds else 0
+        st.opened = o["opened"]
+        st.no_betting = False
+        st.fee = o["svara_fee"] or 0
+        st.svara_players = tuple(o["svara_players"])
+        st.join_order = list(o["join_order"])
+        st.joined = list(o["joined"])
+        st.deal_actions = [(a["seat"], self._label_actions()[a["action"]]) for a in o["actions"]]
+        # Cards: who holds a hand now (the last deal's players once it is settled), what is seen.
+        if phase in (JOINING, OVER):
+            holders = list(o["deal_log"][-1]["players"]) if o["deal_log"] else []
+        else:
+            holders = [s for s in range(n) if st.in_deal[s]]
+        hands = [0] * n
+        st.shown = []
+        revealed = 0
+        for row in o["showdown"]:
+            hands[row["seat"]] = mask_of(parse_card(c) for c in row["cards"])
+            revealed |= hands[row["seat"]]
+            st.shown.append((row["seat"], row["value"]))
+        st.revealed = revealed
+        if o["hand"]:
+            hands[seat] = mask_of(parse_card(c) for c in o["hand"])
+        known = revealed | hands[seat]
+        blind = [s for s in holders if not hands[s]]
+        unseen = cards_of(DECK_MASK & ~known)
+        sizes = [3] * len(blind)
+        sizes.append(len(unseen) - 3 * len(blind))
+        piles = deal_constrained(unseen, sizes, [0] * len(sizes), rng)
+        for s, pile in zip(blind, piles, strict=False):
+            hands[s] = mask_of(pile)
+        st.hands = hands
+        st.stock = mask_of(piles[-1])
+        return st
+
+    def _label_actions(self) -> dict[str, int]:
+        """Action ints by label (built once per game)."""
+        table: dict[str, int] | None = getattr(self, "_by_label", None)
+        if table is None:
+            table = {self._action_label(a): a for a in range(self.num_distinct_actions)}
+            self._by_label = table
+        return table
 
 
 class SvaraState(State):
@@ -593,6 +684,9 @@ class SvaraState(State):
             "svara_players": list(self.svara_players),
             "svara_fee": self.fee if self.svara_round else None,
             "joined": list(self.joined),
+            "join_order": list(self.join_order),
+            "to_respond": list(self.pending),
+            "opened": self.opened,
             "actions": [{"seat": s, "action": game.action_label(a)} for s, a in self.deal_actions],
             "showdown": [
                 {
