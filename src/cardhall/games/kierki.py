@@ -117,6 +117,9 @@ def _cards(mask: int) -> list[int]:
     ]
 
 
+CARD_OF = {format_card(c): c for c in DECK}
+
+
 def trick_penalty(deal: int, trick_number: int, cards: int) -> int:
     """The points (<= 0) of a trick in a negative deal: ``trick_number`` 1..13, ``cards`` a bitmask."""
     if deal == 7:
@@ -255,6 +258,75 @@ class Kierki(Game):
             last_row = o["score_sheet"][-1]
             lines.append(f"Deal {last_row['deal']} ({last_row['name']}) scored: {last_row['points']}")
         return lines
+
+    # --- search: a full state from one seat's observation (bots) ------------------------------
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> KierkiState:
+        """A state the observing seat cannot tell from the real one, built from its observation alone.
+
+        The score sheet and the current deal's public history (trump, tricks, the trick on the table,
+        the lottery plays and passes) are replayed on a deal that gives every seat the cards it was seen
+        to play; ``resample`` then re-deals the cards the seat cannot know (shown voids, a heart lead
+        under the ban and lottery passes respected; while trump is named, everything but the seat's own
+        first five) and future deals come from a fresh seed. The history of the sampled state is empty.
+        """
+        o = observation
+        seat = o["seat"]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
+            raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
+        sheet = [dict(row) for row in o["score_sheet"]]
+        totals = list(o["scores"])
+        if o["phase"] == OVER:
+            # Rebuild the last deal too: replaying its last play scores it again.
+            last = sheet.pop()
+            totals = [t - p for t, p in zip(last["totals"], last["points"], strict=True)]
+        state = object.__new__(KierkiState)
+        state.game = self
+        state.seed = rng.randrange(2**63)
+        state.stacked_deck = None
+        state.history = []
+        state.scores_ = totals
+        state.score_sheet = sheet
+        state.deals_done = len(sheet)
+        state.deal = o["deal_number"]
+        state.dealer = o["dealer"]
+        state.winners_ = ()
+        hands: list[list[int]] = [[] for _ in range(PLAYERS)]
+        plays: list[tuple[int, int]] = []
+        if state.deal == LOTTERY_DEAL:
+            for p in o["lottery_plays"]:
+                action = PASS if p["card"] is None else CARD_OF[p["card"]]
+                plays.append((p["seat"], action))
+                if action != PASS:
+                    hands[p["seat"]].append(action)
+        else:
+            for t in o["tricks"]:
+                plays += [(p["seat"], CARD_OF[p["card"]]) for p in t["cards"]]
+            plays += [(p["seat"], CARD_OF[p["card"]]) for p in o["trick"]]
+            for s, c in plays:
+                hands[s].append(c)
+        # While trump is named only the first five cards are in hand: they go first in the deal.
+        hands[seat] = [CARD_OF[c] for c in o["hand"]] + hands[seat]
+        known = 0
+        for h in hands:
+            for c in h:
+                known |= 1 << c
+        rest = [c for c in DECK if not known >> c & 1]
+        for s in range(PLAYERS):
+            take = TRICKS - len(hands[s])
+            hands[s] += rest[:take]
+            del rest[:take]
+        deck = [0] * len(DECK)
+        for s in range(PLAYERS):
+            offset = (s - state.dealer - 1) % PLAYERS
+            for j, c in enumerate(hands[s]):
+                deck[PLAYERS * j + offset] = c
+        state._start_deal(deck)
+        if o["trump"] is not None:
+            state._apply(o["trump_chooser"], TRUMP_BASE + SUITS.index(o["trump"]))
+        for s, a in plays:
+            state._apply(s, a)
+        return state.resample(seat, rng)
 
 
 class KierkiState(State):
