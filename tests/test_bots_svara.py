@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 import cardhall
+from cardhall.bots import make_bot
+from cardhall.bots.rules_svara import SvaraRulesBot
 from cardhall.core import State
-from cardhall.games.svara import SvaraState
+from cardhall.games.svara import JOIN, PASS, SvaraState
+from cardhall.sim.simulate import simulate
+from tests.test_svara_rules import BEST, MID, WORST, act, table
 
 VARIANTS = [
     "svara(players=2,max_deals=3,stack=200)",
@@ -84,3 +89,168 @@ def test_sample_state_refuses_a_spectator_view() -> None:
     game = cardhall.load_game("svara")
     with pytest.raises(ValueError, match="one seat"):
         game.sample_state(game.new_game(seed=1).observation(None), random.Random(0))
+
+
+# --- the rules bot ---------------------------------------------------------------------------------
+
+THREE = "svara(players=3)"
+MID21 = "AS QS 8D"  # worth 21
+MID20 = "KS QS 9H"  # worth 20
+
+
+def choice(state: SvaraState, spec: str = "rules", seed: int = 0) -> str:
+    seat = state.to_act[0]
+    bot = make_bot(spec, state.game)
+    action = bot.act(state.observation(seat), state.legal_actions(seat), random.Random(seed))
+    assert action in state.legal_actions(seat)
+    return state.game.action_label(action)
+
+
+def test_rules_is_found_by_name() -> None:
+    assert isinstance(make_bot("rules", cardhall.load_game("svara")), SvaraRulesBot)
+
+
+def test_rules_opens_with_a_strong_hand_and_checks_a_weak_one() -> None:
+    state = table(THREE, BEST, WORST, MID)
+    act(state, "0 look")
+    assert choice(state).startswith("bet ")
+    state = table(THREE, WORST, BEST, MID)
+    act(state, "0 look")
+    assert choice(state) == "check"
+
+
+def test_rules_bet_is_about_half_the_pot() -> None:
+    state = table("svara(players=3,ante=10)", BEST, WORST, MID)
+    act(state, "0 look")
+    assert choice(state) == "bet 10"  # pot 30: half is 15, rounded down to whole antes
+    state = table("svara(players=3,ante=10)", WORST, BEST, MID)
+    act(state, "0 look", "0 check", "1 bet 100")
+    assert choice(state) in ("call", "fold")  # seat 2 holds MID: folds
+    act(state, "2 fold")
+    assert choice(state) == "fold"  # seat 0 WORST
+    state = table("svara(players=3,ante=10)", WORST, MID, BEST)
+    act(state, "0 look", "0 check", "1 bet 100")
+    assert choice(state) == "raise 110"  # (pot 130 + 100 to call) / 2, in whole antes
+
+
+def test_rules_calls_on_pot_odds_raises_strong_and_folds_weak() -> None:
+    for hand, expected in ((BEST, "raise"), (MID21, "call"), (WORST, "fold"), (MID, "fold")):
+        state = table(THREE, "KD QD 9S", hand, "8C 9H 10D")
+        act(state, "0 look", "0 bet 50")
+        assert choice(state).split()[0] == expected, hand
+
+
+def test_rules_fears_bettors_the_same_hand_folds_to_more_aggression() -> None:
+    bot = SvaraRulesBot(cardhall.load_game(THREE))
+    state = table(THREE, "KD QD 9S", MID21, "8C 9H 10D")
+    act(state, "0 look", "0 check")
+    quiet = bot.chance(state.observation(1))
+    state = table(THREE, MID21, "KD QD 9S", "8C 9H 10D")
+    act(state, "0 look", "0 check", "1 bet 10", "2 raise 10")
+    loud = bot.chance(state.observation(0))
+    assert loud == pytest.approx(quiet**2)  # two opponents in, and two of them bet: four
+
+
+def test_rules_dealer_checks_behind_but_an_early_seat_opens_lighter() -> None:
+    # Seat 0 is first to act (not the dealer): a hand worth 21 opens the betting.
+    state = table(THREE, MID20, WORST, MID)
+    act(state, "0 look")
+    assert choice(state).startswith("bet ")
+    # The dealer (seat 2), checked to, keeps the pot with a check.
+    state = table(THREE, WORST, MID, MID20)
+    act(state, "0 look", "0 check", "1 check")
+    assert choice(state) == "check"
+
+
+def test_rules_bets_blind_sometimes_only_when_it_is_cheap() -> None:
+    state = table("svara(players=3,stack=1000)", BEST, WORST, MID)
+    picks = [choice(state, seed=s) for s in range(300)]
+    blind = sum(p.startswith("blind") for p in picks)
+    assert 30 <= blind <= 100 and all(p in ("look", "blind 10") for p in picks)
+    expensive = table("svara(players=3,stack=150)", BEST, WORST, MID)
+    assert {choice(expensive, seed=s) for s in range(100)} == {"look"}
+    act(state, "0 blind 10")
+    second = [choice(state, seed=s) for s in range(300)]
+    assert sum(p.startswith("blind") for p in second) < blind
+
+
+def test_rules_after_a_blind_raises_the_minimum_or_folds() -> None:
+    state = table(THREE, WORST, BEST, MID)
+    act(state, "0 blind 10")
+    act(state, "1 look")
+    assert choice(state) == "raise 10"  # seat 1 must double the blind
+    state = table(THREE, BEST, WORST, MID)
+    act(state, "0 blind 10", "1 look")
+    assert choice(state) == "fold"
+
+
+def test_rules_goes_all_in_only_with_the_odds() -> None:
+    for hand, expected in ((BEST, "all in"), (WORST, "fold")):
+        state = table("svara(players=2,stack=100)", "KD QD 9S", hand)
+        act(state, "0 look", "0 all in")
+        assert choice(state) == expected
+
+
+def join_view(fee: int, pot: int, tied: int, stack: int) -> dict[str, Any]:
+    state = table(THREE, WORST, BEST, MID)
+    obs = state.observation(2)
+    obs.update(
+        phase="svara join",
+        svara_fee=fee,
+        pot=pot,
+        svara_players=list(range(tied)),
+        joined=[],
+        stacks=[stack, stack, stack],
+        svara=1,
+    )
+    return obs
+
+
+@pytest.mark.parametrize(
+    ("fee", "pot", "tied", "stack", "expected"),
+    [
+        (50, 100, 2, 500, JOIN),  # share fee: (100 + 50) / 3 = 50, it pays
+        (50, 100, 2, 120, PASS),  # more than a third of the stack
+        (100, 200, 3, 1000, PASS),  # half-pot fee for three tied: (200 + 100) / 4 < 100
+        (34, 100, 3, 1000, PASS),  # share fee for three tied: (100 + 34) / 4 = 33.5 < 34
+        (25, 75, 3, 1000, JOIN),  # (75 + 25) / 4 = 25
+    ],
+)
+def test_rules_joins_a_svara_when_it_pays(fee: int, pot: int, tied: int, stack: int, expected: int) -> None:
+    bot = SvaraRulesBot(cardhall.load_game(THREE))
+    assert bot.act(join_view(fee, pot, tied, stack), [JOIN, PASS], random.Random(0)) == expected
+
+
+def test_rules_beats_random_by_a_wide_margin() -> None:
+    report = simulate("svara(players=3,max_deals=1)", ["rules", "random", "random"], 60, rotate=True)
+    rules = report.summary()["by_bot"][0]
+    assert rules["bot"] == "rules"
+    assert rules["margin"]["low"] > 100
+
+
+def test_search_plays_a_short_match_to_the_end() -> None:
+    game = cardhall.load_game("svara(players=3,max_deals=2,stack=200)")
+    bots = [make_bot("search(iterations=2)", game), make_bot("rules", game), make_bot("random", game)]
+    state = game.new_game(seed=3)
+    rng = random.Random(3)
+    while not state.is_over:
+        seat = state.to_act[0]
+        action = bots[seat].act(state.observation(seat), state.legal_actions(seat), rng)
+        state.apply(seat, action)
+    assert sum(state.scores) == 3 * 200
+    assert bots[0].stats["determinizations"] > 0  # type: ignore[attr-defined]
+
+
+def test_search_never_reads_the_true_state() -> None:
+    game = cardhall.load_game("svara(players=3,max_deals=2)")
+    state = table("svara(players=3,max_deals=2)", BEST, WORST, MID)
+    act(state, "0 look", "0 bet 20")
+    other = state.clone()
+    other.hands[0], other.hands[2] = other.hands[2], other.hands[0]
+    obs = state.observation(1)
+    assert other.observation(1) == obs
+    picks = [
+        make_bot("search(iterations=3)", game).act(s.observation(1), s.legal_actions(1), random.Random(9))
+        for s in (state, other)
+    ]
+    assert picks[0] == picks[1]

@@ -1,0 +1,154 @@
+"""The Svara rules bot: betting by hand value, pot odds and position, a blind bet now and then, and
+joining a svara when the fee pays.
+
+It reads only the observation (its own hand value once it has looked, the bets, the pot, who is still in)
+and the legal actions. Its habits:
+
+- **Hand strength**: the share of the 4,960 hands its hand beats (ties counted half), raised to the power
+  of the opponents still in; every bet or raise an opponent made after looking counts as one more
+  opponent (a bettor holds a better hand than a random one).
+- **Blind round**: it bets blind (the smallest blind allowed) with a small probability when the blind is
+  cheap against its stack (at most 5 %), less often as the blinds double; otherwise it looks.
+- **Open round, owing chips**: it calls when its winning chance beats the pot odds (to call / (pot + to
+  call)), raises about half the pot with a strong hand (chance 0.65 or more, at most twice a deal so two
+  strong bots do not raise for ever), and folds otherwise. After blinds a player who did not bet blind
+  must raise or fold: it raises the minimum when its chance beats the odds of that raise.
+- **Open round, owing nothing**: it bets about half the pot with a good hand; a player who is not the
+  dealer opens more lightly in an ordinary deal (if everybody checks the dealer takes the pot), and more
+  lightly still the fewer opponents are left to act after it (position). The dealer checks behind.
+- **All in**: when a call would take its whole stack it goes all in only if the chance beats the odds.
+- **Svara**: it joins when its share of the pot after joining (pot + fee over the players then in) is at
+  least the fee and the fee is at most a third of its stack.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from cardhall.bots.base import BaseBot
+from cardhall.core import Observation
+from cardhall.games.svara import ALL_IN, BLIND_BASE, CALL, CHECK, FOLD, JOIN, LOOK, PASS, Svara
+from cardhall.games.svara_hands import VALUES
+
+
+def _strength_table(mode: str) -> list[float]:
+    """``table[v]``: the share of all hands a hand worth ``v`` beats, ties counted half."""
+    counts = Counter(VALUES[mode].values())
+    total = sum(counts.values())
+    out = [0.0] * 35
+    below = 0
+    for v in range(35):
+        out[v] = (below + counts.get(v, 0) / 2) / total
+        below += counts.get(v, 0)
+    return out
+
+
+STRENGTH = {mode: _strength_table(mode) for mode in VALUES}
+
+BLIND_CHANCE = 0.2  # the first blind; halved for each blind already on the table
+STRONG = 0.65  # winning chance for a raise
+MAX_RAISES = 2  # own raises per deal
+
+
+class SvaraRulesBot(BaseBot):
+    name = "rules"
+
+    def act(self, observation: Observation, legal_actions: list[int], rng: random.Random) -> int:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        o = observation
+        phase = o["phase"]
+        if phase == "svara join":
+            return self._join(o, legal_actions)
+        if phase == "blind":
+            return self._blind(o, legal_actions, rng)
+        return self._bet(o, legal_actions)
+
+    # --- pieces --------------------------------------------------------------------------------
+
+    def _join(self, o: Observation, legal: list[int]) -> int:
+        me = o["seat"]
+        fee = o["svara_fee"] or 0
+        players = len(o["svara_players"]) + len(o["joined"]) + 1
+        pays = (o["pot"] + fee) / players >= fee and fee * 3 <= o["stacks"][me]
+        return JOIN if pays and JOIN in legal else PASS
+
+    def _blind(self, o: Observation, legal: list[int], rng: random.Random) -> int:
+        blinds = [a for a in legal if a >= BLIND_BASE]
+        if not blinds:
+            return LOOK
+        stack = o["stacks"][o["seat"]]
+        cheapest = blinds[0]
+        amount = (cheapest - BLIND_BASE + 1) * o["ante"]
+        chance = BLIND_CHANCE / (2 ** len(o["blinds"]))
+        if amount * 20 <= stack and rng.random() < chance:
+            return cheapest
+        return LOOK
+
+    def chance(self, o: Observation) -> float:
+        """The chance that the hand beats every opponent still in."""
+        me = o["seat"]
+        game = self.game
+        mode = str(game.option("joker"))
+        value = o["hand_value"]
+        base = STRENGTH[mode][value] if value is not None else 0.5
+        in_deal, folded = o["in_deal"], o["folded"]
+        live = [s for s in range(len(in_deal)) if s != me and in_deal[s] and not folded[s]]
+        aggressors = 0
+        opened_at = 0
+        for i, a in enumerate(o["actions"]):
+            if a["action"] == "look":
+                opened_at = i
+        for a in o["actions"][opened_at:]:
+            s = a["seat"]
+            if s != me and not folded[s] and a["action"].split(" ", 1)[0] in ("bet", "raise", "all"):
+                aggressors += 1
+        return float(base ** (len(live) + min(aggressors, 3)))
+
+    def _bet(self, o: Observation, legal: list[int]) -> int:
+        game = self.game
+        assert isinstance(game, Svara)
+        me = o["seat"]
+        stack = o["stacks"][me]
+        pot = o["pot"]
+        to_call = o["current_bet"] - o["bets"][me]
+        p = self.chance(o)
+        my_raises = sum(
+            1 for a in o["actions"] if a["seat"] == me and a["action"].split(" ", 1)[0] in ("bet", "raise")
+        )
+        raises = [a for a in legal if a >= BLIND_BASE]
+        if to_call <= 0:
+            # Owing nothing: bet for value, or open so the dealer does not take the pot unchallenged.
+            live = sum(
+                1 for s, (i, f) in enumerate(zip(o["in_deal"], o["folded"], strict=True)) if i and not f
+            )
+            behind = sum(1 for s, r in enumerate(o["to_respond"]) if r and s != me)
+            want = 0.55
+            if o["svara"] == 0 and o["dealer"] != me and not o["blinds"] and o["current_bet"] == 0:
+                want = 0.3 + 0.1 * behind / max(1, live - 1)
+            if p >= want and raises and my_raises < MAX_RAISES:
+                return sized(game, raises, pot // 2)
+            return CHECK if CHECK in legal else legal[0]
+        cost = to_call
+        forced = CALL not in legal and to_call < stack
+        if forced:
+            cost = to_call + o["min_raise"]
+        odds = cost / (pot + cost)
+        if p < odds:
+            return FOLD if FOLD in legal else legal[0]
+        if forced:
+            return raises[0] if raises else ALL_IN
+        if p >= STRONG and raises and my_raises < MAX_RAISES:
+            return sized(game, raises, (pot + to_call) // 2)
+        return CALL if CALL in legal else ALL_IN
+
+
+def sized(game: Svara, amounts: list[int], chips: int) -> int:
+    """The legal bet or raise nearest ``chips`` (the legal amount actions are consecutive)."""
+    lo, hi = amounts[0], amounts[-1]
+    base = game.raise_base if lo >= game.raise_base else game.bet_base
+    return max(lo, min(hi, base + max(1, chips // game.ante) - 1))
+
+
+RULES_BOT = SvaraRulesBot
