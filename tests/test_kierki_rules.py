@@ -499,6 +499,22 @@ def test_labels_and_spellings() -> None:
         game.parse_action("trump X")
 
 
+def test_last_deal_ends_a_short_match() -> None:
+    state = start(L1, "first_deal=3,last_deal=4")
+    play_lowest(state)
+    assert not state.is_over and state.deal == 4
+    play_lowest(state)
+    assert state.is_over and [row["deal"] for row in state.score_sheet] == [3, 4]
+    assert sum(state.scores) == -240 - 240
+    assert state.winners == tuple(s for s in range(4) if state.scores[s] == max(state.scores))
+    one = cardhall.load_game("kierki(first_deal=12,last_deal=12)").new_game(seed=1)
+    rng = random.Random(1)
+    while not one.is_over:
+        seat = one.to_act[0]
+        one.apply(seat, rng.choice(one.legal_actions(seat)))
+    assert sorted(one.scores) == [0, 0, 500, 800]
+
+
 @pytest.mark.parametrize(
     "bad",
     [
@@ -508,6 +524,8 @@ def test_labels_and_spellings() -> None:
         "kierki(lottery_starter=3)",
         "kierki(first_deal=13)",
         "kierki(first_deal=0)",
+        "kierki(last_deal=13)",
+        "kierki(first_deal=5,last_deal=4)",
         "kierki(players=5)",
     ],
 )

@@ -28,6 +28,9 @@ Rules of record: ``shared/rules/kierki.md``. Choices this module makes where the
   in progress, per trick). The highest total wins; players tied for the top all win.
 - ``first_deal`` (1–12, default 1) starts the match at a later deal, for practising one contract (and for
   tests, as ``new_game(deck=...)`` stacks the first deal played). Only a match from deal 1 is zero-sum.
+- ``last_deal`` (1–12, default 12, at least ``first_deal``) ends the match after that deal: with
+  ``first_deal`` it makes a short form of one or a few deals (practice, bot tournaments). The winners are
+  then the highest totals over the deals played.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ from cardhall.cards import (
     sort_for_display,
 )
 from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
-from cardhall.errors import InvalidCardError
+from cardhall.errors import InvalidCardError, InvalidOptionError
 from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
@@ -183,6 +186,14 @@ class Kierki(Game):
             1,
             DEALS,
         ),
+        Option(
+            "last_deal",
+            DEALS,
+            "end the match after this deal (practice and short bot tournaments)",
+            None,
+            1,
+            DEALS,
+        ),
     )
 
     def _configure(self) -> None:
@@ -192,6 +203,11 @@ class Kierki(Game):
         self.starter_offset = 0 if o["lottery_starter"] == "dealer" else 1
         # Rank index (0 = 2) of the card that opens a suit.
         self.start_rank = int(o["lottery_start_rank"]) - 2
+        self.last_deal = int(o["last_deal"])
+        if self.last_deal < int(o["first_deal"]):
+            raise InvalidOptionError(
+                f"{self}: last_deal={self.last_deal} comes before first_deal={o['first_deal']}"
+            )
 
     @property
     def num_players(self) -> int:
@@ -532,7 +548,7 @@ class KierkiState(State):
             row["tricks"] = list(self.tricks_won)
         self.score_sheet.append(row)
         self.deals_done += 1
-        if self.deal == DEALS:
+        if self.deal >= self.game.last_deal:
             self.phase = OVER
             top = max(self.scores_)
             self.winners_ = tuple(s for s in range(PLAYERS) if self.scores_[s] == top)
