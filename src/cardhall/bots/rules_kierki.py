@@ -189,7 +189,7 @@ class KierkiRulesBot(BaseBot):
         winners = sorted((c for c in legal if key(c) > best), key=key)
         losers = [c for c in legal if key(c) <= best]
         if winners:
-            if len(trick) == PLAYERS - 1 or not losers:
+            if len(trick) == PLAYERS - 1:
                 return winners[0]
             later = [(me + k) % PLAYERS for k in range(1, PLAYERS - len(trick))]
             for c in winners:
