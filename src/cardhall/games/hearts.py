@@ -130,6 +130,8 @@ NUM_ACTIONS = 106
 PASS, PLAY, MOON, OVER = "pass", "play", "moon", "over"
 
 PLAYER_RANGE = {1: (3, 7), 2: (6, 11)}
+_FACE_OF_LABEL = {format_card(f): f for f in range(FACES)}
+_MOON_OF = {"minus": MOON_MINUS, "plus": MOON_PLUS}
 
 
 def points_of(mask: int) -> int:
@@ -282,6 +284,152 @@ class Hearts(Game):
             taker = "not taken" if o["widow_taker"] is None else f"taken by seat {o['widow_taker']}"
             lines.append(f"Widow: {o['widow_size']} cards, {taker}")
         return lines
+
+    # --- search: a full state from one seat's observation (bots) ------------------------------
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> HeartsState:
+        """A state the observing seat cannot tell from the real one, built from its observation alone.
+
+        The score sheet and the current hand's public history (passes, tricks, the trick on the table)
+        are replayed on a deal built to fit them: every seat holds the cards it was seen to play, the
+        receiver of the seat's pass holds the passed cards it has not played, the seat's own hand, pass
+        and received cards are exact. The cards the seat cannot know (other hands, other seats' chosen
+        passes, the widow) are then re-dealt by ``resample`` (voids and passes respected) and future
+        deals come from a fresh seed. The history of the sampled state is empty.
+        """
+        o = observation
+        n = self.players
+        me = o["seat"]
+        if isinstance(me, bool) or not isinstance(me, int) or not 0 <= me < n:
+            raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {me!r}")
+        over = o["phase"] == OVER
+        sheet = [dict(row) for row in o["score_sheet"]]
+        totals = list(o["scores"])
+        if over:  # rebuild the last hand too, then restore its row
+            last = sheet.pop()
+            totals = [t - d for t, d in zip(last["totals"], last["deltas"], strict=True)]
+        state = object.__new__(HeartsState)
+        state.game = self
+        state.seed = rng.randrange(2**63)
+        state.stacked_deck = None
+        state.history = []
+        state.n = n
+        state.scores_ = totals
+        state.score_sheet = sheet
+        state.hand_index = len(sheet)
+        state.dealer = int(o["dealer"])
+        state.winners_ = ()
+        offset = pass_offsets(str(self.options["passing"]), n, state.hand_index)
+
+        face = _FACE_OF_LABEL.__getitem__
+        plays = [(p["seat"], face(p["card"])) for t in o["tricks"] for p in t["cards"]]
+        plays += [(p["seat"], face(p["card"])) for p in o["trick"]]
+        pool = Counter({f: self.decks for f in range(FACES)})  # faces not yet placed
+        final: list[list[int]] = [[] for _ in range(n)]  # each seat's hand after the passes
+        for s, f in plays:
+            final[s].append(f)
+        mine = [face(c) for c in o["hand"]]
+        chosen = [face(c) for c in o["passing"]]
+        final[me] += mine
+        for s in range(n):
+            pool.subtract(final[s])
+        pool.subtract(chosen)
+        in_pass = o["phase"] == PASS
+        to = (me + offset) % n
+        my_pass = [face(c) for c in o["passed_cards"]]
+        unknown = list(o["hand_sizes"])  # cards in each hand the seat cannot name
+        if in_pass:
+            unknown = [k + c for k, c in zip(unknown, o["passes_chosen"], strict=True)]
+        elif offset:
+            # The receiver of my pass still holds what it has not played of it.
+            need = Counter(my_pass)
+            need.subtract(f for s, f in plays if s == to)
+            for f, k in need.items():
+                for _ in range(k):
+                    final[to].append(f)
+                    pool[f] -= 1
+                    unknown[to] -= 1
+        rest = sorted(pool.elements())
+        for s in range(n):
+            if s != me:
+                final[s] += rest[: unknown[s]]
+                del rest[: unknown[s]]
+        widow = rest
+        if in_pass:
+            final[me] += chosen
+            pre = final
+        elif offset:
+            # Who passed what: my pass and what I received are known; the others pass any 3 cards of
+            # their receiver's hand.
+            passed: list[list[int]] = [[] for _ in range(n)]
+            for r in range(n):
+                giver = (r - offset) % n
+                if giver == me:
+                    passed[giver] = my_pass
+                elif r == me:
+                    passed[giver] = [face(c) for c in o["received_cards"]]
+                else:
+                    passed[giver] = final[r][-3:]
+            pre = []
+            for s in range(n):
+                hand = Counter(final[s])
+                hand.subtract(passed[(s - offset) % n])
+                hand.update(passed[s])
+                pre.append(sorted(hand.elements()))
+        else:
+            pre = final
+        # Physical cards: the first copy of a face goes to the first holder.
+        copies = [0] * FACES
+
+        def physical(f: int) -> int:
+            k = copies[f]
+            copies[f] = k + 1
+            return f + FACES * k
+
+        piles = [[physical(f) for f in sorted(pre[s])] for s in range(n)]
+        deck = [0] * (self.hand_size * n)
+        first = state.dealer + 1
+        for s in range(n):
+            k = (s - first) % n
+            deck[k::n] = piles[s]
+        deck += [physical(f) for f in widow]
+        state._deal(deck)
+        if in_pass:
+            for f in chosen:
+                state._apply(me, PASS_BASE + f)
+            for s in range(n):
+                if s != me:
+                    for f in pre[s][: o["passes_chosen"][s]]:
+                        state._apply(s, PASS_BASE + f)
+        else:
+            if offset:
+                for s in range(n):
+                    pass_faces = passed[s]
+                    for f in pass_faces:
+                        state._apply(s, PASS_BASE + f)
+            # The first leader is public; with ``first_lead=two_clubs`` so is the card he led.
+            if plays:
+                state.leader = state.current = plays[0][0]
+                if self.options["first_lead"] == "two_clubs":
+                    state.forced = plays[0][1]
+            for s, f in plays:
+                state._apply(s, f)
+            if over and state.phase == MOON:
+                state._apply(state.current, _MOON_OF[last["moon_choice"]])
+        if over:
+            state.score_sheet = [dict(row) for row in o["score_sheet"]]
+            state.scores_ = list(o["scores"])
+            state.winners_ = tuple(o["winners"])
+            return state
+        sampled = state.resample(me, rng)
+        if self.options["first_lead"] == "two_clubs" and o["phase"] == PLAY and not plays:
+            # The leader must hold the lowest club of the players' hands: deal again until he does.
+            for _ in range(1000):
+                sampled._start_play()
+                if sampled.leader == o["leader"]:
+                    break
+                sampled = state.resample(me, rng)
+        return sampled
 
 
 class HeartsState(State):
