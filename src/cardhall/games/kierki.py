@@ -49,7 +49,6 @@ from cardhall.cards import (
     cards_of,
     format_card,
     mask_of,
-    sort_for_display,
 )
 from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError, InvalidOptionError
@@ -110,6 +109,43 @@ _LOW13 = (1 << 13) - 1
 _CLUBS, _DIAMONDS, _HEARTS, _SPADES = _SUIT_CARDS
 
 
+LABELS = tuple(format_card(c) for c in DECK)
+CARD_BITS = tuple(1 << c for c in DECK)
+CLEAR_BIT = tuple(~(1 << c) for c in DECK)
+NEXT_SEAT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
+SEAT_TUPLES = tuple((s,) for s in range(PLAYERS))
+PAIRS = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(PLAYERS))
+TRUMP_ACTIONS = (TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3)
+PASS_ONLY = (PASS,)
+# DEAL_PICKS[dealer][seat] picks that seat's 13 cards out of the deck (one card at a time from the
+# dealer's left).
+DEAL_PICKS = tuple(
+    tuple((seat - dealer - 1) % PLAYERS for seat in range(PLAYERS)) for dealer in range(PLAYERS)
+)
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(DECK))))
+
+
+def shuffle_deck(deck: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(deck)``, drawing exactly the same numbers (records stay valid) with fewer calls."""
+    getrandbits = rng.getrandbits
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def display_labels(mask: int) -> list[str]:
+    """A hand as text, grouped by suit (C D H S), high rank first (the order of ``sort_for_display``)."""
+    label = LABELS.__getitem__
+    return [
+        *map(label, reversed(_CLUBS[mask & _LOW13])),
+        *map(label, reversed(_DIAMONDS[mask >> 13 & _LOW13])),
+        *map(label, reversed(_HEARTS[mask >> 26 & _LOW13])),
+        *map(label, reversed(_SPADES[mask >> 39 & _LOW13])),
+    ]
+
+
 def _cards(mask: int) -> list[int]:
     """The cards of a bitmask, ascending (a fast :func:`cards_of` for 52-card hands)."""
     return [
@@ -126,7 +162,14 @@ CARD_OF = {format_card(c): c for c in DECK}
 def trick_penalty(deal: int, trick_number: int, cards: int) -> int:
     """The points (<= 0) of a trick in a negative deal: ``trick_number`` 1..13, ``cards`` a bitmask."""
     if deal == 7:
-        return sum(trick_penalty(d, trick_number, cards) for d in range(1, 7))
+        return (
+            -20
+            - 20 * (cards & HEART_MASK).bit_count()
+            - 60 * (cards & QUEEN_MASK).bit_count()
+            - 30 * (cards & KING_JACK_MASK).bit_count()
+            - (150 if cards & KING_OF_HEARTS_BIT else 0)
+            - (75 if trick_number in (7, TRICKS) else 0)
+        )
     if deal == 1:
         return -20
     if deal == 2:
@@ -203,6 +246,7 @@ class Kierki(Game):
         self.starter_offset = 0 if o["lottery_starter"] == "dealer" else 1
         # Rank index (0 = 2) of the card that opens a suit.
         self.start_rank = int(o["lottery_start_rank"]) - 2
+        self.game_string = str(self)
         self.last_deal = int(o["last_deal"])
         if self.last_deal < int(o["first_deal"]):
             raise InvalidOptionError(
@@ -346,7 +390,15 @@ class Kierki(Game):
 
 
 class KierkiState(State):
+    """One match of Kierki. Hands are bitmasks; ``trick`` lists ``(seat, card)`` of the current trick.
+
+    ``to_act`` and ``is_over`` are plain attributes kept up to date by every change of turn, so the
+    loops of bots and simulations read them without a call.
+    """
+
     game: Kierki
+    to_act: tuple[int, ...] = ()
+    is_over: bool = False
 
     def __init__(self, game: Kierki, seed: int, deck: list[int] | None) -> None:
         self.game = game
@@ -366,11 +418,10 @@ class KierkiState(State):
     def _start_deal(self, deck: list[int] | None) -> None:
         if deck is None:
             deck = list(DECK)
-            derived_rng(self.seed, "deal", self.deal).shuffle(deck)
+            shuffle_deck(deck, derived_rng(self.seed, "deal", self.deal))
         dealer = self.dealer
-        hands = [0] * PLAYERS
-        for i in range(PLAYERS):
-            hands[(dealer + 1 + i) % PLAYERS] = mask_of(deck[i::PLAYERS])
+        bit = CARD_BITS.__getitem__
+        hands = [sum(map(bit, deck[offset::PLAYERS])) for offset in DEAL_PICKS[dealer]]
         self.hands = hands
         self.pending = [0] * PLAYERS  # cards not yet dealt (trump deals, while trump is named)
         self.trick: list[tuple[int, int]] = []
@@ -406,27 +457,35 @@ class KierkiState(State):
             self.phase = PLAY
             self.current = (dealer + 1) % PLAYERS
         self.leader = self.current if self.phase == PLAY else -1
+        self.to_act = SEAT_TUPLES[self.current]
+        self.led = -1  # the suit led to the current trick
 
     # --- who acts and what they may do ------------------------------------------------------------
 
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        return () if self.phase == OVER else (self.current,)
-
     def legal_actions(self, seat: int) -> list[int]:
-        if self.phase == OVER or seat != self.current:
+        if seat != self.current:  # -1 once the match is over
             return []
-        if self.phase == PLAY:
-            return _cards(self._playable(seat))
-        if self.phase == LOTTERY:
+        phase = self.phase
+        if phase == PLAY:
+            hand = self.hands[seat]
+            led = self.led
+            if led >= 0:
+                follow = hand >> (13 * led) & _LOW13
+                if follow:
+                    return list(_SUIT_CARDS[led][follow])
+                return _cards(hand)
+            if self.heart_ban:
+                return _cards(hand & ~HEART_MASK or hand)
+            return _cards(hand)
+        if phase == LOTTERY:
             playable = self.hands[seat] & self.lottery_open
-            return _cards(playable) if playable else [PASS]
-        return [TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3]
+            return _cards(playable) if playable else list(PASS_ONLY)
+        return list(TRUMP_ACTIONS)
 
     def _playable(self, seat: int) -> int:
         hand = self.hands[seat]
         if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0][1] // 13]
+            follow = hand & SUIT_MASKS[self.led]
             return follow or hand
         if self.heart_ban:
             return hand & ~HEART_MASK or hand
@@ -449,6 +508,10 @@ class KierkiState(State):
             return " (a player may pass only when he has no card to lay)"
         return " (passing exists only in the lottery)"
 
+    def apply_unchecked(self, seat: int, action: int) -> None:
+        self._apply(seat, action)
+        self.history.append(PAIRS[seat][action])
+
     def _apply(self, seat: int, action: int) -> None:
         if self.phase == PLAY:
             self._play(seat, action)
@@ -461,31 +524,31 @@ class KierkiState(State):
             self.pending = [0] * PLAYERS
             self.phase = PLAY
             self.leader = self.current = (self.dealer + self.game.leader_offset) % PLAYERS
+            self.to_act = SEAT_TUPLES[self.current]
 
     def _play(self, seat: int, card: int) -> None:
-        bit = 1 << card
         trick = self.trick
         suit = card // 13
         if trick:
-            led = trick[0][1] // 13
+            led = self.led
             if suit == self.trump:
-                key = 100 + card
-            elif suit == led:
-                key = card
-            else:
-                key = -1
+                if 100 + card > self.best_key:
+                    self.best_seat, self.best_key = seat, 100 + card
+            elif suit == led and card > self.best_key:
+                self.best_seat, self.best_key = seat, card
+            if suit != led:
                 self.excluded[seat] |= SUIT_MASKS[led]
-            if key > self.best_key:
-                self.best_seat, self.best_key = seat, key
         else:
+            self.led = suit
             if suit == HEARTS and self.heart_ban:
                 self.excluded[seat] |= ALL_BUT_HEARTS  # he held only hearts
             self.best_seat, self.best_key = seat, (100 + card if suit == self.trump else card)
-        self.hands[seat] &= ~bit
-        trick.append((seat, card))
-        self.trick_mask |= bit
+        self.hands[seat] &= CLEAR_BIT[card]
+        trick.append(PAIRS[seat][card])
+        self.trick_mask |= CARD_BITS[card]
         if len(trick) < PLAYERS:
-            self.current = (seat + 1) % PLAYERS
+            self.current = nxt = NEXT_SEAT[seat]
+            self.to_act = SEAT_TUPLES[nxt]
             return
         winner = self.best_seat
         number = len(self.tricks) + 1
@@ -495,7 +558,9 @@ class KierkiState(State):
         self.deal_points[winner] += points
         self.trick = []
         self.trick_mask = 0
+        self.led = -1
         self.leader = self.current = winner
+        self.to_act = SEAT_TUPLES[winner]
         if number == TRICKS:
             self._end_deal()
 
@@ -524,10 +589,11 @@ class KierkiState(State):
                 if len(self.out) == len(LOTTERY_PRIZES):
                     self._end_deal()
                     return
-        nxt = (seat + 1) % PLAYERS
+        nxt = NEXT_SEAT[seat]
         while not self.hands[nxt]:
-            nxt = (nxt + 1) % PLAYERS
+            nxt = NEXT_SEAT[nxt]
         self.current = nxt
+        self.to_act = SEAT_TUPLES[nxt]
 
     def _end_deal(self) -> None:
         for s in range(PLAYERS):
@@ -550,6 +616,9 @@ class KierkiState(State):
         self.deals_done += 1
         if self.deal >= self.game.last_deal:
             self.phase = OVER
+            self.is_over = True
+            self.current = -1
+            self.to_act = ()
             top = max(self.scores_)
             self.winners_ = tuple(s for s in range(PLAYERS) if self.scores_[s] == top)
             return
@@ -560,19 +629,11 @@ class KierkiState(State):
     # --- what a seat sees -----------------------------------------------------------------------
 
     def observation(self, seat: int | None) -> Observation:
-        def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[dict[str, Any]]:
-            return [{"seat": s, "card": format_card(c)} for s, c in cards]
-
+        labels = LABELS
+        low, high = self.low, self.high
         deal_name, deal_rule = DEAL_INFO[self.deal - 1]
-        layout: list[dict[str, str] | None] = [
-            None
-            if self.low[s] < 0
-            else {"low": format_card(s * 13 + self.low[s]), "high": format_card(s * 13 + self.high[s])}
-            for s in range(4)
-        ]
-        hand = self.hands[seat] if seat is not None else 0
         obs: Observation = {
-            "game": str(self.game),
+            "game": self.game.game_string,
             "seat": seat,
             "phase": self.phase,
             "deal_number": self.deal,
@@ -580,25 +641,33 @@ class KierkiState(State):
             "deal_rule": deal_rule,
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": [format_card(c) for c in sort_for_display(cards_of(hand))],
+            "hand": display_labels(self.hands[seat]) if seat is not None else [],
             "hand_sizes": [h.bit_count() for h in self.hands],
             "trump": None if self.trump < 0 else SUITS[self.trump],
             "trump_chooser": None if self.chooser < 0 else self.chooser,
             "leader": None if self.leader < 0 else self.leader,
-            "trick": plays(self.trick),
+            "trick": [{"seat": s, "card": labels[c]} for s, c in self.trick],
             "tricks": [
-                {"leader": lead, "cards": plays(cards), "winner": w, "points": p}
+                {
+                    "leader": lead,
+                    "cards": [{"seat": s, "card": labels[c]} for s, c in cards],
+                    "winner": w,
+                    "points": p,
+                }
                 for lead, cards, w, p in self.tricks
             ],
-            "tricks_won": list(self.tricks_won),
-            "deal_points": list(self.deal_points),
-            "layout": layout,
-            "lottery_plays": [
-                {"seat": s, "card": None if a == PASS else format_card(a)} for s, a in self.lottery_log
+            "tricks_won": self.tricks_won[:],
+            "deal_points": self.deal_points[:],
+            "layout": [
+                None if low[s] < 0 else {"low": labels[s * 13 + low[s]], "high": labels[s * 13 + high[s]]}
+                for s in range(4)
             ],
-            "out": list(self.out),
-            "scores": list(self.scores_),
-            "score_sheet": [dict(row) for row in self.score_sheet],
+            "lottery_plays": [
+                {"seat": s, "card": None if a == PASS else labels[a]} for s, a in self.lottery_log
+            ],
+            "out": self.out[:],
+            "scores": self.scores_[:],
+            "score_sheet": [row.copy() for row in self.score_sheet],
             "is_over": self.is_over,
             "winners": list(self.winners_),
         }
@@ -621,10 +690,6 @@ class KierkiState(State):
             s * 13 + r for s in range(4) if self.low[s] >= 0 for r in range(self.low[s], self.high[s] + 1)
         ]
         return zones
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     @property
     def scores(self) -> tuple[int, ...]:
