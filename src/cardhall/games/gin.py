@@ -106,6 +106,17 @@ _WORDS = {
 }
 
 
+_CARD_OF = {format_card(c): c for c in range(52)}
+_LOG_WORDS = {"draw stock": STOCK, "pass": PASS, "done": DONE}
+
+
+def _mask(labels: list[str]) -> int:
+    mask = 0
+    for c in labels:
+        mask |= 1 << _CARD_OF[c]
+    return mask
+
+
 class Gin(Game):
     name = "gin"
     title = "Gin Rummy (three-hand in the box, or two-player)"
@@ -210,6 +221,118 @@ class Gin(Game):
             lines.append(f"Your deadwood: {deadwood(o['hand'])}")
         lines.append(f"Scores: {o['scores']}")
         return lines
+
+    # --- search ----------------------------------------------------------------------------------
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> GinState:
+        """A state the observing seat cannot tell from the real one, built from its observation alone.
+
+        The score sheet, roles, discard pile, the hand's move log, the knock and the lay-offs are copied;
+        the seat's own (or, for the advisor, the team's) hand is kept; the other hand keeps the cards
+        everyone saw it take from the pile, and its other cards and the stock (in random order) are dealt
+        from the cards the seat has not seen. Future deals come from a fresh seed; the history is empty.
+        """
+        o = observation
+        seat = o["seat"]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
+        card = _CARD_OF.__getitem__
+        new: GinState = object.__new__(GinState)
+        new.game = self
+        new.seed = rng.randrange(2**63)
+        new.stacked_deck = None
+        new.history = []
+        n = self.players
+        new.n = n
+        new.allow_same = bool(self.options["allow_same_discard"])
+        new.scores_ = list(o["scores"])
+        new.hands_won = list(o["hands_won"])
+        new.bonuses = list(o["bonuses"])
+        new.score_sheet = [dict(row) for row in o["score_sheet"]]
+        new.hand_index = len(new.score_sheet)
+        new.winners_ = tuple(o["winners"])
+        new.role_draw = tuple(tuple(r) for r in o["role_draw"])
+        roles = o["roles"]
+        if n == 3:
+            new.dealer, new.nondealer, new.advisor = roles["box"], roles["captain"], roles["advisor"]
+        else:
+            new.dealer, new.nondealer, new.advisor = roles["dealer"], roles["non_dealer"], -1
+        phase = o["phase"]
+        new.phase = phase
+        new.current = -1 if o["current"] is None else o["current"]
+        new.pile = [card(c) for c in o["discard_pile"]]
+        new.known = [_mask(k) for k in o["known_cards"]]
+        log: list[tuple[int, int, int]] = []
+        passes = 0
+        for m in o["moves"]:
+            words = m["action"].split()
+            if words[0] == "take":
+                log.append((m["seat"], TAKE, card(words[-1])))
+            elif words[0] in ("discard", "knock", "lay"):
+                c = card(words[-1])
+                base = {"discard": DISCARD_BASE, "knock": KNOCK_BASE}.get(words[0], LAYOFF_BASE)
+                log.append((m["seat"], base + c, c))
+            else:
+                a = _LOG_WORDS[m["action"]]
+                passes += a == PASS
+                log.append((m["seat"], a, -1))
+        new.log = log
+        new.upcard_stage = 1 if phase == UPCARD and passes else 0
+        banned = o["banned_discard"]
+        new.banned = -1 if banned is None else card(banned)
+        new.advised = bool(o["advised"])
+        suggestion = o["suggestion"]
+        new.suggestion = -1 if suggestion is None else self.parse_action(suggestion)
+        knock = o["knock"]
+        new.laid_off = []
+        if knock is None:
+            new.knocker, new.melds, new.knock_dead, new.knock_value = -1, [], 0, 0
+            new.targets = 0
+        else:
+            new.knocker = knock["seat"]
+            new.melds = [_mask(m) for m in knock["melds"]]
+            new.knock_dead = _mask(knock["deadwood_cards"])
+            new.knock_value = knock["deadwood"]
+            new.laid_off = [(card(x["card"]), x["meld"]) for x in knock["layoffs"]]
+            new.targets = layoff_targets(new.melds) if phase == LAYOFF else 0
+        spread = o["spread_hands"]
+        new.spread = spread is not None
+        holders = (new.dealer, new.nondealer)
+        if spread is not None:
+            new.hands = [_mask(h) for h in spread]
+            new.stock = []
+            seen = 0
+            for h in new.hands:
+                seen |= h
+            for c in new.pile:
+                seen |= 1 << c
+            for m in new.melds:
+                seen |= m
+            rest = [c for c in range(52) if not seen >> c & 1]
+            rng.shuffle(rest)
+            new.stock = rest
+        else:
+            holder = new.nondealer if seat == new.advisor else seat
+            hands = [0] * n
+            hands[holder] = _mask(o["hand"])
+            seen = hands[holder]
+            for c in new.pile:
+                seen |= 1 << c
+            others = [s for s in holders if s != holder]
+            for s in others:
+                seen |= new.known[s]
+            unseen = [c for c in range(52) if not seen >> c & 1]
+            sizes = [o["hand_sizes"][s] - new.known[s].bit_count() for s in others]
+            sizes.append(o["stock_size"])
+            piles = deal_constrained(unseen, sizes, [0] * len(sizes), rng)
+            for s, pile in zip(others, piles, strict=False):
+                mask = new.known[s]
+                for c in pile:
+                    mask |= 1 << c
+                hands[s] = mask
+            new.hands = hands
+            new.stock = piles[-1]
+        return new
 
 
 class GinState(State):
