@@ -7,9 +7,11 @@ import random
 import pytest
 
 import cardhall
+from cardhall.bots import make_bot
 from cardhall.cards import SUIT_MASKS, parse_card
 from cardhall.core import State
 from cardhall.games.hearts import FACES, HeartsState
+from cardhall.sim.simulate import simulate
 from tests.test_hearts_rules import deal, moon_deal, play, run_hand
 
 VARIANTS = [
@@ -138,3 +140,185 @@ def test_sampled_states_deal_hidden_cards_anew_and_respect_voids_and_passes() ->
         hands1.add(sampled.hands[1])
         assert sampled.seed != state.seed
     assert len(hands1) > 5
+
+
+# --- the rules bot ---------------------------------------------------------------------------------
+
+ONE = "hearts(decks=1,players=4,max_hands=1)"
+TWO = "hearts(max_hands=1)"
+
+
+def observation(
+    game_string: str,
+    hand: str,
+    *,
+    phase: str = "play",
+    trick: str = "",
+    tricks: list[tuple[str, int | None]] | None = None,
+    seat: int = 0,
+    leader: int = 1,
+    trick_points: list[int] | None = None,
+    scores: list[int] | None = None,
+) -> dict[str, object]:
+    """A hand-made observation with the keys the rules bot reads. ``trick``/``tricks`` list the cards in
+    order of play, from ``leader`` on (tricks: ``(cards, winner)``, each led by seat 1)."""
+    n = cardhall.load_game(game_string).num_players
+
+    def plays(cards: str, first: int) -> list[dict[str, object]]:
+        return [{"seat": (first + i) % n, "card": c} for i, c in enumerate(cards.split())]
+
+    return {
+        "seat": seat,
+        "phase": phase,
+        "hand": hand.split(),
+        "hand_sizes": [len(hand.split())] * n,
+        "trick": plays(trick, leader),
+        "tricks": [{"leader": 1, "cards": plays(c, 1), "winner": w} for c, w in tricks or []],
+        "trick_points": trick_points or [0] * n,
+        "scores": scores or [0] * n,
+    }
+
+
+def choose(game_string: str, obs: dict[str, object], legal: list[str]) -> str:
+    game = cardhall.load_game(game_string)
+    bot = make_bot("rules", game)
+    action = bot.act(obs, [game.parse_action(a) for a in legal], random.Random(0))
+    return game.action_label(action)
+
+
+def labels(prefix: str, cards: str) -> list[str]:
+    return [f"{prefix} {c}" for c in cards.split()]
+
+
+def test_rules_passes_an_unguarded_queen_and_high_spades_then_high_hearts() -> None:
+    hand = "QS AS 3S 2C 5C 9D 4D 3H AH 7C 8C 2D 6D"
+    obs = observation(ONE, hand, phase="pass")
+    assert choose(ONE, obs, labels("pass", hand)) == "pass QS"
+    hand = "AS KS 3S 2C 5C 9D 4D 3H AH 7C 8C 2D 6D"
+    assert choose(ONE, observation(ONE, hand, phase="pass"), labels("pass", hand)) == "pass AS"
+    hand = "QS 2S 3S 4S 5S 9D 4D 3H AH 7C 8C 2D 6D"  # the queen is guarded: keep her, pass A♥
+    assert choose(ONE, observation(ONE, hand, phase="pass"), labels("pass", hand)) == "pass AH"
+
+
+def test_rules_ducks_with_the_highest_card_that_loses() -> None:
+    hand = "2D 8D JD AD 5C"
+    obs = observation(ONE, hand, trick="10D 3D", leader=2, seat=0)
+    assert choose(ONE, obs, labels("play", "2D 8D JD AD")) == "play 8D"
+
+
+def test_rules_drops_the_queen_under_a_higher_spade() -> None:
+    hand = "2S QS 5C"
+    obs = observation(ONE, hand, trick="KS", leader=3, seat=0)
+    assert choose(ONE, obs, labels("play", "2S QS")) == "play QS"
+
+
+def test_rules_discards_the_queen_then_high_spades_then_hearts_when_void() -> None:
+    hand = "QS AS 9H 2H 5C"
+    obs = observation(ONE, hand, trick="4D", leader=3, seat=0)
+    assert choose(ONE, obs, labels("play", hand)) == "play QS"
+    hand = "AS 9H 2H 5C"
+    assert choose(ONE, observation(ONE, hand, trick="4D", leader=3), labels("play", hand)) == "play AS"
+    hand = "3S 9H 2H 5C"
+    assert choose(ONE, observation(ONE, hand, trick="4D", leader=3), labels("play", hand)) == "play 9H"
+
+
+def test_rules_cancels_the_winning_card_with_its_duplicate() -> None:
+    # Two decks: seat 5 led A♥; seat 0 holds the other A♥ and plays it: both cancel, and its K♥ is kept.
+    hand = "AH KH 2C 3C"
+    obs = observation(TWO, hand, trick="AH 4H", leader=4, seat=0)
+    assert choose(TWO, obs, labels("play", "AH KH")) == "play AH"
+
+
+def test_rules_last_to_play_wins_with_its_highest_card_but_keeps_the_queen() -> None:
+    hand = "QS KS 5C"
+    obs = observation(ONE, hand, trick="2S 3S 4S", leader=1, seat=0)
+    assert choose(ONE, obs, labels("play", "QS KS")) == "play KS"
+    hand = "9C KC 5D"
+    obs = observation(ONE, hand, trick="2C 3C 4C", leader=1, seat=0)
+    assert choose(ONE, obs, labels("play", "9C KC")) == "play KC"
+
+
+def test_rules_second_hand_with_points_in_the_trick_wins_low() -> None:
+    hand = "9H KH 5D"
+    obs = observation(ONE, hand, trick="2H", leader=3, seat=0)  # two players still to come
+    assert choose(ONE, obs, labels("play", "9H KH")) == "play 9H"
+
+
+def test_rules_leads_low_and_never_a_high_spade_while_the_queen_is_out() -> None:
+    hand = "AS 9D 3C KH"
+    obs = observation(ONE, hand, tricks=[("2C 5C 6C 7C", 0)], leader=0)
+    assert choose(ONE, obs, labels("play", "AS 9D 3C")) == "play 3C"
+    # No high spade: it leads a spade to smoke out the queen.
+    hand = "4S 5D 6C"
+    obs = observation(ONE, hand, tricks=[("2C 5C 7C 8C", 0)], leader=0)
+    assert choose(ONE, obs, labels("play", hand)) == "play 4S"
+
+
+def test_rules_avoids_a_suit_in_which_an_opponent_is_void() -> None:
+    # Seat 2 showed a diamond void on the first trick; seat 0 leads a club rather than its lower diamond.
+    hand = "3D 4C 9H"
+    obs = observation(ONE, hand, tricks=[("5D 6D 2S 7D", 0)], leader=0)
+    assert choose(ONE, obs, labels("play", "3D 4C")) == "play 4C"
+
+
+def test_rules_stops_a_moon_by_taking_a_trick_with_points() -> None:
+    # Seat 1 holds all 20 points taken; it leads a heart: seat 0 takes the trick rather than ducking.
+    hand = "3H QH 5D"
+    obs = observation(ONE, hand, trick="10H 2H 4H", leader=1, seat=0, trick_points=[0, 20, 0, 0])
+    assert choose(ONE, obs, labels("play", "3H QH")) == "play QH"
+    obs = observation(ONE, hand, trick="10H 2H 4H", leader=1, seat=0)
+    assert choose(ONE, obs, labels("play", "3H QH")) == "play 3H"
+
+
+def test_rules_moon_choice_plus_when_it_leaves_the_shooter_lowest() -> None:
+    moon = ["moon minus", "moon plus"]
+    ahead = observation(ONE, "", phase="moon", scores=[40, 50, 60, 70])
+    assert choose(ONE, ahead, moon) == "moon plus"
+    behind = observation(ONE, "", phase="moon", scores=[90, 50, 60, 70])
+    assert choose(ONE, behind, moon) == "moon minus"
+
+
+def test_rules_beats_random_by_a_wide_margin() -> None:
+    for game_string, players in ((ONE, 4), (TWO, 6)):
+        bots = ["rules"] + ["random"] * (players - 1)
+        report = simulate(game_string, bots, 10, rotate=True)
+        rules = report.summary()["by_bot"][0]
+        assert rules["bot"] == "rules"
+        assert rules["margin"]["high"] < -3  # lower is better in Hearts
+
+
+# --- the search bot --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_string", [ONE, "hearts(players=6,max_hands=1)"])
+def test_search_plays_a_short_match_to_the_end(game_string: str) -> None:
+    game = cardhall.load_game(game_string)
+    bots = [make_bot("search(iterations=2)", game)] + [make_bot("rules", game)] * (game.num_players - 1)
+    state = game.new_game(seed=3)
+    rng = random.Random(3)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, bots[seat].act(state.observation(seat), state.legal_actions(seat), rng))
+    assert state.winners
+    assert bots[0].stats["determinizations"] > 0  # type: ignore[attr-defined]
+
+
+def test_search_never_reads_the_true_state() -> None:
+    # Same observation, hidden cards dealt differently, same seed: the same decision.
+    game = cardhall.load_game(ONE)
+    state = game.new_game(seed=8)
+    rng = random.Random(8)
+    while state.phase != "play" or len(state.tricks) < 2:
+        seat = rng.choice(state.to_act)
+        state.apply(
+            seat, make_bot("rules", game).act(state.observation(seat), state.legal_actions(seat), rng)
+        )
+    seat = state.to_act[0]
+    other = state.resample(seat, random.Random(1))
+    assert other.observation(seat) == state.observation(seat)
+    assert [other.hands[s] for s in range(4)] != [state.hands[s] for s in range(4)]
+    picks = []
+    for st in (state, other):
+        bot = make_bot("search(iterations=3)", game)
+        picks.append(bot.act(st.observation(seat), st.legal_actions(seat), random.Random(5)))
+    assert picks[0] == picks[1]
