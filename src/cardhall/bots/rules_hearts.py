@@ -114,7 +114,7 @@ class HeartsRulesBot(BaseBot):
                 if c // 13 != led:
                     void[p["seat"]][led] = True
             pending = pending + trick_points if t["winner"] is None else 0
-        trick = [(p["seat"], CARD[p["card"]]) for p in o["trick"]]
+        trick: list[tuple[int, int]] = [(p["seat"], CARD[p["card"]]) for p in o["trick"]]
         for _, c in trick:
             out[c] -= 1
         queens_out = out[QS] > 0
