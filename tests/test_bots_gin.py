@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 import cardhall
+from cardhall.bots import make_bot
+from cardhall.bots.rules_gin import GinRulesBot
+from cardhall.cards import parse_card, parse_cards
 from cardhall.games.gin import GinState
+from cardhall.sim.play import play_match
+from cardhall.sim.simulate import simulate
 
 
 def test_deals_finished_counts_hands_void_ones_included() -> None:
@@ -131,3 +137,171 @@ def test_sample_state_for_the_advisor_keeps_the_team_hand_and_the_suggestion() -
     assert sampled.suggestion == state.suggestion and sampled.advised
     assert sampled.observation(advisor) == obs
     assert sampled.observation(captain) == state.observation(captain)
+
+
+# --- the rules bot -------------------------------------------------------------------------------
+
+KNOCKER = "AS 2S 3S 4H 4D 4C KH KD KC 9D"  # deadwood 9 (the 9D)
+OPP_PLAIN = "5C 6C 7C 8H 8S 9H 10S JS QD 2D"
+OPP = "5C 6C 7C 9S 10H JS QD KD 2D 6H"  # no meld; fits none of the hands below
+
+
+def stack(nd: str, dl: str, up: str, stock_top: str = "") -> list[int]:
+    """A deck dealing ``nd`` to the non-dealer (captain), ``dl`` to the dealer (box), ``up`` face up,
+    and ``stock_top`` (top first) on top of the stock."""
+    a, b, u, top = parse_cards(nd), parse_cards(dl), parse_card(up), parse_cards(stock_top)
+    used = [*a, *b, u, *top]
+    assert len(set(used)) == len(used) and len(a) == len(b) == 10
+    rest = [c for c in range(52) if c not in used]
+    return [x for pair in zip(a, b, strict=True) for x in pair] + [u, *top] + rest
+
+
+def new(nd: str, dl: str, up: str, stock_top: str = "", game: str = "gin(players=2)") -> GinState:
+    state = cardhall.load_game(game).new_game(seed=1, deck=stack(nd, dl, up, stock_top))
+    assert isinstance(state, GinState)
+    return state
+
+
+def act(state: GinState, seat: int, label: str) -> None:
+    state.apply(seat, state.game.parse_action(label))
+
+
+def choice(state: GinState, seat: int | None = None, obs: dict[str, Any] | None = None) -> str:
+    seat = state.current if seat is None else seat
+    legal = state.legal_actions(seat)
+    bot = make_bot("rules", state.game)
+    action = bot.act(state.observation(seat) if obs is None else obs, legal, random.Random(0))
+    assert action in legal
+    return state.game.action_label(action)
+
+
+def test_rules_bot_is_found_by_name() -> None:
+    for gs in ("gin", "gin(players=2)"):
+        game = cardhall.load_game(gs)
+        assert isinstance(make_bot("rules", game), GinRulesBot)
+
+
+def test_takes_the_up_card_only_when_it_melds() -> None:
+    hand = "7H 8H 2C 5D 9C JC QS KS 3D AC"
+    assert choice(new(hand, OPP, "9H")) == "take discard"  # 7H 8H 9H
+    assert choice(new(hand, OPP, "KH")) == "pass"  # high and alone
+    assert choice(new(hand, OPP, "6S")) == "pass"  # low, but no meld and no knock
+
+
+def test_takes_a_discard_that_lets_it_knock_at_once() -> None:
+    # The 2H melds with nothing, but taking it and throwing the QH leaves deadwood 4+3+2 = 9.
+    state = new("AS 2S 3S 5D 6D 7D 8D 4H 3C QH", OPP, "2H")
+    assert choice(state) == "take discard"
+    act(state, state.nondealer, "take discard")
+    assert choice(state) == "knock QH"
+
+
+def test_draw_phase_takes_a_set_card_and_otherwise_draws() -> None:
+    state = new("7H 7D 2C 5D 8S JC QS KS 3D AC", OPP, "KH", "2H")
+    act(state, state.nondealer, "pass")
+    act(state, state.dealer, "pass")
+    act(state, state.nondealer, "discard KS")
+    assert state.phase == "draw" and state.current == state.dealer
+    assert choice(state) == "draw stock"  # KS is no use to 5C 6C 7C 9S 10H JS QD KD 2D 6H
+    obs = state.observation(state.dealer)
+    obs["discard_pile"][-1] = "8C"  # 5C 6C 7C 8C
+    assert choice(state, obs=obs) == "take discard"
+    obs["discard_pile"][-1] = "4C"  # 4C 5C 6C 7C
+    assert choice(state, obs=obs) == "take discard"
+
+
+def test_discards_the_highest_unmatched_card_keeping_pairs_and_safe_cards() -> None:
+    state = new("AS 2S 3S 2C 4D KC JD JH 8C 9H", OPP, "KH", "3H")
+    act(state, state.nondealer, "pass")
+    act(state, state.dealer, "pass")
+    # Deadwood 2C 4D KC JD JH 8C 9H 3H: KC is the highest card with no prospects (the Js are a pair).
+    assert choice(state) == "discard KC"
+
+
+def test_never_feeds_a_meld_the_opponent_was_seen_taking() -> None:
+    state = new("AS 2S 3S 2C 4D 10S QC JD JH 9H", OPP, "KH", "3H")
+    act(state, state.nondealer, "pass")
+    act(state, state.dealer, "pass")
+    obs = state.observation(state.nondealer)
+    opp = state.dealer
+    assert choice(state, obs=obs) in ("discard QC", "discard 10S")
+    # The opponent holds 8S 9S (seen taken from the pile): the 10S would make him a run.
+    obs["known_cards"][opp] = ["8S", "9S"]
+    assert choice(state, obs=obs) == "discard QC"
+    # He holds QH and QD: the QC would make him a set.
+    obs["known_cards"][opp] = ["QH", "QD"]
+    assert choice(state, obs=obs) == "discard 10S"
+
+
+def test_knocks_early_holds_late_and_always_goes_gin() -> None:
+    state = new(KNOCKER, OPP_PLAIN, "6D", "8C")
+    act(state, state.nondealer, "pass")
+    act(state, state.dealer, "pass")
+    # Deadwood after throwing 9D: 8 (the 8C); early in the hand it knocks.
+    assert choice(state) == "knock 9D"
+    obs = state.observation(state.nondealer)
+    obs["stock_size"] = 5  # late: 8 is too much, it plays on toward gin
+    assert choice(state, obs=obs) == "discard 9D"
+    gin = new(KNOCKER, OPP_PLAIN, "6D", "4S")
+    act(gin, gin.nondealer, "pass")
+    act(gin, gin.dealer, "pass")
+    obs = gin.observation(gin.nondealer)
+    obs["stock_size"] = 3
+    assert choice(gin, obs=obs) == "knock 9D"  # gin: AS-4S, 4H 4D 4C... deadwood 0
+
+
+def test_lays_off_what_lowers_its_deadwood_and_keeps_its_own_melds() -> None:
+    state = new(KNOCKER, "4S 5S 6S KS 7C 8C 10D JH QC 2D", "6D", "2H")
+    nd, dl = state.nondealer, state.dealer
+    act(state, nd, "pass")
+    act(state, dl, "pass")
+    act(state, nd, "knock 9D")
+    assert state.phase == "layoff" and state.current == dl
+    assert choice(state) == "lay off KS"
+    act(state, dl, "lay off KS")
+    assert "lay off 4S" in [state.game.action_label(a) for a in state.legal_actions(dl)]
+    assert choice(state) == "done"  # the 4S belongs to its own run 4S 5S 6S
+
+
+def test_advisor_suggests_what_the_bot_would_play_as_captain() -> None:
+    state = new("7H 8H 2C 5D 9C JC QS KS 3D AC", OPP, "9H", game="gin")
+    captain, advisor = state.nondealer, state.advisor
+    assert set(state.to_act) == {captain, advisor}
+    assert choice(state, advisor) == "suggest take discard"
+    assert choice(state, captain) == "take discard"
+    act(state, captain, "take discard")
+    assert choice(state, advisor) == "suggest " + choice(state, captain)
+
+
+def test_decision_depends_on_the_observation_only() -> None:
+    hand = "AS 2S 3S 2C 4D KC JD JH 8C 9H"
+    a = new(hand, OPP, "KH", "3H")
+    b = new(hand, "5H 6H 7H 8D 9D 10D QS QH 5S 4C", "KH", "3H")
+    for s in (a, b):
+        act(s, s.nondealer, "pass")
+        act(s, s.dealer, "pass")
+    assert a.observation(a.nondealer) == b.observation(b.nondealer)
+    assert a.hands[a.dealer] != b.hands[b.dealer]
+    for spec in ("rules", "search(iterations=3)"):
+        picks = set()
+        for s in (a, b):
+            bot = make_bot(spec, s.game)
+            picks.add(bot.act(s.observation(s.nondealer), s.legal_actions(s.nondealer), random.Random(4)))
+        assert len(picks) == 1
+
+
+@pytest.mark.parametrize("game_string", ["gin(players=2,max_hands=1)", "gin(max_hands=1)"])
+def test_search_bot_plays_a_short_match(game_string: str) -> None:
+    game = cardhall.load_game(game_string)
+    bots = [make_bot("search(iterations=2)", game)] + [
+        make_bot("rules", game) for _ in range(game.num_players - 1)
+    ]
+    state = play_match(game, bots, seed=3)
+    assert state.is_over and state.deals_finished == 1
+
+
+def test_rules_beats_random_clearly() -> None:
+    report = simulate("gin(players=2,max_hands=1)", ["rules", "random"], 30, rotate=True)
+    rules = report.summary()["by_bot"][0]
+    assert rules["bot"] == "rules"
+    assert rules["margin"]["low"] > 15

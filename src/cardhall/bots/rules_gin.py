@@ -1,0 +1,240 @@
+"""The ``rules`` bot for gin (two-player gin and three-hand gin in the box), from the observation alone.
+
+- **Taking the discard** (the up-card or the top of the pile): only when the card goes into a meld of the
+  best arrangement after the best discard (and lowers the deadwood), or when it lets the bot knock at once;
+  otherwise it passes / draws from the stock, giving the opponent no information.
+- **Discarding**: every legal discard is costed as the deadwood left, plus the prospects thrown away (live
+  cards that would make a set with a pair it holds, or a run with a neighbour it holds in the suit; worth
+  less as the stock runs down), plus its danger: a card that would meld with cards the opponent was seen
+  taking from the pile is never given away while anything else is left (never feed a meld knowingly); a
+  card of the same rank or a near neighbour of those cards is risky; a card of a rank the opponent threw or
+  passed on is safer. Lowest cost wins; ties go to the higher card.
+- **Knocking**: gin whenever possible; otherwise it knocks with the discard leaving the least deadwood when
+  that deadwood is at most a limit that falls as the stock shrinks (10 early, then 8, then 6, 4 late):
+  early knocks win before the opponent has melded, late knocks with much deadwood get undercut. When it
+  does not knock it keeps discarding toward gin.
+- **Lay-offs**: it lays off the card that lowers its deadwood most, one at a time, and says ``done`` when no
+  lay-off lowers it (a card that is part of its own meld is kept).
+- **Three players**: as box or captain it plays its hand; as advisor it suggests exactly what it would play
+  with the team hand (the captain's choice above).
+"""
+
+from __future__ import annotations
+
+import random
+
+from cardhall.bots.base import BaseBot
+from cardhall.cards import format_card
+from cardhall.core import Observation
+from cardhall.games.gin import (
+    DONE,
+    KNOCK_BASE,
+    LAYOFF_BASE,
+    NO_SUGGESTION,
+    PASS,
+    STOCK,
+    SUGGEST_BASE,
+    TAKE,
+)
+from cardhall.games.gin_melds import CARD_VALUES, RANK_MASKS, deadwood_mask
+
+CARD = {format_card(c): c for c in range(52)}
+BIT = {format_card(c): 1 << c for c in range(52)}
+FULL_STOCK = 31
+
+# Gin order within a suit (A low): GIN_NEXT[c] / GIN_PREV[c] is the card one rank above / below in its
+# suit, or -1 at the ends (K has no higher, A no lower).
+GIN_NEXT = tuple(-1 if c % 13 == 11 else (c - 12 if c % 13 == 12 else c + 1) for c in range(52))
+GIN_PREV = tuple(-1 if c % 13 == 12 else (c + 12 if c % 13 == 0 else c - 1) for c in range(52))
+
+
+def _mask(labels: list[str]) -> int:
+    m = 0
+    for c in labels:
+        m |= BIT[c]
+    return m
+
+
+def knock_limit(stock_size: int) -> int:
+    """The most deadwood the bot knocks with, by the cards left in the stock."""
+    if stock_size >= 22:
+        return 10
+    if stock_size >= 15:
+        return 8
+    if stock_size >= 8:
+        return 6
+    return 4
+
+
+def _bit(c: int) -> int:
+    return 0 if c < 0 else 1 << c
+
+
+def meld_outs(card: int, hand: int, live: int) -> int:
+    """Live cards that would make a meld with ``card`` and the other cards of ``hand``."""
+    outs = 0
+    same = RANK_MASKS[card % 13]
+    if (hand & same & ~(1 << card)).bit_count() >= 1:
+        outs += (live & same).bit_count()
+    up, down = GIN_NEXT[card], GIN_PREV[card]
+    up2 = GIN_NEXT[up] if up >= 0 else -1
+    down2 = GIN_PREV[down] if down >= 0 else -1
+    if up >= 0 and hand >> up & 1:
+        outs += bool(live & _bit(down)) + bool(live & _bit(up2))
+    elif up2 >= 0 and hand >> up2 & 1 and live >> up & 1:
+        outs += 1
+    if down >= 0 and hand >> down & 1:
+        outs += bool(live & _bit(down2)) + (0 if up >= 0 and hand >> up & 1 else bool(live & _bit(up)))
+    elif down2 >= 0 and hand >> down2 & 1 and live >> down & 1:
+        outs += 1
+    return outs
+
+
+def danger(card: int, opp_known: int, opp_refused: int) -> float:
+    """How likely ``card`` helps the opponent: it melds with cards seen taken (20), shares a rank or is a
+    near neighbour of them (3 / 2), is a rank or neighbour the opponent threw or passed on (-2 / -1)."""
+    same = RANK_MASKS[card % 13]
+    up, down = GIN_NEXT[card], GIN_PREV[card]
+    up2 = GIN_NEXT[up] if up >= 0 else -1
+    down2 = GIN_PREV[down] if down >= 0 else -1
+    near = _bit(up) | _bit(down)
+    if (opp_known & same).bit_count() >= 2 or any(
+        opp_known & pair == pair
+        for pair in (_bit(up) | _bit(up2), near, _bit(down) | _bit(down2))
+        if pair.bit_count() == 2
+    ):
+        return 20.0
+    d = 0.0
+    if opp_known & same:
+        d += 3
+    if opp_known & (near | _bit(up2) | _bit(down2)):
+        d += 2
+    if opp_refused & same:
+        d -= 2
+    if opp_refused & near:
+        d -= 1
+    return d
+
+
+class GinRulesBot(BaseBot):
+    name = "rules"
+
+    def act(self, observation: Observation, legal_actions: list[int], rng: random.Random) -> int:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        o = observation
+        if legal_actions[-1] == NO_SUGGESTION:  # the advisor suggests what it would play itself
+            own = [a - SUGGEST_BASE for a in legal_actions[:-1]]
+            return SUGGEST_BASE + self._choose(o, own, o["roles"]["captain"]) if own else NO_SUGGESTION
+        return self._choose(o, legal_actions, o["seat"])
+
+    # --- the captain's / player's choice -------------------------------------------------------
+
+    def _choose(self, o: Observation, legal: list[int], me: int) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        hand = _mask(o["hand"])
+        first = legal[0]
+        if first >= LAYOFF_BASE and first < STOCK:
+            return self._lay_off(hand, legal)
+        if first >= STOCK:  # TAKE with STOCK or PASS
+            return self._draw(o, hand, legal)
+        return self._discard(o, hand, legal, me)
+
+    def _lay_off(self, hand: int, legal: list[int]) -> int:
+        base = deadwood_mask(hand)
+        best, gain = DONE, 0
+        for a in legal:
+            if a == DONE:
+                continue
+            g = base - deadwood_mask(hand & ~(1 << (a - LAYOFF_BASE)))
+            if g > gain:
+                best, gain = a, g
+        return best
+
+    def _draw(self, o: Observation, hand: int, legal: list[int]) -> int:
+        decline = STOCK if STOCK in legal else PASS
+        top = CARD[o["discard_pile"][-1]]
+        bit = 1 << top
+        eleven = hand | bit
+        allow_same = bool(self.game.options["allow_same_discard"])
+        now = deadwood_mask(hand)
+        best = now + 100
+        melded = False
+        m = eleven if allow_same else hand
+        while m:
+            low = m & -m
+            m ^= low
+            rest = eleven ^ low
+            d = deadwood_mask(rest)
+            if d < best:
+                best = d
+                melded = rest & bit != 0 and d < deadwood_mask(rest ^ bit) + CARD_VALUES[top]
+        if best < now and (melded or best <= knock_limit(o["stock_size"])):
+            return TAKE
+        return decline
+
+    def _discard(self, o: Observation, hand: int, legal: list[int], me: int) -> int:
+        opp = o["roles"]["box"] if "box" in o["roles"] else o["roles"]["dealer"]
+        if opp == me:
+            opp = o["roles"]["captain"] if "captain" in o["roles"] else o["roles"]["non_dealer"]
+        stock = o["stock_size"]
+        # Knock or gin?
+        knocks = [a for a in legal if a >= KNOCK_BASE]
+        if knocks:
+            scored = [
+                (deadwood_mask(hand & ~(1 << (a - KNOCK_BASE))), -CARD_VALUES[a - KNOCK_BASE], a)
+                for a in knocks
+            ]
+            dw, _, action = min(scored)
+            if dw <= knock_limit(stock):
+                return action
+        opp_known = _mask(o["known_cards"][opp])
+        pile = _mask(o["discard_pile"])
+        refused = self._refused(o, opp)
+        live = ((1 << 52) - 1) & ~hand & ~pile & ~opp_known
+        weight = 0.5 + 1.5 * stock / FULL_STOCK
+        best_cost = 1e9
+        best = legal[0]
+        for a in legal:
+            if a >= KNOCK_BASE:
+                break
+            rest = hand & ~(1 << a)
+            cost = (
+                deadwood_mask(rest)
+                + weight * meld_outs(a, hand, live)
+                + danger(a, opp_known, refused)
+                - 0.01 * CARD_VALUES[a]
+            )
+            if cost < best_cost:
+                best_cost, best = cost, a
+        return best
+
+    @staticmethod
+    def _refused(o: Observation, opp: int) -> int:
+        """Cards the opponent discarded or passed on this hand."""
+        moves = o["moves"]
+        pile = [CARD[c] for c in o["discard_pile"]]
+        for m in reversed(moves):  # back to the pile as dealt: the up-card alone
+            action: str = m["action"]
+            if action.startswith(("discard", "knock")):
+                pile.pop()
+            elif action.startswith("take"):
+                pile.append(CARD[action[5:]])
+        refused = 0
+        for m in moves:
+            action = m["action"]
+            if action.startswith("take"):
+                pile.pop()
+            elif action == "pass" or action == "draw stock":
+                if m["seat"] == opp and pile:
+                    refused |= 1 << pile[-1]
+            elif action.startswith(("discard", "knock")):
+                c = CARD[action.split()[1]]
+                pile.append(c)
+                if m["seat"] == opp:
+                    refused |= 1 << c
+        return refused
+
+
+RULES_BOT = GinRulesBot
