@@ -69,6 +69,20 @@ BLIND_BASE = len(SIMPLE_LABELS)
 MAX_STACK_IN_ANTES = 500
 
 BLIND, OPEN, JOINING, OVER = "blind", "open", "svara join", "over"
+BIT = tuple(1 << c for c in range(52))
+# random.shuffle of the 32-card deck as steps (i, i + 1, bits of i + 1): the same numbers, fewer calls.
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+
+
+def shuffle_deck(deck: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(deck)`` for the 32-card deck, drawing exactly the same numbers (so records and
+    seeds keep their deals) without a Python call per card."""
+    getrandbits = rng.getrandbits
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 class Svara(Game):
@@ -107,6 +121,10 @@ class Svara(Game):
         self.values = VALUES[str(self.options["joker"])]
         self.bet_base = BLIND_BASE + self.units
         self.raise_base = self.bet_base + self.units
+        n = self.players
+        # orders[s]: every seat clockwise starting after s.
+        self.orders = tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n))
+        self.labels: dict[int, str] = {}  # action labels, filled on demand
 
     @property
     def num_players(self) -> int:
@@ -131,6 +149,13 @@ class Svara(Game):
 
     def raise_by(self, amount: int) -> int:
         return self.raise_base + amount // self.ante - 1
+
+    def label(self, action: int) -> str:
+        """``action_label`` without the checks, cached (the observation lists every action of a deal)."""
+        text = self.labels.get(action)
+        if text is None:
+            text = self.labels[action] = self._action_label(action)
+        return text
 
     def _action_label(self, action: int) -> str:
         if action < BLIND_BASE:
@@ -214,7 +239,7 @@ class Svara(Game):
         st.svara_round = o["svara"]
         st.deal_index = st.deals_done + st.svara_round + 1
         st.queue = [(v["pot"], tuple(v["players"])) for v in o["pending_svaras"]]
-        st.log = [dict(row) for row in o["deal_log"]]
+        st.log = list(o["deal_log"])
         st.looked = o["looked"]
         st.winners_ = tuple(o["winners"])
         st.in_deal = list(o["in_deal"])
@@ -323,10 +348,9 @@ class SvaraState(State):
         self.joined: list[int] = []
         self.deal_actions: list[tuple[int, int]] = []
 
-    def _order(self, after: int) -> list[int]:
+    def _order(self, after: int) -> tuple[int, ...]:
         """All seats clockwise starting after ``after``."""
-        n = self.game.players
-        return [(after + k) % n for k in range(1, n + 1)]
+        return self.game.orders[after % self.game.players]
 
     def _start_ordinary_deal(self) -> None:
         self._reset_deal()
@@ -344,17 +368,19 @@ class SvaraState(State):
             deck = list(self.stacked_deck)
         else:
             deck = list(DECK)
-            derived_rng(self.seed, "deal", self.deal_index).shuffle(deck)
+            shuffle_deck(deck, derived_rng(self.seed, "deal", self.deal_index))
         self.deal_index += 1
-        order = [s for s in self._order(self.dealer) if self.in_deal[s]]
+        in_deal = self.in_deal
+        order = [s for s in self.game.orders[self.dealer] if in_deal[s]]
         hands = [0] * self.game.players
-        pos = 0
-        for _ in range(3):
-            for s in order:
-                hands[s] |= 1 << deck[pos]
-                pos += 1
+        k = len(order)
+        for i, s in enumerate(order):
+            hands[s] = BIT[deck[i]] | BIT[deck[i + k]] | BIT[deck[i + 2 * k]]
         self.hands = hands
-        self.stock = mask_of(deck[pos:])
+        stock = 0
+        for c in deck[3 * k :]:
+            stock |= BIT[c]
+        self.stock = stock
         self.revealed = 0
         self.shown = []
         self.looked = False
@@ -377,21 +403,27 @@ class SvaraState(State):
     def _start_open(self, first: int) -> None:
         self.phase = OPEN
         self.looked = True
-        self.pending = [self._can_act(s) for s in range(self.game.players)]
+        in_deal, folded, stacks = self.in_deal, self.folded, self.stacks
+        self.pending = [in_deal[s] and not folded[s] and stacks[s] > 0 for s in range(self.game.players)]
         self.opened = False
         self.min_raise = self.last_blind if self.blinds else self.game.ante
         self._next_actor(first, inclusive=True)
 
     def _next_actor(self, start: int, inclusive: bool) -> None:
-        n = self.game.players
-        live = [s for s in range(n) if self.in_deal[s] and not self.folded[s]]
+        game = self.game
+        n = game.players
+        in_deal, folded, stacks = self.in_deal, self.folded, self.stacks
+        live = [s for s in range(n) if in_deal[s] and not folded[s]]
         if len(live) == 1:
             self._take_all(live[0], "uncontested")
             return
-        with_chips = sum(1 for s in live if self.stacks[s] > 0)
-        seats = self._order(start - 1) if inclusive else self._order(start)
-        for s in seats:
-            if self.pending[s]:
+        with_chips = 0
+        for s in live:
+            if stacks[s]:
+                with_chips += 1
+        pending = self.pending
+        for s in game.orders[(start - 1) % n if inclusive else start]:
+            if pending[s]:
                 if with_chips <= 1 and self.bets[s] >= self.current:
                     break
                 self.actor = s
@@ -410,8 +442,10 @@ class SvaraState(State):
         self.contrib[seat] += amount
 
     def _raised(self, seat: int) -> None:
-        for s in range(self.game.players):
-            self.pending[s] = s != seat and self._can_act(s)
+        in_deal, folded, stacks = self.in_deal, self.folded, self.stacks
+        self.pending = [
+            s != seat and in_deal[s] and not folded[s] and stacks[s] > 0 for s in range(self.game.players)
+        ]
 
     # --- settling ----------------------------------------------------------------------------
 
@@ -430,7 +464,26 @@ class SvaraState(State):
         live = [s for s in range(n) if self.in_deal[s] and not self.folded[s]]
         value = {s: values[self.hands[s]] for s in live}
         self.shown = [(s, value[s]) for s in live]
-        self.revealed = mask_of(c for s in live for c in cards_of(self.hands[s]))
+        revealed = 0
+        for s in live:
+            revealed |= self.hands[s]
+        self.revealed = revealed
+        stacks = self.stacks
+        if all(stacks[s] for s in live):
+            # Nobody is all in: one pot for the best hand (the common case, settled directly).
+            best = max(value.values())
+            tied = tuple(s for s in live if value[s] == best)
+            amount = self._pot()
+            if not amount:
+                self._log("showdown", self.shown, [], [])
+            elif len(tied) == 1:
+                stacks[tied[0]] += amount
+                self._log("showdown", self.shown, [(tied[0], amount)], [])
+            else:
+                self.queue.append((amount, tied))
+                self._log("showdown", self.shown, [], [(amount, tied)])
+            self._after_deal()
+            return
         levels = sorted(
             {self.contrib[s] for s in live if self.stacks[s] == 0} | {max(self.contrib[s] for s in live)}
         )
@@ -657,6 +710,7 @@ class SvaraState(State):
 
     def observation(self, seat: int | None) -> Observation:
         game = self.game
+        label = game.label
         own = self.hands[seat] if seat is not None and self.looked else 0
         return {
             "game": str(game),
@@ -687,7 +741,7 @@ class SvaraState(State):
             "join_order": list(self.join_order),
             "to_respond": list(self.pending),
             "opened": self.opened,
-            "actions": [{"seat": s, "action": game.action_label(a)} for s, a in self.deal_actions],
+            "actions": [{"seat": s, "action": label(a)} for s, a in self.deal_actions],
             "showdown": [
                 {
                     "seat": s,
@@ -696,7 +750,7 @@ class SvaraState(State):
                 }
                 for s, v in self.shown
             ],
-            "deal_log": [dict(row) for row in self.log],
+            "deal_log": list(self.log),
             "max_deals": game.options["max_deals"],
             "is_over": self.is_over,
             "winners": list(self.winners_),
@@ -735,13 +789,26 @@ class SvaraState(State):
     # --- copies ------------------------------------------------------------------------------
 
     def clone(self) -> Self:
+        # Shallow copy, then fresh copies of the lists that change in place. Their items (ints,
+        # tuples, finished deal-log rows) are never mutated, so they are shared.
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        for key in (
-            "history", "stacks", "queue", "log", "hands", "shown", "in_deal", "folded", "bets",
-            "contrib", "blinded", "pending", "blinds", "join_order", "joined", "deal_actions",
-        ):  # fmt: skip
-            setattr(new, key, list(getattr(self, key)))
+        new.__dict__ = self.__dict__.copy()
+        new.history = self.history[:]
+        new.stacks = self.stacks[:]
+        new.queue = self.queue[:]
+        new.log = self.log[:]
+        new.hands = self.hands[:]
+        new.shown = self.shown[:]
+        new.in_deal = self.in_deal[:]
+        new.folded = self.folded[:]
+        new.bets = self.bets[:]
+        new.contrib = self.contrib[:]
+        new.blinded = self.blinded[:]
+        new.pending = self.pending[:]
+        new.blinds = self.blinds[:]
+        new.join_order = self.join_order[:]
+        new.joined = self.joined[:]
+        new.deal_actions = self.deal_actions[:]
         return new
 
     def resample(self, seat: int, rng: random.Random) -> Self:
