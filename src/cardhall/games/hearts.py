@@ -63,7 +63,6 @@ from cardhall.cards import (
     format_card,
     mask_of,
     parse_card,
-    sort_for_display,
 )
 from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError, InvalidOptionError
@@ -130,6 +129,56 @@ NUM_ACTIONS = 106
 PASS, PLAY, MOON, OVER = "pass", "play", "moon", "over"
 
 PLAYER_RANGE = {1: (3, 7), 2: (6, 11)}
+LABELS = tuple(format_card(f) for f in range(FACES))
+BITS = tuple(1 << f for f in range(FACES))
+SUIT_OF = tuple(f // 13 for f in range(FACES))
+# DISPLAY[suit][13-bit pattern]: the labels of that suit's faces, high rank first (``sort_for_display``).
+DISPLAY = tuple(tuple(tuple(LABELS[f] for f in reversed(faces)) for faces in table) for table in _SUIT_FACES)
+BITS2 = tuple(1 << c for c in range(2 * FACES))
+_SHUFFLE_STEPS = {
+    size: tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size)))
+    for size in (FACES, 2 * FACES)
+}
+
+
+def shuffle_deck(deck: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(deck)``, drawing exactly the same numbers (so records stay valid) without a Python
+    call per card."""
+    getrandbits = rng.getrandbits
+    for i, n, k in _SHUFFLE_STEPS[len(deck)]:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+_DISPLAY_ORDER = {LABELS[f]: (f // 13, -(f % 13)) for f in range(FACES)}
+
+
+def display_labels(mask: int) -> list[str]:
+    """The faces of physical cards (a 104-bit mask) as text, by suit (C D H S), high rank first; a face
+    held twice is shown twice."""
+    low = mask & FACE_MASK
+    high = mask >> FACES
+    t = DISPLAY
+    if not high:
+        return [
+            *t[0][low & 0x1FFF],
+            *t[1][low >> 13 & 0x1FFF],
+            *t[2][low >> 26 & 0x1FFF],
+            *t[3][low >> 39 & 0x1FFF],
+        ]
+    out: list[str] = []
+    for suit in range(4):
+        a = low >> 13 * suit & 0x1FFF
+        b = high >> 13 * suit & 0x1FFF
+        if a & b:
+            out += sorted(t[suit][a] + t[suit][b], key=_DISPLAY_ORDER.__getitem__)
+        else:
+            out += t[suit][a | b]
+    return out
+
+
 _FACE_OF_LABEL = {format_card(f): f for f in range(FACES)}
 _MOON_OF = {"minus": MOON_MINUS, "plus": MOON_PLUS}
 
@@ -225,6 +274,18 @@ class Hearts(Game):
         self.widow_size = cards - self.hand_size * self.players
         self.total_points = 26 * self.decks
         self._deck = list(range(cards))
+        # Option flags and per-table tables for the hot paths.
+        o = self.options
+        n = self.players
+        self.points_first_trick = bool(o["points_on_first_trick"])
+        self.breakers = POINT_FACES if o["queen_breaks_hearts"] else HEART_FACES
+        self.widow_first = o["widow"] == "first_trick"
+        self.dead_left = o["dead_trick_lead"] == "left"
+        self.two_clubs = o["first_lead"] == "two_clubs"
+        self.next_seat = tuple((s + 1) % n for s in range(n))
+        self.seat_tuples = tuple((s,) for s in range(n))
+        self.pairs = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(n))
+        self.game_string = str(self)
 
     @property
     def num_players(self) -> int:
@@ -433,7 +494,15 @@ class Hearts(Game):
 
 
 class HeartsState(State):
+    """One match. Hands are bitmasks of physical cards; ``trick`` lists ``(seat, face)``.
+
+    ``to_act`` and ``is_over`` are plain attributes kept up to date by every change of turn, so the loops
+    of bots and simulations read them without a call.
+    """
+
     game: Hearts
+    to_act: tuple[int, ...] = ()
+    is_over: bool = False
 
     def __init__(self, game: Hearts, seed: int, deck: list[int] | None) -> None:
         self.game = game
@@ -455,21 +524,23 @@ class HeartsState(State):
         n = self.n
         if deck is None:
             deck = g.deck()
-            derived_rng(self.seed, "deal", self.hand_index).shuffle(deck)
+            shuffle_deck(deck, derived_rng(self.seed, "deal", self.hand_index))
         hands = [0] * n
         dealt = g.hand_size * n
         first = self.dealer + 1
-        for i in range(dealt):
-            hands[(first + i) % n] |= 1 << deck[i]
+        bit = BITS2.__getitem__
+        for k in range(n):
+            hands[(first + k) % n] = sum(map(bit, deck[k:dealt:n]))
         self.hands = hands
-        self.widow = mask_of(deck[dealt:])
+        self.widow = sum(map(bit, deck[dealt:]))
         self.widow_taker = -1
         self.pass_offset = pass_offsets(str(g.options["passing"]), n, self.hand_index)
         self.pass_sel: list[list[int]] = [[] for _ in range(n)]
         self.passed: list[tuple[int, ...]] = [()] * n
         self.trick: list[tuple[int, int]] = []
         self.trick_mask = 0
-        self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
+        # Finished tricks: (leader, plays, winner or -1); a finished trick's list is never changed.
+        self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []
         self.set_aside = 0
         self.set_aside_count = 0
         self.taken = [0] * n
@@ -485,6 +556,7 @@ class HeartsState(State):
         self.leader = self.current = -1
         if self.pass_offset:
             self.phase = PASS
+            self.to_act = tuple(range(n))
         else:
             self._start_play()
 
@@ -493,7 +565,7 @@ class HeartsState(State):
         n = self.n
         leader = (self.dealer + 1) % n
         self.forced = -1
-        if self.game.options["first_lead"] == "two_clubs":
+        if self.game.two_clubs:
             for rank in range(13):
                 bits = _both(1 << rank)
                 holders = [s for s in range(n) if self.hands[(leader + s) % n] & bits]
@@ -502,21 +574,23 @@ class HeartsState(State):
                     self.forced = rank
                     break
         self.leader = self.current = leader
+        self.to_act = (leader,)
 
     # --- Game API ----------------------------------------------------------------------------
-
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        if self.phase == PASS:
-            return tuple(s for s in range(self.n) if len(self.pass_sel[s]) < 3)
-        if self.phase == OVER:
-            return ()
-        return (self.current,)
 
     def legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == PLAY:
-            return faces_of(self._playable(seat)) if seat == self.current else []
+            if seat != self.current:
+                return []
+            trick = self.trick
+            if trick:  # the common case, inline: follow suit if possible
+                h = self.hands[seat]
+                led = SUIT_OF[trick[0][1]]
+                follow = (h | h >> FACES) >> 13 * led & 0x1FFF
+                if follow:
+                    return list(_SUIT_FACES[led][follow])
+            return faces_of(self._playable(seat))
         if phase == PASS:
             if not 0 <= seat < self.n or len(self.pass_sel[seat]) >= 3:
                 return []
@@ -542,7 +616,7 @@ class HeartsState(State):
         follow = faces & SUIT_MASKS[trick[0][1] // 13]
         if follow:
             return follow
-        if not self.tricks and not self.game.options["points_on_first_trick"]:
+        if not self.tricks and not self.game.points_first_trick:
             return (faces & ~POINT_FACES) or faces
         return faces
 
@@ -568,6 +642,13 @@ class HeartsState(State):
             return " (the first lead may not be a heart or QS)"
         return " (hearts are not broken)"
 
+    def apply_unchecked(self, seat: int, action: int) -> None:
+        if self.phase == PLAY:
+            self._play(seat, action)
+        else:
+            self._apply(seat, action)
+        self.history.append(self.game.pairs[seat][action])
+
     def _apply(self, seat: int, action: int) -> None:
         if self.phase == PLAY:
             self._play(seat, action)
@@ -587,8 +668,12 @@ class HeartsState(State):
 
     def _choose_pass(self, seat: int, face: int) -> None:
         bit = self._take(seat, face)
-        self.pass_sel[seat].append(bit.bit_length() - 1)
-        if any(len(sel) < 3 for sel in self.pass_sel):
+        sel = self.pass_sel[seat]
+        sel.append(bit.bit_length() - 1)
+        if len(sel) < 3:
+            return
+        self.to_act = tuple(s for s in self.to_act if s != seat)
+        if self.to_act:
             return
         n = self.n
         for s in range(n):
@@ -600,65 +685,80 @@ class HeartsState(State):
 
     def _play(self, seat: int, face: int) -> None:
         trick = self.trick
-        opts = self.game.options
-        if not trick:
-            if not self.tricks:
-                if self.forced >= 0:
-                    # Nobody holds a lower club, and nobody before the leader holds this one.
-                    for k in range(self.n):
-                        s = (self.dealer + 1 + k) % self.n
-                        self.excluded[s] |= CLUB_BELOW[face]
-                    s = (self.dealer + 1) % self.n
-                    while s != seat:
-                        self.excluded[s] |= _both(1 << face)
-                        s = (s + 1) % self.n
-                elif POINT_FACES >> face & 1:
-                    self.excluded[seat] |= NONPOINTS2
-            elif not self.broken and face // 13 == HEARTS:
-                self.excluded[seat] |= NONHEARTS2
-        else:
-            led = trick[0][1] // 13
-            if face // 13 != led:
+        g = self.game
+        if trick:
+            led = SUIT_OF[trick[0][1]]
+            if SUIT_OF[face] != led:
                 self.excluded[seat] |= SUIT2[led]
-                if not self.tricks and not opts["points_on_first_trick"] and POINT_FACES >> face & 1:
+                if not self.tricks and not g.points_first_trick and POINT_FACES >> face & 1:
                     self.excluded[seat] |= NONPOINTS2
-        if face // 13 == HEARTS or (face == QS and opts["queen_breaks_hearts"]):
+        elif not self.tricks:
+            n = self.n
+            if self.forced >= 0:
+                # Nobody holds a lower club, and nobody before the leader holds this one.
+                for k in range(n):
+                    s = (self.dealer + 1 + k) % n
+                    self.excluded[s] |= CLUB_BELOW[face]
+                s = (self.dealer + 1) % n
+                while s != seat:
+                    self.excluded[s] |= _both(1 << face)
+                    s = (s + 1) % n
+            elif POINT_FACES >> face & 1:
+                self.excluded[seat] |= NONPOINTS2
+        elif not self.broken and SUIT_OF[face] == HEARTS:
+            self.excluded[seat] |= NONHEARTS2
+        if g.breakers >> face & 1:
             self.broken = True
-        self.trick_mask |= self._take(seat, face)
-        trick.append((seat, face))
-        n = self.n
-        if len(trick) < n:
-            self.current = (seat + 1) % n
+        h = self.hands[seat]
+        bit = BITS[face]
+        if not h & bit:
+            bit <<= FACES
+        self.hands[seat] = h ^ bit
+        self.trick_mask |= bit
+        trick.append(g.pairs[seat][face])
+        if len(trick) < self.n:
+            self.current = nxt = g.next_seat[seat]
+            self.to_act = g.seat_tuples[nxt]
             return
         winner = self._trick_winner()
-        self.tricks.append((self.leader, tuple(trick), winner))
+        tricks = self.tricks
+        tricks.append((self.leader, trick, winner))
         if winner >= 0:
             self.taken[winner] |= self.trick_mask | self.set_aside
-            self.set_aside = 0
-            self.set_aside_count = 0
-            if self.widow_taker < 0 and self.widow and opts["widow"] == "first_trick":
+            if self.set_aside:
+                self.set_aside = 0
+                self.set_aside_count = 0
+            if self.widow_taker < 0 and self.widow and g.widow_first:
                 self.widow_taker = winner
             self.last_winner = winner
             self.leader = winner
         else:
             self.set_aside |= self.trick_mask
             self.set_aside_count += 1
-            if opts["dead_trick_lead"] == "left":
-                self.leader = (self.leader + 1) % n
+            if g.dead_left:
+                self.leader = g.next_seat[self.leader]
         self.current = self.leader
+        self.to_act = g.seat_tuples[self.leader]
         self.trick = []
         self.trick_mask = 0
-        if len(self.tricks) == self.game.hand_size:
+        if len(tricks) == g.hand_size:
             self._end_hand()
 
     def _trick_winner(self) -> int:
         """The seat of the highest uncancelled card of the suit led, or -1 when none is left."""
         trick = self.trick
-        led = trick[0][1] // 13
+        led = SUIT_OF[trick[0][1]]
+        if self.game.decks == 1:  # nothing cancels: the highest card of the suit led
+            best = trick[0]
+            for play in trick:
+                f = play[1]
+                if f > best[1] and SUIT_OF[f] == led:
+                    best = play
+            return best[0]
         suit = SUIT_MASKS[led]
         seen = dup = 0
         for _, f in trick:
-            bit = 1 << f
+            bit = BITS[f]
             if bit & suit:
                 if seen & bit:
                     dup |= bit
@@ -677,7 +777,7 @@ class HeartsState(State):
         self.uncollected |= self.set_aside
         self.set_aside = 0
         self.set_aside_count = 0
-        if self.widow and g.options["widow"] == "last_trick":
+        if self.widow and not g.widow_first:
             self.widow_taker = self.last_winner
         widow_points = points_of(self.widow)
         self.uncollected_points = points_of(self.uncollected)
@@ -694,6 +794,7 @@ class HeartsState(State):
             if moon == "choice":
                 self.phase = MOON
                 self.current = shooter
+                self.to_act = (shooter,)
                 return
             self._finish_hand(MOON_MINUS if moon == "minus" else MOON_PLUS)
             return
@@ -730,6 +831,8 @@ class HeartsState(State):
         limit = int(g.options["max_hands"])
         if max(self.scores_) >= int(g.options["target"]) or (limit > 0 and self.hand_index >= limit):
             self.phase = OVER
+            self.is_over = True
+            self.to_act = ()
             low = min(self.scores_)
             self.winners_ = tuple(s for s in range(n) if self.scores_[s] == low)
             return
@@ -762,10 +865,7 @@ class HeartsState(State):
 
     def observation(self, seat: int | None) -> Observation:
         def faces(cards: list[int] | tuple[int, ...]) -> list[str]:
-            return [format_card(c) for c in sort_for_display(c % FACES for c in cards)]
-
-        def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[Any]:
-            return [{"seat": s, "card": format_card(f)} for s, f in cards]
+            return display_labels(mask_of(cards)) if cards else []
 
         n = self.n
         me = seat if seat is not None and 0 <= seat < n else -1
@@ -777,14 +877,15 @@ class HeartsState(State):
             passed_cards = faces(self.passed[me])
             received_from = (me - self.pass_offset) % n
             received_cards = faces(self.passed[received_from])
+        phase = self.phase
         obs: Observation = {
-            "game": str(self.game),
+            "game": self.game.game_string,
             "seat": seat,
-            "phase": self.phase,
-            "hand_number": self.hand_index + (0 if self.phase == OVER else 1),
+            "phase": phase,
+            "hand_number": self.hand_index + (0 if phase == OVER else 1),
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": faces(cards_of(self.hands[me])) if me >= 0 else [],
+            "hand": display_labels(self.hands[me]) if me >= 0 else [],
             "hand_sizes": [h.bit_count() for h in self.hands],
             "widow_size": self.widow.bit_count(),
             "widow_taker": None if self.widow_taker < 0 else self.widow_taker,
@@ -797,14 +898,20 @@ class HeartsState(State):
             "received_cards": received_cards,
             "hearts_broken": self.broken,
             "leader": None if self.leader < 0 else self.leader,
-            "trick": plays(self.trick),
+            "trick": [{"seat": s, "card": LABELS[f]} for s, f in self.trick],
             "tricks": [
-                {"leader": lead, "cards": plays(cards), "winner": None if w < 0 else w}
+                {
+                    "leader": lead,
+                    "cards": [{"seat": s, "card": LABELS[f]} for s, f in cards],
+                    "winner": None if w < 0 else w,
+                }
                 for lead, cards, w in self.tricks
             ],
             "set_aside_tricks": self.set_aside_count,
-            "uncollected": faces(cards_of(self.uncollected)),
-            "trick_points": [points_of(t) for t in self.taken],
+            "uncollected": display_labels(self.uncollected) if self.uncollected else [],
+            "trick_points": [
+                (t & HEARTS2).bit_count() + 13 * (t & QS2).bit_count() if t else 0 for t in self.taken
+            ],
             "moon": None if self.moon_seat < 0 else self.moon_seat,
             "scores": list(self.scores_),
             "score_sheet": [dict(row) for row in self.score_sheet],
@@ -832,10 +939,6 @@ class HeartsState(State):
         zones["set aside"] = cards_of(self.set_aside)
         zones["uncollected"] = cards_of(self.uncollected)
         return zones
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     @property
     def scores(self) -> tuple[int, ...]:
