@@ -74,6 +74,17 @@ BIT = tuple(1 << c for c in range(52))
 _SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
 
+_HAND_LABELS: dict[int, tuple[str, ...]] = {}
+
+
+def hand_labels(mask: int) -> list[str]:
+    """The labels of a hand (a bitmask) in display order (memoised: there are 4,960 hands)."""
+    labels = _HAND_LABELS.get(mask)
+    if labels is None:
+        labels = _HAND_LABELS[mask] = tuple(format_card(c) for c in sort_for_display(cards_of(mask)))
+    return list(labels)
+
+
 def shuffle_deck(deck: list[int], rng: random.Random) -> None:
     """``rng.shuffle(deck)`` for the 32-card deck, drawing exactly the same numbers (so records and
     seeds keep their deals) without a Python call per card."""
@@ -532,7 +543,7 @@ class SvaraState(State):
                     {
                         "seat": s,
                         "value": v,
-                        "cards": [format_card(c) for c in sort_for_display(cards_of(self.hands[s]))],
+                        "cards": hand_labels(self.hands[s]),
                     }
                     for s, v in shown
                 ],
@@ -720,7 +731,7 @@ class SvaraState(State):
             "svara": self.svara_round,
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": [format_card(c) for c in sort_for_display(cards_of(own))],
+            "hand": hand_labels(own),
             "looked": self.looked,
             "hand_value": game.values[own] if own else None,
             "ante": game.ante,
@@ -745,7 +756,7 @@ class SvaraState(State):
             "showdown": [
                 {
                     "seat": s,
-                    "cards": [format_card(c) for c in sort_for_display(cards_of(self.hands[s]))],
+                    "cards": hand_labels(self.hands[s]),
                     "value": v,
                 }
                 for s, v in self.shown
