@@ -42,6 +42,10 @@ def points(face: int) -> int:
     return 13 if face == QS else (1 if face // 13 == HEARTS else 0)
 
 
+SUIT = tuple(c // 13 for c in range(52))
+POINTS = tuple(points(c) for c in range(52))
+
+
 class HeartsRulesBot(BaseBot):
     name = "rules"
 
@@ -101,18 +105,20 @@ class HeartsRulesBot(BaseBot):
         out = [decks] * 52
         for c in hand:
             out[c] -= 1
-        void = [[False] * 4 for _ in range(n)]
+        void = [0] * n  # per seat, a bit per suit it has shown it lacks
         pending = 0  # points of the set-aside tricks since the last won trick
+        card_of = CARD
+        suit_of = SUIT
         for t in o["tricks"]:
             cards = t["cards"]
-            led = CARD[cards[0]["card"]] // 13
+            led = suit_of[card_of[cards[0]["card"]]]
             trick_points = 0
             for p in cards:
-                c = CARD[p["card"]]
+                c = card_of[p["card"]]
                 out[c] -= 1
-                trick_points += points(c)
-                if c // 13 != led:
-                    void[p["seat"]][led] = True
+                trick_points += POINTS[c]
+                if suit_of[c] != led:
+                    void[p["seat"]] |= 1 << led
             pending = pending + trick_points if t["winner"] is None else 0
         trick: list[tuple[int, int]] = [(p["seat"], CARD[p["card"]]) for p in o["trick"]]
         for _, c in trick:
@@ -128,10 +134,7 @@ class HeartsRulesBot(BaseBot):
         if not trick:
             return self._lead(hand, legal, out, void, me, queens_out)
         led = trick[0][1] // 13
-        for s, c in trick:
-            if c // 13 != led:
-                void[s][led] = True
-        stake = pending + sum(points(c) for _, c in trick)
+        stake = pending + sum(POINTS[c] for _, c in trick)
         last = len(trick) == n - 1
         follow = legal[0] // 13 == led
         if not follow:
@@ -196,7 +199,7 @@ class HeartsRulesBot(BaseBot):
             if hearts:
                 return max(hearts)
         else:
-            safe = [c for c in legal if not points(c)]
+            safe = [c for c in legal if not POINTS[c]]
             if safe:
                 legal = safe
         lengths = [0, 0, 0, 0]
@@ -209,23 +212,35 @@ class HeartsRulesBot(BaseBot):
         hand: list[int],
         legal: list[int],
         out: list[int],
-        void: list[list[bool]],
+        void: list[int],
         me: int,
         queens_out: bool,
     ) -> int:
-        n = len(void)
-        hold_high_spade = any(c in (QS, KS, AS) for c in hand)
+        hold_high_spade = QS in hand or KS in hand or AS in hand
+        others_void = 0
+        for s, v in enumerate(void):
+            if s != me:
+                others_void |= v
+        # below[c]: copies out of the cards of c's suit lower than c; total[suit]: all of the suit.
+        below = [0] * 52
+        total = [0, 0, 0, 0]
+        for suit in range(4):
+            k = 0
+            for c in range(13 * suit, 13 * suit + 13):
+                below[c] = k
+                k += out[c]
+            total[suit] = k
 
         def cost(c: int) -> float:
             suit, rank = divmod(c, 13)
-            higher = sum(out[suit * 13 + r] for r in range(rank + 1, 13))
-            lower = sum(out[suit * 13 + r] for r in range(rank))
+            lower = below[c]
+            higher = total[suit] - lower - out[c]
             value = float(rank)
             if higher == 0:
                 value += 40.0 + 10.0 * (lower > 0)  # it wins if anyone follows
             else:
                 value -= min(higher, 6)
-            if any(void[s][suit] for s in range(n) if s != me):
+            if others_void >> suit & 1:
                 value += 12.0
             if c == QS:
                 value += 60.0
