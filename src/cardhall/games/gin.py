@@ -107,6 +107,10 @@ _WORDS = {
 
 
 _CARD_OF = {format_card(c): c for c in range(52)}
+# _SUIT_CARDS[suit][13-bit pattern]: the card ints of that suit pattern, ascending (discard actions).
+_SUIT_CARDS = tuple(
+    tuple(tuple(13 * s + r for r in range(13) if p >> r & 1) for p in range(1 << 13)) for s in range(4)
+)
 _LOG_WORDS = {"draw stock": STOCK, "pass": PASS, "done": DONE}
 
 
@@ -430,8 +434,16 @@ class GinState(State):
         if phase == DISCARD:
             hand = self.hands[self.current]
             allowed = hand & ~(1 << self.banned) if self.banned >= 0 else hand
+            actions = [
+                *_SUIT_CARDS[0][allowed & 8191],
+                *_SUIT_CARDS[1][allowed >> 13 & 8191],
+                *_SUIT_CARDS[2][allowed >> 26 & 8191],
+                *_SUIT_CARDS[3][allowed >> 39],
+            ]
             knocks = knock_discards(hand) & allowed
-            return cards_of(allowed) + [KNOCK_BASE + c for c in cards_of(knocks)]
+            if knocks:
+                actions += [KNOCK_BASE + c for c in cards_of(knocks)]
+            return actions
         if phase == DRAW:
             return [STOCK, TAKE]
         if phase == UPCARD:

@@ -131,7 +131,12 @@ def deadwood_mask(hand: int) -> int:
     """Minimum deadwood of a hand given as a bitmask."""
     d = _deadwood_cache.get(hand)
     if d is None:
-        d = _best_sets(hand)[0]
+        a, b = hand & SUIT_BITS, hand >> 13 & SUIT_BITS
+        c, e = hand >> 26 & SUIT_BITS, hand >> 39 & SUIT_BITS
+        if (a & b & (c | e)) | (c & e & (a | b)):  # some rank held 3 or 4 times: choose the sets
+            d = _best_sets(hand)[0]
+        else:
+            d = RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[e]
         if len(_deadwood_cache) >= _CACHE_LIMIT:
             _deadwood_cache.clear()
         _deadwood_cache[hand] = d
@@ -157,16 +162,20 @@ def best_melds_mask(hand: int) -> tuple[list[int], int, int]:
 def knock_discards(hand: int) -> int:
     """For an 11-card hand: the mask of discards that leave deadwood <= 10 (the knocking discards).
 
-    This is the engine's incremental helper: one call per turn, cached by hand."""
+    This is the engine's incremental helper: one call per turn, cached by hand. It prunes with the bound
+    ``deadwood(hand - c) >= deadwood(hand) - value(c)`` (an arrangement of the 10 cards plus ``c`` as
+    deadwood is an arrangement of the 11), so most hands need one deadwood computation, not eleven."""
     k = _knock_cache.get(hand)
     if k is None:
         k = 0
-        m = hand
-        while m:
-            low = m & -m
-            if deadwood_mask(hand ^ low) <= KNOCK_LIMIT:
-                k |= low
-            m ^= low
+        need = deadwood_mask(hand) - KNOCK_LIMIT  # a discard must be worth at least this much
+        if need <= 10:
+            m = hand
+            while m:
+                low = m & -m
+                m ^= low
+                if CARD_VALUES[low.bit_length() - 1] >= need and deadwood_mask(hand ^ low) <= KNOCK_LIMIT:
+                    k |= low
         if len(_knock_cache) >= _CACHE_LIMIT:
             _knock_cache.clear()
         _knock_cache[hand] = k
