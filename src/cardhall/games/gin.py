@@ -63,7 +63,6 @@ from cardhall.games.gin_melds import (
     deadwood,
     deadwood_mask,
     gin_rank,
-    gin_sorted,
     knock_discards,
     layoff_meld,
     layoff_targets,
@@ -107,6 +106,36 @@ _WORDS = {
 
 
 _CARD_OF = {format_card(c): c for c in range(52)}
+_LABEL = tuple(format_card(c) for c in range(52))
+# _SUIT_LABELS[suit][13-bit pattern]: the labels of that suit pattern in gin order (A low).
+_SUIT_LABELS = tuple(
+    tuple(tuple(_LABEL[13 * s + r] for r in (12, *range(12)) if p >> r & 1) for p in range(1 << 13))
+    for s in range(4)
+)
+
+
+_MOVE_TEXT = (
+    *("discard " + c for c in _LABEL),
+    *("knock " + c for c in _LABEL),
+    *("lay off " + c for c in _LABEL),
+    "draw stock",
+    "take discard",
+    "pass",
+    "done",
+)
+_TAKE_TEXT = tuple("take " + c for c in _LABEL)
+
+
+def _labels(mask: int) -> list[str]:
+    """Card labels of a mask, by suit and in gin order (as ``gin_sorted``)."""
+    return [
+        *_SUIT_LABELS[0][mask & 8191],
+        *_SUIT_LABELS[1][mask >> 13 & 8191],
+        *_SUIT_LABELS[2][mask >> 26 & 8191],
+        *_SUIT_LABELS[3][mask >> 39],
+    ]
+
+
 # _SUIT_CARDS[suit][13-bit pattern]: the card ints of that suit pattern, ascending (discard actions).
 _SUIT_CARDS = tuple(
     tuple(tuple(13 * s + r for r in range(13) if p >> r & 1) for p in range(1 << 13)) for s in range(4)
@@ -148,6 +177,7 @@ class Gin(Game):
 
     def _configure(self) -> None:
         self.players = int(self.options["players"])
+        self.game_string = str(self)
         if self.players == 2 and self.options["team_scoring"] != "captain":
             raise InvalidOptionError(
                 f"{self}: bad value {self.options['team_scoring']!r} for option 'team_scoring': "
@@ -648,46 +678,42 @@ class GinState(State):
     def _sees(self, seat: int | None, holder: int) -> bool:
         return seat is not None and (seat == holder or (seat == self.advisor and holder == self.nondealer))
 
-    def _role(self, seat: int) -> str:
-        if self.advisor >= 0:
-            return {self.dealer: "box", self.nondealer: "captain", self.advisor: "advisor"}[seat]
-        return "dealer" if seat == self.dealer else "non-dealer"
-
-    def _log_label(self, action: int, card: int) -> str:
-        if action == TAKE:
-            return "take " + format_card(card)
-        return self.game.action_label(action)
-
     def observation(self, seat: int | None) -> Observation:
-        def labels(mask: int) -> list[str]:
-            return [format_card(c) for c in gin_sorted(cards_of(mask))]
-
-        holder = self.nondealer if seat == self.advisor else seat
-        team = self.advisor >= 0 and seat is not None and seat in (self.nondealer, self.advisor)
+        labels = _labels
+        advisor = self.advisor
+        holder = self.nondealer if seat == advisor else seat
+        team = advisor >= 0 and seat is not None and (seat == self.nondealer or seat == advisor)
         over = self.phase == OVER
         knock: dict[str, Any] | None = None
         if self.knocker >= 0:
+            other = self._other(self.knocker)
             knock = {
                 "seat": self.knocker,
                 "melds": [labels(m) for m in self.melds],
                 "deadwood_cards": labels(self.knock_dead),
                 "deadwood": self.knock_value,
                 "gin": self.knock_value == 0,
-                "layoffs": [
-                    {"seat": self._other(self.knocker), "card": format_card(c), "meld": i}
-                    for c, i in self.laid_off
-                ],
-                "opponent_deadwood": deadwood_mask(self.hands[self._other(self.knocker)]),
+                "layoffs": [{"seat": other, "card": _LABEL[c], "meld": i} for c, i in self.laid_off],
+                "opponent_deadwood": deadwood_mask(self.hands[other]),
             }
         roles: dict[str, int | None]
-        if self.advisor >= 0:
-            roles = {"box": self.dealer, "captain": self.nondealer, "advisor": self.advisor}
+        if advisor >= 0:
+            roles = {"box": self.dealer, "captain": self.nondealer, "advisor": advisor}
+            role = (
+                None
+                if seat is None
+                else ("box", "captain", "advisor")[(self.dealer, self.nondealer, advisor).index(seat)]
+            )
         else:
             roles = {"dealer": self.dealer, "non_dealer": self.nondealer}
+            role = None if seat is None else ("dealer" if seat == self.dealer else "non-dealer")
+        opts = self.game.options
+        move_text = _MOVE_TEXT
+        take_text = _TAKE_TEXT
         obs: Observation = {
-            "game": str(self.game),
+            "game": self.game.game_string,
             "seat": seat,
-            "role": None if seat is None else self._role(seat),
+            "role": role,
             "players": self.n,
             "phase": self.phase,
             "to_act": list(self.to_act),
@@ -697,24 +723,24 @@ class GinState(State):
             "role_draw": [list(r) for r in self.role_draw],
             "hand_number": self.hand_index + (0 if over else 1),
             "stock_size": len(self.stock),
-            "discard_pile": [format_card(c) for c in self.pile],
+            "discard_pile": [_LABEL[c] for c in self.pile],
             "hand_sizes": [h.bit_count() for h in self.hands],
             "known_cards": [labels(k) for k in self.known],
-            "banned_discard": format_card(self.banned) if self.banned >= 0 else None,
+            "banned_discard": _LABEL[self.banned] if self.banned >= 0 else None,
             "upcard_declined_by": [s for s, a, _ in self.log if a == PASS],
-            "moves": [{"seat": s, "action": self._log_label(a, c)} for s, a, c in self.log],
+            "moves": [
+                {"seat": s, "action": take_text[c] if a == TAKE else move_text[a]} for s, a, c in self.log
+            ],
             "advised": self.advised,
-            "suggestion": (
-                self.game.action_label(self.suggestion) if team and self.suggestion >= 0 else None
-            ),
+            "suggestion": (move_text[self.suggestion] if team and self.suggestion >= 0 else None),
             "knock": knock,
             "spread_hands": [labels(h) for h in self.hands] if self.spread else None,
             "scores": list(self.scores_),
             "hands_won": list(self.hands_won),
             "bonuses": list(self.bonuses),
             "score_sheet": [dict(row) for row in self.score_sheet],
-            "target": self.game.options["target"],
-            "max_hands": self.game.options["max_hands"],
+            "target": opts["target"],
+            "max_hands": opts["max_hands"],
             "is_over": over,
             "winners": list(self.winners_),
         }
