@@ -322,3 +322,27 @@ def test_search_never_reads_the_true_state() -> None:
         bot = make_bot("search(iterations=3)", game)
         picks.append(bot.act(st.observation(seat), st.legal_actions(seat), random.Random(5)))
     assert picks[0] == picks[1]
+
+
+def test_sampled_states_negate_scores_for_the_search_bot() -> None:
+    # The generic search maximizes its score against the others; in Hearts the lowest total wins.
+    game = cardhall.load_game(ONE)
+    state = game.new_game(seed=4)
+    state.scores_ = [3, 0, 7, 1]  # type: ignore[attr-defined]
+    sampled = game.sample_state(state.observation(0), random.Random(0))
+    assert sampled.scores == (-3, 0, -7, -1)
+    assert sampled.observation(0)["scores"] == [3, 0, 7, 1]
+
+
+def test_search_ducks_a_trick_with_the_queen() -> None:
+    game_string = "hearts(decks=1,players=4,passing=none,max_hands=1)"
+    state = deal(game_string, {0: "AC 3C", 1: "5C", 2: "QS", 3: "4C"}, voids={2: "C"}, dealer=0)
+    play(state, "1:5C", "2:QS", "3:4C")
+    assert bot_choice(state, "search(iterations=6)") in ("play 2C", "play 3C")  # not the A♣
+
+
+def bot_choice(state: State, spec: str) -> str:
+    seat = state.to_act[0]
+    bot = make_bot(spec, state.game)
+    action = bot.act(state.observation(seat), state.legal_actions(seat), random.Random(0))
+    return state.game.action_label(action)

@@ -348,7 +348,7 @@ class Hearts(Game):
 
     # --- search: a full state from one seat's observation (bots) ------------------------------
 
-    def sample_state(self, observation: Observation, rng: random.Random) -> HeartsState:
+    def sample_state(self, observation: Observation, rng: random.Random) -> SampledHeartsState:
         """A state the observing seat cannot tell from the real one, built from its observation alone.
 
         The score sheet and the current hand's public history (passes, tricks, the trick on the table)
@@ -357,6 +357,10 @@ class Hearts(Game):
         and received cards are exact. The cards the seat cannot know (other hands, other seats' chosen
         passes, the widow) are then re-dealt by ``resample`` (voids and passes respected) and future
         deals come from a fresh seed. The history of the sampled state is empty.
+
+        The state is a :class:`SampledHeartsState`: it plays exactly like the real one, but its
+        ``scores`` are the negated totals, because the generic search bot maximizes a seat's score
+        relative to the others while in Hearts the lowest total wins (see that class).
         """
         o = observation
         n = self.players
@@ -369,7 +373,7 @@ class Hearts(Game):
         if over:  # rebuild the last hand too, then restore its row
             last = sheet.pop()
             totals = [t - d for t, d in zip(last["totals"], last["deltas"], strict=True)]
-        state = object.__new__(HeartsState)
+        state = object.__new__(SampledHeartsState)
         state.game = self
         state.seed = rng.randrange(2**63)
         state.stacked_deck = None
@@ -1001,3 +1005,18 @@ class HeartsState(State):
             new.pass_sel[s] = sorted(piles[k + i])
         new.widow = mask_of(piles[-1])
         return new
+
+
+class SampledHeartsState(HeartsState):
+    """A determinization made by :meth:`Hearts.sample_state`, for search bots.
+
+    It plays exactly like a :class:`HeartsState` and its observations are identical (they show the real
+    totals), but ``scores`` gives the negated totals: the generic search bot (``bots/search.py``) values a
+    rollout by the seat's score minus the others' mean and maximizes it, while in Hearts the lowest total
+    wins. Negating here makes that search minimize its own points without a game-specific hook in the
+    bot. ``winners`` are unchanged (lowest total).
+    """
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(-v for v in self.scores_)
