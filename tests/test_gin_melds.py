@@ -128,3 +128,19 @@ def test_layoff_targets() -> None:
     three = mask_of(parse_cards("8C 8D 8S"))
     assert layoff_targets([three]) == mask_of(parse_cards("8H"))
     assert layoff_targets([mask_of(parse_cards("8C 8D 8S 8H"))]) == 0
+
+
+def test_deadwood_cards_mask_matches_best_melds_and_the_discard_identity() -> None:
+    from cardhall.games.gin_melds import best_melds_mask, deadwood_cards_mask, deadwood_mask
+
+    rng = random.Random(11)
+    for _ in range(3000):
+        hand = 0
+        for c in rng.sample(range(52), rng.choice((10, 11))):
+            hand |= 1 << c
+        dead = deadwood_cards_mask(hand)
+        assert dead == best_melds_mask(hand)[1]
+        base = deadwood_mask(hand)
+        for c in range(52):
+            if dead >> c & 1:
+                assert deadwood_mask(hand & ~(1 << c)) == base - CARD_VALUES[c]

@@ -36,7 +36,7 @@ from cardhall.games.gin import (
     SUGGEST_BASE,
     TAKE,
 )
-from cardhall.games.gin_melds import CARD_VALUES, RANK_MASKS, deadwood_mask
+from cardhall.games.gin_melds import CARD_VALUES, RANK_MASKS, deadwood_cards_mask, deadwood_mask
 
 CARD = {format_card(c): c for c in range(52)}
 BIT = {format_card(c): 1 << c for c in range(52)}
@@ -46,6 +46,15 @@ FULL_STOCK = 31
 # suit, or -1 at the ends (K has no higher, A no lower).
 GIN_NEXT = tuple(-1 if c % 13 == 11 else (c - 12 if c % 13 == 12 else c + 1) for c in range(52))
 GIN_PREV = tuple(-1 if c % 13 == 12 else (c + 12 if c % 13 == 0 else c - 1) for c in range(52))
+
+
+# How each logged move changes the discard pile: (kind, card).
+PUT, PICK, REFUSE, OTHER = range(4)
+MOVE: dict[str, tuple[int, int]] = {"pass": (REFUSE, -1), "draw stock": (REFUSE, -1), "done": (OTHER, -1)}
+for _c, _label in enumerate(CARD):
+    MOVE["discard " + _label] = MOVE["knock " + _label] = (PUT, _c)
+    MOVE["take " + _label] = (PICK, _c)
+    MOVE["lay off " + _label] = (OTHER, _c)
 
 
 def _mask(labels: list[str]) -> int:
@@ -70,22 +79,34 @@ def _bit(c: int) -> int:
     return 0 if c < 0 else 1 << c
 
 
+def _tables() -> tuple[tuple[int, ...], ...]:
+    up = [_bit(GIN_NEXT[c]) for c in range(52)]
+    down = [_bit(GIN_PREV[c]) for c in range(52)]
+    up2 = [_bit(GIN_NEXT[GIN_NEXT[c]]) if GIN_NEXT[c] >= 0 else 0 for c in range(52)]
+    down2 = [_bit(GIN_PREV[GIN_PREV[c]]) if GIN_PREV[c] >= 0 else 0 for c in range(52)]
+    others = tuple(RANK_MASKS[c % 13] & ~(1 << c) for c in range(52))
+    return tuple(up), tuple(down), tuple(up2), tuple(down2), others
+
+
+UP, DOWN, UP2, DOWN2, OTHERS = _tables()
+# The pairs of cards that make a run with a card: the two above, the two below, one on each side.
+RUN_PAIRS = tuple(
+    tuple(p for p in (UP[c] | UP2[c], UP[c] | DOWN[c], DOWN[c] | DOWN2[c]) if p.bit_count() == 2)
+    for c in range(52)
+)
+
+
 def meld_outs(card: int, hand: int, live: int) -> int:
     """Live cards that would make a meld with ``card`` and the other cards of ``hand``."""
-    outs = 0
-    same = RANK_MASKS[card % 13]
-    if (hand & same & ~(1 << card)).bit_count() >= 1:
-        outs += (live & same).bit_count()
-    up, down = GIN_NEXT[card], GIN_PREV[card]
-    up2 = GIN_NEXT[up] if up >= 0 else -1
-    down2 = GIN_PREV[down] if down >= 0 else -1
-    if up >= 0 and hand >> up & 1:
-        outs += bool(live & _bit(down)) + bool(live & _bit(up2))
-    elif up2 >= 0 and hand >> up2 & 1 and live >> up & 1:
+    outs = (live & OTHERS[card]).bit_count() if hand & OTHERS[card] else 0
+    up, down = UP[card], DOWN[card]
+    if hand & up:
+        outs += bool(live & down) + bool(live & UP2[card])
+    elif hand & UP2[card] and live & up:
         outs += 1
-    if down >= 0 and hand >> down & 1:
-        outs += bool(live & _bit(down2)) + (0 if up >= 0 and hand >> up & 1 else bool(live & _bit(up)))
-    elif down2 >= 0 and hand >> down2 & 1 and live >> down & 1:
+    if hand & down:
+        outs += bool(live & DOWN2[card]) + (0 if hand & up else bool(live & up))
+    elif hand & DOWN2[card] and live & down:
         outs += 1
     return outs
 
@@ -93,23 +114,20 @@ def meld_outs(card: int, hand: int, live: int) -> int:
 def danger(card: int, opp_known: int, opp_refused: int) -> float:
     """How likely ``card`` helps the opponent: it melds with cards seen taken (20), shares a rank or is a
     near neighbour of them (3 / 2), is a rank or neighbour the opponent threw or passed on (-2 / -1)."""
-    same = RANK_MASKS[card % 13]
-    up, down = GIN_NEXT[card], GIN_PREV[card]
-    up2 = GIN_NEXT[up] if up >= 0 else -1
-    down2 = GIN_PREV[down] if down >= 0 else -1
-    near = _bit(up) | _bit(down)
-    if (opp_known & same).bit_count() >= 2 or any(
-        opp_known & pair == pair
-        for pair in (_bit(up) | _bit(up2), near, _bit(down) | _bit(down2))
-        if pair.bit_count() == 2
-    ):
-        return 20.0
+    same = OTHERS[card]
+    near = UP[card] | DOWN[card]
+    if opp_known:
+        if (opp_known & same).bit_count() >= 2:
+            return 20.0
+        for pair in RUN_PAIRS[card]:
+            if opp_known & pair == pair:
+                return 20.0
     d = 0.0
     if opp_known & same:
         d += 3
-    if opp_known & (near | _bit(up2) | _bit(down2)):
+    if opp_known & (near | UP2[card] | DOWN2[card]):
         d += 2
-    if opp_refused & same:
+    if opp_refused & RANK_MASKS[card % 13]:
         d -= 2
     if opp_refused & near:
         d -= 1
@@ -159,32 +177,44 @@ class GinRulesBot(BaseBot):
         eleven = hand | bit
         allow_same = bool(self.game.options["allow_same_discard"])
         now = deadwood_mask(hand)
+        base = deadwood_mask(eleven)
+        if base - 10 >= now:  # no discard can leave less deadwood than now
+            return decline
+        dead = deadwood_cards_mask(eleven)
         best = now + 100
-        melded = False
+        best_rest = 0
         m = eleven if allow_same else hand
         while m:
             low = m & -m
             m ^= low
             rest = eleven ^ low
-            d = deadwood_mask(rest)
+            d = base - CARD_VALUES[low.bit_length() - 1] if dead & low else deadwood_mask(rest)
             if d < best:
-                best = d
-                melded = rest & bit != 0 and d < deadwood_mask(rest ^ bit) + CARD_VALUES[top]
-        if best < now and (melded or best <= knock_limit(o["stock_size"])):
+                best, best_rest = d, rest
+        if best >= now:
+            return decline
+        melded = best_rest & bit != 0 and best < deadwood_mask(best_rest ^ bit) + CARD_VALUES[top]
+        if melded or best <= knock_limit(o["stock_size"]):
             return TAKE
         return decline
 
     def _discard(self, o: Observation, hand: int, legal: list[int], me: int) -> int:
-        opp = o["roles"]["box"] if "box" in o["roles"] else o["roles"]["dealer"]
+        roles = o["roles"]
+        opp = roles["box"] if "box" in roles else roles["dealer"]
         if opp == me:
-            opp = o["roles"]["captain"] if "captain" in o["roles"] else o["roles"]["non_dealer"]
+            opp = roles["captain"] if "captain" in roles else roles["non_dealer"]
         stock = o["stock_size"]
+        base = deadwood_mask(hand)
+        dead = deadwood_cards_mask(hand)
+
+        def left(c: int) -> int:
+            """Deadwood after discarding ``c``."""
+            return base - CARD_VALUES[c] if dead >> c & 1 else deadwood_mask(hand & ~(1 << c))
+
         # Knock or gin?
-        knocks = [a for a in legal if a >= KNOCK_BASE]
-        if knocks:
+        if legal[-1] >= KNOCK_BASE:
             scored = [
-                (deadwood_mask(hand & ~(1 << (a - KNOCK_BASE))), -CARD_VALUES[a - KNOCK_BASE], a)
-                for a in knocks
+                (left(a - KNOCK_BASE), -CARD_VALUES[a - KNOCK_BASE], a) for a in legal if a >= KNOCK_BASE
             ]
             dw, _, action = min(scored)
             if dw <= knock_limit(stock):
@@ -199,9 +229,8 @@ class GinRulesBot(BaseBot):
         for a in legal:
             if a >= KNOCK_BASE:
                 break
-            rest = hand & ~(1 << a)
             cost = (
-                deadwood_mask(rest)
+                left(a)
                 + weight * meld_outs(a, hand, live)
                 + danger(a, opp_known, refused)
                 - 0.01 * CARD_VALUES[a]
@@ -213,27 +242,23 @@ class GinRulesBot(BaseBot):
     @staticmethod
     def _refused(o: Observation, opp: int) -> int:
         """Cards the opponent discarded or passed on this hand."""
-        moves = o["moves"]
+        moves = [(m["seat"], *MOVE[m["action"]]) for m in o["moves"]]
         pile = [CARD[c] for c in o["discard_pile"]]
-        for m in reversed(moves):  # back to the pile as dealt: the up-card alone
-            action: str = m["action"]
-            if action.startswith(("discard", "knock")):
+        for _, kind, c in reversed(moves):  # back to the pile as dealt: the up-card alone
+            if kind == PUT:
                 pile.pop()
-            elif action.startswith("take"):
-                pile.append(CARD[action[5:]])
-        refused = 0
-        for m in moves:
-            action = m["action"]
-            if action.startswith("take"):
-                pile.pop()
-            elif action == "pass" or action == "draw stock":
-                if m["seat"] == opp and pile:
-                    refused |= 1 << pile[-1]
-            elif action.startswith(("discard", "knock")):
-                c = CARD[action.split()[1]]
+            elif kind == PICK:
                 pile.append(c)
-                if m["seat"] == opp:
+        refused = 0
+        for who, kind, c in moves:
+            if kind == PICK:
+                pile.pop()
+            elif kind == PUT:
+                pile.append(c)
+                if who == opp:
                     refused |= 1 << c
+            elif kind == REFUSE and who == opp and pile:
+                refused |= 1 << pile[-1]
         return refused
 
 

@@ -70,10 +70,13 @@ def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
 
 
 RUN_DEADWOOD, RUN_SEGMENTS = _build_run_tables()
+# RUN_MELDED[p]: the cards of suit pattern p that lie in runs (every maximal block of 3+).
+RUN_MELDED = tuple(sum(segments) for segments in RUN_SEGMENTS)
 
 _CACHE_LIMIT = 200_000
 _deadwood_cache: dict[int, int] = {}
 _knock_cache: dict[int, int] = {}
+_dead_cache: dict[int, int] = {}
 
 
 class Arrangement(NamedTuple):
@@ -133,14 +136,50 @@ def deadwood_mask(hand: int) -> int:
     if d is None:
         a, b = hand & SUIT_BITS, hand >> 13 & SUIT_BITS
         c, e = hand >> 26 & SUIT_BITS, hand >> 39 & SUIT_BITS
-        if (a & b & (c | e)) | (c & e & (a | b)):  # some rank held 3 or 4 times: choose the sets
-            d = _best_sets(hand)[0]
-        else:
+        ranks = (a & b & (c | e)) | (c & e & (a | b))  # ranks held 3 or 4 times: choose the sets
+        if not ranks:
             d = RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[e]
+        elif ranks & (ranks - 1) == 0 and (m := hand & RANK_MASKS[ranks.bit_length() - 1]).bit_count() == 3:
+            # One rank of three (the usual case): the set or the runs through its cards.
+            rest = hand & ~m
+            d = min(
+                RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[e],
+                RUN_DEADWOOD[rest & SUIT_BITS]
+                + RUN_DEADWOOD[rest >> 13 & SUIT_BITS]
+                + RUN_DEADWOOD[rest >> 26 & SUIT_BITS]
+                + RUN_DEADWOOD[rest >> 39],
+            )
+        else:
+            d = _best_sets(hand)[0]
         if len(_deadwood_cache) >= _CACHE_LIMIT:
             _deadwood_cache.clear()
         _deadwood_cache[hand] = d
     return d
+
+
+def deadwood_cards_mask(hand: int) -> int:
+    """The unmatched cards of a best arrangement (the one :func:`best_melds_mask` gives), as a mask.
+
+    Any card ``c`` in it has ``deadwood_mask(hand - c) == deadwood_mask(hand) - value(c)``: bots use this
+    to cost most discards without another deadwood computation."""
+    dead = _dead_cache.get(hand)
+    if dead is None:
+        a, b = hand & SUIT_BITS, hand >> 13 & SUIT_BITS
+        c, e = hand >> 26 & SUIT_BITS, hand >> 39 & SUIT_BITS
+        rest = hand
+        if (a & b & (c | e)) | (c & e & (a | b)):
+            for m in _best_sets(hand)[1]:
+                rest &= ~m
+        dead = rest & ~(
+            RUN_MELDED[rest & SUIT_BITS]
+            | RUN_MELDED[rest >> 13 & SUIT_BITS] << 13
+            | RUN_MELDED[rest >> 26 & SUIT_BITS] << 26
+            | RUN_MELDED[rest >> 39] << 39
+        )
+        if len(_dead_cache) >= _CACHE_LIMIT:
+            _dead_cache.clear()
+        _dead_cache[hand] = dead
+    return dead
 
 
 def best_melds_mask(hand: int) -> tuple[list[int], int, int]:
