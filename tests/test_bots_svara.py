@@ -254,3 +254,19 @@ def test_search_never_reads_the_true_state() -> None:
         for s in (state, other)
     ]
     assert picks[0] == picks[1]
+
+
+def test_sampled_bettors_hold_stronger_hands_than_silent_players() -> None:
+    game = cardhall.load_game(THREE)
+    state = table(THREE, MID21, "KD QD 9S", "8C 9H 10D")
+    act(state, "0 look", "0 check", "1 bet 50", "2 call")
+    obs = state.observation(0)
+    rng = random.Random(2)
+    samples = [game.sample_state(obs, rng) for _ in range(400)]
+    bettor = sum(game.values[s.hands[1]] for s in samples) / 400  # type: ignore[attr-defined]
+    caller = sum(game.values[s.hands[2]] for s in samples) / 400  # type: ignore[attr-defined]
+    state = table(THREE, MID21, "KD QD 9S", "8C 9H 10D")
+    act(state, "0 look")
+    quiet = [game.sample_state(state.observation(0), rng) for _ in range(400)]
+    silent = sum(game.values[s.hands[1]] for s in quiet) / 400  # type: ignore[attr-defined]
+    assert bettor > caller > silent + 1

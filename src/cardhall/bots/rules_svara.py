@@ -24,27 +24,11 @@ and the legal actions. Its habits:
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from cardhall.bots.base import BaseBot
 from cardhall.core import Observation
 from cardhall.games.svara import ALL_IN, BLIND_BASE, CALL, CHECK, FOLD, JOIN, LOOK, PASS, Svara
-from cardhall.games.svara_hands import VALUES
-
-
-def _strength_table(mode: str) -> list[float]:
-    """``table[v]``: the share of all hands a hand worth ``v`` beats, ties counted half."""
-    counts = Counter(VALUES[mode].values())
-    total = sum(counts.values())
-    out = [0.0] * 35
-    below = 0
-    for v in range(35):
-        out[v] = (below + counts.get(v, 0) / 2) / total
-        below += counts.get(v, 0)
-    return out
-
-
-STRENGTH = {mode: _strength_table(mode) for mode in VALUES}
+from cardhall.games.svara_hands import STRENGTH
 
 BLIND_CHANCE = 0.2  # the first blind; halved for each blind already on the table
 STRONG = 0.65  # winning chance for a raise

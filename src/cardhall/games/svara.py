@@ -43,7 +43,8 @@ Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.g
   cards are back in the deck, so the log is about finished deals only).
 - The observation also names the public betting state a search bot needs to rebuild the deal
   (``to_respond``: who still has to act since the last increase, ``opened``, ``join_order``), so
-  ``Svara.sample_state`` works from the observation alone.
+  ``Svara.sample_state`` works from the observation alone (it deals the opponents who bet or called
+  stronger hands, see its docstring).
 - Actions (dense ints): 0 fold, 1 check, 2 call, 3 all in, 4 look, 5 join svara, 6 pass svara, then
   ``blind X``, ``bet X`` and ``raise X`` (raise BY X over the highest bet) for X = 1..K antes, where
   K = players x stack // ante (no bet can be larger). ``stack`` may be at most 500 antes.
@@ -58,7 +59,7 @@ from cardhall.cards import cards_of, format_card, mask_of, parse_card, sort_for_
 from cardhall.core import Game, Observation, State, derived_rng
 from cardhall.errors import InvalidOptionError
 from cardhall.games._deal import deal_constrained
-from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
+from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, STRENGTH, VALUES, hand_value
 from cardhall.options import Option
 
 __all__ = ["Svara", "SvaraState", "hand_value"]
@@ -229,7 +230,10 @@ class Svara(Game):
         The stacks, pots, waiting svaras, the deal log and the betting of the deal in hand are copied
         from the observation; the seat's own cards (once looked) and the cards shown at a showdown are
         kept, every other hand is dealt at random from the unseen cards, and future deals come from a
-        fresh seed. The history of the sampled state is empty.
+        fresh seed. In the open round an opponent who bet, raised or called after looking gets a hand
+        drawn with chance growing with its strength (strength ** (2 per bet or raise + 1 per call)):
+        what his betting says, read from the public actions only. The history of the sampled state
+        is empty.
         """
         o = observation
         seat = o["seat"]
@@ -290,6 +294,13 @@ class Svara(Game):
             hands[seat] = mask_of(parse_card(c) for c in o["hand"])
         known = revealed | hands[seat]
         blind = [s for s in holders if not hands[s]]
+        if phase == OPEN:
+            # Opponents who bet or called after looking are dealt hands weighted by strength.
+            for s, power in self._signals(o, seat).items():
+                if s in blind:
+                    hands[s] = self._weighted_hand(DECK_MASK & ~known, power, rng)
+                    known |= hands[s]
+                    blind.remove(s)
         unseen = cards_of(DECK_MASK & ~known)
         sizes = [3] * len(blind)
         sizes.append(len(unseen) - 3 * len(blind))
@@ -299,6 +310,39 @@ class Svara(Game):
         st.hands = hands
         st.stock = mask_of(piles[-1])
         return st
+
+    def _signals(self, o: Observation, seat: int) -> dict[int, int]:
+        """Per opponent, how much his betting since the players looked says about his hand: 2 for
+        each bet, raise or all in, 1 for each call."""
+        actions = o["actions"]
+        start = 0
+        for i, a in enumerate(actions):
+            if a["action"] == "look":
+                start = i
+        out: dict[int, int] = {}
+        for a in actions[start:]:
+            s = a["seat"]
+            word = a["action"].split(" ", 1)[0]
+            if s != seat and word in ("bet", "raise", "all", "call"):
+                out[s] = out.get(s, 0) + (1 if word == "call" else 2)
+        return out
+
+    def _weighted_hand(self, pool: int, power: int, rng: random.Random) -> int:
+        """Three cards of ``pool`` drawn with chance growing with the hand's strength ** ``power``
+        (rejection sampling, at most 40 draws; then the strongest hand drawn)."""
+        cards = cards_of(pool)
+        strength = STRENGTH[str(self.options["joker"])]
+        values = self.values
+        best, best_w = 0, -1.0
+        for _ in range(40):
+            a, b, c = rng.sample(cards, 3)
+            hand = BIT[a] | BIT[b] | BIT[c]
+            w = strength[values[hand]] ** power
+            if rng.random() < w:
+                return hand
+            if w > best_w:
+                best, best_w = hand, w
+        return best
 
     def _label_actions(self) -> dict[str, int]:
         """Action ints by label (built once per game)."""

@@ -88,6 +88,23 @@ def _table(value: object) -> dict[int, int]:
 VALUES: dict[str, dict[int, int]] = {mode: _table(mode) for mode in JOKER_MODES}
 
 
+def _strength(values: dict[int, int]) -> tuple[float, ...]:
+    counts = [0] * 35
+    for v in values.values():
+        counts[v] += 1
+    total = len(values)
+    out = []
+    below = 0
+    for v in range(35):
+        out.append((below + counts[v] / 2) / total)
+        below += counts[v]
+    return tuple(out)
+
+
+# STRENGTH[mode][v]: the share of all hands that a hand worth v beats, ties counted half.
+STRENGTH: dict[str, tuple[float, ...]] = {mode: _strength(VALUES[mode]) for mode in JOKER_MODES}
+
+
 def hand_value(cards: Iterable[int | str], joker: str = "standard") -> int:
     """The value of a 3-card Svara hand; cards as ints or labels (``["7C", "KH", "KD"]`` -> 31).
 
