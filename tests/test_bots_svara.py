@@ -270,3 +270,24 @@ def test_sampled_bettors_hold_stronger_hands_than_silent_players() -> None:
     quiet = [game.sample_state(state.observation(0), rng) for _ in range(400)]
     silent = sum(game.values[s.hands[1]] for s in quiet) / 400  # type: ignore[attr-defined]
     assert bettor > caller > silent + 1
+
+
+def test_search_compares_a_short_list_of_bet_sizes() -> None:
+    game = cardhall.load_game("svara(players=2,stack=1000)")
+    state = game.new_game(seed=4)
+    rng = random.Random(4)
+    checked = 0
+    while not state.is_over and checked < 30:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        short = game.search_candidates(state.observation(seat), legal)
+        assert short and set(short) <= set(legal) and short == sorted(short)
+        assert [a for a in legal if a < 7] == [a for a in short if a < 7]  # every simple action kept
+        amounts = [a for a in legal if a >= 7]
+        if amounts:
+            assert min(amounts) in short and max(amounts) in short
+            if len(amounts) > 20:
+                assert len(short) < len(legal) // 3
+                checked += 1
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    assert checked

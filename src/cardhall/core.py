@@ -162,6 +162,11 @@ class Game(ABC):
         random, future deals from a fresh seed. Its observation for that seat equals ``observation``."""
         raise NotImplementedError(f"{self}: this game does not implement sample_state")
 
+    def search_candidates(self, observation: Observation, legal_actions: list[int]) -> list[int]:
+        """The legal actions a search bot should compare (a non-empty subset, default: all). Games with
+        many near-identical choices (bet amounts) offer a short, representative list here."""
+        return legal_actions
+
     # --- display ------------------------------------------------------------------------------
 
     def describe(self, observation: Observation) -> list[str]:

@@ -65,6 +65,9 @@ class SearchBot(BaseBot):
     def act(self, observation: Observation, legal_actions: list[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        # Rollouts are noisy: comparing fifty bet sizes would pick the luckiest, so compare the game's
+        # short list of representative actions.
+        legal_actions = self.game.search_candidates(observation, legal_actions)
         start = time.perf_counter()
         deadline = start + self.ms / 1000
         seat: int = observation["seat"]

@@ -190,6 +190,25 @@ class Svara(Game):
             return BLIND_BASE + family * self.units + amount // self.ante - 1
         return None
 
+    def search_candidates(self, observation: Observation, legal_actions: list[int]) -> list[int]:
+        """Every simple action, and of each amount family (blind, bet, raise) the smallest, the largest and
+        about a doubling apart in between: a search compares sizes that differ, not fifty neighbours."""
+        out = [a for a in legal_actions if a < BLIND_BASE]
+        families: dict[int, list[int]] = {}
+        for a in legal_actions:
+            if a >= BLIND_BASE:
+                families.setdefault((a - BLIND_BASE) // self.units, []).append(a)
+        for amounts in families.values():
+            picked = {amounts[0], amounts[-1]}
+            units = [(a - BLIND_BASE) % self.units + 1 for a in amounts]
+            target = units[0] * 2
+            for a, u in zip(amounts, units, strict=True):
+                if u >= target:
+                    picked.add(a)
+                    target = u * 2
+            out.extend(sorted(picked))
+        return sorted(out)
+
     def _action_examples(self) -> str:
         return f"'call', 'fold', 'look', 'blind {self.ante}', 'raise {2 * self.ante}', 'all in', 'join svara'"
 
