@@ -44,6 +44,9 @@ cards can be identical so nothing is ever cancelled. Choices this module makes:
   lowest totals share the win. ``max_hands`` (0 = no limit) also ends the match after that many hands.
 - Observations show the current hand only (its tricks, passes and received cards); earlier hands appear
   only as rows of points on the score sheet.
+- For bots, ``Hearts.sample_state`` rebuilds a state from one seat's observation; the state it returns
+  reports negated totals as ``scores`` (lowest wins, while the generic search maximizes), see
+  :class:`SampledHeartsState`. ``deals_finished`` is the number of hands scored so far.
 """
 
 from __future__ import annotations
