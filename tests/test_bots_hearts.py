@@ -346,3 +346,20 @@ def bot_choice(state: State, spec: str) -> str:
     bot = make_bot(spec, state.game)
     action = bot.act(state.observation(seat), state.legal_actions(seat), random.Random(0))
     return state.game.action_label(action)
+
+
+def test_search_candidates_keep_the_dangerous_passes_and_one_of_equivalent_cards() -> None:
+    game = cardhall.load_game(ONE)
+    hand = "QS AS 3S 2C 5C 9D 4D 3H AH 7C 8C 2D 6D"
+    obs = observation(ONE, hand, phase="pass")
+    legal = [game.parse_action(a) for a in labels("pass", hand)]
+    shown = {game.action_label(a) for a in game.search_candidates(obs, legal)}
+    assert {"pass QS", "pass AS", "pass AH"} <= shown and len(shown) == 5
+    # 7C and 9C with the 8C played are the same card; 5C is not (the 6C is still out).
+    hand = "5C 7C 9C 2H"
+    obs = observation(ONE, hand, trick="8C 2C", leader=2, seat=0)
+    legal = [game.parse_action(a) for a in labels("play", "5C 7C 9C")]
+    assert [game.action_label(a) for a in game.search_candidates(obs, legal)] == ["play 5C", "play 7C"]
+    # With two decks a face whose twin is still out is never merged.
+    obs = observation(TWO, hand, trick="8C 2C", leader=4, seat=0)
+    assert len(cardhall.load_game(TWO).search_candidates(obs, legal)) == 3

@@ -30,7 +30,7 @@ import random
 from cardhall.bots.base import BaseBot
 from cardhall.cards import ACE, HEARTS, KING, QUEEN, SPADES, format_card
 from cardhall.core import Observation
-from cardhall.games.hearts import MOON_MINUS, MOON_PLUS, PASS_BASE
+from cardhall.games.hearts import MOON_MINUS, MOON_PLUS, pass_order
 
 CARD = {format_card(c): c for c in range(52)}
 QS = SPADES * 13 + QUEEN
@@ -62,25 +62,7 @@ class HeartsRulesBot(BaseBot):
     # --- passing -------------------------------------------------------------------------------
 
     def _pass(self, o: Observation, legal: list[int]) -> int:
-        hand = [CARD[c] for c in o["hand"]]
-        lengths = [0, 0, 0, 0]
-        for c in hand:
-            lengths[c // 13] += 1
-        low_spades = sum(1 for c in hand if c // 13 == SPADES and c % 13 < QUEEN)
-        queens = hand.count(QS)
-
-        def danger(c: int) -> float:
-            suit, rank = divmod(c, 13)
-            if c == QS:
-                return 100.0 if low_spades < 4 * queens else 5.0
-            if suit == SPADES and rank > QUEEN:
-                return 60.0 + rank if low_spades < 3 else rank - 4.0
-            if suit == HEARTS:
-                return 20.0 + rank if rank >= 9 else rank - 2.0
-            short = 6.0 if lengths[suit] <= 3 else 0.0
-            return rank + (short if rank >= 7 else 0.0)
-
-        return PASS_BASE + max((a - PASS_BASE for a in legal), key=lambda c: (danger(c), c))
+        return pass_order([CARD[c] for c in o["hand"]], legal)[0]
 
     # --- the moon choice ------------------------------------------------------------------------
 

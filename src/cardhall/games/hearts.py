@@ -132,6 +132,7 @@ NUM_ACTIONS = 106
 PASS, PLAY, MOON, OVER = "pass", "play", "moon", "over"
 
 PLAYER_RANGE = {1: (3, 7), 2: (6, 11)}
+PASS_CANDIDATES = 5  # pass actions the search bot compares
 LABELS = tuple(format_card(f) for f in range(FACES))
 BITS = tuple(1 << f for f in range(FACES))
 SUIT_OF = tuple(f // 13 for f in range(FACES))
@@ -209,6 +210,35 @@ def direction_name(offset: int, players: int) -> str:
     if offset == -1:
         return "right"
     return "across"
+
+
+def pass_order(hand: list[int], legal: list[int]) -> list[int]:
+    """The pass actions of ``legal``, most dangerous card first (the rules bot passes the first; the
+    search bot compares the first few). ``hand`` lists the faces held, a face held twice twice.
+
+    Q♠ unless guarded by four lower spades per copy; A♠/K♠ when the spades are short (they catch the
+    Q♠); high hearts; then high cards, the more so in short suits (to make a void); low cards last.
+    """
+    lengths = [0, 0, 0, 0]
+    for c in hand:
+        lengths[c // 13] += 1
+    low_spades = sum(1 for c in hand if c // 13 == SPADES and c % 13 < QUEEN)
+    queens = hand.count(QS)
+
+    def danger(action: int) -> tuple[float, int]:
+        c = action - PASS_BASE
+        suit, rank = divmod(c, 13)
+        if c == QS:
+            value = 100.0 if low_spades < 4 * queens else 5.0
+        elif suit == SPADES and rank > QUEEN:
+            value = 60.0 + rank if low_spades < 3 else rank - 4.0
+        elif suit == HEARTS:
+            value = 20.0 + rank if rank >= 9 else rank - 2.0
+        else:
+            value = rank + (6.0 if lengths[suit] <= 3 and rank >= 7 else 0.0)
+        return value, c
+
+    return sorted(legal, key=danger, reverse=True)
 
 
 class Hearts(Game):
@@ -350,6 +380,46 @@ class Hearts(Game):
         return lines
 
     # --- search: a full state from one seat's observation (bots) ------------------------------
+
+    def search_candidates(self, observation: Observation, legal_actions: list[int]) -> list[int]:
+        """What the search bot compares. Passing: the ``PASS_CANDIDATES`` most dangerous cards (by
+        :func:`pass_order`), since sixteen near-equal passes would each get too few rollouts. Playing:
+        one card of each run of equivalent cards (same suit, every face between them already played,
+        no copy of either still out, no Q♠ among them), the lowest of the run."""
+        if len(legal_actions) <= 2:
+            return legal_actions
+        phase = observation["phase"]
+        if phase == PASS:
+            hand = [_FACE_OF_LABEL[c] for c in observation["hand"]]
+            return sorted(pass_order(hand, legal_actions)[:PASS_CANDIDATES])
+        if phase != PLAY:
+            return legal_actions
+        gone = [0] * FACES  # copies seen played or held by the seat
+        for t in observation["tricks"]:
+            for p in t["cards"]:
+                gone[_FACE_OF_LABEL[p["card"]]] += 1
+        for p in observation["trick"]:
+            gone[_FACE_OF_LABEL[p["card"]]] += 1
+        held = [0] * FACES
+        for c in observation["hand"]:
+            held[_FACE_OF_LABEL[c]] += 1
+        decks = self.decks
+        out: list[int] = []
+        for a in legal_actions:
+            if out:
+                prev = out[-1]
+                if (
+                    a // 13 == prev // 13
+                    and QS not in (a, prev)
+                    and held[a] == 1
+                    and held[prev] == 1
+                    and gone[a] + 1 == decks
+                    and gone[prev] + 1 == decks
+                    and all(gone[f] + held[f] == decks for f in range(prev + 1, a))
+                ):
+                    continue  # same as prev: nothing between them is left to play
+            out.append(a)
+        return out
 
     def sample_state(self, observation: Observation, rng: random.Random) -> SampledHeartsState:
         """A state the observing seat cannot tell from the real one, built from its observation alone.
