@@ -305,3 +305,40 @@ def test_rules_beats_random_clearly() -> None:
     rules = report.summary()["by_bot"][0]
     assert rules["bot"] == "rules"
     assert rules["margin"]["low"] > 15
+
+
+def test_sample_state_deals_the_opponent_a_plausible_hand() -> None:
+    """After some turns the sampled opponent holds less deadwood than a uniform deal of the same cards,
+    and fewer of the cards he threw away or passed on would meld with it."""
+    from cardhall.games.gin import _misfits, _refusals
+    from cardhall.games.gin_melds import deadwood_mask
+
+    game = cardhall.load_game("gin(players=2,max_hands=1)")
+    rules = make_bot("rules", game)
+    rng = random.Random(0)
+    for seed in range(50):
+        state = game.new_game(seed=seed)
+        assert isinstance(state, GinState)
+        while not (len(state.stock) <= 22 and state.phase == "draw") and not state.is_over:
+            seat = state.to_act[0]
+            state.apply(seat, rules.act(state.observation(seat), state.legal_actions(seat), rng))
+        if not state.is_over:
+            break
+    assert not state.is_over
+    me = state.current
+    opp = 1 - me
+    obs = state.observation(me)
+    sampled = [game.sample_state(obs, random.Random(k)) for k in range(40)]
+    hidden = [c for c in range(52) if c in state.hidden_cards(me)]
+    size = state.hands[opp].bit_count() - state.known[opp].bit_count()
+    refused = _refusals(state.log, state.pile)[opp]
+    assert refused
+    uniform = []
+    for k in range(40):
+        mask = state.known[opp]
+        for c in random.Random(k).sample(hidden, size):
+            mask |= 1 << c
+        uniform.append(mask)
+    assert sum(map(deadwood_mask, (s.hands[opp] for s in sampled))) < sum(map(deadwood_mask, uniform)) - 200
+    misfits = sum(_misfits(s.hands[opp], refused) for s in sampled)
+    assert misfits < sum(_misfits(m, refused) for m in uniform)
