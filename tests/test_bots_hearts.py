@@ -8,6 +8,7 @@ import pytest
 
 import cardhall
 from cardhall.bots import make_bot
+from cardhall.bots.search import rollout_value
 from cardhall.cards import SUIT_MASKS, parse_card
 from cardhall.core import State
 from cardhall.games.hearts import FACES, HeartsState
@@ -324,14 +325,18 @@ def test_search_never_reads_the_true_state() -> None:
     assert picks[0] == picks[1]
 
 
-def test_sampled_states_negate_scores_for_the_search_bot() -> None:
-    # The generic search maximizes its score against the others; in Hearts the lowest total wins.
+def test_search_values_rollouts_by_fewest_points() -> None:
+    # In Hearts the lowest total wins: a rollout where the seat took fewer points than the others is good.
     game = cardhall.load_game(ONE)
+    assert game.lowest_score_wins
     state = game.new_game(seed=4)
     state.scores_ = [3, 0, 7, 1]  # type: ignore[attr-defined]
+    assert rollout_value(state, 1) > rollout_value(state, 0) > rollout_value(state, 2)
     sampled = game.sample_state(state.observation(0), random.Random(0))
-    assert sampled.scores == (-3, 0, -7, -1)
-    assert sampled.observation(0)["scores"] == [3, 0, 7, 1]
+    assert sampled.scores == (3, 0, 7, 1)
+    hokm = cardhall.load_game("hokm").new_game(seed=1)
+    hokm.scores_ = [30, 0, 0]  # type: ignore[attr-defined]
+    assert rollout_value(hokm, 0) > 0
 
 
 def test_search_ducks_a_trick_with_the_queen() -> None:

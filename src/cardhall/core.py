@@ -59,6 +59,8 @@ class Game(ABC):
     option_spec: ClassVar[tuple[Option, ...]] = ()
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # True for penalty-point games (Hearts): the lowest total wins, and bots minimise their score.
+    lowest_score_wins: ClassVar[bool] = False
 
     def __init__(self, **options: object) -> None:
         self.options: dict[str, OptionValue] = resolve_options(self.name, self.option_spec, options)

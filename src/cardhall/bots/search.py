@@ -35,10 +35,12 @@ def _deal_end(state: State) -> Hashable:
 
 
 def rollout_value(state: State, seat: int) -> float:
-    """The seat's score relative to the mean of the others."""
+    """The seat's score relative to the mean of the others; in a penalty-point game (the lowest total
+    wins) the others' mean relative to the seat's score."""
     scores = state.scores
     others = [v for s, v in enumerate(scores) if s != seat]
-    return float(scores[seat]) - (sum(others) / len(others) if others else 0.0)
+    value = float(scores[seat]) - (sum(others) / len(others) if others else 0.0)
+    return -value if state.game.lowest_score_wins else value
 
 
 class SearchBot(BaseBot):

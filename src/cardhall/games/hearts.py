@@ -44,9 +44,8 @@ cards can be identical so nothing is ever cancelled. Choices this module makes:
   lowest totals share the win. ``max_hands`` (0 = no limit) also ends the match after that many hands.
 - Observations show the current hand only (its tricks, passes and received cards); earlier hands appear
   only as rows of points on the score sheet.
-- For bots, ``Hearts.sample_state`` rebuilds a state from one seat's observation; the state it returns
-  reports negated totals as ``scores`` (lowest wins, while the generic search maximizes), see
-  :class:`SampledHeartsState`. ``deals_finished`` is the number of hands scored so far.
+- For bots, ``Hearts.sample_state`` rebuilds a state from one seat's observation; ``lowest_score_wins``
+  tells the generic search to minimise points. ``deals_finished`` is the number of hands scored so far.
 """
 
 from __future__ import annotations
@@ -247,6 +246,7 @@ class Hearts(Game):
     rules_version = "1"
     min_players = 3
     max_players = 11
+    lowest_score_wins = True
     option_spec = (
         Option("players", 6, "number of players: 6..11 with two decks, 3..7 with one", None, 3, 11),
         Option("decks", 2, "2: Cancellation Hearts; 1: ordinary Hearts with the Black Maria", (1, 2)),
@@ -421,7 +421,7 @@ class Hearts(Game):
             out.append(a)
         return out
 
-    def sample_state(self, observation: Observation, rng: random.Random) -> SampledHeartsState:
+    def sample_state(self, observation: Observation, rng: random.Random) -> HeartsState:
         """A state the observing seat cannot tell from the real one, built from its observation alone.
 
         The score sheet and the current hand's public history (passes, tricks, the trick on the table)
@@ -430,10 +430,6 @@ class Hearts(Game):
         and received cards are exact. The cards the seat cannot know (other hands, other seats' chosen
         passes, the widow) are then re-dealt by ``resample`` (voids and passes respected) and future
         deals come from a fresh seed. The history of the sampled state is empty.
-
-        The state is a :class:`SampledHeartsState`: it plays exactly like the real one, but its
-        ``scores`` are the negated totals, because the generic search bot maximizes a seat's score
-        relative to the others while in Hearts the lowest total wins (see that class).
         """
         o = observation
         n = self.players
@@ -446,7 +442,7 @@ class Hearts(Game):
         if over:  # rebuild the last hand too, then restore its row
             last = sheet.pop()
             totals = [t - d for t, d in zip(last["totals"], last["deltas"], strict=True)]
-        state = object.__new__(SampledHeartsState)
+        state = object.__new__(HeartsState)
         state.game = self
         state.seed = rng.randrange(2**63)
         state.stacked_deck = None
@@ -1078,18 +1074,3 @@ class HeartsState(State):
             new.pass_sel[s] = sorted(piles[k + i])
         new.widow = mask_of(piles[-1])
         return new
-
-
-class SampledHeartsState(HeartsState):
-    """A determinization made by :meth:`Hearts.sample_state`, for search bots.
-
-    It plays exactly like a :class:`HeartsState` and its observations are identical (they show the real
-    totals), but ``scores`` gives the negated totals: the generic search bot (``bots/search.py``) values a
-    rollout by the seat's score minus the others' mean and maximizes it, while in Hearts the lowest total
-    wins. Negating here makes that search minimize its own points without a game-specific hook in the
-    bot. ``winners`` are unchanged (lowest total).
-    """
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return tuple(-v for v in self.scores_)
