@@ -302,3 +302,36 @@ def test_a_forced_move_needs_no_search() -> None:
     bot = make_bot("search(iterations=1000)", game)
     assert bot.act({"seat": 0}, [parse_card("AS")], random.Random(0)) == parse_card("AS")
     assert cards_of(1 << 3) == [3]
+
+
+def test_clearly_better_needs_a_paired_advantage_beyond_the_noise() -> None:
+    from cardhall.bots.search import clearly_better
+
+    steady = [[1.0 + k % 3, 0.0 + k % 3] for k in range(10)]  # always one better
+    assert clearly_better(steady, 0, 1)
+    noisy = [[10.0, 0.0], [-10.0, 0.0], [10.0, 0.0], [-9.0, 0.0]]  # better on average, within noise
+    assert not clearly_better(noisy, 0, 1)
+    assert not clearly_better([[5.0, 0.0]], 0, 1)  # one determinization proves nothing
+
+
+def test_anchored_search_keeps_the_rules_move_when_nothing_separates_the_actions() -> None:
+    # A gin advisor's suggestion never changes the game: every suggestion has the same value, so the
+    # anchored search suggests what the rules player would, and plain PIMC the lowest action.
+    game = cardhall.load_game("gin(max_hands=1)")
+    state = game.new_game(seed=3)
+    rng = random.Random(3)
+    checked = 0
+    while not state.is_over and checked < 3:
+        if len(state.to_act) == 2:
+            advisor = state.to_act[1]
+            obs, legal = state.observation(advisor), state.legal_actions(advisor)
+            rules_pick = make_bot("rules", game).act(obs, legal, random.Random(1))
+            anchored = make_bot("search(iterations=3)", game).act(obs, legal, random.Random(1))
+            plain = make_bot("search(iterations=3,anchor=none)", game).act(obs, legal, random.Random(1))
+            assert anchored == rules_pick
+            assert plain == min(game.search_candidates(obs, legal))
+            checked += 1
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    assert checked

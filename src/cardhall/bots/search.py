@@ -7,6 +7,12 @@ legal action plays ``rollouts`` games on from that state with the ``rules`` or `
 seat, and keeps the mean value per action. It picks the action with the best mean (ties: the lowest
 action). It never sees the true state, only the observation it is given.
 
+Anchor (``anchor=rules``, the default): the rules player's own choice is the default move, and the search
+overrides it only when the best action's advantage over it, paired determinization by determinization,
+exceeds one standard error. Rollouts are noisy and a small budget would otherwise often trade a good
+heuristic move for the luckiest one; it also makes moves that change nothing (a gin advisor's suggestion)
+fall back on the rules player's choice. ``anchor=none`` is plain PIMC.
+
 Budget: ``ms`` (wall-clock per decision, one core; at least one determinization) or ``iterations`` (a fixed
 number of determinizations: deterministic for a given RNG, for tests and reproducible tournaments).
 
@@ -19,6 +25,7 @@ sees hidden cards either.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Hashable
@@ -43,6 +50,18 @@ def rollout_value(state: State, seat: int) -> float:
     return -value if state.game.lowest_score_wins else value
 
 
+def clearly_better(values: list[list[float]], best: int, anchor: int, z: float = 1.0) -> bool:
+    """Whether candidate ``best`` beats ``anchor`` by more than ``z`` standard errors of the paired
+    difference over the determinizations."""
+    diffs = [row[best] - row[anchor] for row in values]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * math.sqrt(var / n)
+
+
 class SearchBot(BaseBot):
     name = "search"
     option_spec = (
@@ -50,6 +69,12 @@ class SearchBot(BaseBot):
         Option("iterations", 0, "determinizations per decision; 0 = use the ms budget", None, 0),
         Option("rollout", "rules", "rollout policy for every seat", ("rules", "random")),
         Option("rollouts", 1, "rollouts per action and determinization", None, 1),
+        Option(
+            "anchor",
+            "rules",
+            "rules: override the rules move only when clearly better; none",
+            ("rules", "none"),
+        ),
     )
 
     def __init__(self, game: Game, **options: Any) -> None:
@@ -60,6 +85,9 @@ class SearchBot(BaseBot):
         self.policy: Bot | None = None
         if options.get("rollout", "rules") == "rules":
             self.policy = rules_bot_class(game)(game)
+        self.anchor: Bot | None = None
+        if options.get("anchor", "rules") == "rules":
+            self.anchor = self.policy or rules_bot_class(game)(game)
         self.horizon = _deal_end
         # Cumulative counters for the speed report.
         self.stats = {"decisions": 0, "determinizations": 0, "rollouts": 0, "actions": 0, "seconds": 0.0}
@@ -69,36 +97,47 @@ class SearchBot(BaseBot):
             return legal_actions[0]
         # Rollouts are noisy: comparing fifty bet sizes would pick the luckiest, so compare the game's
         # short list of representative actions.
-        legal_actions = self.game.search_candidates(observation, legal_actions)
+        default = -1 if self.anchor is None else self.anchor.act(observation, legal_actions, rng)
+        candidates = self.game.search_candidates(observation, legal_actions)
+        if default >= 0 and default not in candidates:
+            candidates = sorted([*candidates, default])
         start = time.perf_counter()
         deadline = start + self.ms / 1000
         seat: int = observation["seat"]
-        totals = [0.0] * len(legal_actions)
-        done = 0
+        # values[d][i]: the value of candidate i in determinization d (mean over its rollouts).
+        values: list[list[float]] = []
         steps = 0
         while True:
             if self.iterations:
-                if done >= self.iterations:
+                if len(values) >= self.iterations:
                     break
-            elif done and time.perf_counter() >= deadline:
+            elif values and time.perf_counter() >= deadline:
                 break
             sampled = self.game.sample_state(observation, rng)
             stop = self.horizon(sampled)
-            for i, action in enumerate(legal_actions):
+            row = []
+            for action in candidates:
+                total = 0.0
                 for _ in range(self.rollouts):
                     state = sampled.clone()
                     state.apply_unchecked(seat, action)
                     steps += self._rollout(state, stop, rng)
-                    totals[i] += rollout_value(state, seat)
-            done += 1
+                    total += rollout_value(state, seat)
+                row.append(total / self.rollouts)
+            values.append(row)
+        done = len(values)
         st = self.stats
         st["decisions"] += 1
         st["determinizations"] += done
-        st["rollouts"] += done * len(legal_actions) * self.rollouts
+        st["rollouts"] += done * len(candidates) * self.rollouts
         st["actions"] += steps
         st["seconds"] += time.perf_counter() - start
-        best = max(range(len(legal_actions)), key=lambda i: (totals[i], -i))
-        return legal_actions[best]
+        totals = [sum(row[i] for row in values) for i in range(len(candidates))]
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        if default < 0 or candidates[best] == default:
+            return candidates[best]
+        anchor = candidates.index(default)
+        return candidates[best] if clearly_better(values, best, anchor) else default
 
     def _rollout(self, state: State, stop: Hashable, rng: random.Random) -> int:
         horizon = self.horizon
