@@ -83,8 +83,12 @@ def _show(console: Console, state: State, seat: int) -> None:
 def _ask(console: Console, state: State, seat: int, stdin: TextIO) -> int | None:
     game = state.game
     legal = state.legal_actions(seat)
-    for i, a in enumerate(legal, 1):
-        console.print(f"  {i:>2}. {game.action_label(a)}", markup=False)
+    entries = [f"{i:>3}. {game.action_label(a)}" for i, a in enumerate(legal, 1)]
+    # Long lists (Svara's bet amounts) go in columns so the table stays on screen.
+    per_line = 1 if len(entries) <= 12 else 4
+    width = max(len(e) for e in entries) + 2
+    for k in range(0, len(entries), per_line):
+        console.print("".join(e.ljust(width) for e in entries[k : k + per_line]).rstrip(), markup=False)
     while True:
         console.print("Your move (number or label, 'quit' to leave): ", end="")
         line = stdin.readline()

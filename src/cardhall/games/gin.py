@@ -288,7 +288,6 @@ class Gin(Game):
             )
         if o["seat"] is not None and o["hand"]:
             lines.append(f"Your deadwood: {deadwood(o['hand'])}")
-        lines.append(f"Scores: {o['scores']}")
         return lines
 
     # --- search ----------------------------------------------------------------------------------
