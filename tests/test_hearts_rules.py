@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections import Counter
@@ -726,3 +727,53 @@ def test_two_deck_moon_takes_all_52_points_and_the_widow() -> None:
         assert state.score_sheet[0]["points"] == [52, 0, 0, 0, 0, 0]
         play(plus, "0:moon plus")
         assert plus.scores == (0,) + (value,) * 5
+
+
+# --- the engine's speed work must not change a single match ----------------------------------------
+
+FINGERPRINT_GAMES = (
+    ("hearts(decks=1,players=4,max_hands=1)", 200),
+    ("hearts(decks=1,players=4)", 20),
+    ("hearts(decks=1,players=5,first_lead=two_clubs,passing=cycle,max_hands=3)", 40),
+    ("hearts(decks=1,players=3,points_on_first_trick=false,moon=minus,max_hands=3)", 40),
+    ("hearts(players=6,max_hands=2)", 40),
+    ("hearts(players=7,dead_trick_lead=left,widow=last_trick,queen_breaks_hearts=false,max_hands=2)", 30),
+)
+# The digest the engine gave before its hot paths were optimised (deals, histories, scores, voids,
+# observations, resample and sample_state of 370 seeded random matches).
+FINGERPRINT = "b2c6d368fb96caab0f0df27811c1b37867f99b5261159070e0a43f5c00be374a"
+
+
+def test_seeded_random_matches_are_unchanged() -> None:
+    h = hashlib.sha256()
+    for game_string, count in FINGERPRINT_GAMES:
+        game = cardhall.load_game(game_string)
+        for seed in range(count):
+            rng = random.Random(seed)
+            state = game.new_game(seed=seed)
+            assert isinstance(state, HeartsState)
+            steps = 0
+            while not state.is_over:
+                seat = rng.choice(state.to_act)
+                legal = state.legal_actions(seat)
+                if seed % 2:
+                    state.apply(seat, rng.choice(legal))
+                else:
+                    state.apply_unchecked(seat, rng.choice(legal))
+                steps += 1
+                if steps % 17 == 0:
+                    h.update(repr((state.to_act, state.excluded)).encode())
+                    if seed % 5 == 0 and not state.is_over:
+                        other = state.resample(seat, random.Random(steps))
+                        h.update(repr((other.hands, other.pass_sel, other.widow, other.seed)).encode())
+                if steps % 23 == 0 and seed % 3 == 0 and not state.is_over:
+                    sampled = game.sample_state(state.observation(seat), random.Random(steps))
+                    assert isinstance(sampled, HeartsState)
+                    h.update(
+                        repr((sampled.hands, sampled.pass_sel, sampled.widow, sampled.excluded)).encode()
+                    )
+                if steps % 29 == 0:
+                    h.update(json.dumps(state.observation(steps % game.num_players), sort_keys=True).encode())
+            h.update(repr((game_string, seed, state.history, state.scores, state.winners)).encode())
+            h.update(json.dumps(state.observation(None), sort_keys=True).encode())
+    assert h.hexdigest() == FINGERPRINT
