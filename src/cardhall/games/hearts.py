@@ -624,8 +624,6 @@ class HeartsState(State):
         self.moon_seat = -1
         self.hand_points: list[int] = []
         self.uncollected_points = 0
-        # Physical cards each seat has shown it cannot hold (voids, forced leads), for resample.
-        self.excluded = [0] * n
         self.leader = self.current = -1
         if self.pass_offset:
             self.phase = PASS
@@ -757,37 +755,16 @@ class HeartsState(State):
         self._start_play()
 
     def _play(self, seat: int, face: int) -> None:
-        trick = self.trick
         g = self.game
-        if trick:
-            led = SUIT_OF[trick[0][1]]
-            if SUIT_OF[face] != led:
-                self.excluded[seat] |= SUIT2[led]
-                if not self.tricks and not g.points_first_trick and POINT_FACES >> face & 1:
-                    self.excluded[seat] |= NONPOINTS2
-        elif not self.tricks:
-            n = self.n
-            if self.forced >= 0:
-                # Nobody holds a lower club, and nobody before the leader holds this one.
-                for k in range(n):
-                    s = (self.dealer + 1 + k) % n
-                    self.excluded[s] |= CLUB_BELOW[face]
-                s = (self.dealer + 1) % n
-                while s != seat:
-                    self.excluded[s] |= _both(1 << face)
-                    s = (s + 1) % n
-            elif POINT_FACES >> face & 1:
-                self.excluded[seat] |= NONPOINTS2
-        elif not self.broken and SUIT_OF[face] == HEARTS:
-            self.excluded[seat] |= NONHEARTS2
-        if g.breakers >> face & 1:
-            self.broken = True
         h = self.hands[seat]
         bit = BITS[face]
         if not h & bit:
             bit <<= FACES
         self.hands[seat] = h ^ bit
+        if not self.broken and g.breakers >> face & 1:
+            self.broken = True
         self.trick_mask |= bit
+        trick = self.trick
         trick.append(g.pairs[seat][face])
         if len(trick) < self.n:
             self.current = nxt = g.next_seat[seat]
@@ -816,6 +793,43 @@ class HeartsState(State):
         self.trick_mask = 0
         if len(tricks) == g.hand_size:
             self._end_hand()
+
+    @property
+    def excluded(self) -> list[int]:
+        """Physical cards each seat has shown it cannot hold this hand (voids, a forced or a pointless
+        first lead, hearts led unbroken), for ``resample``; derived from the hand's plays."""
+        g = self.game
+        n = self.n
+        excluded = [0] * n
+        broken = False
+        first = True
+        for cards in [t[1] for t in self.tricks] + [self.trick]:
+            if not cards:
+                break
+            led = SUIT_OF[cards[0][1]]
+            for k, (seat, face) in enumerate(cards):
+                if k:
+                    if SUIT_OF[face] != led:
+                        excluded[seat] |= SUIT2[led]
+                        if first and not g.points_first_trick and POINT_FACES >> face & 1:
+                            excluded[seat] |= NONPOINTS2
+                elif first:
+                    if self.forced >= 0:
+                        # Nobody holds a lower club, and nobody before the leader holds this one.
+                        for s in range(n):
+                            excluded[s] |= CLUB_BELOW[face]
+                        s = (self.dealer + 1) % n
+                        while s != seat:
+                            excluded[s] |= _both(1 << face)
+                            s = (s + 1) % n
+                    elif POINT_FACES >> face & 1:
+                        excluded[seat] |= NONPOINTS2
+                elif not broken and SUIT_OF[face] == HEARTS:
+                    excluded[seat] |= NONHEARTS2
+                if g.breakers >> face & 1:
+                    broken = True
+            first = False
+        return excluded
 
     def _trick_winner(self) -> int:
         """The seat of the highest uncancelled card of the suit led, or -1 when none is left."""
@@ -1039,7 +1053,6 @@ class HeartsState(State):
         new.trick = list(self.trick)
         new.tricks = list(self.tricks)
         new.taken = list(self.taken)
-        new.excluded = list(self.excluded)
         new.hand_points = list(self.hand_points)
         return new
 
@@ -1053,12 +1066,13 @@ class HeartsState(State):
         pile_cards: list[int] = []
         sizes: list[int] = []
         excluded: list[int] = []
+        seen = self.excluded
         others = [s for s in range(self.n) if s != seat]
         for s in others:
             cards = cards_of(self.hands[s] & ~known)
             pile_cards += cards
             sizes.append(len(cards))
-            excluded.append(self.excluded[s])
+            excluded.append(seen[s])
         for s in others:
             pile_cards += self.pass_sel[s]
             sizes.append(len(self.pass_sel[s]))
