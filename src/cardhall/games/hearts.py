@@ -654,14 +654,25 @@ class HeartsState(State):
         if phase == PLAY:
             if seat != self.current:
                 return []
+            h = self.hands[seat]
+            if h >> FACES:
+                h = (h | h >> FACES) & FACE_MASK
             trick = self.trick
-            if trick:  # the common case, inline: follow suit if possible
-                h = self.hands[seat]
+            if trick:  # the common case first: follow suit if possible
                 led = SUIT_OF[trick[0][1]]
-                follow = (h | h >> FACES) >> 13 * led & 0x1FFF
+                follow = h >> 13 * led & 0x1FFF
                 if follow:
                     return list(_SUIT_FACES[led][follow])
-            return faces_of(self._playable(seat))
+                if not self.tricks and not self.game.points_first_trick:
+                    return faces_of(h & ~POINT_FACES or h)
+                return faces_of(h)
+            if not self.tricks:
+                if self.forced >= 0:
+                    return [self.forced]
+                return faces_of(h & ~POINT_FACES or h)
+            if not self.broken:
+                return faces_of(h & ~HEART_FACES or h)
+            return faces_of(h)
         if phase == PASS:
             if not 0 <= seat < self.n or len(self.pass_sel[seat]) >= 3:
                 return []
@@ -670,26 +681,6 @@ class HeartsState(State):
         if phase == MOON and seat == self.current:
             return [MOON_MINUS, MOON_PLUS]
         return []
-
-    def _playable(self, seat: int) -> int:
-        """The faces ``seat`` may play now."""
-        h = self.hands[seat]
-        faces = (h | h >> FACES) & FACE_MASK
-        trick = self.trick
-        if not trick:
-            if not self.tricks:
-                if self.forced >= 0:
-                    return 1 << self.forced
-                return (faces & ~POINT_FACES) or faces
-            if not self.broken:
-                return (faces & ~HEART_FACES) or faces
-            return faces
-        follow = faces & SUIT_MASKS[trick[0][1] // 13]
-        if follow:
-            return follow
-        if not self.tricks and not self.game.points_first_trick:
-            return (faces & ~POINT_FACES) or faces
-        return faces
 
     def _why_illegal(self, seat: int, action: int) -> str:
         if self.phase == PASS:
@@ -714,11 +705,29 @@ class HeartsState(State):
         return " (hearts are not broken)"
 
     def apply_unchecked(self, seat: int, action: int) -> None:
-        if self.phase == PLAY:
-            self._play(seat, action)
-        else:
+        if self.phase != PLAY:
             self._apply(seat, action)
-        self.history.append(self.game.pairs[seat][action])
+            self.history.append(self.game.pairs[seat][action])
+            return
+        # ``_play``, inline: this is the hot path of every simulation.
+        g = self.game
+        h = self.hands[seat]
+        bit = BITS[action]
+        if not h & bit:
+            bit <<= FACES
+        self.hands[seat] = h ^ bit
+        if not self.broken and g.breakers >> action & 1:
+            self.broken = True
+        self.trick_mask |= bit
+        play = g.pairs[seat][action]
+        self.history.append(play)
+        trick = self.trick
+        trick.append(play)
+        if len(trick) < self.n:
+            self.current = nxt = g.next_seat[seat]
+            self.to_act = g.seat_tuples[nxt]
+        else:
+            self._close_trick()
 
     def _apply(self, seat: int, action: int) -> None:
         if self.phase == PLAY:
@@ -769,10 +778,15 @@ class HeartsState(State):
         if len(trick) < self.n:
             self.current = nxt = g.next_seat[seat]
             self.to_act = g.seat_tuples[nxt]
-            return
+        else:
+            self._close_trick()
+
+    def _close_trick(self) -> None:
+        """The trick is complete: it goes to its winner, or is set aside."""
+        g = self.game
         winner = self._trick_winner()
         tricks = self.tricks
-        tricks.append((self.leader, trick, winner))
+        tricks.append((self.leader, self.trick, winner))
         if winner >= 0:
             self.taken[winner] |= self.trick_mask | self.set_aside
             if self.set_aside:
@@ -836,12 +850,10 @@ class HeartsState(State):
         trick = self.trick
         led = SUIT_OF[trick[0][1]]
         if self.game.decks == 1:  # nothing cancels: the highest card of the suit led
-            best = trick[0]
-            for play in trick:
-                f = play[1]
-                if f > best[1] and SUIT_OF[f] == led:
-                    best = play
-            return best[0]
+            top = (self.trick_mask & SUIT_MASKS[led]).bit_length() - 1
+            for s, f in trick:
+                if f == top:
+                    return s
         suit = SUIT_MASKS[led]
         seen = dup = 0
         for _, f in trick:
