@@ -705,8 +705,12 @@ class HeartsState(State):
         return " (hearts are not broken)"
 
     def apply_unchecked(self, seat: int, action: int) -> None:
-        if self.phase != PLAY:
-            self._apply(seat, action)
+        phase = self.phase
+        if phase != PLAY:
+            if phase == PASS:
+                self._choose_pass(seat, action - PASS_BASE)
+            else:
+                self._finish_hand(action)
             self.history.append(self.game.pairs[seat][action])
             return
         # ``_play``, inline: this is the hot path of every simulation.
@@ -737,29 +741,33 @@ class HeartsState(State):
         else:
             self._finish_hand(action)
 
-    def _take(self, seat: int, face: int) -> int:
-        """Remove one physical card of ``face`` from the seat's hand (the lower copy first)."""
-        h = self.hands[seat]
-        bit = 1 << face
-        if not h & bit:
-            bit <<= FACES
-        self.hands[seat] = h & ~bit
-        return bit
-
     def _choose_pass(self, seat: int, face: int) -> None:
-        bit = self._take(seat, face)
+        # One physical card of ``face`` leaves the seat's hand (the lower copy first).
+        h = self.hands[seat]
+        bit = BITS2[face]
+        if not h & bit:
+            bit = BITS2[face + FACES]
+            face += FACES
+        self.hands[seat] = h & ~bit
         sel = self.pass_sel[seat]
-        sel.append(bit.bit_length() - 1)
+        sel.append(face)
         if len(sel) < 3:
             return
-        self.to_act = tuple(s for s in self.to_act if s != seat)
-        if self.to_act:
+        to_act = self.to_act
+        i = to_act.index(seat)
+        self.to_act = to_act = to_act[:i] + to_act[i + 1 :]
+        if to_act:
             return
         n = self.n
-        for s in range(n):
-            cards = tuple(self.pass_sel[s])
-            self.passed[s] = cards
-            self.hands[(s + self.pass_offset) % n] |= mask_of(cards)
+        hands = self.hands
+        passed = self.passed
+        offset = self.pass_offset
+        for s, sel in enumerate(self.pass_sel):
+            cards = tuple(sel)
+            passed[s] = cards
+            r = (s + offset) % n
+            for c in cards:
+                hands[r] |= BITS2[c]
         self.pass_sel = [[] for _ in range(n)]
         self._start_play()
 
