@@ -12,7 +12,16 @@ import pytest
 import cardhall
 from cardhall.cards import RANKS, parse_cards
 from cardhall.core import derived_rng
-from cardhall.games.hearts import MOON_MINUS, MOON_PLUS, PASS_BASE, HeartsState, points_of
+from cardhall.games.hearts import (
+    MOON_MINUS,
+    MOON_PLUS,
+    PASS_BASE,
+    HeartsState,
+    deal_steps,
+    points_of,
+    shuffle_and_deal,
+    shuffle_deck,
+)
 
 # --- helpers ---------------------------------------------------------------------------------------
 
@@ -777,3 +786,15 @@ def test_seeded_random_matches_are_unchanged() -> None:
             h.update(repr((game_string, seed, state.history, state.scores, state.winners)).encode())
             h.update(json.dumps(state.observation(None), sort_keys=True).encode())
     assert h.hexdigest() == FINGERPRINT
+
+
+@pytest.mark.parametrize("cards,players", [(52, n) for n in range(3, 8)] + [(104, n) for n in range(6, 12)])
+def test_shuffle_and_deal_matches_shuffling_then_dealing(cards: int, players: int) -> None:
+    steps = deal_steps(cards, players)
+    dealt = cards // players * players
+    for seed in range(200):
+        deck = list(range(cards))
+        shuffle_deck(deck, random.Random(seed))
+        piles = [sum(1 << c for c in deck[k:dealt:players]) for k in range(players)]
+        piles.append(sum(1 << c for c in deck[dealt:]))
+        assert shuffle_and_deal(steps, players, random.Random(seed)) == piles

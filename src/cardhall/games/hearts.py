@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, Self
 
 from cardhall.cards import (
@@ -72,6 +73,7 @@ from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
 FACES = 52
+SEED_LIMIT = 2**63  # seeds are ints in 0..2**63-1 (``core.check_seed``)
 PASS_BASE_ = 52
 FACE_MASK = (1 << FACES) - 1
 QS = card(QUEEN, SPADES)
@@ -153,6 +155,37 @@ def shuffle_deck(deck: list[int], rng: random.Random) -> None:
         while j >= n:
             j = getrandbits(k)
         deck[i], deck[j] = deck[j], deck[i]
+
+
+def deal_steps(cards: int, players: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The steps of :func:`shuffle_deck` for a deck of ``cards``, each with the pile its position is
+    dealt to (``position % players``, or ``players`` for the widow), for :func:`shuffle_and_deal`."""
+    dealt = cards // players * players
+    return tuple(
+        (i, i + 1, (i + 1).bit_length(), i % players if i < dealt else players)
+        for i in reversed(range(1, cards))
+    )
+
+
+def shuffle_and_deal(
+    steps: tuple[tuple[int, int, int, int], ...], players: int, rng: random.Random
+) -> list[int]:
+    """Shuffle ``range(cards)`` as :func:`shuffle_deck` does (the same numbers drawn, the same order) and
+    return the physical cards of each pile as masks: pile ``k`` holds the positions ``k, k + players,
+    ...`` of the shuffled deck, the last pile the widow. A position is final once the shuffle has passed
+    it, so its card goes to its pile at once and the deck is never written back."""
+    getrandbits = rng.getrandbits
+    deck = list(range(len(steps) + 1))
+    masks = [0] * (players + 1)
+    bit = BITS2
+    for i, size, k, pile in steps:
+        j = getrandbits(k)
+        while j >= size:
+            j = getrandbits(k)
+        masks[pile] |= bit[deck[j]]
+        deck[j] = deck[i]
+    masks[0] |= bit[deck[0]]
+    return masks
 
 
 _DISPLAY_ORDER = {LABELS[f]: (f // 13, -(f % 13)) for f in range(FACES)}
@@ -319,6 +352,8 @@ class Hearts(Game):
         self.seat_tuples = tuple((s,) for s in range(n))
         self.pairs = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(n))
         self.game_string = str(self)
+        self.passing = str(o["passing"])
+        self.deal_steps = deal_steps(cards, n)
 
     @property
     def num_players(self) -> int:
@@ -330,6 +365,11 @@ class Hearts(Game):
 
     def deck(self) -> list[int]:
         return list(self._deck)
+
+    def new_game(self, seed: int | None = None, deck: Sequence[int] | None = None) -> State:
+        if deck is None and type(seed) is int and 0 <= seed < SEED_LIMIT:
+            return HeartsState(self, seed, None)  # the common case, without formatting the game string
+        return super().new_game(seed, deck)
 
     def _new_state(self, seed: int, deck: list[int] | None) -> HeartsState:
         return HeartsState(self, seed, deck)
@@ -595,19 +635,22 @@ class HeartsState(State):
     def _deal(self, deck: list[int] | None) -> None:
         g = self.game
         n = self.n
-        if deck is None:
-            deck = g.deck()
-            shuffle_deck(deck, derived_rng(self.seed, "deal", self.hand_index))
-        hands = [0] * n
-        dealt = g.hand_size * n
         first = self.dealer + 1
-        bit = BITS2.__getitem__
-        for k in range(n):
-            hands[(first + k) % n] = sum(map(bit, deck[k:dealt:n]))
-        self.hands = hands
-        self.widow = sum(map(bit, deck[dealt:]))
+        if deck is None:
+            piles = shuffle_and_deal(g.deal_steps, n, derived_rng(self.seed, "deal", self.hand_index))
+            self.widow = piles.pop()
+            k = n - first % n
+            self.hands = piles[k:] + piles[:k]  # pile k goes to seat first + k
+        else:
+            hands = [0] * n
+            dealt = g.hand_size * n
+            bit = BITS2.__getitem__
+            for k in range(n):
+                hands[(first + k) % n] = sum(map(bit, deck[k:dealt:n]))
+            self.hands = hands
+            self.widow = sum(map(bit, deck[dealt:]))
         self.widow_taker = -1
-        self.pass_offset = pass_offsets(str(g.options["passing"]), n, self.hand_index)
+        self.pass_offset = pass_offsets(g.passing, n, self.hand_index)
         self.pass_sel: list[list[int]] = [[] for _ in range(n)]
         self.passed: list[tuple[int, ...]] = [()] * n
         self.trick: list[tuple[int, int]] = []
