@@ -312,6 +312,9 @@ def test_clearly_better_needs_a_paired_advantage_beyond_the_noise() -> None:
     noisy = [[10.0, 0.0], [-10.0, 0.0], [10.0, 0.0], [-9.0, 0.0]]  # better on average, within noise
     assert not clearly_better(noisy, 0, 1)
     assert not clearly_better([[5.0, 0.0]], 0, 1)  # one determinization proves nothing
+    modest = [[1.0, 0.0], [0.0, 0.0], [2.0, 0.0], [-0.5, 0.0], [1.0, 0.0]]
+    assert clearly_better(modest, 0, 1, z=1.0) and not clearly_better(modest, 0, 1, z=2.0)
+    assert make_bot("search(z=20)", cardhall.load_game("hokm")).z == 2.0  # type: ignore[attr-defined]
 
 
 def test_anchored_search_keeps_the_rules_move_when_nothing_separates_the_actions() -> None:

@@ -75,6 +75,7 @@ class SearchBot(BaseBot):
             "rules: override the rules move only when clearly better; none",
             ("rules", "none"),
         ),
+        Option("z", 10, "standard errors (in tenths) an override must clear: 10 = 1.0", None, 0),
     )
 
     def __init__(self, game: Game, **options: Any) -> None:
@@ -88,6 +89,7 @@ class SearchBot(BaseBot):
         self.anchor: Bot | None = None
         if options.get("anchor", "rules") == "rules":
             self.anchor = self.policy or rules_bot_class(game)(game)
+        self.z = int(options.get("z", 10)) / 10
         self.horizon = _deal_end
         # Cumulative counters for the speed report.
         self.stats = {"decisions": 0, "determinizations": 0, "rollouts": 0, "actions": 0, "seconds": 0.0}
@@ -137,7 +139,7 @@ class SearchBot(BaseBot):
         if default < 0 or candidates[best] == default:
             return candidates[best]
         anchor = candidates.index(default)
-        return candidates[best] if clearly_better(values, best, anchor) else default
+        return candidates[best] if clearly_better(values, best, anchor, self.z) else default
 
     def _rollout(self, state: State, stop: Hashable, rng: random.Random) -> int:
         horizon = self.horizon
