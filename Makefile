@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: setup
-	$(BIN)/cardhall play hokm --seat 0 --bots random,random
+	$(BIN)/cardhall play hokm --seat 0 --bots rules,rules
 
 lint: setup
 	$(BIN)/ruff check $(LINTED)
