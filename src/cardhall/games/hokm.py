@@ -287,7 +287,7 @@ class Hokm(Game):
         lines = [f"Hand {o['hand_number']}, dealer seat {o['dealer']}, phase: {o['phase']}"]
         if o["bids"]:
             lines.append(
-                "Bids: " + ", ".join(f"seat {b['seat']} {contract_name(b['contract'])}" for b in o["bids"])
+                "Bids: " + ", ".join(f"seat {b['seat']}: {contract_name(b['contract'])}" for b in o["bids"])
             )
         if o["trump"]:
             lines.append(f"Declarer seat {o['declarer']}, trump {o['trump']}")
