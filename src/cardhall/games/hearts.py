@@ -835,6 +835,27 @@ class HeartsState(State):
     def _close_trick(self) -> None:
         """The trick is complete: it goes to its winner, or is set aside."""
         g = self.game
+        if g.decks == 1:  # nothing cancels: the highest card of the suit led wins, nothing is set aside
+            trick = self.trick
+            mask = self.trick_mask
+            top = (mask & SUIT_MASKS[SUIT_OF[trick[0][1]]]).bit_length() - 1
+            winner = -1
+            for seat, f in trick:
+                if f == top:
+                    winner = seat
+                    break
+            tricks = self.tricks
+            tricks.append((self.leader, trick, winner))
+            self.taken[winner] |= mask
+            if self.widow_taker < 0 and self.widow and g.widow_first:
+                self.widow_taker = winner
+            self.last_winner = self.leader = self.current = winner
+            self.to_act = g.seat_tuples[winner]
+            self.trick = []
+            self.trick_mask = 0
+            if len(tricks) == g.hand_size:
+                self._end_hand()
+            return
         winner = self._trick_winner()
         tricks = self.tricks
         tricks.append((self.leader, self.trick, winner))
