@@ -707,15 +707,20 @@ class HeartsState(State):
                 if follow:
                     return list(_SUIT_FACES[led][follow])
                 if not self.tricks and not self.game.points_first_trick:
-                    return faces_of(h & ~POINT_FACES or h)
-                return faces_of(h)
-            if not self.tricks:
+                    h = h & ~POINT_FACES or h
+            elif not self.tricks:
                 if self.forced >= 0:
                     return [self.forced]
-                return faces_of(h & ~POINT_FACES or h)
-            if not self.broken:
-                return faces_of(h & ~HEART_FACES or h)
-            return faces_of(h)
+                h = h & ~POINT_FACES or h
+            elif not self.broken:
+                h = h & ~HEART_FACES or h
+            t = _SUIT_FACES  # ``faces_of(h)``, inline
+            return [
+                *t[0][h & 0x1FFF],
+                *t[1][h >> 13 & 0x1FFF],
+                *t[2][h >> 26 & 0x1FFF],
+                *t[3][h >> 39 & 0x1FFF],
+            ]
         if phase == PASS:
             if not 0 <= seat < self.n or len(self.pass_sel[seat]) >= 3:
                 return []
