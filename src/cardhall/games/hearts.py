@@ -353,6 +353,10 @@ class Hearts(Game):
         self.pairs = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(n))
         self.game_string = str(self)
         self.passing = str(o["passing"])
+        self.moon = str(o["moon"])
+        self.moon_value = int(o["moon_value"])
+        self.max_hands = int(o["max_hands"])
+        self.target = int(o["target"])
         self.deal_steps = deal_steps(cards, n)
 
     @property
@@ -756,7 +760,16 @@ class HeartsState(State):
         phase = self.phase
         if phase != PLAY:
             if phase == PASS:
-                self._choose_pass(seat, action - PASS_BASE)
+                # ``_choose_pass``, inline while the seat has cards left to choose.
+                face = action - PASS_BASE
+                h = self.hands[seat]
+                bit = BITS2[face]
+                sel = self.pass_sel[seat]
+                if h & bit and len(sel) < 2:
+                    self.hands[seat] = h & ~bit
+                    sel.append(face)
+                else:
+                    self._choose_pass(seat, face)
             else:
                 self._finish_hand(action)
             self.history.append(self.game.pairs[seat][action])
@@ -963,8 +976,8 @@ class HeartsState(State):
         if self.widow_taker >= 0:
             points[self.widow_taker] += widow_points
         self.hand_points = points
-        moon = g.options["moon"]
-        shooter = next((s for s in range(self.n) if points[s] == g.total_points), -1)
+        moon = g.moon
+        shooter = points.index(g.total_points) if g.total_points in points else -1
         if shooter >= 0 and moon != "none":
             self.moon_seat = shooter
             if moon == "choice":
@@ -980,7 +993,7 @@ class HeartsState(State):
         g = self.game
         n = self.n
         points = self.hand_points
-        value = int(g.options["moon_value"])
+        value = g.moon_value
         if moon_action == MOON_MINUS:
             deltas = [-value if s == self.moon_seat else 0 for s in range(n)]
         elif moon_action == MOON_PLUS:
@@ -1004,8 +1017,8 @@ class HeartsState(State):
             }
         )
         self.hand_index += 1
-        limit = int(g.options["max_hands"])
-        if max(self.scores_) >= int(g.options["target"]) or (limit > 0 and self.hand_index >= limit):
+        limit = g.max_hands
+        if max(self.scores_) >= g.target or (limit > 0 and self.hand_index >= limit):
             self.phase = OVER
             self.is_over = True
             self.to_act = ()
