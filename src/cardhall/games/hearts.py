@@ -188,6 +188,10 @@ def shuffle_and_deal(
     return masks
 
 
+# For a face led: the shift of its suit in a face mask, and the legal follows of each 13-bit pattern.
+LED_SHIFT = tuple(13 * (f // 13) for f in range(FACES))
+LED_FACES = tuple(_SUIT_FACES[f // 13] for f in range(FACES))
+
 _DISPLAY_ORDER = {LABELS[f]: (f // 13, -(f % 13)) for f in range(FACES)}
 
 
@@ -659,6 +663,9 @@ class HeartsState(State):
         self.passed: list[tuple[int, ...]] = [()] * n
         self.trick: list[tuple[int, int]] = []
         self.trick_mask = 0
+        # Set by each lead: the suit's shift in a face mask and its table of legal follows.
+        self.led_shift = 0
+        self.led_faces = _SUIT_FACES[0]
         # Finished tricks: (leader, plays, winner or -1); a finished trick's list is never changed.
         self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []
         self.set_aside = 0
@@ -704,12 +711,10 @@ class HeartsState(State):
             h = self.hands[seat]
             if h >> FACES:
                 h = (h | h >> FACES) & FACE_MASK
-            trick = self.trick
-            if trick:  # the common case first: follow suit if possible
-                led = SUIT_OF[trick[0][1]]
-                follow = h >> 13 * led & 0x1FFF
+            if self.trick:  # the common case first: follow suit if possible
+                follow = h >> self.led_shift & 0x1FFF
                 if follow:
-                    return list(_SUIT_FACES[led][follow])
+                    return list(self.led_faces[follow])
                 if not self.tricks and not self.game.points_first_trick:
                     h = h & ~POINT_FACES or h
             elif not self.tricks:
@@ -787,6 +792,9 @@ class HeartsState(State):
         play = g.pairs[seat][action]
         self.history.append(play)
         trick = self.trick
+        if not trick:
+            self.led_shift = LED_SHIFT[action]
+            self.led_faces = LED_FACES[action]
         trick.append(play)
         if len(trick) < self.n:
             self.current = nxt = g.next_seat[seat]
@@ -843,6 +851,9 @@ class HeartsState(State):
             self.broken = True
         self.trick_mask |= bit
         trick = self.trick
+        if not trick:
+            self.led_shift = LED_SHIFT[face]
+            self.led_faces = LED_FACES[face]
         trick.append(g.pairs[seat][face])
         if len(trick) < self.n:
             self.current = nxt = g.next_seat[seat]
