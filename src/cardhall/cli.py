@@ -307,7 +307,8 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    console = Console(highlight=False)
+    # Piped output (a file, CI, a test) is not cut to 80 columns: wide tables stay readable.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
     try:
         return COMMANDS[args.command](args, console)
     except (CardhallError, ValueError) as e:
