@@ -16,6 +16,7 @@ from cardhall.cards import SUIT_MASKS, SUITS, cards_of, parse_card, parse_cards
 from cardhall.core import Game, State
 from cardhall.games.hokm import BID_BASE, TRUMP_BASE, HokmState, deck_for_hands
 from cardhall.sim.simulate import simulate
+from tests.helpers import bot_label, random_states
 
 VARIANTS = [
     "hokm(max_hands=2)",
@@ -43,35 +44,12 @@ def act(state: State, text: str) -> None:
     state.apply(state.to_act[0], state.game.parse_action(text))
 
 
-def bot_label(state: State, spec: str = "rules", seed: int = 0) -> str:
-    seat = state.to_act[0]
-    bot = make_bot(spec, state.game)
-    action = bot.act(state.observation(seat), state.legal_actions(seat), random.Random(seed))
-    assert action in state.legal_actions(seat)
-    return state.game.action_label(action)
-
-
 def declared(options: str = "") -> HokmState:
     """DEAL with seat 0 declaring 5 in hearts, seats 1 and 2 bidding Bas; seat 0 to lead."""
     state = state_with(DEAL, options)
     for text in ("bid 5", "bid bas", "bid bas", "trump H"):
         act(state, text)
     return state
-
-
-def random_states(game_string: str, seeds: range) -> list[State]:
-    game = cardhall.load_game(game_string)
-    out = []
-    for seed in seeds:
-        state = game.new_game(seed=seed)
-        rng = random.Random(seed)
-        while True:
-            out.append(state.clone())
-            if state.is_over:
-                break
-            seat = state.to_act[0]
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-    return out
 
 
 # --- make_bot --------------------------------------------------------------------------------------

@@ -54,14 +54,6 @@ def act(state: State, label: str) -> None:
     state.apply(state.to_act[0], state.game.parse_action(label))
 
 
-def bot_label(state: State, spec: str = "rules", seed: int = 0) -> str:
-    seat = state.to_act[0]
-    bot = make_bot(spec, state.game)
-    action = bot.act(state.observation(seat), state.legal_actions(seat), random.Random(seed))
-    assert action in state.legal_actions(seat)
-    return state.game.action_label(action)
-
-
 def random_states(game_string: str, seeds: range, keep: float) -> list[State]:
     game = cardhall.load_game(game_string)
     out = []

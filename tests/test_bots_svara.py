@@ -10,9 +10,9 @@ import pytest
 import cardhall
 from cardhall.bots import make_bot
 from cardhall.bots.rules_svara import SvaraRulesBot
-from cardhall.core import State
 from cardhall.games.svara import JOIN, PASS, SvaraState
 from cardhall.sim.simulate import simulate
+from tests.helpers import random_states
 from tests.test_svara_rules import BEST, MID, WORST, act, table
 
 VARIANTS = [
@@ -21,21 +21,6 @@ VARIANTS = [
     "svara(players=3,max_deals=3,stack=100,ante=5,min_blind=2,svara_join=none)",
     "svara(players=6,max_deals=2,stack=100)",
 ]
-
-
-def random_states(game_string: str, seeds: range) -> list[State]:
-    game = cardhall.load_game(game_string)
-    out = []
-    for seed in seeds:
-        state = game.new_game(seed=seed)
-        rng = random.Random(seed)
-        while True:
-            out.append(state.clone())
-            if state.is_over:
-                break
-            seat = state.to_act[0]
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-    return out
 
 
 # --- sample_state ----------------------------------------------------------------------------------
