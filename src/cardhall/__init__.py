@@ -7,6 +7,11 @@
 >>> state.apply(seat, state.legal_actions(seat)[0])
 """
 
+# ruff: noqa: E402 - the guard must run before the first compiled module is imported
+from cardhall.engine_build import check_compiled
+
+check_compiled()  # before any compiled module loads: refuse a build older than its source
+
 from cardhall.cards import format_card, parse_card
 from cardhall.core import Game, Observation, Record, State, replay
 from cardhall.errors import (

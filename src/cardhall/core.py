@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 from cardhall.cards import format_card, parse_card
+from cardhall.compiled import mypyc_attr
 from cardhall.errors import (
     IllegalActionError,
     InvalidActionError,
@@ -50,6 +51,9 @@ def check_seed(game: str, seed: object) -> int:
     return seed
 
 
+# Compiled with the engine but open to games written in plain Python (the compiled games are compiled
+# subclasses and keep their fast calls).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A rule set with its options. Equal games have equal strings."""
 
@@ -193,9 +197,12 @@ def play_label(action: int) -> str:
     return "play " + format_card(action)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One match in progress. Seats are ``0..num_players-1`` in the order of play."""
 
+    # A compiled class may not narrow an attribute's type, so a game's state keeps its own Game
+    # subclass (with the option tables it derives) in a second attribute, ``ruleset``.
     game: Game
     seed: int
     history: list[tuple[int, int]]
@@ -215,7 +222,9 @@ class State(ABC):
     def is_legal(self, seat: int, action: int) -> bool:
         return seat in self.to_act and action in self.legal_actions(seat)
 
-    def apply(self, seat: int, action: int) -> None:
+    # ``object`` parameters: this is the checked boundary, so a compiled build must let a wrong type in
+    # to refuse it with the game's own error rather than a bare TypeError.
+    def apply(self, seat: object, action: object) -> None:
         """Take ``action`` for ``seat``; raise IllegalActionError and change nothing if not legal."""
         if isinstance(action, bool) or not isinstance(action, int):
             raise IllegalActionError(f"{self.game}: action must be an int, got {action!r}")

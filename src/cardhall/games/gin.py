@@ -231,7 +231,9 @@ class Gin(Game):
         return list(range(52))
 
     def _new_state(self, seed: int, deck: list[int] | None) -> GinState:
-        return GinState(self, seed, deck)
+        state = GinState(self, seed)
+        state.start(deck)
+        return state
 
     def _action_label(self, action: int) -> str:
         if action < KNOCK_BASE:
@@ -311,11 +313,7 @@ class Gin(Game):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
         card = _CARD_OF.__getitem__
-        new: GinState = object.__new__(GinState)
-        new.game = self
-        new.seed = rng.randrange(2**63)
-        new.stacked_deck = None
-        new.history = []
+        new = GinState(self, rng.randrange(2**63))
         n = self.players
         new.n = n
         new.allow_same = bool(self.options["allow_same_discard"])
@@ -423,12 +421,15 @@ class Gin(Game):
 
 
 class GinState(State):
-    game: Gin
+    ruleset: Gin
 
-    def __init__(self, game: Gin, seed: int, deck: list[int] | None) -> None:
+    def __init__(self, game: Gin, seed: int) -> None:
+        """A blank match, not dealt: :meth:`start` draws the roles and deals (``clone`` and
+        ``sample_state`` fill the state in instead)."""
         self.game = game
+        self.ruleset = game
         self.seed = seed
-        self.stacked_deck = deck
+        self.stacked_deck = None
         self.history = []
         n = game.players
         self.n = n
@@ -441,10 +442,14 @@ class GinState(State):
         self.hand_index = 0
         self.winners_: tuple[int, ...] = ()
         self.role_draw: tuple[tuple[str, ...], ...] = ()
-        if n == 3:
+        self.dealer = self.nondealer = self.advisor = -1
+
+    def start(self, deck: list[int] | None) -> None:
+        self.stacked_deck = deck
+        if self.n == 3:
             self.dealer, self.nondealer, self.advisor = self._draw_roles()
         else:
-            self.dealer = derived_rng(seed, "first dealer").randrange(2)
+            self.dealer = derived_rng(self.seed, "first dealer").randrange(2)
             self.nondealer = 1 - self.dealer
             self.advisor = -1
         self._deal(deck)
@@ -764,7 +769,7 @@ class GinState(State):
         move_text = _MOVE_TEXT
         take_text = _TAKE_TEXT
         obs: Observation = {
-            "game": self.game.game_string,
+            "game": self.ruleset.game_string,
             "seat": seat,
             "role": role,
             "players": self.n,
@@ -836,20 +841,40 @@ class GinState(State):
     # --- copies ----------------------------------------------------------------------------------
 
     def clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new.scores_ = list(self.scores_)
-        new.hands_won = list(self.hands_won)
+        # Every field, by name: a compiled state has no __dict__ to copy wholesale.
+        new = type(self)(self.ruleset, self.seed)
+        new.advised = self.advised
+        new.advisor = self.advisor
+        new.allow_same = self.allow_same
+        new.banned = self.banned
         new.bonuses = list(self.bonuses)
-        new.score_sheet = list(self.score_sheet)
+        new.current = self.current
+        new.dealer = self.dealer
+        new.hand_index = self.hand_index
         new.hands = list(self.hands)
+        new.hands_won = list(self.hands_won)
+        new.history = list(self.history)
+        new.knock_dead = self.knock_dead
+        new.knock_value = self.knock_value
+        new.knocker = self.knocker
         new.known = list(self.known)
-        new.stock = list(self.stock)
-        new.pile = list(self.pile)
+        new.laid_off = list(self.laid_off)
         new.log = list(self.log)
         new.melds = list(self.melds)
-        new.laid_off = list(self.laid_off)
+        new.n = self.n
+        new.nondealer = self.nondealer
+        new.phase = self.phase
+        new.pile = list(self.pile)
+        new.role_draw = self.role_draw
+        new.score_sheet = list(self.score_sheet)
+        new.scores_ = list(self.scores_)
+        new.spread = self.spread
+        new.stacked_deck = self.stacked_deck
+        new.stock = list(self.stock)
+        new.suggestion = self.suggestion
+        new.targets = self.targets
+        new.upcard_stage = self.upcard_stage
+        new.winners_ = self.winners_
         return new
 
     def resample(self, seat: int, rng: random.Random) -> Self:

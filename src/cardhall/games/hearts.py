@@ -376,11 +376,15 @@ class Hearts(Game):
 
     def new_game(self, seed: int | None = None, deck: Sequence[int] | None = None) -> State:
         if deck is None and type(seed) is int and 0 <= seed < SEED_LIMIT:
-            return HeartsState(self, seed, None)  # the common case, without formatting the game string
+            state = HeartsState(self, seed)  # the common case, without formatting the game string
+            state.start(None)
+            return state
         return super().new_game(seed, deck)
 
     def _new_state(self, seed: int, deck: list[int] | None) -> HeartsState:
-        return HeartsState(self, seed, deck)
+        state = HeartsState(self, seed)
+        state.start(deck)
+        return state
 
     def _action_label(self, action: int) -> str:
         if action < PASS_BASE:
@@ -490,12 +494,7 @@ class Hearts(Game):
         if over:  # rebuild the last hand too, then restore its row
             last = sheet.pop()
             totals = [t - d for t, d in zip(last["totals"], last["deltas"], strict=True)]
-        state = object.__new__(HeartsState)
-        state.game = self
-        state.seed = rng.randrange(2**63)
-        state.stacked_deck = None
-        state.history = []
-        state.n = n
+        state = HeartsState(self, rng.randrange(2**63))
         state.scores_ = totals
         state.score_sheet = sheet
         state.hand_index = len(sheet)
@@ -621,27 +620,34 @@ class HeartsState(State):
     of bots and simulations read them without a call.
     """
 
-    game: Hearts
+    ruleset: Hearts
     to_act: tuple[int, ...] = ()
     is_over: bool = False
 
-    def __init__(self, game: Hearts, seed: int, deck: list[int] | None) -> None:
+    def __init__(self, game: Hearts, seed: int) -> None:
+        """A blank match, not dealt: :meth:`start` deals it (``clone`` and ``sample_state`` fill the
+        state in instead)."""
         self.game = game
+        self.ruleset = game
         self.seed = seed
-        self.stacked_deck = deck
+        self.stacked_deck = None
         self.history = []
         self.n = game.players
         self.scores_ = [0] * self.n
         self.score_sheet: list[dict[str, Any]] = []
         self.hand_index = 0
-        self.dealer = derived_rng(seed, "first dealer").randrange(self.n)
+        self.dealer = 0
         self.winners_: tuple[int, ...] = ()
+
+    def start(self, deck: list[int] | None) -> None:
+        self.stacked_deck = deck
+        self.dealer = derived_rng(self.seed, "first dealer").randrange(self.n)
         self._deal(deck)
 
     # --- dealing and phases ------------------------------------------------------------------
 
     def _deal(self, deck: list[int] | None) -> None:
-        g = self.game
+        g = self.ruleset
         n = self.n
         first = self.dealer + 1
         if deck is None:
@@ -690,7 +696,7 @@ class HeartsState(State):
         n = self.n
         leader = (self.dealer + 1) % n
         self.forced = -1
-        if self.game.two_clubs:
+        if self.ruleset.two_clubs:
             for rank in range(13):
                 bits = _both(1 << rank)
                 holders = [s for s in range(n) if self.hands[(leader + s) % n] & bits]
@@ -715,7 +721,7 @@ class HeartsState(State):
                 follow = h >> self.led_shift & 0x1FFF
                 if follow:
                     return list(self.led_faces[follow])
-                if not self.tricks and not self.game.points_first_trick:
+                if not self.tricks and not self.ruleset.points_first_trick:
                     h = h & ~POINT_FACES or h
             elif not self.tricks:
                 if self.forced >= 0:
@@ -777,10 +783,10 @@ class HeartsState(State):
                     self._choose_pass(seat, face)
             else:
                 self._finish_hand(action)
-            self.history.append(self.game.pairs[seat][action])
+            self.history.append(self.ruleset.pairs[seat][action])
             return
         # ``_play``, inline: this is the hot path of every simulation.
-        g = self.game
+        g = self.ruleset
         h = self.hands[seat]
         bit = BITS[action]
         if not h & bit:
@@ -841,7 +847,7 @@ class HeartsState(State):
         self._start_play()
 
     def _play(self, seat: int, face: int) -> None:
-        g = self.game
+        g = self.ruleset
         h = self.hands[seat]
         bit = BITS[face]
         if not h & bit:
@@ -863,7 +869,7 @@ class HeartsState(State):
 
     def _close_trick(self) -> None:
         """The trick is complete: it goes to its winner, or is set aside."""
-        g = self.game
+        g = self.ruleset
         if g.decks == 1:  # nothing cancels: the highest card of the suit led wins, nothing is set aside
             trick = self.trick
             mask = self.trick_mask
@@ -913,7 +919,7 @@ class HeartsState(State):
     def excluded(self) -> list[int]:
         """Physical cards each seat has shown it cannot hold this hand (voids, a forced or a pointless
         first lead, hearts led unbroken), for ``resample``; derived from the hand's plays."""
-        g = self.game
+        g = self.ruleset
         n = self.n
         excluded = [0] * n
         broken = False
@@ -950,7 +956,7 @@ class HeartsState(State):
         """The seat of the highest uncancelled card of the suit led, or -1 when none is left."""
         trick = self.trick
         led = SUIT_OF[trick[0][1]]
-        if self.game.decks == 1:  # nothing cancels: the highest card of the suit led
+        if self.ruleset.decks == 1:  # nothing cancels: the highest card of the suit led
             top = (self.trick_mask & SUIT_MASKS[led]).bit_length() - 1
             for s, f in trick:
                 if f == top:
@@ -973,7 +979,7 @@ class HeartsState(State):
         raise AssertionError("unreachable")
 
     def _end_hand(self) -> None:
-        g = self.game
+        g = self.ruleset
         self.uncollected |= self.set_aside
         self.set_aside = 0
         self.set_aside_count = 0
@@ -1001,7 +1007,7 @@ class HeartsState(State):
         self._finish_hand(-1)
 
     def _finish_hand(self, moon_action: int) -> None:
-        g = self.game
+        g = self.ruleset
         n = self.n
         points = self.hand_points
         value = g.moon_value
@@ -1079,7 +1085,7 @@ class HeartsState(State):
             received_cards = faces(self.passed[received_from])
         phase = self.phase
         obs: Observation = {
-            "game": self.game.game_string,
+            "game": self.ruleset.game_string,
             "seat": seat,
             "phase": phase,
             "hand_number": self.hand_index + (0 if phase == OVER else 1),
@@ -1155,18 +1161,42 @@ class HeartsState(State):
     # --- copies ------------------------------------------------------------------------------
 
     def clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new.scores_ = list(self.scores_)
-        new.score_sheet = list(self.score_sheet)
+        # Every field, by name: a compiled state has no __dict__ to copy wholesale.
+        new = type(self)(self.ruleset, self.seed)
+        new.broken = self.broken
+        new.current = self.current
+        new.dealer = self.dealer
+        new.forced = self.forced
+        new.hand_index = self.hand_index
+        new.hand_points = list(self.hand_points)
         new.hands = list(self.hands)
+        new.history = list(self.history)
+        new.is_over = self.is_over
+        new.last_winner = self.last_winner
+        new.leader = self.leader
+        new.led_faces = self.led_faces
+        new.led_shift = self.led_shift
+        new.moon_seat = self.moon_seat
+        new.n = self.n
+        new.pass_offset = self.pass_offset
         new.pass_sel = [list(sel) for sel in self.pass_sel]
         new.passed = list(self.passed)
-        new.trick = list(self.trick)
-        new.tricks = list(self.tricks)
+        new.phase = self.phase
+        new.score_sheet = list(self.score_sheet)
+        new.scores_ = list(self.scores_)
+        new.set_aside = self.set_aside
+        new.set_aside_count = self.set_aside_count
+        new.stacked_deck = self.stacked_deck
         new.taken = list(self.taken)
-        new.hand_points = list(self.hand_points)
+        new.to_act = self.to_act
+        new.trick = list(self.trick)
+        new.trick_mask = self.trick_mask
+        new.tricks = list(self.tricks)
+        new.uncollected = self.uncollected
+        new.uncollected_points = self.uncollected_points
+        new.widow = self.widow
+        new.widow_taker = self.widow_taker
+        new.winners_ = self.winners_
         return new
 
     def resample(self, seat: int, rng: random.Random) -> Self:

@@ -197,7 +197,8 @@ class Hokm(Game):
     name = "hokm"
     title = "Hokm Egbari"
     rules_version = "1"
-    min_players = max_players = PLAYERS
+    min_players = PLAYERS
+    max_players = PLAYERS
     option_spec = (
         Option("target", 500, "a hand ending with someone at or above this ends the match", None, 1),
         Option("max_hands", 0, "end the match after this many hands (0 = no limit)", None, 0),
@@ -242,7 +243,9 @@ class Hokm(Game):
         return list(DECK)
 
     def _new_state(self, seed: int, deck: list[int] | None) -> HokmState:
-        return HokmState(self, seed, deck)
+        state = HokmState(self, seed)
+        state.start(deck)
+        return state
 
     def _action_label(self, action: int) -> str:
         if action < BID_BASE:
@@ -316,7 +319,8 @@ class Hokm(Game):
         seat = o["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
             raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
-        state = HokmState(self, rng.randrange(2**63), None)
+        state = HokmState(self, rng.randrange(2**63))
+        state.start(None)
         sheet = [dict(row) for row in o["score_sheet"]]
         totals = list(o["scores"])
         if o["phase"] == OVER:
@@ -358,19 +362,24 @@ class HokmState(State):
     loops of bots and simulations read them without a call.
     """
 
-    game: Hokm
+    ruleset: Hokm
     to_act: tuple[int, ...] = ()
     is_over: bool = False
 
-    def __init__(self, game: Hokm, seed: int, deck: list[int] | None) -> None:
+    def __init__(self, game: Hokm, seed: int) -> None:
+        """A blank state; :meth:`start` deals the first hand (``clone`` fills it in instead)."""
         self.game = game
+        self.ruleset = game
         self.seed = seed
-        self.stacked_deck = deck
+        self.stacked_deck = None
         self.history = []
+
+    def start(self, deck: list[int] | None) -> None:
+        self.stacked_deck = deck
         self.scores_ = [0] * PLAYERS
         self.score_sheet: list[dict[str, Any]] = []
         self.hand_index = 0
-        self.dealer = derived_rng(seed, "first dealer").randrange(PLAYERS)
+        self.dealer = derived_rng(self.seed, "first dealer").randrange(PLAYERS)
         self.winners_: tuple[int, ...] = ()
         self.is_over = False
         self._deal(deck)
@@ -409,11 +418,11 @@ class HokmState(State):
                 return hand_cards(self.hands[seat])
             led = trick[0][1] // 13
             follow = self.hands[seat] & SUIT_MASKS[led]
-            if follow and not (led == self.trump and self.game.must_overtrump):
+            if follow and not (led == self.trump and self.ruleset.must_overtrump):
                 return list(SUIT_CARDS[led][follow >> SUIT_SHIFT[led] & 255])
             return hand_cards(self._playable(seat))
         if self.phase == BIDDING:
-            if self.game.auction and self.bids:
+            if self.ruleset.auction and self.bids:
                 top = max(c for _, c in self.bids)
                 return [BID_BASE] + [BID_BASE + c - 2 for c in CONTRACTS if c > top]
             return list(BID_ACTIONS)
@@ -425,7 +434,7 @@ class HokmState(State):
         if not trick:
             return hand
         led = trick[0][1] // 13
-        game = self.game
+        game = self.ruleset
         follow = hand & SUIT_MASKS[led]
         if follow:
             if game.must_overtrump and led == self.trump:
@@ -475,7 +484,7 @@ class HokmState(State):
             return
         # Playing a card: the hot path, kept inline.
         trick = self.trick
-        if trick and (action // 13 != trick[0][1] // 13 or self.game.must_overtrump):
+        if trick and (action // 13 != trick[0][1] // 13 or self.ruleset.must_overtrump):
             self._note_exclusions(seat, action)
         self.hands[seat] &= CLEAR_BIT[action]
         trick.append(PAIRS[seat][action])
@@ -525,7 +534,7 @@ class HokmState(State):
         led = self.trick[0][1] // 13
         suit = card // 13
         trump = self.trump
-        game = self.game
+        game = self.ruleset
         if suit != led:
             self.excluded[seat] |= SUIT_MASKS[led]
             if game.must_trump_when_void and suit != trump:
@@ -570,13 +579,9 @@ class HokmState(State):
             self.current = -1
             self.to_act = ()
             self.winners_ = (leaders[0],)
-            self.last_hand = self._hand_summary()
             return
         self.dealer = (self.dealer + 1) % PLAYERS
         self._deal(None)
-
-    def _hand_summary(self) -> dict[str, Any]:
-        return {"bids": list(self.bids), "tricks": list(self.tricks)}
 
     # --- what a seat sees --------------------------------------------------------------------
 
@@ -585,7 +590,7 @@ class HokmState(State):
             return [{"seat": s, "card": LABELS[c]} for s, c in cards]
 
         obs: Observation = {
-            "game": self.game.game_string,
+            "game": self.ruleset.game_string,
             "seat": seat,
             "phase": self.phase,
             "hand_number": self.hand_index + (0 if self.phase == OVER else 1),
@@ -640,13 +645,24 @@ class HokmState(State):
     def clone(self) -> Self:
         # Shallow copy, then fresh copies of the lists that change in place. Their items (ints,
         # tuples, finished score-sheet rows) are never mutated, so they are shared.
-        new = object.__new__(type(self))
-        new.__dict__ = self.__dict__.copy()
+        new = type(self)(self.ruleset, self.seed)
+        new.stacked_deck = self.stacked_deck
         new.history = self.history[:]
         new.scores_ = self.scores_[:]
         new.score_sheet = self.score_sheet[:]
+        new.hand_index = self.hand_index
+        new.dealer = self.dealer
+        new.winners_ = self.winners_
+        new.is_over = self.is_over
         new.hands = self.hands[:]
+        new.dealt = self.dealt
+        new.phase = self.phase
+        new.current = self.current
+        new.to_act = self.to_act
         new.bids = self.bids[:]
+        new.declarer = self.declarer
+        new.trump = self.trump
+        new.leader = self.leader
         new.trick = self.trick[:]
         new.tricks = self.tricks[:]
         new.tricks_won = self.tricks_won[:]

@@ -200,7 +200,8 @@ class Kierki(Game):
     name = "kierki"
     title = "Kierki"
     rules_version = "1"
-    min_players = max_players = PLAYERS
+    min_players = PLAYERS
+    max_players = PLAYERS
     option_spec = (
         Option(
             "trump_chooser",
@@ -265,7 +266,9 @@ class Kierki(Game):
         return list(DECK)
 
     def _new_state(self, seed: int, deck: list[int] | None) -> KierkiState:
-        return KierkiState(self, seed, deck)
+        state = KierkiState(self, seed)
+        state.start(deck)
+        return state
 
     def _action_label(self, action: int) -> str:
         if action < TRUMP_BASE:
@@ -340,11 +343,7 @@ class Kierki(Game):
             # Rebuild the last deal too: replaying its last play scores it again.
             last = sheet.pop()
             totals = [t - p for t, p in zip(last["totals"], last["points"], strict=True)]
-        state = object.__new__(KierkiState)
-        state.game = self
-        state.seed = rng.randrange(2**63)
-        state.stacked_deck = None
-        state.history = []
+        state = KierkiState(self, rng.randrange(2**63))
         state.scores_ = totals
         state.score_sheet = sheet
         state.deals_done = len(sheet)
@@ -396,21 +395,28 @@ class KierkiState(State):
     loops of bots and simulations read them without a call.
     """
 
-    game: Kierki
+    ruleset: Kierki
     to_act: tuple[int, ...] = ()
     is_over: bool = False
 
-    def __init__(self, game: Kierki, seed: int, deck: list[int] | None) -> None:
+    def __init__(self, game: Kierki, seed: int) -> None:
+        """A blank match at its first deal, not dealt: :meth:`start` deals it (``clone`` and
+        ``sample_state`` fill the state in instead)."""
         self.game = game
+        self.ruleset = game
         self.seed = seed
-        self.stacked_deck = deck
+        self.stacked_deck = None
         self.history = []
         self.scores_ = [0] * PLAYERS
         self.score_sheet: list[dict[str, Any]] = []
         self.deal = int(game.options["first_deal"])
-        self.dealer = derived_rng(seed, "first dealer").randrange(PLAYERS)
+        self.dealer = 0
         self.winners_: tuple[int, ...] = ()
         self.deals_done = 0
+
+    def start(self, deck: list[int] | None) -> None:
+        self.stacked_deck = deck
+        self.dealer = derived_rng(self.seed, "first dealer").randrange(PLAYERS)
         self._start_deal(deck)
 
     # --- dealing --------------------------------------------------------------------------------
@@ -447,12 +453,12 @@ class KierkiState(State):
             self.pending = [hands[s] & ~first[s] for s in range(PLAYERS)]
             self.hands = first
             self.phase = TRUMP
-            self.chooser = self.current = (dealer + self.game.chooser_offset) % PLAYERS
+            self.chooser = self.current = (dealer + self.ruleset.chooser_offset) % PLAYERS
         elif self.deal == LOTTERY_DEAL:
             self.phase = LOTTERY
-            start = self.game.start_rank
+            start = self.ruleset.start_rank
             self.lottery_open = mask_of(s * 13 + start for s in range(4))
-            self.current = (dealer + self.game.starter_offset) % PLAYERS
+            self.current = (dealer + self.ruleset.starter_offset) % PLAYERS
         else:
             self.phase = PLAY
             self.current = (dealer + 1) % PLAYERS
@@ -523,7 +529,7 @@ class KierkiState(State):
                 self.hands[s] |= self.pending[s]
             self.pending = [0] * PLAYERS
             self.phase = PLAY
-            self.leader = self.current = (self.dealer + self.game.leader_offset) % PLAYERS
+            self.leader = self.current = (self.dealer + self.ruleset.leader_offset) % PLAYERS
             self.to_act = SEAT_TUPLES[self.current]
 
     def _play(self, seat: int, card: int) -> None:
@@ -614,7 +620,7 @@ class KierkiState(State):
             row["tricks"] = list(self.tricks_won)
         self.score_sheet.append(row)
         self.deals_done += 1
-        if self.deal >= self.game.last_deal:
+        if self.deal >= self.ruleset.last_deal:
             self.phase = OVER
             self.is_over = True
             self.current = -1
@@ -633,7 +639,7 @@ class KierkiState(State):
         low, high = self.low, self.high
         deal_name, deal_rule = DEAL_INFO[self.deal - 1]
         obs: Observation = {
-            "game": self.game.game_string,
+            "game": self.ruleset.game_string,
             "seat": seat,
             "phase": self.phase,
             "deal_number": self.deal,
@@ -706,11 +712,18 @@ class KierkiState(State):
     # --- copies ---------------------------------------------------------------------------------
 
     def clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        # Every field, by name: a compiled state has no __dict__ to copy wholesale.
+        new = type(self)(self.ruleset, self.seed)
+        new.stacked_deck = self.stacked_deck
         new.history = list(self.history)
         new.scores_ = list(self.scores_)
         new.score_sheet = list(self.score_sheet)
+        new.deal = self.deal
+        new.dealer = self.dealer
+        new.winners_ = self.winners_
+        new.deals_done = self.deals_done
+        new.is_over = self.is_over
+        new.to_act = self.to_act
         new.hands = list(self.hands)
         new.pending = list(self.pending)
         new.trick = list(self.trick)
@@ -718,10 +731,21 @@ class KierkiState(State):
         new.tricks_won = list(self.tricks_won)
         new.deal_points = list(self.deal_points)
         new.excluded = list(self.excluded)
+        new.trump = self.trump
+        new.chooser = self.chooser
+        new.trick_mask = self.trick_mask
         new.low = list(self.low)
         new.high = list(self.high)
+        new.lottery_open = self.lottery_open
         new.lottery_log = list(self.lottery_log)
         new.out = list(self.out)
+        new.heart_ban = self.heart_ban
+        new.best_seat = self.best_seat
+        new.best_key = self.best_key
+        new.phase = self.phase
+        new.current = self.current
+        new.leader = self.leader
+        new.led = self.led
         return new
 
     def resample(self, seat: int, rng: random.Random) -> Self:

@@ -150,7 +150,9 @@ class Svara(Game):
         return list(DECK)
 
     def _new_state(self, seed: int, deck: list[int] | None) -> SvaraState:
-        return SvaraState(self, seed, deck)
+        state = SvaraState(self, seed)
+        state.start(deck)
+        return state
 
     def blind(self, amount: int) -> int:
         """The action ``blind amount`` (chips, a multiple of the ante)."""
@@ -259,11 +261,7 @@ class Svara(Game):
         n = self.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
-        st = object.__new__(SvaraState)
-        st.game = self
-        st.seed = rng.randrange(2**63)
-        st.stacked_deck = None
-        st.history = []
+        st = SvaraState(self, rng.randrange(2**63))
         phase = o["phase"]
         st.phase = phase
         st.actor = o["to_act"][0] if o["to_act"] else -1
@@ -373,16 +371,23 @@ class Svara(Game):
 
 
 class SvaraState(State):
-    game: Svara
+    ruleset: Svara
 
-    def __init__(self, game: Svara, seed: int, deck: list[int] | None) -> None:
+    def __init__(self, game: Svara, seed: int) -> None:
+        """A blank match, not dealt: :meth:`start` deals it (``clone`` and ``sample_state`` fill the
+        state in instead)."""
         self.game = game
+        self.ruleset = game
         self.seed = seed
-        self.stacked_deck = deck
+        self.stacked_deck = None
         self.history = []
+
+    def start(self, deck: list[int] | None) -> None:
+        self.stacked_deck = deck
+        game = self.ruleset
         n = game.players
         self.stacks = [game.stack] * n
-        self.dealer = derived_rng(seed, "first dealer").randrange(n)
+        self.dealer = derived_rng(self.seed, "first dealer").randrange(n)
         self.deal_index = 0  # physical deals so far, svaras included (the key of each deal's RNG)
         self.deals_done = 0  # finished deals, svaras not counted
         self.svara_round = 0  # 0 in an ordinary deal, k in the k-th svara of a deal
@@ -402,7 +407,7 @@ class SvaraState(State):
     # --- deal flow ---------------------------------------------------------------------------
 
     def _reset_deal(self) -> None:
-        n = self.game.players
+        n = self.ruleset.players
         self.in_deal = [False] * n
         self.folded = [False] * n
         self.bets = [0] * n
@@ -411,7 +416,7 @@ class SvaraState(State):
         self.pending = [False] * n
         self.carried = 0
         self.current = 0
-        self.min_raise = self.game.ante
+        self.min_raise = self.ruleset.ante
         self.last_blind = 0
         self.blinds: list[tuple[int, int]] = []
         self.opened = False
@@ -424,13 +429,13 @@ class SvaraState(State):
 
     def _order(self, after: int) -> tuple[int, ...]:
         """All seats clockwise starting after ``after``."""
-        return self.game.orders[after % self.game.players]
+        return self.ruleset.orders[after % self.ruleset.players]
 
     def _start_ordinary_deal(self) -> None:
         self._reset_deal()
         self.svara_round = 0
-        ante = self.game.ante
-        for s in range(self.game.players):
+        ante = self.ruleset.ante
+        for s in range(self.ruleset.players):
             if self.stacks[s] >= ante:
                 self.in_deal[s] = True
                 self.stacks[s] -= ante
@@ -445,8 +450,8 @@ class SvaraState(State):
             shuffle_deck(deck, derived_rng(self.seed, "deal", self.deal_index))
         self.deal_index += 1
         in_deal = self.in_deal
-        order = [s for s in self.game.orders[self.dealer] if in_deal[s]]
-        hands = [0] * self.game.players
+        order = [s for s in self.ruleset.orders[self.dealer] if in_deal[s]]
+        hands = [0] * self.ruleset.players
         k = len(order)
         for i, s in enumerate(order):
             hands[s] = BIT[deck[i]] | BIT[deck[i + k]] | BIT[deck[i + 2 * k]]
@@ -471,20 +476,20 @@ class SvaraState(State):
         return self.in_deal[s] and not self.folded[s] and self.stacks[s] > 0
 
     def _blind_required(self) -> int:
-        first = self.game.ante * int(self.game.options["min_blind"])
+        first = self.ruleset.ante * int(self.game.options["min_blind"])
         return max(first, 2 * self.last_blind) if self.blinds else first
 
     def _start_open(self, first: int) -> None:
         self.phase = OPEN
         self.looked = True
         in_deal, folded, stacks = self.in_deal, self.folded, self.stacks
-        self.pending = [in_deal[s] and not folded[s] and stacks[s] > 0 for s in range(self.game.players)]
+        self.pending = [in_deal[s] and not folded[s] and stacks[s] > 0 for s in range(self.ruleset.players)]
         self.opened = False
-        self.min_raise = self.last_blind if self.blinds else self.game.ante
+        self.min_raise = self.last_blind if self.blinds else self.ruleset.ante
         self._next_actor(first, inclusive=True)
 
     def _next_actor(self, start: int, inclusive: bool) -> None:
-        game = self.game
+        game = self.ruleset
         n = game.players
         in_deal, folded, stacks = self.in_deal, self.folded, self.stacks
         live = [s for s in range(n) if in_deal[s] and not folded[s]]
@@ -518,7 +523,7 @@ class SvaraState(State):
     def _raised(self, seat: int) -> None:
         in_deal, folded, stacks = self.in_deal, self.folded, self.stacks
         self.pending = [
-            s != seat and in_deal[s] and not folded[s] and stacks[s] > 0 for s in range(self.game.players)
+            s != seat and in_deal[s] and not folded[s] and stacks[s] > 0 for s in range(self.ruleset.players)
         ]
 
     # --- settling ----------------------------------------------------------------------------
@@ -533,8 +538,8 @@ class SvaraState(State):
         self._after_deal()
 
     def _showdown(self) -> None:
-        n = self.game.players
-        values = self.game.values
+        n = self.ruleset.players
+        values = self.ruleset.values
         live = [s for s in range(n) if self.in_deal[s] and not self.folded[s]]
         value = {s: values[self.hands[s]] for s in live}
         self.shown = [(s, value[s]) for s in live]
@@ -598,7 +603,7 @@ class SvaraState(State):
                 "deal": self.deals_done + 1,
                 "svara": self.svara_round,
                 "dealer": self.dealer,
-                "players": [s for s in range(self.game.players) if self.in_deal[s]],
+                "players": [s for s in range(self.ruleset.players) if self.in_deal[s]],
                 "joined": list(self.joined),
                 "pot": self._pot(),
                 "ended": ended,
@@ -615,7 +620,7 @@ class SvaraState(State):
                 "stacks": list(self.stacks),
             }
         )
-        self.contrib = [0] * self.game.players
+        self.contrib = [0] * self.ruleset.players
         self.carried = 0
 
     def _after_deal(self) -> None:
@@ -623,14 +628,14 @@ class SvaraState(State):
             self._start_svara()
             return
         self.deals_done += 1
-        ante = self.game.ante
-        able = [s for s in range(self.game.players) if self.stacks[s] >= ante]
+        ante = self.ruleset.ante
+        able = [s for s in range(self.ruleset.players) if self.stacks[s] >= ante]
         max_deals = int(self.game.options["max_deals"])
         if len(able) < 2 or (max_deals and self.deals_done >= max_deals):
             self.phase = OVER
             self.actor = -1
             top = max(self.stacks)
-            self.winners_ = tuple(s for s in range(self.game.players) if self.stacks[s] == top)
+            self.winners_ = tuple(s for s in range(self.ruleset.players) if self.stacks[s] == top)
             return
         self.dealer = next(s for s in self._order(self.dealer) if self.stacks[s] >= ante)
         self._start_ordinary_deal()
@@ -667,7 +672,7 @@ class SvaraState(State):
     def legal_actions(self, seat: int) -> list[int]:
         if self.phase == OVER or seat != self.actor:
             return []
-        game = self.game
+        game = self.ruleset
         ante = game.ante
         stack = self.stacks[seat]
         if self.phase == JOINING:
@@ -708,13 +713,13 @@ class SvaraState(State):
             )
         if action == CALL and self.blinds and not self.opened and not self.blinded[seat]:
             return f" (after the blinds you must raise by at least {self.last_blind} or fold)"
-        if action >= self.game.raise_base:
+        if action >= self.ruleset.raise_base:
             return f" (a raise is at least {self.min_raise} and must leave chips; else all in)"
         return f" (you owe {self.current - self.bets[seat]} and hold {self.stacks[seat]})"
 
     def _apply(self, seat: int, action: int) -> None:
         self.deal_actions.append((seat, action))
-        game = self.game
+        game = self.ruleset
         if self.phase == JOINING:
             if action == JOIN:
                 self.stacks[seat] -= self.fee
@@ -783,7 +788,7 @@ class SvaraState(State):
         return known
 
     def observation(self, seat: int | None) -> Observation:
-        game = self.game
+        game = self.ruleset
         label = game.label
         own = self.hands[seat] if seat is not None and self.looked else 0
         return {
@@ -865,24 +870,43 @@ class SvaraState(State):
     def clone(self) -> Self:
         # Shallow copy, then fresh copies of the lists that change in place. Their items (ints,
         # tuples, finished deal-log rows) are never mutated, so they are shared.
-        new = object.__new__(type(self))
-        new.__dict__ = self.__dict__.copy()
-        new.history = self.history[:]
-        new.stacks = self.stacks[:]
-        new.queue = self.queue[:]
-        new.log = self.log[:]
-        new.hands = self.hands[:]
-        new.shown = self.shown[:]
-        new.in_deal = self.in_deal[:]
-        new.folded = self.folded[:]
+        # Every field, by name: a compiled state has no __dict__ to copy wholesale.
+        new = type(self)(self.ruleset, self.seed)
+        new.actor = self.actor
         new.bets = self.bets[:]
-        new.contrib = self.contrib[:]
         new.blinded = self.blinded[:]
-        new.pending = self.pending[:]
         new.blinds = self.blinds[:]
+        new.carried = self.carried
+        new.contrib = self.contrib[:]
+        new.current = self.current
+        new.deal_actions = self.deal_actions[:]
+        new.deal_index = self.deal_index
+        new.dealer = self.dealer
+        new.deals_done = self.deals_done
+        new.fee = self.fee
+        new.folded = self.folded[:]
+        new.hands = self.hands[:]
+        new.history = self.history[:]
+        new.in_deal = self.in_deal[:]
         new.join_order = self.join_order[:]
         new.joined = self.joined[:]
-        new.deal_actions = self.deal_actions[:]
+        new.last_blind = self.last_blind
+        new.log = self.log[:]
+        new.looked = self.looked
+        new.min_raise = self.min_raise
+        new.no_betting = self.no_betting
+        new.opened = self.opened
+        new.pending = self.pending[:]
+        new.phase = self.phase
+        new.queue = self.queue[:]
+        new.revealed = self.revealed
+        new.shown = self.shown[:]
+        new.stacked_deck = self.stacked_deck
+        new.stacks = self.stacks[:]
+        new.stock = self.stock
+        new.svara_players = self.svara_players
+        new.svara_round = self.svara_round
+        new.winners_ = self.winners_
         return new
 
     def resample(self, seat: int, rng: random.Random) -> Self:

@@ -4,7 +4,9 @@ For each game string it measures, on one core:
 
 - **random-playout throughput**: complete matches (seeds 0, 1, 2, ...) played by choosing uniformly among
   ``legal_actions`` with a seeded :class:`random.Random` and taking the action with ``apply_unchecked``
-  (the fast path bots and simulations use); games/s and player actions/s over ``seconds`` of CPU time;
+  (the fast path bots and simulations use); games/s and player actions/s over ``seconds`` of CPU time,
+  with the loop of :mod:`cardhall.sim.playout` (compiled with the engine when the engine is) and again,
+  for half the time, with the same loop run by the interpreter (what a Python caller sees);
 - **state size**: the deep size of a state in bytes (everything it references except the shared
   :class:`~cardhall.core.Game` and module-level tables), and the bytes a ``clone`` adds (tracemalloc);
 - **per-call cost** in nanoseconds of ``clone``, ``legal_actions``, ``apply`` (checked),
@@ -35,8 +37,10 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.table import Table
 
 from cardhall.core import Game, State
+from cardhall.engine_build import is_compiled
 from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import game_classes, load_game
+from cardhall.sim.playout import ProgressHook, python_loop, random_playouts
 
 # One sensible game string per game: each match has a fixed, moderate length, so games/s means
 # something and random play always finishes. Hearts is listed in both its forms (the issue's targets
@@ -52,24 +56,6 @@ DEFAULT_GAME_STRINGS: dict[str, tuple[str, ...]] = {
 OPERATIONS = ("clone", "legal_actions", "apply", "apply_unchecked", "observation")
 SAMPLE_STATES = 64
 
-ProgressHook = Callable[[float], None]
-
-
-@dataclass
-class Throughput:
-    games: int = 0
-    actions: int = 0
-    cpu_seconds: float = 0.0
-    wall_seconds: float = 0.0
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
-
-    @property
-    def actions_per_second(self) -> float:
-        return self.actions / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
-
 
 @dataclass
 class BenchResult:
@@ -81,62 +67,14 @@ class BenchResult:
     games_per_second: float
     actions_per_second: float
     actions_per_game: float
+    # The same loop run by the interpreter: what a caller written in Python gets from the engine.
+    python_loop_actions_per_second: float
     state_bytes: int
     clone_bytes: int
     ns_per_call: dict[str, float] = field(default_factory=dict)
 
 
 # --- random playouts -----------------------------------------------------------------------------
-
-
-def random_playouts(
-    game: Game,
-    seconds: float,
-    seed: int = 0,
-    progress: ProgressHook | None = None,
-) -> Throughput:
-    """Play random matches for ``seconds`` of CPU time; count finished matches and all actions.
-
-    Seat and action are drawn with ``rng.random()`` (one C call) rather than ``rng.choice`` so the
-    driver costs as little as possible next to the engine. A match still running when time is up
-    counts its actions but not as a game.
-    """
-    rng = random.Random(seed)
-    rnd = rng.random
-    clock = time.process_time
-    result = Throughput()
-    wall0 = time.perf_counter()
-    start = clock()
-    deadline = start + seconds
-    match_seed = seed
-    actions = 0
-    games = 0
-    now = start
-    while now < deadline:
-        state = game.new_game(seed=match_seed)
-        match_seed += 1
-        legal_actions = state.legal_actions
-        apply = state.apply_unchecked
-        steps = 0
-        while not state.is_over:
-            to_act = state.to_act
-            seat = to_act[0] if len(to_act) == 1 else to_act[int(rnd() * len(to_act))]
-            legal = legal_actions(seat)
-            apply(seat, legal[int(rnd() * len(legal))])
-            steps += 1
-            if not steps & 4095 and clock() > deadline:
-                break
-        actions += steps
-        if state.is_over:
-            games += 1
-        now = clock()
-        if progress is not None:
-            progress(min(1.0, (now - start) / seconds))
-    result.games = games
-    result.actions = actions
-    result.cpu_seconds = now - start
-    result.wall_seconds = time.perf_counter() - wall0
-    return result
 
 
 def sample_states(game: Game, count: int, seed: int = 0) -> list[State]:
@@ -179,7 +117,9 @@ def _children(obj: object) -> Iterable[object]:
     d = getattr(obj, "__dict__", None)
     if isinstance(d, dict) and not isinstance(obj, (type, ModuleType, FunctionType)):
         yield d
-    for name in getattr(type(obj), "__slots__", ()):
+    # A compiled (mypyc) class has neither __dict__ nor __slots__; it lists its fields itself.
+    names: Iterable[str] = getattr(type(obj), "__mypyc_attrs__", ()) or getattr(type(obj), "__slots__", ())
+    for name in names:
         value = getattr(obj, name, None)
         if value is not None:
             yield value
@@ -311,10 +251,14 @@ def bench_game(
 ) -> BenchResult:
     """All measurements for one game string; ``progress`` gets the fraction done (0..1)."""
     game = load_game(game_string)
-    share = 0.6  # of the progress bar: the playouts; the rest: the per-call costs
+    share = 0.4  # of the progress bar: each playout loop; the rest: the per-call costs
     throughput = random_playouts(
         game, seconds, seed, None if progress is None else (lambda f: progress(share * f))
     )
+    interpreted = python_loop()(
+        game, seconds / 2, seed, None if progress is None else (lambda f: progress(share * (1 + f / 2)))
+    )
+    share = 0.6
     states = sample_states(game, SAMPLE_STATES, seed)
     middle = states[len(states) // 2]
     budget = max(0.02, seconds / 10)
@@ -334,10 +278,15 @@ def bench_game(
         games_per_second=round(throughput.games_per_second, 2),
         actions_per_second=round(throughput.actions_per_second, 1),
         actions_per_game=round(throughput.actions / games, 1) if games else 0.0,
+        python_loop_actions_per_second=round(interpreted.actions_per_second, 1),
         state_bytes=deep_size(middle),
         clone_bytes=clone_bytes(middle),
         ns_per_call=costs,
     )
+
+
+def engine() -> str:
+    return "compiled" if is_compiled() else "pure Python"
 
 
 def default_game_strings() -> list[str]:
@@ -411,16 +360,29 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         print(
             json.dumps(
-                {"machine": machine(), "seconds": args.seconds, "results": [asdict(r) for r in results]}
+                {
+                    "machine": machine(),
+                    "engine": engine(),
+                    "seconds": args.seconds,
+                    "results": [asdict(r) for r in results],
+                }
             )
         )
         return 0
     info = machine()
     table = Table(
-        title=f"Random playouts, one core ({info['cpu']}, Python {info['python']})",
+        title=f"Random playouts, one core ({info['cpu']}, Python {info['python']}, {engine()} engine)",
         title_justify="left",
     )
-    for col in ("game", "games/s", "actions/s", "actions/game", "state B", "clone B"):
+    for col in (
+        "game",
+        "games/s",
+        "actions/s",
+        "Python loop actions/s",
+        "actions/game",
+        "state B",
+        "clone B",
+    ):
         table.add_column(col, justify="left" if col == "game" else "right")
     for col in OPERATIONS:
         table.add_column(f"{col} ns", justify="right")
@@ -429,6 +391,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
             r.game,
             f"{r.games_per_second:,.1f}" if r.games else "(none finished)",
             f"{r.actions_per_second:,.0f}",
+            f"{r.python_loop_actions_per_second:,.0f}",
             f"{r.actions_per_game:,.1f}",
             f"{r.state_bytes:,}",
             f"{r.clone_bytes:,}",

@@ -1,0 +1,140 @@
+"""Which modules the optional compiled engine covers, and the guard against a stale build.
+
+The rules engine is plain Python (standard library only). ``make setup`` also compiles its hot modules
+with mypyc (``python src/cardhall/engine_build.py``: run as a script, as importing
+the package would stop at the guard below) into extension modules next to the sources; Python
+imports an extension module in preference to the ``.py`` of the same name, so a compiled build runs the
+same code 2-3x faster. Without a C compiler the build is skipped and everything runs as Python.
+
+The danger of that arrangement is a stale build: an edited ``hokm.py`` next to an older ``hokm.*.so``
+would silently run the old rules. So the build writes a manifest of the sources' hashes, and
+:func:`check_compiled` (run when ``cardhall`` is imported) refuses to start when a compiled module does
+not match its source. This module itself is never compiled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+MANIFEST = PACKAGE_DIR / "_compiled.json"
+
+# The engine's hot paths: cards, the Game API, every game, and the random-playout loop that drives them.
+COMPILED_MODULES: tuple[str, ...] = (
+    "cardhall.cards",
+    "cardhall.core",
+    "cardhall.games._deal",
+    "cardhall.games.hokm",
+    "cardhall.games.kierki",
+    "cardhall.games.hearts",
+    "cardhall.games.svara",
+    "cardhall.games.svara_hands",
+    "cardhall.games.gin",
+    "cardhall.games.gin_melds",
+    "cardhall.sim.playout",
+)
+
+
+def source_path(module: str) -> Path:
+    return PACKAGE_DIR.parent.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def extension_paths(module: str) -> list[Path]:
+    source = source_path(module)
+    return [p for suffix in EXTENSION_SUFFIXES if (p := source.with_suffix(suffix)).exists()]
+
+
+def source_hash(module: str) -> str:
+    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
+
+
+class StaleBuildError(ImportError):
+    """A compiled engine module does not match its source."""
+
+
+def check_compiled() -> None:
+    """Raise :class:`StaleBuildError` if any compiled module was built from a different source."""
+    built = [m for m in COMPILED_MODULES if extension_paths(m)]
+    if not built:
+        return
+    try:
+        manifest: dict[str, str] = json.loads(MANIFEST.read_text())["modules"]
+    except (OSError, ValueError, KeyError):
+        manifest = {}
+    stale = [m for m in built if manifest.get(m) != source_hash(m)]
+    if stale:
+        raise StaleBuildError(
+            f"cardhall: the compiled engine is out of date for {', '.join(stale)} (its source changed "
+            "since the build); rebuild it with `make setup` (or `python src/cardhall/engine_build.py`), or "
+            "remove it with `python src/cardhall/engine_build.py --clean` to run as plain Python"
+        )
+
+
+def is_compiled() -> bool:
+    """Whether the Game API in use is the compiled build."""
+    core = sys.modules.get("cardhall.core")
+    return core is not None and not str(getattr(core, "__file__", "")).endswith(".py")
+
+
+def clean() -> int:
+    removed = 0
+    for path in [*PACKAGE_DIR.rglob("*.so"), *PACKAGE_DIR.parent.glob("*__mypyc*.so"), MANIFEST]:
+        if path.exists():
+            path.unlink()
+            removed += 1
+    return removed
+
+
+def build() -> bool:
+    """Compile :data:`COMPILED_MODULES` in place; False (and plain Python) when no compiler works."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    clean()
+    # Paths relative to src/, run from there: mypyc names the modules after them, setuptools puts the
+    # extension modules next to them, and no pyproject.toml is in the way.
+    src = PACKAGE_DIR.parent
+    sources = [str(source_path(m).relative_to(src)) for m in COMPILED_MODULES]
+    script = (
+        "import sys\n"
+        "from setuptools import setup\n"
+        "from mypyc.build import mypycify\n"
+        "setup(name='cardhall-engine', packages=[],\n"
+        "      script_args=['build_ext', '--inplace', '--build-temp', sys.argv[1]],\n"
+        "      ext_modules=mypycify(sys.argv[2:], opt_level='3', group_name='cardhall_engine'))\n"
+    )
+    with tempfile.TemporaryDirectory() as temp:
+        cmd = [sys.executable, "-c", script, temp, *sources]
+        done = subprocess.run(cmd, cwd=src, capture_output=True, text=True, env=dict(os.environ))
+    # mypyc writes its C sources to build/ beside them.
+    shutil.rmtree(src / "build", ignore_errors=True)
+    if done.returncode != 0:
+        clean()
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        print(f"cardhall: compiling the engine failed; it runs as plain Python.\n{tail}", file=sys.stderr)
+        return False
+    MANIFEST.write_text(json.dumps({"modules": {m: source_hash(m) for m in COMPILED_MODULES}}, indent=1))
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--clean"]:
+        print(f"cardhall: removed {clean()} compiled files; the engine runs as plain Python")
+        return 0
+    if args:
+        print("usage: python src/cardhall/engine_build.py [--clean]", file=sys.stderr)
+        return 2
+    if build():
+        print(f"cardhall: compiled {len(COMPILED_MODULES)} engine modules with mypyc")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
