@@ -4,16 +4,22 @@ VENV := .venv
 BIN := $(VENV)/bin
 LINTED := src tests $(wildcard benchmarks)
 STAMP := $(VENV)/.installed
+# The compiled engine (mypyc): rebuilt when one of its sources changes; plain Python if no compiler.
+ENGINE := src/cardhall/_compiled.json
+ENGINE_SOURCES := $(shell $(PYTHON) src/cardhall/engine_build.py --sources)
 
 .PHONY: setup run test lint format clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(ENGINE)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[all]'
 	touch $(STAMP)
+
+$(ENGINE): $(STAMP) $(ENGINE_SOURCES)
+	$(BIN)/python src/cardhall/engine_build.py
 
 run: setup
 	$(BIN)/cardhall play hokm --seat 0 --bots rules,rules
@@ -31,4 +37,5 @@ format: setup
 	$(BIN)/ruff check --fix $(LINTED)
 
 clean:
+	$(PYTHON) src/cardhall/engine_build.py --clean
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -12,17 +12,18 @@ always writes the canonical form.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from cardhall.errors import InvalidCardError
 
-SUITS = "CDHS"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-SUIT_SYMBOLS = "♣♦♥♠"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: Final = "CDHS"
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
 
-_SUIT_BY_TEXT = {
+_SUIT_BY_TEXT: Final = {
     **{s: i for i, s in enumerate(SUITS)},
     **{s: i for i, s in enumerate(SUIT_SYMBOLS)},
     "♧": CLUBS,
@@ -30,9 +31,9 @@ _SUIT_BY_TEXT = {
     "♡": HEARTS,
     "♤": SPADES,
 }
-_RANK_BY_TEXT = {r: i for i, r in enumerate(RANKS)} | {"T": TEN, "1": ACE}
-_LABELS = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
-_PRETTY = tuple(RANKS[c % 13] + SUIT_SYMBOLS[c // 13] for c in range(52))
+_RANK_BY_TEXT: Final = {r: i for i, r in enumerate(RANKS)} | {"T": TEN, "1": ACE}
+_LABELS: Final = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
+_PRETTY: Final = tuple(RANKS[c % 13] + SUIT_SYMBOLS[c // 13] for c in range(52))
 
 
 def card(rank: int, suit: int) -> int:
@@ -97,7 +98,7 @@ def deck_of(ranks_by_suit: dict[int, Iterable[int]]) -> list[int]:
 
 # --- bitmask card sets ---------------------------------------------------------------------------
 
-SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+SUIT_MASKS: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -16,7 +16,7 @@ import random
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
 
 from cardhall.cards import format_card, parse_card
 from cardhall.compiled import mypyc_attr
@@ -32,7 +32,7 @@ from cardhall.options import Option, OptionValue, format_spec, resolve_options
 Observation = dict[str, Any]
 Record = dict[str, Any]
 
-_SEED_LIMIT = 2**63
+_SEED_LIMIT: Final = 2**63
 
 
 def derived_rng(seed: int, *keys: object) -> random.Random:

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import subprocess
 import sys
+import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-MANIFEST = PACKAGE_DIR / "_compiled.json"
+SRC_DIR = Path(__file__).resolve().parent.parent  # the directory that holds the cardhall package
 
 # The engine's hot paths: cards, the Game API, every game, and the random-playout loop that drives them.
 COMPILED_MODULES: tuple[str, ...] = (
@@ -39,33 +41,37 @@ COMPILED_MODULES: tuple[str, ...] = (
 )
 
 
-def source_path(module: str) -> Path:
-    return PACKAGE_DIR.parent.joinpath(*module.split(".")).with_suffix(".py")
+def source_path(module: str, src: Path = SRC_DIR) -> Path:
+    return src.joinpath(*module.split(".")).with_suffix(".py")
 
 
-def extension_paths(module: str) -> list[Path]:
-    source = source_path(module)
+def extension_paths(module: str, src: Path = SRC_DIR) -> list[Path]:
+    source = source_path(module, src)
     return [p for suffix in EXTENSION_SUFFIXES if (p := source.with_suffix(suffix)).exists()]
 
 
-def source_hash(module: str) -> str:
-    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
+def source_hash(module: str, src: Path = SRC_DIR) -> str:
+    return hashlib.sha256(source_path(module, src).read_bytes()).hexdigest()
+
+
+def manifest_path(src: Path = SRC_DIR) -> Path:
+    return src / "cardhall" / "_compiled.json"
 
 
 class StaleBuildError(ImportError):
     """A compiled engine module does not match its source."""
 
 
-def check_compiled() -> None:
+def check_compiled(src: Path = SRC_DIR) -> None:
     """Raise :class:`StaleBuildError` if any compiled module was built from a different source."""
-    built = [m for m in COMPILED_MODULES if extension_paths(m)]
+    built = [m for m in COMPILED_MODULES if extension_paths(m, src)]
     if not built:
         return
     try:
-        manifest: dict[str, str] = json.loads(MANIFEST.read_text())["modules"]
-    except (OSError, ValueError, KeyError):
+        manifest: dict[str, str] = json.loads(manifest_path(src).read_text())["modules"]
+    except (OSError, ValueError, KeyError, TypeError):
         manifest = {}
-    stale = [m for m in built if manifest.get(m) != source_hash(m)]
+    stale = [m for m in built if manifest.get(m) != source_hash(m, src)]
     if stale:
         raise StaleBuildError(
             f"cardhall: the compiled engine is out of date for {', '.join(stale)} (its source changed "
@@ -80,27 +86,23 @@ def is_compiled() -> bool:
     return core is not None and not str(getattr(core, "__file__", "")).endswith(".py")
 
 
-def clean() -> int:
-    removed = 0
-    for path in [*PACKAGE_DIR.rglob("*.so"), *PACKAGE_DIR.parent.glob("*__mypyc*.so"), MANIFEST]:
-        if path.exists():
-            path.unlink()
-            removed += 1
-    return removed
+def clean(src: Path = SRC_DIR) -> int:
+    doomed = [*(src / "cardhall").rglob("*.so"), *src.glob("*__mypyc*.so"), manifest_path(src)]
+    removed = [path for path in doomed if path.exists()]
+    for path in removed:
+        path.unlink()
+    return len(removed)
 
 
-def build() -> bool:
-    """Compile :data:`COMPILED_MODULES` in place; False (and plain Python) when no compiler works."""
-    import os
-    import shutil
-    import subprocess
-    import tempfile
+def build(src: Path = SRC_DIR) -> bool:
+    """Compile :data:`COMPILED_MODULES` in place; False (and plain Python) when no compiler works.
 
-    clean()
+    Either way a manifest is written, so ``make`` does not try again until a source changes.
+    """
+    clean(src)
     # Paths relative to src/, run from there: mypyc names the modules after them, setuptools puts the
     # extension modules next to them, and no pyproject.toml is in the way.
-    src = PACKAGE_DIR.parent
-    sources = [str(source_path(m).relative_to(src)) for m in COMPILED_MODULES]
+    sources = [str(source_path(m, src).relative_to(src)) for m in COMPILED_MODULES]
     script = (
         "import sys\n"
         "from setuptools import setup\n"
@@ -111,15 +113,16 @@ def build() -> bool:
     )
     with tempfile.TemporaryDirectory() as temp:
         cmd = [sys.executable, "-c", script, temp, *sources]
-        done = subprocess.run(cmd, cwd=src, capture_output=True, text=True, env=dict(os.environ))
-    # mypyc writes its C sources to build/ beside them.
-    shutil.rmtree(src / "build", ignore_errors=True)
+        done = subprocess.run(cmd, cwd=src, capture_output=True, text=True)
+    shutil.rmtree(src / "build", ignore_errors=True)  # mypyc's C sources
+    hashes = {m: source_hash(m, src) for m in COMPILED_MODULES}
     if done.returncode != 0:
-        clean()
+        clean(src)
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
         print(f"cardhall: compiling the engine failed; it runs as plain Python.\n{tail}", file=sys.stderr)
+        manifest_path(src).write_text(json.dumps({"modules": {}, "failed": hashes}, indent=1))
         return False
-    MANIFEST.write_text(json.dumps({"modules": {m: source_hash(m) for m in COMPILED_MODULES}}, indent=1))
+    manifest_path(src).write_text(json.dumps({"modules": hashes}, indent=1))
     return True
 
 
@@ -128,8 +131,11 @@ def main(argv: list[str] | None = None) -> int:
     if args == ["--clean"]:
         print(f"cardhall: removed {clean()} compiled files; the engine runs as plain Python")
         return 0
+    if args == ["--sources"]:  # for the Makefile: rebuild when one of these changes
+        print(" ".join(str(source_path(m).relative_to(SRC_DIR.parent)) for m in COMPILED_MODULES))
+        return 0
     if args:
-        print("usage: python src/cardhall/engine_build.py [--clean]", file=sys.stderr)
+        print("usage: python src/cardhall/engine_build.py [--clean | --sources]", file=sys.stderr)
         return 2
     if build():
         print(f"cardhall: compiled {len(COMPILED_MODULES)} engine modules with mypyc")

@@ -49,7 +49,7 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from cardhall.cards import RANKS, cards_of, format_card, parse_card
 from cardhall.core import Game, Observation, State, derived_rng
@@ -72,24 +72,24 @@ from cardhall.options import Option
 
 __all__ = ["Arrangement", "Gin", "GinState", "best_melds", "deadwood"]
 
-HAND_SIZE = 10
+HAND_SIZE: Final = 10
 
 # Action ints.
-DISCARD_BASE = 0
-KNOCK_BASE = 52
-LAYOFF_BASE = 104
-STOCK = 156
-TAKE = 157
-PASS = 158
-DONE = 159
-SUGGEST_BASE = 160
-NO_SUGGESTION = SUGGEST_BASE + SUGGEST_BASE
-ACTIONS_TWO = SUGGEST_BASE
-ACTIONS_THREE = NO_SUGGESTION + 1
+DISCARD_BASE: Final = 0
+KNOCK_BASE: Final = 52
+LAYOFF_BASE: Final = 104
+STOCK: Final = 156
+TAKE: Final = 157
+PASS: Final = 158
+DONE: Final = 159
+SUGGEST_BASE: Final = 160
+NO_SUGGESTION: Final = SUGGEST_BASE + SUGGEST_BASE
+ACTIONS_TWO: Final = SUGGEST_BASE
+ACTIONS_THREE: Final = NO_SUGGESTION + 1
 
 UPCARD, DRAW, DISCARD, LAYOFF, OVER = "upcard", "draw", "discard", "layoff", "over"
 
-_WORDS = {
+_WORDS: Final = {
     ("draw", "stock"): STOCK,
     ("draw",): STOCK,
     ("stock",): STOCK,
@@ -106,16 +106,16 @@ _WORDS = {
 }
 
 
-_CARD_OF = {format_card(c): c for c in range(52)}
-_LABEL = tuple(format_card(c) for c in range(52))
+_CARD_OF: Final = {format_card(c): c for c in range(52)}
+_LABEL: Final = tuple(format_card(c) for c in range(52))
 # _SUIT_LABELS[suit][13-bit pattern]: the labels of that suit pattern in gin order (A low).
-_SUIT_LABELS = tuple(
+_SUIT_LABELS: Final = tuple(
     tuple(tuple(_LABEL[13 * s + r] for r in (12, *range(12)) if p >> r & 1) for p in range(1 << 13))
     for s in range(4)
 )
 
 
-_MOVE_TEXT = (
+_MOVE_TEXT: Final = (
     *("discard " + c for c in _LABEL),
     *("knock " + c for c in _LABEL),
     *("lay off " + c for c in _LABEL),
@@ -124,10 +124,10 @@ _MOVE_TEXT = (
     "pass",
     "done",
 )
-_TAKE_TEXT = tuple("take " + c for c in _LABEL)
+_TAKE_TEXT: Final = tuple("take " + c for c in _LABEL)
 
 
-PLAUSIBLE_TRIES = 24
+PLAUSIBLE_TRIES: Final = 24
 
 
 def _refusals(log: list[tuple[int, int, int]], pile: list[int]) -> dict[int, int]:
@@ -172,10 +172,10 @@ def _labels(mask: int) -> list[str]:
 
 
 # _SUIT_CARDS[suit][13-bit pattern]: the card ints of that suit pattern, ascending (discard actions).
-_SUIT_CARDS = tuple(
+_SUIT_CARDS: Final = tuple(
     tuple(tuple(13 * s + r for r in range(13) if p >> r & 1) for p in range(1 << 13)) for s in range(4)
 )
-_LOG_WORDS = {"draw stock": STOCK, "pass": PASS, "done": DONE}
+_LOG_WORDS: Final = {"draw stock": STOCK, "pass": PASS, "done": DONE}
 
 
 def _mask(labels: list[str]) -> int:

@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import product
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from cardhall.cards import cards_of, parse_card, parse_cards
 from cardhall.errors import InvalidCardError
 
-SUIT_BITS = (1 << 13) - 1
+SUIT_BITS: Final = (1 << 13) - 1
 # Card value by rank index (0 = 2 … 8 = 10, 9..11 = J Q K, 12 = A).
 RANK_VALUES = tuple(r + 2 if r <= 8 else (1 if r == 12 else 10) for r in range(13))
-CARD_VALUES = tuple(RANK_VALUES[c % 13] for c in range(52))
-RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
-KNOCK_LIMIT = 10
+CARD_VALUES: Final = tuple(RANK_VALUES[c % 13] for c in range(52))
+RANK_MASKS: Final = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+KNOCK_LIMIT: Final = 10
 
 
 def gin_rank(c: int) -> int:
@@ -71,9 +71,9 @@ def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
 
 RUN_DEADWOOD, RUN_SEGMENTS = _build_run_tables()
 # RUN_MELDED[p]: the cards of suit pattern p that lie in runs (every maximal block of 3+).
-RUN_MELDED = tuple(sum(segments) for segments in RUN_SEGMENTS)
+RUN_MELDED: Final = tuple(sum(segments) for segments in RUN_SEGMENTS)
 
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT: Final = 200_000
 _deadwood_cache: dict[int, int] = {}
 _knock_cache: dict[int, int] = {}
 _dead_cache: dict[int, int] = {}

@@ -53,7 +53,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from cardhall.cards import (
     HEARTS,
@@ -72,11 +72,11 @@ from cardhall.errors import InvalidCardError, InvalidOptionError
 from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
-FACES = 52
-SEED_LIMIT = 2**63  # seeds are ints in 0..2**63-1 (``core.check_seed``)
-PASS_BASE_ = 52
-FACE_MASK = (1 << FACES) - 1
-QS = card(QUEEN, SPADES)
+FACES: Final = 52
+SEED_LIMIT: Final = 2**63  # seeds are ints in 0..2**63-1 (``core.check_seed``)
+PASS_BASE_: Final = 52
+FACE_MASK: Final = (1 << FACES) - 1
+QS: Final = card(QUEEN, SPADES)
 
 
 def _both(mask: int) -> int:
@@ -84,22 +84,24 @@ def _both(mask: int) -> int:
     return mask | (mask << FACES)
 
 
-HEART_FACES = SUIT_MASKS[HEARTS]
-POINT_FACES = HEART_FACES | 1 << QS
-SUIT2 = tuple(_both(m) for m in SUIT_MASKS)
-HEARTS2 = SUIT2[HEARTS]
-QS2 = _both(1 << QS)
-ALL2 = _both(FACE_MASK)
-NONPOINTS2 = ALL2 & ~(HEARTS2 | QS2)
-NONHEARTS2 = ALL2 & ~HEARTS2
-CLUB_BELOW = tuple(_both((1 << r) - 1) for r in range(13))  # clubs lower than rank r, both decks
+HEART_FACES: Final = SUIT_MASKS[HEARTS]
+POINT_FACES: Final = HEART_FACES | 1 << QS
+SUIT2: Final = tuple(_both(m) for m in SUIT_MASKS)
+HEARTS2: Final = SUIT2[HEARTS]
+QS2: Final = _both(1 << QS)
+ALL2: Final = _both(FACE_MASK)
+NONPOINTS2: Final = ALL2 & ~(HEARTS2 | QS2)
+NONHEARTS2: Final = ALL2 & ~HEARTS2
+CLUB_BELOW: Final = tuple(_both((1 << r) - 1) for r in range(13))  # clubs lower than rank r, both decks
 
 # The faces of each 13-bit suit pattern, per suit: legal actions without a bit loop.
-_SUIT_FACES = tuple(
+_SUIT_FACES: Final = tuple(
     tuple(tuple(13 * suit + r for r in range(13) if bits >> r & 1) for bits in range(1 << 13))
     for suit in range(4)
 )
-_PASS_FACES = tuple(tuple(tuple(PASS_BASE_ + f for f in faces) for faces in table) for table in _SUIT_FACES)
+_PASS_FACES: Final = tuple(
+    tuple(tuple(PASS_BASE_ + f for f in faces) for faces in table) for table in _SUIT_FACES
+)
 
 
 def faces_of(mask: int) -> list[int]:
@@ -125,22 +127,24 @@ def pass_actions(mask: int) -> list[int]:
 
 
 # Actions: 0..51 play a face, 52..103 pass a face, then the two moon choices.
-PASS_BASE = PASS_BASE_
-MOON_MINUS = 104
-MOON_PLUS = 105
-NUM_ACTIONS = 106
+PASS_BASE: Final = PASS_BASE_
+MOON_MINUS: Final = 104
+MOON_PLUS: Final = 105
+NUM_ACTIONS: Final = 106
 
 PASS, PLAY, MOON, OVER = "pass", "play", "moon", "over"
 
-PLAYER_RANGE = {1: (3, 7), 2: (6, 11)}
-PASS_CANDIDATES = 5  # pass actions the search bot compares
-LABELS = tuple(format_card(f) for f in range(FACES))
-BITS = tuple(1 << f for f in range(FACES))
-SUIT_OF = tuple(f // 13 for f in range(FACES))
+PLAYER_RANGE: Final = {1: (3, 7), 2: (6, 11)}
+PASS_CANDIDATES: Final = 5  # pass actions the search bot compares
+LABELS: Final = tuple(format_card(f) for f in range(FACES))
+BITS: Final = tuple(1 << f for f in range(FACES))
+SUIT_OF: Final = tuple(f // 13 for f in range(FACES))
 # DISPLAY[suit][13-bit pattern]: the labels of that suit's faces, high rank first (``sort_for_display``).
-DISPLAY = tuple(tuple(tuple(LABELS[f] for f in reversed(faces)) for faces in table) for table in _SUIT_FACES)
-BITS2 = tuple(1 << c for c in range(2 * FACES))
-_SHUFFLE_STEPS = {
+DISPLAY: Final = tuple(
+    tuple(tuple(LABELS[f] for f in reversed(faces)) for faces in table) for table in _SUIT_FACES
+)
+BITS2: Final = tuple(1 << c for c in range(2 * FACES))
+_SHUFFLE_STEPS: Final = {
     size: tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size)))
     for size in (FACES, 2 * FACES)
 }
@@ -189,10 +193,10 @@ def shuffle_and_deal(
 
 
 # For a face led: the shift of its suit in a face mask, and the legal follows of each 13-bit pattern.
-LED_SHIFT = tuple(13 * (f // 13) for f in range(FACES))
-LED_FACES = tuple(_SUIT_FACES[f // 13] for f in range(FACES))
+LED_SHIFT: Final = tuple(13 * (f // 13) for f in range(FACES))
+LED_FACES: Final = tuple(_SUIT_FACES[f // 13] for f in range(FACES))
 
-_DISPLAY_ORDER = {LABELS[f]: (f // 13, -(f % 13)) for f in range(FACES)}
+_DISPLAY_ORDER: Final = {LABELS[f]: (f // 13, -(f % 13)) for f in range(FACES)}
 
 
 def display_labels(mask: int) -> list[str]:
@@ -219,8 +223,8 @@ def display_labels(mask: int) -> list[str]:
     return out
 
 
-_FACE_OF_LABEL = {format_card(f): f for f in range(FACES)}
-_MOON_OF = {"minus": MOON_MINUS, "plus": MOON_PLUS}
+_FACE_OF_LABEL: Final = {format_card(f): f for f in range(FACES)}
+_MOON_OF: Final = {"minus": MOON_MINUS, "plus": MOON_PLUS}
 
 
 def points_of(mask: int) -> int:

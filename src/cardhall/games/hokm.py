@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from operator import itemgetter
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from cardhall.cards import (
     ACE,
@@ -51,34 +51,34 @@ from cardhall.errors import InvalidCardError
 from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
-PLAYERS = 3
-HAND_SIZE = 10
-TRICKS = 10
-KABOOT = 10
-CONTRACTS = tuple(range(2, KABOOT + 1))
+PLAYERS: Final = 3
+HAND_SIZE: Final = 10
+TRICKS: Final = 10
+KABOOT: Final = 10
+CONTRACTS: Final = tuple(range(2, KABOOT + 1))
 
-DECK = sorted(
+DECK: Final = sorted(
     [s * 13 + r for s in (CLUBS, SPADES) for r in (SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE)]
     + [s * 13 + r for s in (HEARTS, DIAMONDS) for r in (EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE)]
 )
-DECK_MASK = mask_of(DECK)
+DECK_MASK: Final = mask_of(DECK)
 
 # Strength of each rank (higher wins), in the trump suit and in the other suits.
-TRUMP_RANKING = (SEVEN, EIGHT, QUEEN, KING, TEN, ACE, NINE, JACK)
-PLAIN_RANKING = (SEVEN, EIGHT, NINE, JACK, QUEEN, KING, TEN, ACE)
-TRUMP_STRENGTH = [0] * 13
-PLAIN_STRENGTH = [0] * 13
+TRUMP_RANKING: Final = (SEVEN, EIGHT, QUEEN, KING, TEN, ACE, NINE, JACK)
+PLAIN_RANKING: Final = (SEVEN, EIGHT, NINE, JACK, QUEEN, KING, TEN, ACE)
+TRUMP_STRENGTH: Final = [0] * 13
+PLAIN_STRENGTH: Final = [0] * 13
 for _i, _r in enumerate(TRUMP_RANKING):
     TRUMP_STRENGTH[_r] = _i + 1
 for _i, _r in enumerate(PLAIN_RANKING):
     PLAIN_STRENGTH[_r] = _i + 1
 
 # Action ints: 0..51 play a card, then the nine contracts, then the four trump suits.
-BID_BASE = 52
-TRUMP_BASE = BID_BASE + len(CONTRACTS)
-NUM_ACTIONS = TRUMP_BASE + 4
+BID_BASE: Final = 52
+TRUMP_BASE: Final = BID_BASE + len(CONTRACTS)
+NUM_ACTIONS: Final = TRUMP_BASE + 4
 
-PACKETS = (3, 2, 3, 2)
+PACKETS: Final = (3, 2, 3, 2)
 
 BIDDING, TRUMP, PLAY, OVER = "bidding", "trump", "play", "over"
 
@@ -86,20 +86,20 @@ BIDDING, TRUMP, PLAY, OVER = "bidding", "trump", "play", "over"
 
 # Cards of one suit's 8 Hokm ranks (7..A = ranks 5..12) as a byte: SUIT_CARDS[suit][byte] lists them
 # ascending, so a hand mask becomes its sorted card list with four lookups and no loop.
-_LOW_RANK = SEVEN
-SUIT_SHIFT = tuple(13 * s + _LOW_RANK for s in range(4))
-SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_LOW_RANK: Final = SEVEN
+SUIT_SHIFT: Final = tuple(13 * s + _LOW_RANK for s in range(4))
+SUIT_CARDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(SUIT_SHIFT[s] + b for b in range(8) if byte >> b & 1) for byte in range(256))
     for s in range(4)
 )
-CLEAR_BIT = tuple(~(1 << c) for c in range(52))
-NEXT_SEAT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
-SEAT_TUPLES = tuple((s,) for s in range(PLAYERS))
+CLEAR_BIT: Final = tuple(~(1 << c) for c in range(52))
+NEXT_SEAT: Final = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
+SEAT_TUPLES: Final = tuple((s,) for s in range(PLAYERS))
 # (seat, action) pairs, shared instead of allocated on every action.
-PAIRS = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(PLAYERS))
+PAIRS: Final = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(PLAYERS))
 # TRICK_KEYS[trump * 4 + led][card]: the card's strength in a trick (trumps above the led suit, the
 # other suits -1), so the winner is the highest key.
-TRICK_KEYS = tuple(
+TRICK_KEYS: Final = tuple(
     tuple(
         100 + TRUMP_STRENGTH[c % 13] if c // 13 == trump else PLAIN_STRENGTH[c % 13] if c // 13 == led else -1
         for c in range(52)
@@ -109,26 +109,26 @@ TRICK_KEYS = tuple(
 )
 # DEAL_SEATS[dealer][position]: who receives the card at that position of the deck (packets 3-2-3-2);
 # DEAL_PICKS[dealer][seat] picks that seat's ten cards out of the deck in one call.
-DEAL_SEATS = tuple(
+DEAL_SEATS: Final = tuple(
     tuple((dealer + k) % PLAYERS for packet in PACKETS for k in range(1, PLAYERS + 1) for _ in range(packet))
     for dealer in range(PLAYERS)
 )
-DEAL_PICKS = tuple(
+DEAL_PICKS: Final = tuple(
     tuple(
         itemgetter(*(pos for pos, s in enumerate(DEAL_SEATS[dealer]) if s == seat)) for seat in range(PLAYERS)
     )
     for dealer in range(PLAYERS)
 )
-CARD_BITS = tuple(1 << c for c in range(52))
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(DECK))))
-BID_ACTIONS = tuple(BID_BASE + c - 2 for c in CONTRACTS)
-TRUMP_ACTIONS = tuple(TRUMP_BASE + s for s in range(4))
+CARD_BITS: Final = tuple(1 << c for c in range(52))
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(DECK))))
+BID_ACTIONS: Final = tuple(BID_BASE + c - 2 for c in CONTRACTS)
+TRUMP_ACTIONS: Final = tuple(TRUMP_BASE + s for s in range(4))
 
 
-LABELS = tuple(format_card(c) for c in range(52))
+LABELS: Final = tuple(format_card(c) for c in range(52))
 # DISPLAY_LABELS[suit][byte]: that suit's cards as text, high rank first (the order of
 # ``sort_for_display``), so a hand is shown suit by suit without sorting.
-DISPLAY_LABELS = tuple(
+DISPLAY_LABELS: Final = tuple(
     tuple(tuple(LABELS[c] for c in reversed(cards)) for cards in SUIT_CARDS[s]) for s in range(4)
 )
 

@@ -36,7 +36,7 @@ Rules of record: ``shared/rules/kierki.md``. Choices this module makes where the
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from cardhall.cards import (
     HEARTS,
@@ -55,28 +55,28 @@ from cardhall.errors import InvalidCardError, InvalidOptionError
 from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
-PLAYERS = 4
-TRICKS = 13
-DEALS = 12
-FIRST_FIVE = 5
-DECK = list(range(52))
+PLAYERS: Final = 4
+TRICKS: Final = 13
+DEALS: Final = 12
+FIRST_FIVE: Final = 5
+DECK: Final = list(range(52))
 
 # Action ints: 0..51 play a card, 52..55 name trump (C D H S), 56 pass (loteryjka only).
-TRUMP_BASE = 52
-PASS = 56
-NUM_ACTIONS = 57
+TRUMP_BASE: Final = 52
+PASS: Final = 56
+NUM_ACTIONS: Final = 57
 
 TRUMP, PLAY, LOTTERY, OVER = "trump", "play", "lottery", "over"
 
-HEART_MASK = SUIT_MASKS[HEARTS]
-ALL_BUT_HEARTS = ((1 << 52) - 1) & ~HEART_MASK
-QUEEN_MASK = mask_of(s * 13 + QUEEN for s in range(4))
-KING_JACK_MASK = mask_of(s * 13 + r for s in range(4) for r in (KING, JACK))
-KING_OF_HEARTS = HEARTS * 13 + KING
-KING_OF_HEARTS_BIT = 1 << KING_OF_HEARTS
+HEART_MASK: Final = SUIT_MASKS[HEARTS]
+ALL_BUT_HEARTS: Final = ((1 << 52) - 1) & ~HEART_MASK
+QUEEN_MASK: Final = mask_of(s * 13 + QUEEN for s in range(4))
+KING_JACK_MASK: Final = mask_of(s * 13 + r for s in range(4) for r in (KING, JACK))
+KING_OF_HEARTS: Final = HEARTS * 13 + KING
+KING_OF_HEARTS_BIT: Final = 1 << KING_OF_HEARTS
 
 # (name, penalty rule) of each deal, deal numbers 1..12.
-DEAL_INFO = (
+DEAL_INFO: Final = (
     ("no tricks", "-20 per trick"),
     ("no hearts", "-20 per heart; hearts may not be led unless only hearts are held"),
     ("no queens", "-60 per queen"),
@@ -93,36 +93,36 @@ DEAL_INFO = (
     ("trumps 4", "+25 per trick; trump named after seeing 5 cards"),
     ("lottery", "+800 for the first player out, +500 for the second; the match ends then"),
 )
-TRUMP_DEALS = range(8, 12)
-LOTTERY_DEAL = 12
-HEART_BAN_DEALS = frozenset((2, 5, 7))
-TRICK_POINTS = 25
-LOTTERY_PRIZES = (800, 500)
+TRUMP_DEALS: Final = range(8, 12)
+LOTTERY_DEAL: Final = 12
+HEART_BAN_DEALS: Final = frozenset((2, 5, 7))
+TRICK_POINTS: Final = 25
+LOTTERY_PRIZES: Final = (800, 500)
 
 
 # The cards of each 13-bit suit pattern, per suit: ``_cards(mask)`` lists a hand without a bit loop.
-_SUIT_CARDS = tuple(
+_SUIT_CARDS: Final = tuple(
     tuple(tuple(suit * 13 + r for r in range(13) if pattern >> r & 1) for pattern in range(1 << 13))
     for suit in range(4)
 )
-_LOW13 = (1 << 13) - 1
+_LOW13: Final = (1 << 13) - 1
 _CLUBS, _DIAMONDS, _HEARTS, _SPADES = _SUIT_CARDS
 
 
-LABELS = tuple(format_card(c) for c in DECK)
-CARD_BITS = tuple(1 << c for c in DECK)
-CLEAR_BIT = tuple(~(1 << c) for c in DECK)
-NEXT_SEAT = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
-SEAT_TUPLES = tuple((s,) for s in range(PLAYERS))
-PAIRS = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(PLAYERS))
-TRUMP_ACTIONS = (TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3)
-PASS_ONLY = (PASS,)
+LABELS: Final = tuple(format_card(c) for c in DECK)
+CARD_BITS: Final = tuple(1 << c for c in DECK)
+CLEAR_BIT: Final = tuple(~(1 << c) for c in DECK)
+NEXT_SEAT: Final = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
+SEAT_TUPLES: Final = tuple((s,) for s in range(PLAYERS))
+PAIRS: Final = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(PLAYERS))
+TRUMP_ACTIONS: Final = (TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3)
+PASS_ONLY: Final = (PASS,)
 # DEAL_PICKS[dealer][seat] picks that seat's 13 cards out of the deck (one card at a time from the
 # dealer's left).
-DEAL_PICKS = tuple(
+DEAL_PICKS: Final = tuple(
     tuple((seat - dealer - 1) % PLAYERS for seat in range(PLAYERS)) for dealer in range(PLAYERS)
 )
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(DECK))))
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(DECK))))
 
 
 def shuffle_deck(deck: list[int], rng: random.Random) -> None:
@@ -156,7 +156,7 @@ def _cards(mask: int) -> list[int]:
     ]
 
 
-CARD_OF = {format_card(c): c for c in DECK}
+CARD_OF: Final = {format_card(c): c for c in DECK}
 
 
 def trick_penalty(deal: int, trick_number: int, cards: int) -> int:
@@ -185,7 +185,7 @@ def trick_penalty(deal: int, trick_number: int, cards: int) -> int:
     return 0
 
 
-_SUIT_WORDS = {
+_SUIT_WORDS: Final = {
     **{s.lower(): i for i, s in enumerate(SUITS)},
     **{n: i for i, n in enumerate(SUIT_NAMES)},
     **{n[:-1]: i for i, n in enumerate(SUIT_NAMES)},

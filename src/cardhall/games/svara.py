@@ -53,7 +53,7 @@ Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.g
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from cardhall.cards import cards_of, format_card, mask_of, parse_card, sort_for_display
 from cardhall.core import Game, Observation, State, derived_rng
@@ -65,17 +65,17 @@ from cardhall.options import Option
 __all__ = ["Svara", "SvaraState", "hand_value"]
 
 FOLD, CHECK, CALL, ALL_IN, LOOK, JOIN, PASS = range(7)
-SIMPLE_LABELS = ("fold", "check", "call", "all in", "look", "join svara", "pass svara")
-BLIND_BASE = len(SIMPLE_LABELS)
-MAX_STACK_IN_ANTES = 500
+SIMPLE_LABELS: Final = ("fold", "check", "call", "all in", "look", "join svara", "pass svara")
+BLIND_BASE: Final = len(SIMPLE_LABELS)
+MAX_STACK_IN_ANTES: Final = 500
 
 BLIND, OPEN, JOINING, OVER = "blind", "open", "svara join", "over"
-BIT = tuple(1 << c for c in range(52))
+BIT: Final = tuple(1 << c for c in range(52))
 # random.shuffle of the 32-card deck as steps (i, i + 1, bits of i + 1): the same numbers, fewer calls.
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
 
-_HAND_LABELS: dict[int, tuple[str, ...]] = {}
+_HAND_LABELS: Final[dict[int, tuple[str, ...]]] = {}
 
 
 def hand_labels(mask: int) -> list[str]:

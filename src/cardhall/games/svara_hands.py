@@ -17,18 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import combinations
+from typing import Final
 
 from cardhall.cards import ACE, CLUBS, SEVEN, mask_of, parse_card, rank_of, suit_of
 from cardhall.errors import InvalidCardError
 
-RANKS32 = tuple(range(SEVEN, ACE + 1))  # 7 8 9 10 J Q K A
-DECK = sorted(s * 13 + r for s in range(4) for r in RANKS32)
-DECK_MASK = mask_of(DECK)
-JOKER = CLUBS * 13 + SEVEN
-JOKER_MODES = ("standard", "substitute")
+RANKS32: Final = tuple(range(SEVEN, ACE + 1))  # 7 8 9 10 J Q K A
+DECK: Final = sorted(s * 13 + r for s in range(4) for r in RANKS32)
+DECK_MASK: Final = mask_of(DECK)
+JOKER: Final = CLUBS * 13 + SEVEN
+JOKER_MODES: Final = ("standard", "substitute")
 
 # Points by rank index (2..A): 7 8 9 face value, 10 J Q K ten, A eleven.
-POINTS = (0, 0, 0, 0, 0, 7, 8, 9, 10, 10, 10, 10, 11)
+POINTS: Final = (0, 0, 0, 0, 0, 7, 8, 9, 10, 10, 10, 10, 11)
 
 
 def _plain_value(cards: tuple[int, ...]) -> int:
@@ -85,7 +86,7 @@ def _table(value: object) -> dict[int, int]:
     return {mask_of(h): func(h) for h in combinations(DECK, 3)}
 
 
-VALUES: dict[str, dict[int, int]] = {mode: _table(mode) for mode in JOKER_MODES}
+VALUES: Final[dict[str, dict[int, int]]] = {mode: _table(mode) for mode in JOKER_MODES}
 
 
 def _strength(values: dict[int, int]) -> tuple[float, ...]:
@@ -102,7 +103,7 @@ def _strength(values: dict[int, int]) -> tuple[float, ...]:
 
 
 # STRENGTH[mode][v]: the share of all hands that a hand worth v beats, ties counted half.
-STRENGTH: dict[str, tuple[float, ...]] = {mode: _strength(VALUES[mode]) for mode in JOKER_MODES}
+STRENGTH: Final[dict[str, tuple[float, ...]]] = {mode: _strength(VALUES[mode]) for mode in JOKER_MODES}
 
 
 def hand_value(cards: Iterable[int | str], joker: str = "standard") -> int:
