@@ -63,6 +63,15 @@ def test_bench_json_reports_positive_numbers(capsys: pytest.CaptureFixture[str])
     assert result["actions"] % 34 == 0 or result["actions_per_game"] == 34
 
 
+def test_bench_rounds_and_the_python_loop_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_bench(capsys, "kierki(last_deal=1)", "--seconds", "0.1", "--rounds", "2", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["rounds"] == 2 and report["engine"] in ("compiled", "pure Python")
+    (result,) = report["results"]
+    assert result["python_loop_actions_per_second"] > 0 and result["actions_per_second"] > 0
+
+
 def test_bench_table_names_each_game(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run_bench(
         capsys, "hokm(max_hands=1)", "hokm(max_hands=1,bidding=auction)", "--seconds", "0.05"
@@ -77,6 +86,7 @@ def test_bench_table_names_each_game(capsys: pytest.CaptureFixture[str]) -> None
         (["nosuchgame", "--seconds", "0.1"], "unknown game 'nosuchgame'"),
         (["hokm(bidding=shout)", "--seconds", "0.1"], "shout"),
         (["hokm", "--seconds", "0"], "--seconds must be positive"),
+        (["hokm", "--rounds", "0"], "--rounds must be at least 1"),
     ],
 )
 def test_bench_refuses_bad_input(argv: list[str], message: str) -> None:
