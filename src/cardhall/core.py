@@ -207,6 +207,16 @@ class State(ABC):
     seed: int
     history: list[tuple[int, int]]
     stacked_deck: list[int] | None
+    winners_: tuple[int, ...]
+
+    def __init__(self, game: Game, seed: int) -> None:
+        """The fields every state has: a blank match of ``game`` seeded ``seed`` (a game's state class
+        deals in its own ``start``, or is filled in by ``clone`` and ``sample_state``)."""
+        self.game = game
+        self.seed = seed
+        self.stacked_deck = None
+        self.history = []
+        self.winners_ = ()
 
     # --- who acts and what they may do ---------------------------------------------------------
 
@@ -296,14 +306,21 @@ class State(ABC):
         return 0
 
     @property
-    @abstractmethod
     def winners(self) -> tuple[int, ...]:
         """Seats that won, once over; ``()`` before."""
+        return self.winners_
 
     # --- copies --------------------------------------------------------------------------------
 
     @abstractmethod
-    def clone(self) -> Self: ...
+    def clone(self) -> Self:
+        """An independent copy (a game's ``clone`` starts from :meth:`_copy_common`)."""
+
+    def _copy_common(self, new: State) -> None:
+        """Copy the fields every state has into ``new``, a blank state of the same game and seed."""
+        new.stacked_deck = self.stacked_deck
+        new.history = list(self.history)
+        new.winners_ = self.winners_
 
     @abstractmethod
     def resample(self, seat: int, rng: random.Random) -> Self:

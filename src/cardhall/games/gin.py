@@ -426,11 +426,8 @@ class GinState(State):
     def __init__(self, game: Gin, seed: int) -> None:
         """A blank match, not dealt: :meth:`start` draws the roles and deals (``clone`` and
         ``sample_state`` fill the state in instead)."""
-        self.game = game
+        super().__init__(game, seed)
         self.ruleset = game
-        self.seed = seed
-        self.stacked_deck = None
-        self.history = []
         n = game.players
         self.n = n
         opts = game.options
@@ -440,7 +437,6 @@ class GinState(State):
         self.bonuses = [0] * n
         self.score_sheet: list[dict[str, Any]] = []
         self.hand_index = 0
-        self.winners_: tuple[int, ...] = ()
         self.role_draw: tuple[tuple[str, ...], ...] = ()
         self.dealer = self.nondealer = self.advisor = -1
 
@@ -834,15 +830,12 @@ class GinState(State):
         """Hands finished so far, void hands included."""
         return self.hand_index
 
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_
-
     # --- copies ----------------------------------------------------------------------------------
 
     def clone(self) -> Self:
         # Every field, by name: a compiled state has no __dict__ to copy wholesale.
         new = type(self)(self.ruleset, self.seed)
+        self._copy_common(new)
         new.advised = self.advised
         new.advisor = self.advisor
         new.allow_same = self.allow_same
@@ -853,7 +846,6 @@ class GinState(State):
         new.hand_index = self.hand_index
         new.hands = list(self.hands)
         new.hands_won = list(self.hands_won)
-        new.history = list(self.history)
         new.knock_dead = self.knock_dead
         new.knock_value = self.knock_value
         new.knocker = self.knocker
@@ -869,12 +861,10 @@ class GinState(State):
         new.score_sheet = list(self.score_sheet)
         new.scores_ = list(self.scores_)
         new.spread = self.spread
-        new.stacked_deck = self.stacked_deck
         new.stock = list(self.stock)
         new.suggestion = self.suggestion
         new.targets = self.targets
         new.upcard_stage = self.upcard_stage
-        new.winners_ = self.winners_
         return new
 
     def resample(self, seat: int, rng: random.Random) -> Self:

@@ -631,17 +631,13 @@ class HeartsState(State):
     def __init__(self, game: Hearts, seed: int) -> None:
         """A blank match, not dealt: :meth:`start` deals it (``clone`` and ``sample_state`` fill the
         state in instead)."""
-        self.game = game
+        super().__init__(game, seed)
         self.ruleset = game
-        self.seed = seed
-        self.stacked_deck = None
-        self.history = []
         self.n = game.players
         self.scores_ = [0] * self.n
         self.score_sheet: list[dict[str, Any]] = []
         self.hand_index = 0
         self.dealer = 0
-        self.winners_: tuple[int, ...] = ()
 
     def start(self, deck: list[int] | None) -> None:
         self.stacked_deck = deck
@@ -1158,15 +1154,12 @@ class HeartsState(State):
     def deals_finished(self) -> int:
         return self.hand_index
 
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_
-
     # --- copies ------------------------------------------------------------------------------
 
     def clone(self) -> Self:
         # Every field, by name: a compiled state has no __dict__ to copy wholesale.
         new = type(self)(self.ruleset, self.seed)
+        self._copy_common(new)
         new.broken = self.broken
         new.current = self.current
         new.dealer = self.dealer
@@ -1174,7 +1167,6 @@ class HeartsState(State):
         new.hand_index = self.hand_index
         new.hand_points = list(self.hand_points)
         new.hands = list(self.hands)
-        new.history = list(self.history)
         new.is_over = self.is_over
         new.last_winner = self.last_winner
         new.leader = self.leader
@@ -1190,7 +1182,6 @@ class HeartsState(State):
         new.scores_ = list(self.scores_)
         new.set_aside = self.set_aside
         new.set_aside_count = self.set_aside_count
-        new.stacked_deck = self.stacked_deck
         new.taken = list(self.taken)
         new.to_act = self.to_act
         new.trick = list(self.trick)
@@ -1200,7 +1191,6 @@ class HeartsState(State):
         new.uncollected_points = self.uncollected_points
         new.widow = self.widow
         new.widow_taker = self.widow_taker
-        new.winners_ = self.winners_
         return new
 
     def resample(self, seat: int, rng: random.Random) -> Self:

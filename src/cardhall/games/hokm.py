@@ -368,11 +368,8 @@ class HokmState(State):
 
     def __init__(self, game: Hokm, seed: int) -> None:
         """A blank state; :meth:`start` deals the first hand (``clone`` fills it in instead)."""
-        self.game = game
+        super().__init__(game, seed)
         self.ruleset = game
-        self.seed = seed
-        self.stacked_deck = None
-        self.history = []
 
     def start(self, deck: list[int] | None) -> None:
         self.stacked_deck = deck
@@ -380,7 +377,6 @@ class HokmState(State):
         self.score_sheet: list[dict[str, Any]] = []
         self.hand_index = 0
         self.dealer = derived_rng(self.seed, "first dealer").randrange(PLAYERS)
-        self.winners_: tuple[int, ...] = ()
         self.is_over = False
         self._deal(deck)
 
@@ -636,23 +632,17 @@ class HokmState(State):
     def deals_finished(self) -> int:
         return self.hand_index
 
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_
-
     # --- copies ------------------------------------------------------------------------------
 
     def clone(self) -> Self:
         # Shallow copy, then fresh copies of the lists that change in place. Their items (ints,
         # tuples, finished score-sheet rows) are never mutated, so they are shared.
         new = type(self)(self.ruleset, self.seed)
-        new.stacked_deck = self.stacked_deck
-        new.history = self.history[:]
+        self._copy_common(new)
         new.scores_ = self.scores_[:]
         new.score_sheet = self.score_sheet[:]
         new.hand_index = self.hand_index
         new.dealer = self.dealer
-        new.winners_ = self.winners_
         new.is_over = self.is_over
         new.hands = self.hands[:]
         new.dealt = self.dealt

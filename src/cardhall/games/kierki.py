@@ -402,16 +402,12 @@ class KierkiState(State):
     def __init__(self, game: Kierki, seed: int) -> None:
         """A blank match at its first deal, not dealt: :meth:`start` deals it (``clone`` and
         ``sample_state`` fill the state in instead)."""
-        self.game = game
+        super().__init__(game, seed)
         self.ruleset = game
-        self.seed = seed
-        self.stacked_deck = None
-        self.history = []
         self.scores_ = [0] * PLAYERS
         self.score_sheet: list[dict[str, Any]] = []
         self.deal = int(game.options["first_deal"])
         self.dealer = 0
-        self.winners_: tuple[int, ...] = ()
         self.deals_done = 0
 
     def start(self, deck: list[int] | None) -> None:
@@ -705,22 +701,16 @@ class KierkiState(State):
     def deals_finished(self) -> int:
         return self.deals_done
 
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_
-
     # --- copies ---------------------------------------------------------------------------------
 
     def clone(self) -> Self:
         # Every field, by name: a compiled state has no __dict__ to copy wholesale.
         new = type(self)(self.ruleset, self.seed)
-        new.stacked_deck = self.stacked_deck
-        new.history = list(self.history)
+        self._copy_common(new)
         new.scores_ = list(self.scores_)
         new.score_sheet = list(self.score_sheet)
         new.deal = self.deal
         new.dealer = self.dealer
-        new.winners_ = self.winners_
         new.deals_done = self.deals_done
         new.is_over = self.is_over
         new.to_act = self.to_act

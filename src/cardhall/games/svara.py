@@ -376,11 +376,8 @@ class SvaraState(State):
     def __init__(self, game: Svara, seed: int) -> None:
         """A blank match, not dealt: :meth:`start` deals it (``clone`` and ``sample_state`` fill the
         state in instead)."""
-        self.game = game
+        super().__init__(game, seed)
         self.ruleset = game
-        self.seed = seed
-        self.stacked_deck = None
-        self.history = []
 
     def start(self, deck: list[int] | None) -> None:
         self.stacked_deck = deck
@@ -398,7 +395,6 @@ class SvaraState(State):
         self.revealed = 0
         self.shown: list[tuple[int, int]] = []
         self.looked = False
-        self.winners_: tuple[int, ...] = ()
         self.phase = BLIND
         self.actor = -1
         self._reset_deal()
@@ -861,10 +857,6 @@ class SvaraState(State):
         """Deals finished so far; a deal counts once with all the svaras it causes."""
         return self.deals_done
 
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.winners_
-
     # --- copies ------------------------------------------------------------------------------
 
     def clone(self) -> Self:
@@ -872,6 +864,7 @@ class SvaraState(State):
         # tuples, finished deal-log rows) are never mutated, so they are shared.
         # Every field, by name: a compiled state has no __dict__ to copy wholesale.
         new = type(self)(self.ruleset, self.seed)
+        self._copy_common(new)
         new.actor = self.actor
         new.bets = self.bets[:]
         new.blinded = self.blinded[:]
@@ -886,7 +879,6 @@ class SvaraState(State):
         new.fee = self.fee
         new.folded = self.folded[:]
         new.hands = self.hands[:]
-        new.history = self.history[:]
         new.in_deal = self.in_deal[:]
         new.join_order = self.join_order[:]
         new.joined = self.joined[:]
@@ -901,12 +893,10 @@ class SvaraState(State):
         new.queue = self.queue[:]
         new.revealed = self.revealed
         new.shown = self.shown[:]
-        new.stacked_deck = self.stacked_deck
         new.stacks = self.stacks[:]
         new.stock = self.stock
         new.svara_players = self.svara_players
         new.svara_round = self.svara_round
-        new.winners_ = self.winners_
         return new
 
     def resample(self, seat: int, rng: random.Random) -> Self:
