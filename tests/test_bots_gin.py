@@ -122,7 +122,8 @@ def test_sample_state_keeps_cards_seen_taken_and_deals_the_rest_at_random() -> N
         assert sampled.hands[taker].bit_count() == 11 and len(sampled.stock) == 31
         opponent_hands.add(sampled.hands[taker])
         stocks.add(tuple(sampled.stock))
-    assert len(opponent_hands) == 20 and len(stocks) == 20
+    # The opponent's hands come by weight from one pool per observation, so a few may repeat.
+    assert len(opponent_hands) >= 15 and len(stocks) == 20
 
 
 def test_sample_state_for_the_advisor_keeps_the_team_hand_and_the_suggestion() -> None:

@@ -206,6 +206,22 @@ def discard_costs(
     return out
 
 
+def ranked_discards(o: Observation, legal: list[int]) -> list[int]:
+    """The plain discards of ``legal`` (a player's own discard decision) from the rules bot's best to
+    its worst by :func:`discard_costs` (the search bot's gin candidates)."""
+    me = o["seat"]
+    opp = _opponent(o, me)
+    costs = discard_costs(
+        _mask(o["hand"]),
+        legal,
+        o["stock_size"],
+        _mask(o["known_cards"][opp]),
+        _mask(o["discard_pile"]),
+        GinRulesBot._refused(o, opp),
+    )
+    return [a for _, a in sorted(costs)]
+
+
 class GinRulesBot(BaseBot):
     name = "rules"
 
