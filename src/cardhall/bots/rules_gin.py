@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from cardhall.bots.base import BaseBot
 from cardhall.cards import format_card
@@ -35,6 +36,7 @@ from cardhall.games.gin import (
     STOCK,
     SUGGEST_BASE,
     TAKE,
+    GinState,
 )
 from cardhall.games.gin_melds import CARD_VALUES, RANK_MASKS, deadwood_cards_mask, deadwood_mask
 
@@ -134,6 +136,92 @@ def danger(card: int, opp_known: int, opp_refused: int) -> float:
     return d
 
 
+def refused_by(log: list[tuple[int, int, int]], pile: list[int], seat: int) -> int:
+    """The cards ``seat`` discarded or passed on this hand, from a gin state's move log (one pass: a
+    pass or a stock draw refuses the card the previous move put on the pile, or the up-card)."""
+    up = pile[0] if pile else -1  # the up-card: at the bottom of the pile unless taken before any discard
+    for _, a, c in log:
+        if a < LAYOFF_BASE:
+            break
+        if a == TAKE:
+            up = c
+            break
+    refused = 0
+    prev = up
+    for s, a, c in log:
+        if a < LAYOFF_BASE:
+            if s == seat:
+                refused |= 1 << c
+            prev = c
+        elif a == TAKE:
+            prev = -1
+        elif a in (PASS, STOCK):
+            if s == seat and prev >= 0:
+                refused |= 1 << prev
+        else:
+            prev = -1
+    return refused
+
+
+def _opponent(o: Observation, me: int) -> int:
+    roles = o["roles"]
+    opp: int = roles["box"] if "box" in roles else roles["dealer"]
+    if opp == me:
+        opp = roles["captain"] if "captain" in roles else roles["non_dealer"]
+    return opp
+
+
+def _knock_choice(hand: int, legal: list[int], stock: int) -> int:
+    """Gin whenever possible, else the knock leaving the least deadwood if it is within the limit; -1:
+    no knock."""
+    if legal[-1] < KNOCK_BASE:
+        return -1
+    scored = [
+        (deadwood_mask(hand & ~(1 << (a - KNOCK_BASE))), -CARD_VALUES[a - KNOCK_BASE], a)
+        for a in legal
+        if a >= KNOCK_BASE
+    ]
+    dw, _, action = min(scored)
+    return action if dw <= knock_limit(stock) else -1
+
+
+def discard_costs(
+    hand: int, legal: list[int], stock: int, opp_known: int, pile: int, refused: int
+) -> list[tuple[float, int]]:
+    """(cost, action) of every plain discard in ``legal``: deadwood left, prospects thrown away, danger;
+    the lowest cost is the rules bot's discard (when it does not knock)."""
+    base = deadwood_mask(hand)
+    dead = deadwood_cards_mask(hand)
+    live = ((1 << 52) - 1) & ~hand & ~pile & ~opp_known
+    weight = 0.5 + 1.5 * stock / FULL_STOCK
+    out = []
+    for a in legal:
+        if a >= KNOCK_BASE:
+            break
+        left = base - CARD_VALUES[a] if dead >> a & 1 else deadwood_mask(hand & ~(1 << a))
+        cost = (
+            left + weight * meld_outs(a, hand, live) + danger(a, opp_known, refused) - 0.01 * CARD_VALUES[a]
+        )
+        out.append((cost, a))
+    return out
+
+
+def ranked_discards(o: Observation, legal: list[int]) -> list[int]:
+    """The plain discards of ``legal`` (a player's own discard decision) from the rules bot's best to
+    its worst by :func:`discard_costs` (the search bot's gin candidates)."""
+    me = o["seat"]
+    opp = _opponent(o, me)
+    costs = discard_costs(
+        _mask(o["hand"]),
+        legal,
+        o["stock_size"],
+        _mask(o["known_cards"][opp]),
+        _mask(o["discard_pile"]),
+        GinRulesBot._refused(o, opp),
+    )
+    return [a for _, a in sorted(costs)]
+
+
 class GinRulesBot(BaseBot):
     name = "rules"
 
@@ -156,8 +244,44 @@ class GinRulesBot(BaseBot):
         if first >= LAYOFF_BASE and first < STOCK:
             return self._lay_off(hand, legal)
         if first >= STOCK:  # TAKE with STOCK or PASS
-            return self._draw(o, hand, legal)
-        return self._discard(o, hand, legal, me)
+            return self._draw(hand, CARD[o["discard_pile"][-1]], o["stock_size"], legal)
+        opp = _opponent(o, me)
+        return self._discard(
+            hand,
+            legal,
+            o["stock_size"],
+            _mask(o["known_cards"][opp]),
+            _mask(o["discard_pile"]),
+            lambda: self._refused(o, opp),
+        )
+
+    def act_state(self, state: GinState, seat: int, legal: list[int], rng: random.Random) -> int:
+        """The same choice as ``act(state.observation(seat), legal, rng)``, read straight from the
+        state for fast rollouts; it reads only what the seat's observation shows (its own hand, the
+        pile, the stock size, the cards seen taken and the move log), never a hidden card."""
+        if len(legal) == 1:
+            return legal[0]
+        if seat != state.current:  # the advisor: through the observation
+            return self.act(state.observation(seat), legal, rng)
+        hand = state.hands[seat]
+        first = legal[0]
+        if first >= LAYOFF_BASE and first < STOCK:
+            return self._lay_off(hand, legal)
+        pile = state.pile
+        if first >= STOCK:
+            return self._draw(hand, pile[-1], len(state.stock), legal)
+        opp = state.dealer if seat == state.nondealer else state.nondealer
+        pile_mask = 0
+        for c in pile:
+            pile_mask |= 1 << c
+        return self._discard(
+            hand,
+            legal,
+            len(state.stock),
+            state.known[opp],
+            pile_mask,
+            lambda: refused_by(state.log, pile, opp),
+        )
 
     def _lay_off(self, hand: int, legal: list[int]) -> int:
         base = deadwood_mask(hand)
@@ -170,9 +294,8 @@ class GinRulesBot(BaseBot):
                 best, gain = a, g
         return best
 
-    def _draw(self, o: Observation, hand: int, legal: list[int]) -> int:
+    def _draw(self, hand: int, top: int, stock_size: int, legal: list[int]) -> int:
         decline = STOCK if STOCK in legal else PASS
-        top = CARD[o["discard_pile"][-1]]
         bit = 1 << top
         eleven = hand | bit
         allow_same = bool(self.game.options["allow_same_discard"])
@@ -194,50 +317,23 @@ class GinRulesBot(BaseBot):
         if best >= now:
             return decline
         melded = best_rest & bit != 0 and best < deadwood_mask(best_rest ^ bit) + CARD_VALUES[top]
-        if melded or best <= knock_limit(o["stock_size"]):
+        if melded or best <= knock_limit(stock_size):
             return TAKE
         return decline
 
-    def _discard(self, o: Observation, hand: int, legal: list[int], me: int) -> int:
-        roles = o["roles"]
-        opp = roles["box"] if "box" in roles else roles["dealer"]
-        if opp == me:
-            opp = roles["captain"] if "captain" in roles else roles["non_dealer"]
-        stock = o["stock_size"]
-        base = deadwood_mask(hand)
-        dead = deadwood_cards_mask(hand)
-
-        def left(c: int) -> int:
-            """Deadwood after discarding ``c``."""
-            return base - CARD_VALUES[c] if dead >> c & 1 else deadwood_mask(hand & ~(1 << c))
-
-        # Knock or gin?
-        if legal[-1] >= KNOCK_BASE:
-            scored = [
-                (left(a - KNOCK_BASE), -CARD_VALUES[a - KNOCK_BASE], a) for a in legal if a >= KNOCK_BASE
-            ]
-            dw, _, action = min(scored)
-            if dw <= knock_limit(stock):
-                return action
-        opp_known = _mask(o["known_cards"][opp])
-        pile = _mask(o["discard_pile"])
-        refused = self._refused(o, opp)
-        live = ((1 << 52) - 1) & ~hand & ~pile & ~opp_known
-        weight = 0.5 + 1.5 * stock / FULL_STOCK
-        best_cost = 1e9
-        best = legal[0]
-        for a in legal:
-            if a >= KNOCK_BASE:
-                break
-            cost = (
-                left(a)
-                + weight * meld_outs(a, hand, live)
-                + danger(a, opp_known, refused)
-                - 0.01 * CARD_VALUES[a]
-            )
-            if cost < best_cost:
-                best_cost, best = cost, a
-        return best
+    def _discard(
+        self,
+        hand: int,
+        legal: list[int],
+        stock: int,
+        opp_known: int,
+        pile: int,
+        refused_of: Callable[[], int],
+    ) -> int:
+        knock = _knock_choice(hand, legal, stock)
+        if knock >= 0:
+            return knock
+        return min(discard_costs(hand, legal, stock, opp_known, pile, refused_of()))[1]
 
     @staticmethod
     def _refused(o: Observation, opp: int) -> int:

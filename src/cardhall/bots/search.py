@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from cardhall.bots.base import BaseBot, Bot
@@ -86,6 +86,11 @@ class SearchBot(BaseBot):
         self.policy: Bot | None = None
         if options.get("rollout", "rules") == "rules":
             self.policy = rules_bot_class(game)(game)
+        # A rules bot may offer ``act_state(state, seat, legal, rng)``: the same choice as ``act`` on the
+        # seat's observation, read from the state without building the observation (fast rollouts).
+        self.fast_policy: Callable[[State, int, list[int], random.Random], int] | None = getattr(
+            self.policy, "act_state", None
+        )
         self.anchor: Bot | None = None
         if options.get("anchor", "rules") == "rules":
             self.anchor = self.policy or rules_bot_class(game)(game)
@@ -144,12 +149,15 @@ class SearchBot(BaseBot):
     def _rollout(self, state: State, stop: Hashable, rng: random.Random) -> int:
         horizon = self.horizon
         policy = self.policy
+        fast = self.fast_policy
         steps = 0
         while not state.is_over and horizon(state) == stop:
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
             if policy is None or len(legal) == 1:
                 action = legal[rng.randrange(len(legal))]
+            elif fast is not None:
+                action = fast(state, seat, legal, rng)
             else:
                 action = policy.act(state.observation(seat), legal, rng)
             state.apply_unchecked(seat, action)
