@@ -17,6 +17,9 @@
   lay-off lowers it (a card that is part of its own meld is kept).
 - **Three players**: as box or captain it plays its hand; as advisor it suggests exactly what it would play
   with the team hand (the captain's choice above).
+- **Rollouts**: ``act_state`` makes the same choice straight from a state (what the seat's observation
+  shows, without building it), for the search bot's rollouts; ``discard_costs`` / ``ranked_discards``
+  give the search bot its gin candidates and ``Gin.sample_state`` its opponent model.
 """
 
 from __future__ import annotations
