@@ -162,8 +162,9 @@ def test_hokm_unchecked_and_checked_play_agree(game_string: str) -> None:
 # --- the peer benchmark script ---------------------------------------------------------------------
 
 
-def load_peers() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cardhall_bench_peers", ROOT / "benchmarks" / "peers.py")
+def load_peers(script: str = "peers.py") -> ModuleType:
+    name = "cardhall_bench_" + script.removesuffix(".py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look the module up while defining its classes
@@ -207,3 +208,13 @@ def test_peers_script_reports_a_missing_game() -> None:
     assert rows[0]["ratio"] is None
     assert rows[1]["ratio"] == 4.0 and rows[1]["meets_target"]
     assert rows[2]["ratio"] == 20.0 and rows[2]["meets_target"]
+
+
+def test_search_speed_script_counts_the_search(capsys: pytest.CaptureFixture[str]) -> None:
+    speed = load_peers("search_speed.py")
+    m = speed.measure("hokm(max_hands=1)", ms=5, decisions=3)
+    assert m["decisions"] == 3
+    assert (
+        m["determinizations_per_second"] > 0 and m["rollouts_per_second"] >= m["determinizations_per_second"]
+    )
+    assert m["rollout_actions_per_second"] > m["rollouts_per_second"]

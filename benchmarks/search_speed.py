@@ -1,0 +1,72 @@
+"""How fast the search bot searches: determinizations, rollouts and rollout actions per second.
+
+    .venv/bin/python benchmarks/search_speed.py [--ms 100] [--decisions 30]
+
+For each game's short form, seat 0 is ``search(ms=...)`` and the other seats are ``rules``; matches are
+played (seeds 0, 1, ...) until the search bot has made ``--decisions`` decisions with more than one legal
+action, and its ``stats`` counters are reported. The first line says whether the engine is compiled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+import cardhall
+from cardhall.bots.search import SearchBot
+from cardhall.engine_build import is_compiled
+
+GAMES = (
+    "hokm(max_hands=1)",
+    "kierki(first_deal=3,last_deal=3)",
+    "hearts(decks=1,players=4,max_hands=1)",
+    "hearts(max_hands=1)",
+    "gin(players=2,max_hands=1)",
+    "svara(players=2,max_deals=1)",
+)
+
+
+def measure(game_string: str, ms: int, decisions: int) -> dict[str, float]:
+    game = cardhall.load_game(game_string)
+    search = cardhall.make_bot(f"search(ms={ms})", game)
+    assert isinstance(search, SearchBot)
+    rules = cardhall.make_bot("rules", game)
+    rng = random.Random(0)
+    seed = 0
+    while search.stats["decisions"] < decisions:
+        state = game.new_game(seed=seed)
+        seed += 1
+        while not state.is_over and search.stats["decisions"] < decisions:
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            bot = search if seat == 0 and len(legal) > 1 else rules
+            state.apply(seat, bot.act(state.observation(seat), legal, rng))
+    st = search.stats
+    seconds = st["seconds"]
+    return {
+        "decisions": st["decisions"],
+        "determinizations_per_second": st["determinizations"] / seconds,
+        "rollouts_per_second": st["rollouts"] / seconds,
+        "rollout_actions_per_second": st["actions"] / seconds,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ms", type=int, default=100, help="search budget per decision (default 100)")
+    parser.add_argument("--decisions", type=int, default=30, help="search decisions per game (default 30)")
+    args = parser.parse_args(argv)
+    cardhall.load_game("hokm")  # loads the engine, so is_compiled can tell
+    print(f"engine: {'compiled' if is_compiled() else 'pure Python'}; search(ms={args.ms})")
+    print(f"{'game':42} {'decisions':>9} {'determinizations/s':>19} {'rollouts/s':>11} {'actions/s':>10}")
+    for text in GAMES:
+        m = measure(text, args.ms, args.decisions)
+        print(
+            f"{text:42} {m['decisions']:9.0f} {m['determinizations_per_second']:19,.0f} "
+            f"{m['rollouts_per_second']:11,.0f} {m['rollout_actions_per_second']:10,.0f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
