@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import argparse
 import platform
-import random
 import time
 from pathlib import Path
 from typing import Any
 
-import cardhall
-from cardhall.bots.search import SearchBot
 from cardhall.sim.simulate import simulate
+from search_speed import measure  # run as a script: benchmarks/ is on the path
 
 GAME = "hokm(max_hands=1)"
 OUT = Path(__file__).with_name("bots-results.md")
@@ -38,31 +36,6 @@ def tournament(bots: list[str], seeds: int, jobs: int) -> tuple[dict[str, Any], 
     return report.summary(), time.perf_counter() - start
 
 
-def speed(ms: int, decisions: int) -> dict[str, float]:
-    """Search bot speed on decisions of real play (rules bots elsewhere), one core."""
-    game = cardhall.load_game(GAME)
-    bot = SearchBot(game, ms=ms, iterations=0, rollout="rules", rollouts=1)
-    rules = cardhall.make_bot("rules", game)
-    rng = random.Random(5)
-    seed = 0
-    while bot.stats["decisions"] < decisions:
-        state = game.new_game(seed=seed)
-        seed += 1
-        while not state.is_over:
-            seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            who = bot if seat == 0 else rules
-            state.apply(seat, who.act(state.observation(seat), legal, rng))
-    st = bot.stats
-    return {
-        "decisions": st["decisions"],
-        "seconds_per_decision": st["seconds"] / st["decisions"],
-        "determinizations_per_s": st["determinizations"] / st["seconds"],
-        "rollouts_per_s": st["rollouts"] / st["seconds"],
-        "actions_per_s": st["actions"] / st["seconds"],
-    }
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=300)
@@ -79,7 +52,7 @@ def main() -> None:
         summary, secs = tournament(bots, seeds, args.jobs)
         rows.append((bots, seeds, summary, secs))
         print(bots, [(b["bot"], b["margin"]) for b in summary["by_bot"]], f"{secs:.0f}s", flush=True)
-    sp = speed(args.ms, 60)
+    sp = measure(GAME, args.ms, 60)
     print(sp, flush=True)
     lines = [
         "# Bots: strength and speed (Hokm)",
@@ -107,8 +80,8 @@ def main() -> None:
         "",
         "| seconds per decision | determinizations/s | rollouts/s | rollout actions/s |",
         "|---|---|---|---|",
-        f"| {sp['seconds_per_decision']:.3f} | {sp['determinizations_per_s']:.0f} | "
-        f"{sp['rollouts_per_s']:.0f} | {sp['actions_per_s']:.0f} |",
+        f"| {sp['seconds_per_decision']:.3f} | {sp['determinizations_per_second']:.0f} | "
+        f"{sp['rollouts_per_second']:.0f} | {sp['rollout_actions_per_second']:.0f} |",
         "",
         "Tournament wall time: "
         + ", ".join(f"{', '.join(b)}: {secs:.0f} s" for b, _, _, secs in rows)

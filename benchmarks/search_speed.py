@@ -45,6 +45,7 @@ def measure(game_string: str, ms: int, decisions: int) -> dict[str, float]:
     seconds = st["seconds"]
     return {
         "decisions": st["decisions"],
+        "seconds_per_decision": seconds / st["decisions"],
         "determinizations_per_second": st["determinizations"] / seconds,
         "rollouts_per_second": st["rollouts"] / seconds,
         "rollout_actions_per_second": st["actions"] / seconds,
