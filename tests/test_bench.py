@@ -20,7 +20,8 @@ from rich.console import Console
 import cardhall
 from cardhall.cards import cards_of, mask_of
 from cardhall.errors import CardhallError
-from cardhall.games.hokm import DECK, hand_cards, shuffle_deck
+from cardhall.games._deal import shuffle_deck
+from cardhall.games.hokm import DECK, hand_cards
 from cardhall.sim.bench import (
     OPERATIONS,
     add_bench_parser,

@@ -9,13 +9,10 @@ import pytest
 import cardhall
 from cardhall.bots import make_bot
 from cardhall.cards import SUIT_MASKS, format_card, parse_card, parse_cards
-from cardhall.core import State, derived_rng
+from cardhall.core import State
 from cardhall.games.kierki import PASS, Kierki, KierkiState
 from cardhall.sim.simulate import simulate
-
-# Seed 6 draws seat 3 as the first dealer, so seat 0 (on the dealer's left) leads the negative deals.
-SEED = 6
-DEALER = 3
+from tests.test_kierki_rules import SEED, start  # the stacked decks of the rules tests
 
 # Seat 2 is void in clubs; seat 3 holds no 7 and seat 0 neither a 7 nor an 8.
 L1 = {
@@ -30,24 +27,6 @@ VARIANTS = [
     "kierki(trump_chooser=left_of_dealer,trump_leader=left_of_dealer,lottery_start_rank=8)",
     "kierki(first_deal=8,lottery_starter=left_of_dealer)",
 ]
-
-
-def stack(hands: dict[int, str], dealer: int = DEALER) -> list[int]:
-    """A deck that deals ``hands`` (each seat's cards in the order received) one card at a time."""
-    deck = [-1] * 52
-    for seat, text in hands.items():
-        for j, c in enumerate(parse_cards(text)):
-            deck[4 * j + (seat - dealer - 1) % 4] = c
-    assert sorted(deck) == list(range(52))
-    return deck
-
-
-def start(hands: dict[int, str], options: str = "", seed: int = SEED) -> KierkiState:
-    game = cardhall.load_game(f"kierki({options})" if options else "kierki")
-    dealer = derived_rng(seed, "first dealer").randrange(4)
-    state = game.new_game(seed=seed, deck=stack(hands, dealer))
-    assert isinstance(state, KierkiState)
-    return state
 
 
 def act(state: State, label: str) -> None:

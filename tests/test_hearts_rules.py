@@ -12,6 +12,7 @@ import pytest
 import cardhall
 from cardhall.cards import RANKS, parse_cards
 from cardhall.core import derived_rng
+from cardhall.games._deal import shuffle_deck
 from cardhall.games.hearts import (
     MOON_MINUS,
     MOON_PLUS,
@@ -20,7 +21,6 @@ from cardhall.games.hearts import (
     deal_steps,
     points_of,
     shuffle_and_deal,
-    shuffle_deck,
 )
 
 # --- helpers ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Dealing hidden cards again under constraints, for ``resample`` in every game.
+"""Shuffling, and dealing hidden cards again under constraints (for ``resample``), in every game.
 
 A seat may be known not to hold certain cards (it showed a void, it passed them, they were seen
 elsewhere). :func:`deal_constrained` hands out the unknown cards so that every seat gets exactly its
@@ -10,6 +10,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
+
+# (position, bound, bits) of each draw of ``random.shuffle`` for a deck of each size, made on first use.
+_SHUFFLE_STEPS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
+
+
+def shuffle_deck(deck: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(deck)``, drawing exactly the same numbers (so records and seeds keep their deals)
+    without a Python call per card."""
+    steps = _SHUFFLE_STEPS.get(len(deck))
+    if steps is None:
+        steps = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(deck))))
+        _SHUFFLE_STEPS[len(deck)] = steps
+    getrandbits = rng.getrandbits
+    for i, n, k in steps:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 class NoConsistentDeal(ValueError):

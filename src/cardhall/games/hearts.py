@@ -144,21 +144,6 @@ DISPLAY: Final = tuple(
     tuple(tuple(LABELS[f] for f in reversed(faces)) for faces in table) for table in _SUIT_FACES
 )
 BITS2: Final = tuple(1 << c for c in range(2 * FACES))
-_SHUFFLE_STEPS: Final = {
-    size: tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size)))
-    for size in (FACES, 2 * FACES)
-}
-
-
-def shuffle_deck(deck: list[int], rng: random.Random) -> None:
-    """``rng.shuffle(deck)``, drawing exactly the same numbers (so records stay valid) without a Python
-    call per card."""
-    getrandbits = rng.getrandbits
-    for i, n, k in _SHUFFLE_STEPS[len(deck)]:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
 
 
 def deal_steps(cards: int, players: int) -> tuple[tuple[int, int, int, int], ...]:

@@ -48,7 +48,7 @@ from cardhall.cards import (
 )
 from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError
-from cardhall.games._deal import deal_constrained
+from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.options import Option
 
 PLAYERS: Final = 3
@@ -120,7 +120,6 @@ DEAL_PICKS: Final = tuple(
     for dealer in range(PLAYERS)
 )
 CARD_BITS: Final = tuple(1 << c for c in range(52))
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(DECK))))
 BID_ACTIONS: Final = tuple(BID_BASE + c - 2 for c in CONTRACTS)
 TRUMP_ACTIONS: Final = tuple(TRUMP_BASE + s for s in range(4))
 
@@ -151,17 +150,6 @@ def hand_cards(mask: int) -> list[int]:
         *SUIT_CARDS[2][mask >> 31 & 255],
         *SUIT_CARDS[3][mask >> 44 & 255],
     ]
-
-
-def shuffle_deck(deck: list[int], rng: random.Random) -> None:
-    """``rng.shuffle(deck)`` for the 30-card deck, drawing exactly the same numbers (so records stay
-    valid) without a Python call per card."""
-    getrandbits = rng.getrandbits
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
 
 
 def deck_for_hands(dealer: int, hands: list[list[int]]) -> list[int]:

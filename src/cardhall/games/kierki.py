@@ -52,7 +52,7 @@ from cardhall.cards import (
 )
 from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError, InvalidOptionError
-from cardhall.games._deal import deal_constrained
+from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.options import Option
 
 PLAYERS: Final = 4
@@ -122,17 +122,6 @@ PASS_ONLY: Final = (PASS,)
 DEAL_PICKS: Final = tuple(
     tuple((seat - dealer - 1) % PLAYERS for seat in range(PLAYERS)) for dealer in range(PLAYERS)
 )
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(DECK))))
-
-
-def shuffle_deck(deck: list[int], rng: random.Random) -> None:
-    """``rng.shuffle(deck)``, drawing exactly the same numbers (records stay valid) with fewer calls."""
-    getrandbits = rng.getrandbits
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
 
 
 def display_labels(mask: int) -> list[str]:

@@ -58,7 +58,7 @@ from typing import Any, Final, Self
 from cardhall.cards import cards_of, format_card, mask_of, parse_card, sort_for_display
 from cardhall.core import Game, Observation, State, derived_rng
 from cardhall.errors import InvalidOptionError
-from cardhall.games._deal import deal_constrained
+from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, STRENGTH, VALUES, hand_value
 from cardhall.options import Option
 
@@ -72,7 +72,6 @@ MAX_STACK_IN_ANTES: Final = 500
 BLIND, OPEN, JOINING, OVER = "blind", "open", "svara join", "over"
 BIT: Final = tuple(1 << c for c in range(52))
 # random.shuffle of the 32-card deck as steps (i, i + 1, bits of i + 1): the same numbers, fewer calls.
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(DECK) - 1, 0, -1))
 
 
 _HAND_LABELS: Final[dict[int, tuple[str, ...]]] = {}
@@ -84,17 +83,6 @@ def hand_labels(mask: int) -> list[str]:
     if labels is None:
         labels = _HAND_LABELS[mask] = tuple(format_card(c) for c in sort_for_display(cards_of(mask)))
     return list(labels)
-
-
-def shuffle_deck(deck: list[int], rng: random.Random) -> None:
-    """``rng.shuffle(deck)`` for the 32-card deck, drawing exactly the same numbers (so records and
-    seeds keep their deals) without a Python call per card."""
-    getrandbits = rng.getrandbits
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
 
 
 class Svara(Game):
