@@ -11,7 +11,7 @@ import cardhall
 from cardhall.bots import make_bot
 from cardhall.bots.rules_gin import GinRulesBot
 from cardhall.cards import parse_card, parse_cards
-from cardhall.games.gin import GinState
+from cardhall.games.gin import LAYOFF_BASE, NO_SUGGESTION, STOCK, GinState
 from cardhall.sim.play import play_match
 from cardhall.sim.simulate import simulate
 
@@ -364,3 +364,30 @@ def test_rules_bot_reads_the_state_as_it_reads_the_observation(game_string: str)
             assert bot.act_state(state, seat, legal, random.Random(1)) == want
             checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_search_plays_the_rules_draw_and_suggestion_without_searching(game_string: str) -> None:
+    """Take-or-draw decisions and an advisor's suggestions get one candidate, the rules bot's choice,
+    and the search bot plays it without sampling a single state; discards are still searched."""
+    game = cardhall.load_game(game_string)
+    rules = GinRulesBot(game)
+    narrowed = searched = 0
+    for state in random_states(game_string, range(12), every=1):
+        for seat in state.to_act:
+            legal = state.legal_actions(seat)
+            if len(legal) < 2:
+                continue
+            obs = state.observation(seat)
+            short = game.search_candidates(obs, legal)
+            bot = make_bot("search(iterations=3)", game)
+            played = bot.act(obs, legal, random.Random(2))
+            if legal[0] >= STOCK or legal[-1] == NO_SUGGESTION:
+                assert short == [rules.act(obs, legal, random.Random(2))]
+                assert played == short[0]
+                assert bot.stats["determinizations"] == 0
+                narrowed += 1
+            elif legal[-1] < LAYOFF_BASE and len(short) > 1:
+                assert bot.stats["determinizations"] == 3
+                searched += 1
+    assert narrowed > 50 and searched > 20

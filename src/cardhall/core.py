@@ -170,7 +170,8 @@ class Game(ABC):
 
     def search_candidates(self, observation: Observation, legal_actions: list[int]) -> list[int]:
         """The legal actions a search bot should compare (a non-empty subset, default: all). Games with
-        many near-identical choices (bet amounts) offer a short, representative list here."""
+        many near-identical choices (bet amounts) offer a short, representative list here; a single
+        action means the search plays it without searching."""
         return legal_actions
 
     # --- display ------------------------------------------------------------------------------

@@ -7,6 +7,9 @@ legal action plays ``rollouts`` games on from that state with the ``rules`` or `
 seat, and keeps the mean value per action. It picks the action with the best mean (ties: the lowest
 action). It never sees the true state, only the observation it is given.
 
+Candidates: the game's ``search_candidates`` (a short list where many legal actions are near-equal); when
+it names one action (gin's take-or-draw choice), that action is played without searching.
+
 Anchor (``anchor=rules``, the default): the rules player's own choice is the default move, and the search
 overrides it only when the best action's advantage over it, paired determinization by determinization,
 exceeds one standard error. Rollouts are noisy and a small budget would otherwise often trade a good
@@ -108,6 +111,8 @@ class SearchBot(BaseBot):
         candidates = self.game.search_candidates(observation, legal_actions)
         if default >= 0 and default not in candidates:
             candidates = sorted([*candidates, default])
+        if len(candidates) == 1:  # the game leaves nothing worth searching
+            return candidates[0]
         start = time.perf_counter()
         deadline = start + self.ms / 1000
         seat: int = observation["seat"]
@@ -139,6 +144,10 @@ class SearchBot(BaseBot):
         st["rollouts"] += done * len(candidates) * self.rollouts
         st["actions"] += steps
         st["seconds"] += time.perf_counter() - start
+        return self.choose(values, candidates, default)
+
+    def choose(self, values: list[list[float]], candidates: list[int], default: int) -> int:
+        """The candidate with the best mean value; with an anchor, only if clearly better than it."""
         totals = [sum(row[i] for row in values) for i in range(len(candidates))]
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         if default < 0 or candidates[best] == default:
