@@ -219,3 +219,27 @@ def test_search_speed_script_counts_the_search(capsys: pytest.CaptureFixture[str
         m["determinizations_per_second"] > 0 and m["rollouts_per_second"] >= m["determinizations_per_second"]
     )
     assert m["rollout_actions_per_second"] > m["rollouts_per_second"]
+
+
+def test_gin_decisions_script_values_overrides_with_the_true_cards() -> None:
+    """The rules bot never overrides itself (every hand sums to exactly zero); the random bot overrides
+    nearly every decision and, valued on the true cards, loses by it."""
+    decisions = load_peers("gin_decisions.py")
+    same = decisions.run("rules", range(2), shuffles=2, search_all=False)
+    assert same["hands"] == 4
+    assert all(row["overrides"] == 0 for row in same["by_kind"].values())
+    assert same["summed_gain_per_hand"]["mean"] == 0
+    worse = decisions.run("random", range(3), shuffles=4, search_all=False)
+    overrides = sum(row["overrides"] for row in worse["by_kind"].values())
+    assert overrides > sum(row["decisions"] for row in worse["by_kind"].values()) / 2
+    assert worse["summed_gain_per_hand"]["high"] < 0
+
+
+def test_gin_decisions_script_can_search_every_decision_again() -> None:
+    decisions = load_peers("gin_decisions.py")
+    game = cardhall.load_game("gin(players=2,max_hands=1)")
+    decisions.search_everything(game)
+    state = game.new_game(seed=1)
+    seat = state.to_act[0]
+    legal = state.legal_actions(seat)  # take the up-card or pass: searched again
+    assert game.search_candidates(state.observation(seat), legal) == legal

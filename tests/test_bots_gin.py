@@ -11,7 +11,7 @@ import cardhall
 from cardhall.bots import make_bot
 from cardhall.bots.rules_gin import GinRulesBot
 from cardhall.cards import parse_card, parse_cards
-from cardhall.games.gin import LAYOFF_BASE, NO_SUGGESTION, STOCK, GinState
+from cardhall.games.gin import KNOCK_BASE, LAYOFF_BASE, NO_SUGGESTION, STOCK, GinState
 from cardhall.sim.play import play_match
 from cardhall.sim.simulate import simulate
 
@@ -366,14 +366,30 @@ def test_rules_bot_reads_the_state_as_it_reads_the_observation(game_string: str)
     assert checked > 500
 
 
+def rules_play_states(game_string: str, seeds: range) -> list[GinState]:
+    """Every state along matches of rules bots (they reach knockable hands, random play rarely does)."""
+    game = cardhall.load_game(game_string)
+    bot = GinRulesBot(game)
+    out: list[GinState] = []
+    for seed in seeds:
+        state = game.new_game(seed=seed)
+        assert isinstance(state, GinState)
+        while not state.is_over:
+            out.append(state.clone())
+            seat = state.to_act[0]
+            state.apply(seat, bot.act(state.observation(seat), state.legal_actions(seat), random.Random(0)))
+    return out
+
+
 @pytest.mark.parametrize("game_string", VARIANTS)
-def test_search_plays_the_rules_draw_and_suggestion_without_searching(game_string: str) -> None:
-    """Take-or-draw decisions and an advisor's suggestions get one candidate, the rules bot's choice,
-    and the search bot plays it without sampling a single state; discards are still searched."""
+def test_search_only_searches_knock_decisions_and_lay_offs(game_string: str) -> None:
+    """A plain discard, take-or-draw and an advisor's suggestion get one candidate, the rules bot's
+    choice, played without sampling a single state; a discard with a knock legal is searched among
+    the rules bot's best discards and the best knock."""
     game = cardhall.load_game(game_string)
     rules = GinRulesBot(game)
     narrowed = searched = 0
-    for state in random_states(game_string, range(12), every=1):
+    for state in rules_play_states(game_string, range(6)):
         for seat in state.to_act:
             legal = state.legal_actions(seat)
             if len(legal) < 2:
@@ -382,12 +398,14 @@ def test_search_plays_the_rules_draw_and_suggestion_without_searching(game_strin
             short = game.search_candidates(obs, legal)
             bot = make_bot("search(iterations=3)", game)
             played = bot.act(obs, legal, random.Random(2))
-            if legal[0] >= STOCK or legal[-1] == NO_SUGGESTION:
+            if legal[0] >= STOCK or legal[-1] == NO_SUGGESTION or legal[-1] < KNOCK_BASE:
                 assert short == [rules.act(obs, legal, random.Random(2))]
                 assert played == short[0]
                 assert bot.stats["determinizations"] == 0
                 narrowed += 1
-            elif legal[-1] < LAYOFF_BASE and len(short) > 1:
+            elif legal[-1] < LAYOFF_BASE:
+                assert any(a >= KNOCK_BASE for a in short) and len(short) == 4
+                assert set(short) <= set(legal)
                 assert bot.stats["determinizations"] == 3
                 searched += 1
-    assert narrowed > 50 and searched > 20
+    assert narrowed > 50 and searched > 2
