@@ -35,12 +35,15 @@ from cardhall.games.gin import KNOCK_BASE, LAYOFF_BASE, STOCK, Gin, GinState
 GAME = "gin(players=2,max_hands=1)"
 
 
-def kind(legal: list[int]) -> str:
+def kind(legal: list[int], usual: int) -> str:
+    """The kind of decision, and for a knock decision whether the rules bot knocks there."""
     if legal[0] >= STOCK:
         return "take or draw"
     if legal[0] >= LAYOFF_BASE:
         return "lay-off"
-    return "discard, knock legal" if legal[-1] >= KNOCK_BASE else "discard"
+    if legal[-1] < KNOCK_BASE:
+        return "discard"
+    return "knock legal, rules knocks" if usual >= KNOCK_BASE else "knock legal, rules discards"
 
 
 def true_values(state: GinState, rules: GinRulesBot, shuffles: int) -> dict[int, float]:
@@ -108,10 +111,11 @@ def run(bot_spec: str, seeds: range, shuffles: int, search_all: bool) -> dict[st
                     obs = state.observation(seat)
                     action = bot.act(obs, legal, rng)
                     usual = rules.act(obs, legal, rng)
-                    decisions[kind(legal)] += 1
+                    what = kind(legal, usual)
+                    decisions[what] += 1
                     if action != usual:
                         values = true_values(state, rules, shuffles)
-                        gains[kind(legal)].append(values[action] - values[usual])
+                        gains[what].append(values[action] - values[usual])
                         total += values[action] - values[usual]
                 elif len(legal) > 1:
                     action = rules.act_state(state, seat, legal, rng)
@@ -157,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, row in report["by_kind"].items():
         g = row["gain_per_override"]
         counts = f"decisions {row['decisions']:5d}  overrides {row['overrides']:4d}"
-        print(f"  {k:22s} {counts}  gain/override {fmt(g)}")
+        print(f"  {k:27s} {counts}  gain/override {fmt(g)}")
     print(f"  summed gain per hand {fmt(report['summed_gain_per_hand'])}")
     return 0
 
