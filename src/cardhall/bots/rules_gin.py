@@ -174,17 +174,23 @@ def _opponent(o: Observation, me: int) -> int:
     return opp
 
 
+def best_knock(hand: int, legal: list[int]) -> tuple[int, int]:
+    """(deadwood left, action) of the knock in ``legal`` leaving the least deadwood (gin if possible;
+    ties: the higher card thrown); ``legal`` must hold a knock."""
+    dw, _, action = min(
+        (deadwood_mask(hand & ~(1 << (a - KNOCK_BASE))), -CARD_VALUES[a - KNOCK_BASE], a)
+        for a in legal
+        if a >= KNOCK_BASE
+    )
+    return dw, action
+
+
 def _knock_choice(hand: int, legal: list[int], stock: int) -> int:
     """Gin whenever possible, else the knock leaving the least deadwood if it is within the limit; -1:
     no knock."""
     if legal[-1] < KNOCK_BASE:
         return -1
-    scored = [
-        (deadwood_mask(hand & ~(1 << (a - KNOCK_BASE))), -CARD_VALUES[a - KNOCK_BASE], a)
-        for a in legal
-        if a >= KNOCK_BASE
-    ]
-    dw, _, action = min(scored)
+    dw, action = best_knock(hand, legal)
     return action if dw <= knock_limit(stock) else -1
 
 

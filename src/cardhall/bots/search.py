@@ -8,7 +8,8 @@ seat, and keeps the mean value per action. It picks the action with the best mea
 action). It never sees the true state, only the observation it is given.
 
 Candidates: the game's ``search_candidates`` (a short list where many legal actions are near-equal); when
-it names one action (gin's take-or-draw choice), that action is played without searching.
+it names one action (in gin: take or draw, a discard when no knock is legal, a suggestion), that action
+is played without searching.
 
 Anchor (``anchor=rules``, the default): the rules player's own choice is the default move, and the search
 overrides it only when the best action's advantage over it, paired determinization by determinization,

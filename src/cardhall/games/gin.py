@@ -414,20 +414,15 @@ class Gin(Game):
         overriding plain discards (+0.01 points an override over 432) and lost 0.24 points a decision
         on take-or-draw, while its knock decisions gained +1.5 an override; a suggestion changes
         nothing in a rollout. Lay-offs: every legal action."""
-        from cardhall.bots.rules_gin import GinRulesBot, ranked_discards  # bots build on games
+        from cardhall.bots.rules_gin import GinRulesBot, best_knock, ranked_discards  # bots on games
 
+        if LAYOFF_BASE <= legal_actions[0] < STOCK:  # lay-offs
+            return legal_actions
         last = legal_actions[-1]
-        if last >= LAYOFF_BASE and legal_actions[0] < STOCK and last != NO_SUGGESTION:
-            return legal_actions  # lay-offs
         if last < KNOCK_BASE or last >= STOCK:  # a plain discard, take or draw, a suggestion
             return [GinRulesBot(self).act(observation, legal_actions, random.Random(0))]
-        hand = _mask(observation["hand"])
-        knocks = [a for a in legal_actions if a >= KNOCK_BASE]
-        best_knock = min(
-            knocks,
-            key=lambda a: (deadwood_mask(hand & ~(1 << (a - KNOCK_BASE))), -CARD_VALUES[a - KNOCK_BASE], a),
-        )
-        out = [*ranked_discards(observation, legal_actions)[:SEARCH_DISCARDS], best_knock]
+        knock = best_knock(_mask(observation["hand"]), legal_actions)[1]
+        out = [*ranked_discards(observation, legal_actions)[:SEARCH_DISCARDS], knock]
         return sorted(out)
 
     def sample_state(self, observation: Observation, rng: random.Random) -> GinState:
