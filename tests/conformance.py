@@ -6,10 +6,14 @@ A game's test module subclasses :class:`ConformanceSuite` and sets ``game_string
     class TestHokmConformance(ConformanceSuite):
         game_strings = ["hokm(max_hands=2)", "hokm(max_hands=2,bidding=auction)"]
 
-It plays random seeded matches to the end and checks at every step: card conservation, legal actions
-sorted, unique and in range, illegal actions and wrong seats refused with the state unchanged, replay and
-same-seed reproduction, no hidden card in any observation (also in its JSON text), ``resample`` keeping
-the observing seat's observation, and ``clone`` independence.
+It plays random seeded matches to the end through a :class:`~cardhall.table.Table` (a random seat
+among those to act, a random legal action) and checks at every step: card conservation, legal actions
+sorted, unique and in range, illegal actions and wrong seats refused with the state and the events
+unchanged, replay and same-seed reproduction (events included), every observation and every event of
+every seat's stream valid against the game's schema (``docs/schema/<game>.json``), the bots' form of the
+observation equal to the text form card for card, no hidden card in any observation (also in its JSON
+text) nor in any event a seat sees (against what was hidden from it when the event happened),
+``resample`` keeping the observing seat's observation, and ``clone`` independence.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import pytest
 import cardhall
 from cardhall.cards import face, format_card
 from cardhall.core import State
+from cardhall.table import Table
+from tests import schemas
 
 _CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([CDHS♣♦♥♠])(?![0-9A-Za-z])")
 _SYMBOL_TO_SUIT = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -62,6 +68,14 @@ def random_step(state: State, rng: random.Random) -> tuple[int, int]:
     return seat, action
 
 
+def secret_faces(state: State, hidden: set[int]) -> set[str]:
+    """The card texts a seat must not see when ``hidden`` are the physical cards hidden from it: the
+    faces of which it can see no copy."""
+    all_cards = set(state.game.deck())
+    seen_faces = {face(c) for c in all_cards - hidden}
+    return {format_card(f) for f in {face(c) for c in hidden} - seen_faces}
+
+
 class ConformanceSuite:
     game_strings: ClassVar[list[str]] = []
     seeds: ClassVar[tuple[int, ...]] = (0, 1, 2)
@@ -77,20 +91,28 @@ class ConformanceSuite:
 
     # --- helpers ---------------------------------------------------------------------------------
 
-    def play(self, game_string: str, seed: int, visit: Any = None) -> State:
-        game = cardhall.load_game(game_string)
-        state = game.new_game(seed=seed)
+    def play_table(self, game_string: str, seed: int, visit: Any = None) -> Table:
+        """A random match through a Table with audited events; ``visit(state, step, table)`` before
+        every action and at the end."""
+        table = Table(game_string, seed=seed, audit=True)
+        state = table.state
         rng = random.Random(seed * 7919 + 1)
         step = 0
         while not state.is_over:
             assert step < self.max_actions, f"{game_string} seed {seed} did not finish"
             if visit is not None:
-                visit(state, step)
-            random_step(state, rng)
+                visit(state, step, table)
+            seat = rng.choice(state.to_act)
+            table.apply(seat, rng.choice(state.legal_actions(seat)))
             step += 1
         if visit is not None:
-            visit(state, step)
-        return state
+            visit(state, step, table)
+        return table
+
+    def play(self, game_string: str, seed: int, visit: Any = None) -> State:
+        """The state of :meth:`play_table`; ``visit(state, step)``."""
+        hook = None if visit is None else (lambda state, step, table: visit(state, step))
+        return self.play_table(game_string, seed, hook).state
 
     # --- the checks ------------------------------------------------------------------------------
 
@@ -169,6 +191,28 @@ class ConformanceSuite:
         with pytest.raises(cardhall.IllegalActionError):
             state.apply(0, 0)
 
+    def test_the_table_refuses_bad_actions_and_keeps_its_events(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+
+        def visit(state: State, step: int, table: Table) -> None:
+            if state.is_over or step % (self.check_every * 3):
+                return
+            before, events = fingerprint(state), table.number
+            acting = state.to_act[0]
+            legal = state.legal_actions(acting)
+            illegal = next((a for a in range(game.num_distinct_actions) if a not in legal), None)
+            bad: list[Any] = [10**9, "no such move", True]
+            if illegal is not None:
+                bad += [illegal, game.action_label(illegal)]
+            for action in bad:
+                with pytest.raises(cardhall.InvalidActionError):
+                    table.apply(acting, action)
+            with pytest.raises(cardhall.IllegalActionError):
+                table.apply(acting, legal[0], expect=table.number + 1)  # answers an event not yet seen
+            assert fingerprint(state) == before and table.number == events
+
+        self.play_table(game_string, self.seeds[0], visit)
+
     def test_replay_and_same_seed_reproduce(self, game_string: str) -> None:
         for seed in self.seeds[:2]:
             checkpoints: list[tuple[dict[str, Any], str]] = []
@@ -179,11 +223,14 @@ class ConformanceSuite:
                 if step % (self.check_every * 5) == 0 or state.is_over:
                     checkpoints.append((json.loads(json.dumps(state.record())), fingerprint(state)))
 
-            first = self.play(game_string, seed, visit)
+            first = self.play_table(game_string, seed, lambda s, k, t: visit(s, k))
             second = self.play(game_string, seed)
-            assert fingerprint(first) == fingerprint(second), "same seed, different match"
+            assert fingerprint(first.state) == fingerprint(second), "same seed, different match"
             for record, print_ in checkpoints:
                 assert fingerprint(cardhall.replay(record)) == print_
+            again = Table.from_record(first.record())
+            for seat in [*range(first.game.num_players), None]:
+                assert again.events(seat) == first.events(seat), "a replayed table told another story"
 
     def test_no_hidden_card_in_any_observation(self, game_string: str) -> None:
         game = cardhall.load_game(game_string)
@@ -198,13 +245,85 @@ class ConformanceSuite:
                 text = json.dumps(current, ensure_ascii=False)
                 hidden = state.hidden_cards(seat)
                 assert hidden <= all_cards
-                seen_faces = {face(c) for c in all_cards - hidden}
-                secret = {format_card(f) for f in {face(c) for c in hidden} - seen_faces}
-                leaked = card_tokens(text) & secret
+                leaked = card_tokens(text) & secret_faces(state, hidden)
                 assert not leaked, f"seat {seat} sees hidden {sorted(leaked)} at step {step}"
 
         for seed in self.seeds[:2]:
             self.play(game_string, seed, visit)
+
+    def test_observations_and_events_follow_the_schema(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+        seats: list[int | None] = [*range(game.num_players), None]
+        seen = 0
+
+        def visit(state: State, step: int, table: Table) -> None:
+            nonlocal seen
+            if step % self.check_every == 0 or state.is_over:
+                for seat in seats:
+                    obs = state.observation(seat)
+                    assert not schemas.errors(game.name, "observation", obs), (
+                        f"seat {seat} step {step}: {schemas.errors(game.name, 'observation', obs)[:5]}"
+                    )
+                    ints = state.observation(seat, ints=True)
+                    assert json.loads(json.dumps(ints)) == ints, "the bots' observation is not JSON-ready"
+                    assert schemas.to_text(game, ints) == obs, f"seat {seat} step {step}: ints != text"
+            for seat in seats:
+                for event in table.events(seat, since=seen):
+                    problems = schemas.errors(game.name, "event", event)
+                    assert not problems, f"seat {seat} event {event}: {problems[:5]}"
+            seen = table.number
+
+        for seed in self.seeds[:2]:
+            seen = 0
+            self.play_table(game_string, seed, visit)
+
+    def test_events_tell_the_match(self, game_string: str) -> None:
+        """One action event per action, numbered in order; deals dealt and scored; the match's end."""
+        game = cardhall.load_game(game_string)
+        table = self.play_table(game_string, self.seeds[0])
+        state = table.state
+        for seat in [*range(game.num_players), None]:
+            events = table.events(seat)
+            assert [e["n"] for e in events] == list(range(1, len(events) + 1))
+            acted = [(e["seat"], e["action"]) for e in events if e["type"] == "action" and not e["hidden"]]
+            if seat is None:
+                assert len([e for e in events if e["type"] == "action"]) == len(state.history)
+            mine = [(s, game.action_label(a)) for s, a in state.history]
+            assert all(pair in mine for pair in acted)
+            kinds = Counter(e["type"] for e in events)
+            assert kinds["deal"] == kinds["deal_scored"] == state.deals_finished
+            assert events[-1] == {
+                "n": len(events),
+                "type": "match_over",
+                "scores": list(state.scores),
+                "winners": list(state.winners),
+            }
+            assert table.events(seat, since=len(events) - 3) == events[-3:]
+        for seat in range(game.num_players):
+            for e in table.events(seat):
+                if e["type"] == "action" and e["seat"] == seat:
+                    assert not e["hidden"], "a seat must always see its own action"
+
+    def test_no_hidden_card_in_any_event(self, game_string: str) -> None:
+        game = cardhall.load_game(game_string)
+        seats: list[int | None] = [*range(game.num_players), None]
+        audited = 0
+
+        def visit(state: State, step: int, table: Table) -> None:
+            nonlocal audited
+            for n, hidden in table.audit(since=audited):
+                if hidden is None:
+                    continue
+                for seat in seats:
+                    event = table.events(seat, since=n - 1)[0]
+                    secret = secret_faces(state, hidden[seat])
+                    leaked = card_tokens(json.dumps(event, ensure_ascii=False)) & secret
+                    assert not leaked, f"seat {seat} sees hidden {sorted(leaked)} in event {event}"
+            audited = table.number
+
+        for seed in self.seeds[:2]:
+            audited = 0
+            self.play_table(game_string, seed, visit)
 
     def test_resample_is_indistinguishable_for_the_seat(self, game_string: str) -> None:
         game = cardhall.load_game(game_string)

@@ -9,9 +9,9 @@ import types
 import pytest
 
 import cardhall
-from cardhall.bots import BOTS, RULES_BOTS, make_bot
+from cardhall.bots import BOTS, make_bot
 from cardhall.bots.rules import rules_bot_class
-from cardhall.bots.rules_hokm import best_trump, estimate
+from cardhall.bots.rules_hokm import HokmRulesBot, best_trump, estimate
 from cardhall.cards import SUIT_MASKS, SUITS, cards_of, parse_card, parse_cards
 from cardhall.core import Game, State
 from cardhall.games.hokm import BID_BASE, TRUMP_BASE, HokmState, deck_for_hands
@@ -61,7 +61,7 @@ def test_bots_by_name() -> None:
     assert make_bot("rules", game).name == "rules"
     assert make_bot("search(ms=500)", game).name == "search"
     assert cardhall.make_bot("search(iterations=3,rollout=random)", "hokm").name == "search"
-    assert rules_bot_class(game) is RULES_BOTS["hokm"]
+    assert rules_bot_class(game) is HokmRulesBot
 
 
 @pytest.mark.parametrize(

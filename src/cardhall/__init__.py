@@ -13,7 +13,7 @@ from cardhall.engine_build import check_compiled
 check_compiled()  # before any compiled module loads: refuse a build older than its source
 
 from cardhall.cards import format_card, parse_card
-from cardhall.core import Game, Observation, Record, State, replay
+from cardhall.core import Game, Observation, Record, State
 from cardhall.errors import (
     CardhallError,
     IllegalActionError,
@@ -22,6 +22,7 @@ from cardhall.errors import (
     InvalidOptionError,
     InvalidRecordError,
 )
+from cardhall.records import replay
 from cardhall.registry import game_classes, load_game
 
 __all__ = [

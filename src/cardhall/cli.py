@@ -17,9 +17,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardhall.bots import make_bot
-from cardhall.core import State, derived_rng, replay
+from cardhall.core import State, derived_rng
 from cardhall.errors import CardhallError
 from cardhall.options import format_value
+from cardhall.records import replay
 from cardhall.registry import game_classes, load_game
 from cardhall.sim.bench import add_bench_parser, cmd_bench
 from cardhall.sim.simulate import resolve_bots, simulate

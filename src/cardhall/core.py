@@ -2,12 +2,17 @@
 
 A :class:`Game` is a rule set with its options (``hokm(target=300)``); it creates states, and converts
 actions between dense ints and text labels. A :class:`State` is one match in progress: who may act, what
-each may do, what each may see. Randomness comes only from the seed given to :meth:`Game.new_game`; each
+each may do, what each may see (an observation, as text for people and the wire, or with cards and
+actions as ints for bots), and, when asked to, the events the rules produce (a trick won, a deal scored)
+with what each seat may see of them. Randomness comes only from the seed given to :meth:`Game.new_game`; each
 deal draws from its own RNG derived from that seed, so the same seed always gives the same match and a
 record (game string, rules version, seed, actions) replays to the identical state.
 
 Subclasses implement the ``_``-prefixed hooks; the public methods add the checks. ``apply`` checks the seat
 and the action and leaves the state untouched when it refuses; ``_apply`` is the unchecked fast path.
+
+Records and :func:`~cardhall.records.replay` live in :mod:`cardhall.records` (above the registry, which
+this module must not import).
 """
 
 from __future__ import annotations
@@ -25,12 +30,15 @@ from cardhall.errors import (
     InvalidActionError,
     InvalidCardError,
     InvalidOptionError,
-    InvalidRecordError,
 )
 from cardhall.options import Option, OptionValue, format_spec, resolve_options
 
 Observation = dict[str, Any]
 Record = dict[str, Any]
+# What a state logs per event when asked to (``State.events``): the fields every seat sees, the fields
+# some seats see instead or in addition (seat -> fields), and, when auditing for the leak tests, the
+# cards hidden from each seat (and from a spectator, key None) at the moment the event happened.
+EventEntry = tuple[dict[str, Any], dict[int, dict[str, Any]] | None, dict[int | None, set[int]] | None]
 
 _SEED_LIMIT: Final = 2**63
 
@@ -43,12 +51,13 @@ def derived_rng(seed: int, *keys: object) -> random.Random:
     return random.Random(":".join(["cardhall", str(seed), *map(str, keys)]))
 
 
-def check_seed(game: str, seed: object) -> int:
+def check_seed(game: object, seed: object) -> int:
+    """``seed`` checked (a fresh random seed for None); ``game`` names the game in the error."""
+    if type(seed) is int and 0 <= seed < _SEED_LIMIT:
+        return seed
     if seed is None:
         return secrets.randbelow(_SEED_LIMIT)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < _SEED_LIMIT:
-        raise InvalidOptionError(f"{game}: seed must be an int in 0..2**63-1, got {seed!r}")
-    return seed
+    raise InvalidOptionError(f"{game}: seed must be an int in 0..2**63-1, got {seed!r}")
 
 
 # Compiled with the engine but open to games written in plain Python (the compiled games are compiled
@@ -108,9 +117,17 @@ class Game(ABC):
 
     # --- states -------------------------------------------------------------------------------
 
-    def new_game(self, seed: int | None = None, deck: Sequence[int] | None = None) -> State:
-        """A new match. ``deck`` stacks the first deal (top card first), for tests and puzzles."""
-        seed = check_seed(str(self), seed)
+    def new_game(
+        self,
+        seed: int | None = None,
+        deck: Sequence[int] | None = None,
+        events: bool = False,
+        audit_events: bool = False,
+    ) -> State:
+        """A new match. ``deck`` stacks the first deal (top card first), for tests and puzzles;
+        ``events`` makes the state log its events (:attr:`State.events`) from the first deal on, and
+        ``audit_events`` with each the cards hidden from every seat then (for the leak tests)."""
+        seed = check_seed(self, seed)
         stacked: list[int] | None = None
         if deck is not None:
             stacked = [int(c) for c in deck]
@@ -118,10 +135,16 @@ class Game(ABC):
                 raise InvalidOptionError(
                     f"{self}: a stacked deck must hold exactly the game's {len(self.deck())} cards"
                 )
-        return self._new_state(seed, stacked)
+        state = self._blank_state(seed)
+        if events:
+            state.events = []
+            state.audit_events = audit_events
+        state.start(stacked)
+        return state
 
     @abstractmethod
-    def _new_state(self, seed: int, deck: list[int] | None) -> State: ...
+    def _blank_state(self, seed: int) -> State:
+        """A blank state of this game (its ``start`` deals)."""
 
     # --- actions ------------------------------------------------------------------------------
 
@@ -165,14 +188,9 @@ class Game(ABC):
     def sample_state(self, observation: Observation, rng: random.Random) -> State:
         """A full state consistent with ``observation`` alone (for search bots): the seat's own cards
         and the public history kept, known voids and seen cards respected, the hidden cards dealt at
-        random, future deals from a fresh seed. Its observation for that seat equals ``observation``."""
+        random, future deals from a fresh seed. ``observation`` is a seat's observation in the form
+        bots read (``ints=True``); the sampled state's observation for that seat equals it."""
         raise NotImplementedError(f"{self}: this game does not implement sample_state")
-
-    def search_candidates(self, observation: Observation, legal_actions: list[int]) -> list[int]:
-        """The legal actions a search bot should compare (a non-empty subset, default: all). Games with
-        many near-identical choices (bet amounts) offer a short, representative list here; a single
-        action means the search plays it without searching."""
-        return legal_actions
 
     # --- display ------------------------------------------------------------------------------
 
@@ -209,6 +227,11 @@ class State(ABC):
     history: list[tuple[int, int]]
     stacked_deck: list[int] | None
     winners_: tuple[int, ...]
+    # The events the rules produced, while someone listens (a Table); None (the default, and in every
+    # copy) logs nothing, so bots, search and simulations pay nothing for them.
+    events: list[EventEntry] | None
+    # Also log, per event, the cards hidden from each seat at that moment (the leak tests' audit).
+    audit_events: bool
 
     def __init__(self, game: Game, seed: int) -> None:
         """The fields every state has: a blank match of ``game`` seeded ``seed`` (a game's state class
@@ -218,6 +241,12 @@ class State(ABC):
         self.stacked_deck = None
         self.history = []
         self.winners_ = ()
+        self.events = None
+        self.audit_events = False
+
+    @abstractmethod
+    def start(self, deck: list[int] | None) -> None:
+        """Deal the first deal (``deck``: stacked, top card first; None: shuffled from the seed)."""
 
     # --- who acts and what they may do ---------------------------------------------------------
 
@@ -278,8 +307,31 @@ class State(ABC):
     # --- what each seat may know ----------------------------------------------------------------
 
     @abstractmethod
-    def observation(self, seat: int | None) -> Observation:
-        """JSON-ready data of everything ``seat`` may know (``None``: a spectator)."""
+    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+        """JSON-ready data of everything ``seat`` may know (``None``: a spectator), as the game's schema
+        (``docs/schema/<game>.json``) describes it: cards and actions as text. ``ints=True`` gives the
+        same data with every card as its int and every action as its int: the form bots read, with
+        nothing to parse."""
+
+    # --- events ----------------------------------------------------------------------------------
+
+    def _emit(self, public: dict[str, Any], private: dict[int, dict[str, Any]] | None = None) -> None:
+        """Log an event (a game calls this only when ``self.events is not None``): ``public`` is what
+        every seat and a spectator see, ``private[seat]`` the fields that seat sees instead or in
+        addition. Cards as text, as in the observation."""
+        events = self.events
+        if events is None:
+            return
+        hidden: dict[int | None, set[int]] | None = None
+        if self.audit_events:
+            hidden = {s: self.hidden_cards(s) for s in [*range(self.game.num_players), None]}
+        events.append((public, private, hidden))
+
+    def action_audience(self, seat: int, action: int) -> tuple[tuple[int, ...], str] | None:
+        """Who may see ``action`` (legal for ``seat``, not yet applied): None when every seat may
+        (the default); else the seats that see its label and the text everyone else sees instead (a
+        Hearts pass is seen by the passer alone: ``((seat,), "pass")``)."""
+        return None
 
     @abstractmethod
     def hidden_cards(self, seat: int | None) -> set[int]:
@@ -318,7 +370,8 @@ class State(ABC):
         """An independent copy (a game's ``clone`` starts from :meth:`_copy_common`)."""
 
     def _copy_common(self, new: State) -> None:
-        """Copy the fields every state has into ``new``, a blank state of the same game and seed."""
+        """Copy the fields every state has into ``new``, a blank state of the same game and seed (a
+        copy logs no events)."""
         new.stacked_deck = self.stacked_deck
         new.history = list(self.history)
         new.winners_ = self.winners_
@@ -343,32 +396,3 @@ class State(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game} seed={self.seed} actions={len(self.history)}>"
-
-
-def replay(record: Record) -> State:
-    """The state a record describes, every action checked again."""
-    from cardhall.registry import load_game
-
-    if not isinstance(record, dict):
-        raise InvalidRecordError(f"a record must be a JSON object, got {type(record).__name__}")
-    missing = [k for k in ("game", "rules_version", "seed", "actions") if k not in record]
-    if missing:
-        raise InvalidRecordError(f"record lacks {', '.join(missing)}")
-    game = load_game(record["game"])
-    if str(record["rules_version"]) != game.rules_version:
-        raise InvalidRecordError(
-            f"{game}: record has rules version {record['rules_version']!r}, "
-            f"this engine plays version {game.rules_version!r}"
-        )
-    state = game.new_game(seed=record["seed"], deck=record.get("deck"))
-    actions = record["actions"]
-    if not isinstance(actions, list):
-        raise InvalidRecordError(f"{game}: record actions must be a list")
-    for i, pair in enumerate(actions):
-        if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
-            raise InvalidRecordError(f"{game}: record action {i} is not [seat, action]: {pair!r}")
-        try:
-            state.apply(int(pair[0]), int(pair[1]))
-        except IllegalActionError as e:
-            raise InvalidRecordError(f"{game}: record action {i} {pair!r} is illegal: {e}") from e
-    return state

@@ -1,7 +1,7 @@
 """Bots by name: ``make_bot("random", game)``. Every bot sees only an observation and the legal actions.
 
 A bot string uses the game-string syntax (``search(ms=500)``); each bot class declares its options.
-``rules`` picks the game's own rule-based player (:data:`RULES_BOTS`, by game name) and refuses a game
+``rules`` picks the game's own rule-based player (``bots/rules_<game>.py``, by game name) and refuses a game
 that has none; ``search`` works for every game that implements ``Game.sample_state``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cardhall.bots.base import BaseBot, Bot
 from cardhall.bots.random_bot import RandomBot
-from cardhall.bots.rules import RULES_BOTS, RulesBot, rules_bot_class
+from cardhall.bots.rules import RulesBot, rules_bot_class, rules_games
 from cardhall.bots.search import SearchBot
 from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
@@ -29,4 +29,4 @@ def make_bot(spec: str, game: Game) -> Bot:
     return factory(game, **options)
 
 
-__all__ = ["BOTS", "RULES_BOTS", "BaseBot", "Bot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = ["BOTS", "BaseBot", "Bot", "RandomBot", "SearchBot", "make_bot", "rules_games"]

@@ -3,28 +3,44 @@
 A game's rule-based player lives in ``cardhall.bots.rules_<game name>`` and is named there by a module
 attribute ``RULES_BOT``; it is found by that convention, so a new game's bot needs no edit here. A game
 without one is refused with a clear error.
+
+The same module holds what the search bot knows of the game, both optional:
+
+- ``search_candidates(game, observation, legal) -> list[int]``: the legal actions worth comparing (a
+  short, representative list where many are near-equal; one action: play it without searching);
+  default: every legal action.
+- ``make_sampler(game) -> Callable[[Observation, Random], State]``: how one search bot draws the states
+  it searches from an observation (an opponent model; it may keep what it learns of one observation for
+  the next draws); default: ``game.sample_state``.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from pathlib import Path
+from types import ModuleType
 
-import cardhall.bots as bots_package
 from cardhall.bots.base import BaseBot
 from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
 
-RULES_BOTS: dict[str, type[BaseBot]] = {}
+_PACKAGE = "cardhall.bots"
+RULES_MODULES: dict[str, ModuleType] = {}
 
 
-def _discover() -> dict[str, type[BaseBot]]:
-    if not RULES_BOTS:
-        for info in pkgutil.iter_modules(bots_package.__path__):
+def _discover() -> dict[str, ModuleType]:
+    if not RULES_MODULES:
+        for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
             if info.name.startswith("rules_"):
-                module = importlib.import_module(f"{bots_package.__name__}.{info.name}")
-                RULES_BOTS[info.name.removeprefix("rules_")] = module.RULES_BOT
-    return RULES_BOTS
+                module = importlib.import_module(f"{_PACKAGE}.{info.name}")
+                RULES_MODULES[info.name.removeprefix("rules_")] = module
+    return RULES_MODULES
+
+
+def rules_games() -> list[str]:
+    """The games that have a rules player, by name."""
+    return sorted(_discover())
 
 
 class RulesBot(BaseBot):
@@ -33,9 +49,15 @@ class RulesBot(BaseBot):
     name = "rules"
 
 
-def rules_bot_class(game: Game) -> type[BaseBot]:
-    cls = _discover().get(game.name)
-    if cls is None:
-        have = ", ".join(sorted(RULES_BOTS)) or "none"
+def rules_module(game: Game) -> ModuleType:
+    """The module of ``game``'s rules player (and of its search knowledge)."""
+    module = _discover().get(game.name)
+    if module is None:
+        have = ", ".join(rules_games()) or "none"
         raise InvalidOptionError(f"bot 'rules' has no player for {game.name} yet (rules bots for: {have})")
+    return module
+
+
+def rules_bot_class(game: Game) -> type[BaseBot]:
+    cls: type[BaseBot] = rules_module(game).RULES_BOT
     return cls

@@ -7,9 +7,12 @@ legal action plays ``rollouts`` games on from that state with the ``rules`` or `
 seat, and keeps the mean value per action. It picks the action with the best mean (ties: the lowest
 action). It never sees the true state, only the observation it is given.
 
-Candidates: the game's ``search_candidates`` (a short list where many legal actions are near-equal); when
-it names one action (in gin: take or draw, a discard when no knock is legal, a suggestion), that action
-is played without searching.
+What it knows of each game comes from the game's rules module (``bots/rules_<game>.py``, see
+:mod:`cardhall.bots.rules`): ``search_candidates`` (a short list where many legal actions are
+near-equal; when it names one action, in gin take or draw, a discard when no knock is legal, a
+suggestion, that action is played without searching) and ``make_sampler`` (an opponent model for the
+states it searches); without them it compares every legal action on states from
+``game.sample_state``.
 
 Anchor (``anchor=rules``, the default): the rules player's own choice is the default move, and the search
 overrides it only when the best action's advantage over it, paired determinization by determinization,
@@ -36,13 +39,18 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from cardhall.bots.base import BaseBot, Bot
-from cardhall.bots.rules import rules_bot_class
+from cardhall.bots.rules import rules_bot_class, rules_module
 from cardhall.core import Game, Observation, State
+from cardhall.errors import InvalidOptionError
 from cardhall.options import Option
 
 
 def _deal_end(state: State) -> Hashable:
     return state.deals_finished
+
+
+def _every_action(game: Game, observation: Observation, legal_actions: list[int]) -> list[int]:
+    return legal_actions
 
 
 def rollout_value(state: State, seat: int) -> float:
@@ -100,6 +108,21 @@ class SearchBot(BaseBot):
             self.anchor = self.policy or rules_bot_class(game)(game)
         self.z = int(options.get("z", 10)) / 10
         self.horizon = _deal_end
+        try:
+            knowledge: object = rules_module(game)
+        except InvalidOptionError:  # a game without a rules player: search it with the defaults
+            knowledge = None
+        # TRANSITION: games still carrying search_candidates until each moves it to its rules module.
+        fallback = getattr(game, "search_candidates", None)
+        self.candidates: Callable[[Game, Observation, list[int]], list[int]] = getattr(
+            knowledge,
+            "search_candidates",
+            _every_action if fallback is None else (lambda g, o, legal: fallback(o, legal)),
+        )
+        make_sampler = getattr(knowledge, "make_sampler", None)
+        self.sample: Callable[[Observation, random.Random], State] = (
+            game.sample_state if make_sampler is None else make_sampler(game)
+        )
         # Cumulative counters for the speed report.
         self.stats = {"decisions": 0, "determinizations": 0, "rollouts": 0, "actions": 0, "seconds": 0.0}
 
@@ -109,7 +132,7 @@ class SearchBot(BaseBot):
         # Rollouts are noisy: comparing fifty bet sizes would pick the luckiest, so compare the game's
         # short list of representative actions.
         default = -1 if self.anchor is None else self.anchor.act(observation, legal_actions, rng)
-        candidates = self.game.search_candidates(observation, legal_actions)
+        candidates = self.candidates(self.game, observation, legal_actions)
         if default >= 0 and default not in candidates:
             candidates = sorted([*candidates, default])
         if len(candidates) == 1:  # the game leaves nothing worth searching
@@ -126,7 +149,7 @@ class SearchBot(BaseBot):
                     break
             elif values and time.perf_counter() >= deadline:
                 break
-            sampled = self.game.sample_state(observation, rng)
+            sampled = self.sample(observation, rng)
             stop = self.horizon(sampled)
             row = []
             for action in candidates:

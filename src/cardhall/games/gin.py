@@ -340,10 +340,8 @@ class Gin(Game):
     def deck(self) -> list[int]:
         return list(range(52))
 
-    def _new_state(self, seed: int, deck: list[int] | None) -> GinState:
-        state = GinState(self, seed)
-        state.start(deck)
-        return state
+    def _blank_state(self, seed: int) -> GinState:
+        return GinState(self, seed)
 
     def _action_label(self, action: int) -> str:
         if action < KNOCK_BASE:
@@ -874,7 +872,7 @@ class GinState(State):
     def _sees(self, seat: int | None, holder: int) -> bool:
         return seat is not None and (seat == holder or (seat == self.advisor and holder == self.nondealer))
 
-    def observation(self, seat: int | None) -> Observation:
+    def observation(self, seat: int | None, ints: bool = False) -> Observation:
         labels = _labels
         advisor = self.advisor
         holder = self.nondealer if seat == advisor else seat

@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any, Final, Self
 
 from cardhall.cards import (
@@ -73,7 +72,6 @@ from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
 FACES: Final = 52
-SEED_LIMIT: Final = 2**63  # seeds are ints in 0..2**63-1 (``core.check_seed``)
 PASS_BASE_: Final = 52
 FACE_MASK: Final = (1 << FACES) - 1
 QS: Final = card(QUEEN, SPADES)
@@ -363,17 +361,8 @@ class Hearts(Game):
     def deck(self) -> list[int]:
         return list(self._deck)
 
-    def new_game(self, seed: int | None = None, deck: Sequence[int] | None = None) -> State:
-        if deck is None and type(seed) is int and 0 <= seed < SEED_LIMIT:
-            state = HeartsState(self, seed)  # the common case, without formatting the game string
-            state.start(None)
-            return state
-        return super().new_game(seed, deck)
-
-    def _new_state(self, seed: int, deck: list[int] | None) -> HeartsState:
-        state = HeartsState(self, seed)
-        state.start(deck)
-        return state
+    def _blank_state(self, seed: int) -> HeartsState:
+        return HeartsState(self, seed)
 
     def _action_label(self, action: int) -> str:
         if action < PASS_BASE:
@@ -1054,7 +1043,7 @@ class HeartsState(State):
                     k -= 1
         return receiver, known
 
-    def observation(self, seat: int | None) -> Observation:
+    def observation(self, seat: int | None, ints: bool = False) -> Observation:
         def faces(cards: list[int] | tuple[int, ...]) -> list[str]:
             return display_labels(mask_of(cards)) if cards else []
 

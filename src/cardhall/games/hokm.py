@@ -230,10 +230,8 @@ class Hokm(Game):
     def deck(self) -> list[int]:
         return list(DECK)
 
-    def _new_state(self, seed: int, deck: list[int] | None) -> HokmState:
-        state = HokmState(self, seed)
-        state.start(deck)
-        return state
+    def _blank_state(self, seed: int) -> HokmState:
+        return HokmState(self, seed)
 
     def _action_label(self, action: int) -> str:
         if action < BID_BASE:
@@ -569,7 +567,7 @@ class HokmState(State):
 
     # --- what a seat sees --------------------------------------------------------------------
 
-    def observation(self, seat: int | None) -> Observation:
+    def observation(self, seat: int | None, ints: bool = False) -> Observation:
         def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[Any]:
             return [{"seat": s, "card": LABELS[c]} for s, c in cards]
 

@@ -254,10 +254,8 @@ class Kierki(Game):
     def deck(self) -> list[int]:
         return list(DECK)
 
-    def _new_state(self, seed: int, deck: list[int] | None) -> KierkiState:
-        state = KierkiState(self, seed)
-        state.start(deck)
-        return state
+    def _blank_state(self, seed: int) -> KierkiState:
+        return KierkiState(self, seed)
 
     def _action_label(self, action: int) -> str:
         if action < TRUMP_BASE:
@@ -619,7 +617,7 @@ class KierkiState(State):
 
     # --- what a seat sees -----------------------------------------------------------------------
 
-    def observation(self, seat: int | None) -> Observation:
+    def observation(self, seat: int | None, ints: bool = False) -> Observation:
         labels = LABELS
         low, high = self.low, self.high
         deal_name, deal_rule = DEAL_INFO[self.deal - 1]

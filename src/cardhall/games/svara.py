@@ -137,10 +137,8 @@ class Svara(Game):
     def deck(self) -> list[int]:
         return list(DECK)
 
-    def _new_state(self, seed: int, deck: list[int] | None) -> SvaraState:
-        state = SvaraState(self, seed)
-        state.start(deck)
-        return state
+    def _blank_state(self, seed: int) -> SvaraState:
+        return SvaraState(self, seed)
 
     def blind(self, amount: int) -> int:
         """The action ``blind amount`` (chips, a multiple of the ante)."""
@@ -771,7 +769,7 @@ class SvaraState(State):
             known |= self.hands[seat]
         return known
 
-    def observation(self, seat: int | None) -> Observation:
+    def observation(self, seat: int | None, ints: bool = False) -> Observation:
         game = self.ruleset
         label = game.label
         own = self.hands[seat] if seat is not None and self.looked else 0
