@@ -29,6 +29,15 @@ GAMES = (
 )
 
 
+def bot_observation(state: cardhall.State, seat: int) -> cardhall.Observation:
+    """The observation bots read (cards and actions as ints); the text form for sources older than
+    that form, so the script can measure an earlier version of the engine too."""
+    try:
+        return state.observation(seat, ints=True)
+    except TypeError:
+        return state.observation(seat)
+
+
 def measure(game_string: str, ms: int = 100, decisions: int = 30, spec: str = "") -> dict[str, float]:
     game = cardhall.load_game(game_string)
     search = cardhall.make_bot(spec or f"search(ms={ms})", game)
@@ -43,7 +52,7 @@ def measure(game_string: str, ms: int = 100, decisions: int = 30, spec: str = ""
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
             player = search if seat == 0 and len(legal) > 1 else rules
-            state.apply(seat, player.act(state.observation(seat), legal, rng))
+            state.apply(seat, player.act(bot_observation(state, seat), legal, rng))
     st = search.stats
     seconds = st["seconds"]
     return {

@@ -29,6 +29,6 @@ def bot_label(state: State, spec: str = "rules", seed: int = 0) -> str:
     """The label of the action the bot ``spec`` chooses for the first seat to act (checked legal)."""
     seat = state.to_act[0]
     bot = make_bot(spec, state.game)
-    action = bot.act(state.observation(seat), state.legal_actions(seat), random.Random(seed))
+    action = bot.act(state.observation(seat, ints=True), state.legal_actions(seat), random.Random(seed))
     assert action in state.legal_actions(seat)
     return state.game.action_label(action)

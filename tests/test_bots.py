@@ -89,7 +89,7 @@ def test_rules_refuses_a_game_without_a_rules_bot() -> None:
 
 def test_sample_state_default_names_the_game() -> None:
     game = cardhall.load_game("hokm")
-    obs = game.new_game(seed=1).observation(0)
+    obs = game.new_game(seed=1).observation(0, ints=True)
     with pytest.raises(NotImplementedError, match="hokm"):
         Game.sample_state(game, obs, random.Random(0))
 
@@ -104,12 +104,14 @@ def test_sampled_state_has_the_same_observation_and_plays_on(game_string: str) -
     states = random_states(game_string, range(4))
     for i, state in enumerate(states):
         for seat in range(3):
-            obs = state.observation(seat)
+            obs = state.observation(seat, ints=True)
             sampled = game.sample_state(obs, rng)
-            assert sampled.observation(seat) == obs
+            assert sampled.observation(seat, ints=True) == obs
             assert sorted(c for z in sampled.zones().values() for c in z) == sorted(game.deck())
         if i % 9 == 0:  # the sampled state plays on to the end
-            sampled = game.sample_state(state.observation(state.to_act[0] if state.to_act else 0), rng)
+            sampled = game.sample_state(
+                state.observation(state.to_act[0] if state.to_act else 0, ints=True), rng
+            )
             while not sampled.is_over:
                 seat = sampled.to_act[0]
                 sampled.apply(seat, rng.choice(sampled.legal_actions(seat)))
@@ -121,7 +123,7 @@ def test_sampled_state_deals_hidden_cards_anew_and_respects_voids() -> None:
     state = declared()
     for text in ("play AC", "play 7C", "play QH"):  # seat 2 shows a club void (and ruffs)
         act(state, text)
-    obs = state.observation(0)
+    obs = state.observation(0, ints=True)
     rng = random.Random(3)
     others = set()
     for _ in range(40):
@@ -232,7 +234,7 @@ def test_search_never_reads_the_true_state() -> None:
         hidden = [s for s in range(3) if s != seat]
         if state.phase != "over" and any(state.hands[s] != other.hands[s] for s in hidden):  # type: ignore[attr-defined]
             checked += 1
-        obs, obs2 = state.observation(seat), other.observation(seat)
+        obs, obs2 = state.observation(seat, ints=True), other.observation(seat, ints=True)
         assert obs == obs2
         a = bot.act(obs, state.legal_actions(seat), random.Random(5))
         b = bot.act(obs2, other.legal_actions(seat), random.Random(5))
@@ -261,7 +263,7 @@ def test_search_keeps_its_time_budget_and_counts_its_work() -> None:
     state = declared()
     bot = make_bot("search(ms=100)", game)
     start = time.perf_counter()
-    action = bot.act(state.observation(0), state.legal_actions(0), random.Random(0))
+    action = bot.act(state.observation(0, ints=True), state.legal_actions(0), random.Random(0))
     assert time.perf_counter() - start < 0.6
     assert action in state.legal_actions(0)
     stats = bot.stats  # type: ignore[attr-defined]
@@ -305,12 +307,13 @@ def test_anchored_search_keeps_the_rules_move_when_nothing_separates_the_actions
     while not state.is_over and checked < 3:
         if len(state.to_act) == 2:
             advisor = state.to_act[1]
-            obs, legal = state.observation(advisor), state.legal_actions(advisor)
+            obs, legal = state.observation(advisor, ints=True), state.legal_actions(advisor)
             rules_pick = make_bot("rules", game).act(obs, legal, random.Random(1))
             anchored = make_bot("search(iterations=3)", game).act(obs, legal, random.Random(1))
-            plain = make_bot("search(iterations=3,anchor=none)", game).act(obs, legal, random.Random(1))
+            plain_bot = make_bot("search(iterations=3,anchor=none)", game)
+            plain = plain_bot.act(obs, legal, random.Random(1))
             assert anchored == rules_pick
-            assert plain == min(game.search_candidates(obs, legal))
+            assert plain == min(plain_bot.candidates(game, obs, legal))  # type: ignore[attr-defined]
             checked += 1
         seat = state.to_act[0]
         legal = state.legal_actions(seat)

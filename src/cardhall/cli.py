@@ -16,14 +16,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardhall.bots import make_bot
-from cardhall.core import State, derived_rng
 from cardhall.errors import CardhallError
 from cardhall.options import format_value
 from cardhall.records import replay
 from cardhall.registry import game_classes, load_game
 from cardhall.sim.bench import add_bench_parser, cmd_bench
 from cardhall.sim.simulate import resolve_bots, simulate
+from cardhall.table import Occupant
+from cardhall.table import Table as PlayTable
 
 
 def _bot_list(text: str | None) -> list[str] | None:
@@ -70,9 +70,9 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
 # --- play ----------------------------------------------------------------------------------------
 
 
-def _show(console: Console, state: State, seat: int) -> None:
-    game = state.game
-    obs = state.observation(seat)
+def _show(console: Console, table: PlayTable, seat: int) -> None:
+    game = table.game
+    obs = table.observation(seat)
     console.rule(f"{game}  —  you are seat {seat}")
     for line in game.describe(obs):
         console.print(line, markup=False)
@@ -81,9 +81,9 @@ def _show(console: Console, state: State, seat: int) -> None:
         console.print("Your hand: " + " ".join(obs["hand"]), markup=False)
 
 
-def _ask(console: Console, state: State, seat: int, stdin: TextIO) -> int | None:
-    game = state.game
-    legal = state.legal_actions(seat)
+def _ask(console: Console, table: PlayTable, seat: int, stdin: TextIO) -> int | None:
+    game = table.game
+    legal = table.legal_actions(seat)
     entries = [f"{i:>3}. {game.action_label(a)}" for i, a in enumerate(legal, 1)]
     # Long lists (Svara's bet amounts) go in columns so the table stays on screen.
     per_line = 1 if len(entries) <= 12 else 4
@@ -116,6 +116,38 @@ def _ask(console: Console, state: State, seat: int, stdin: TextIO) -> int | None
         return action
 
 
+def _who(table: PlayTable, seat: int, me: int) -> str:
+    return "you" if seat == me else f"seat {seat} ({table.seats[seat].name})"
+
+
+def _plays(cards: list[dict[str, Any]]) -> str:
+    return " ".join(f"{p['seat']}:{p['card']}" for p in cards)
+
+
+def describe_event(event: dict[str, Any], table: PlayTable, me: int) -> str | None:
+    """One line for the terminal about an event of ``me``'s stream (None: nothing worth a line)."""
+    kind = event["type"]
+    if kind == "seat":
+        return None
+    if kind == "action":
+        if event["seat"] == me:
+            return None  # the person knows what he did
+        return f"{_who(table, event['seat'], me)}: {event['action']}"
+    if kind == "trick":
+        winner = event.get("winner")
+        taken = "set aside" if winner is None else f"taken by {_who(table, winner, me)}"
+        return f"trick {_plays(event['cards'])}: {taken}"
+    if kind == "deal":
+        return f"deal {event['deal']} begins"
+    if kind == "deal_scored":
+        points = ", ".join(f"seat {s}: {p:+d}" for s, p in enumerate(event["points"]))
+        return f"deal {event['deal']} scored: {points}; totals {event['totals']}"
+    if kind == "match_over":
+        return None
+    fields = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("n", "type"))
+    return f"{kind.replace('_', ' ')}: {fields}"
+
+
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
     game = load_game(args.game)
     n = game.num_players
@@ -128,31 +160,38 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         others = [b for s, b in enumerate(others) if s != args.seat]
     if len(others) != n - 1:
         raise CardhallError(f"{game}: give one bot, or {n - 1} bots for the other seats")
-    bots = {}
-    seats = [s for s in range(n) if s != args.seat]
-    for s, spec in zip(seats, others, strict=True):
-        bots[s] = make_bot(spec, game)
-    state = game.new_game(seed=args.seed)
-    rngs = {s: derived_rng(state.seed, "bot", s) for s in seats}
+    bots = iter(others)
+    seats = [Occupant.person() if s == args.seat else Occupant.for_bot(next(bots)) for s in range(n)]
+    table = PlayTable(game, seats, seed=args.seed)
+    me = args.seat
     console.print(
-        f"Playing {game} (seed {state.seed}); bots: "
-        + ", ".join(f"seat {s} {b.name}" for s, b in bots.items())
+        f"Playing {game} (seed {table.seed}); bots: "
+        + ", ".join(f"seat {s} {o.bot}" for s, o in enumerate(table.seats) if o.is_bot)
     )
-    while not state.is_over:
-        if args.seat in state.to_act:
-            _show(console, state, args.seat)
-            action = _ask(console, state, args.seat, sys.stdin)
-            if action is None:
-                console.print(f"Left the table. Record seed {state.seed}, {len(state.history)} actions.")
-                return 0
-            state.apply(args.seat, action)
-            continue
-        seat = state.to_act[0]
-        action = bots[seat].act(state.observation(seat), state.legal_actions(seat), rngs[seat])
-        state.apply(seat, action)
-        console.print(f"seat {seat} ({bots[seat].name}): {game.action_label(action)}", markup=False)
-    _show(console, state, args.seat)
-    console.print("Match over. Winners: " + ", ".join(f"seat {s}" for s in state.winners))
+    shown = 0
+
+    def tell() -> None:
+        # Only this seat's own stream: what the person may see, nothing more.
+        nonlocal shown
+        for event in table.events(me, since=shown):
+            line = describe_event(event, table, me)
+            if line is not None:
+                console.print(line, markup=False)
+        shown = table.number
+
+    while True:
+        table.run_bots()
+        tell()
+        if table.is_over:
+            break
+        _show(console, table, me)
+        action = _ask(console, table, me, sys.stdin)
+        if action is None:
+            console.print(f"Left the table. Record seed {table.seed}, {len(table.state.history)} actions.")
+            return 0
+        table.apply(me, action)
+    _show(console, table, me)
+    console.print("Match over. Winners: " + ", ".join(f"seat {s}" for s in table.state.winners))
     return 0
 
 

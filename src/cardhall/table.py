@@ -17,7 +17,8 @@ Decisions:
   whenever it is in ``to_act``, but a bot never takes away another seat's pending choice: a bot whose
   action would end another seat's turn (a gin captain moving before his advisor has spoken) waits for
   it. Among bots alone the one that cuts no one short acts first (the advisor advises, then the captain
-  plays); if every bot would cut another short, the first in turn order acts.
+  plays); if every bot would cut another short, the first in turn order acts. "Cut short" means the
+  other seat's legal actions would change.
 - **Events**: every applied action becomes an ``action`` event, followed by the consequences the rules
   log (``deal``, ``trick``, ``deal_scored`` and each game's own, see ``docs/events.md``), then
   ``match_over`` when the match ends; ``seat`` events say who sits where. Events are numbered 1, 2, ...
@@ -337,12 +338,13 @@ class Table:
         return bots[:1] if len(bots) == len(to_act) else []
 
     def _cuts_short(self, seat: int, to_act: tuple[int, ...]) -> bool:
-        """Whether an action of ``seat`` now would end another seat's turn (any of its actions does
-        the same to the turn order, so its first legal one is tried on a copy)."""
-        copy = self.state.clone()
+        """Whether an action of ``seat`` now would end or change another seat's pending choice (its
+        legal actions): tried on a copy with the seat's first legal action, since what one action of a
+        seat does to the others' choices its other actions do too."""
+        state = self.state
+        copy = state.clone()
         copy.apply_unchecked(seat, copy.legal_actions(seat)[0])
-        after = copy.to_act
-        return any(s not in after for s in to_act if s != seat)
+        return any(copy.legal_actions(s) != state.legal_actions(s) for s in to_act if s != seat)
 
     def bot(self, seat: int) -> Bot:
         """The bot in ``seat``."""

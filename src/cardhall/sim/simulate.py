@@ -22,8 +22,8 @@ from typing import Any
 from cardhall.bots import make_bot
 from cardhall.core import Record
 from cardhall.registry import load_game
-from cardhall.sim.play import play_match
 from cardhall.sim.stats import mean_interval, rate_interval
+from cardhall.table import Table
 
 
 @dataclass
@@ -127,15 +127,9 @@ Task = tuple[int, tuple[str, ...]]
 
 def _play_chunk(game_text: str, tasks: list[Task], keep: bool) -> list[MatchResult]:
     game = load_game(game_text)
-    made: dict[tuple[int, str], Any] = {}
     out = []
     for seed, names in tasks:
-        players = []
-        for seat, b in enumerate(names):
-            if (seat, b) not in made:
-                made[seat, b] = make_bot(b, game)
-            players.append(made[seat, b])
-        state = play_match(game, players, seed)
+        state = Table(game, names, seed, events=False).play()
         out.append(
             MatchResult(
                 seed,
