@@ -192,7 +192,7 @@ class SearchBot(BaseBot):
             elif fast is not None:
                 action = fast(state, seat, legal, rng)
             else:
-                action = policy.act(state.observation(seat), legal, rng)
+                action = policy.act(state.observation(seat, ints=True), legal, rng)
             state.apply_unchecked(seat, action)
             steps += 1
         return steps
