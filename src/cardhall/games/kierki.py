@@ -31,6 +31,16 @@ Rules of record: ``shared/rules/kierki.md``. Choices this module makes where the
 - ``last_deal`` (1–12, default 12, at least ``first_deal``) ends the match after that deal: with
   ``first_deal`` it makes a short form of one or a few deals (practice, bot tournaments). The winners are
   then the highest totals over the deals played.
+- Events (while a Table listens; ``docs/schema/kierki.json``): ``deal`` when a deal starts (``deal``: its
+  number in the match, ``deal_number``: which of the 12, ``name``, ``rule``, ``dealer``, ``phase``,
+  ``first_to_act``, ``trump_chooser``; ``hand``, each seat's own cards, in deals 8-11 only its first 5);
+  ``trump`` when trump is named (``trump``, ``chooser``, ``leader``; ``hand``, each seat's whole hand now
+  dealt); ``trick`` when a trick closes (``number``, ``leader``, ``cards``, ``winner``, ``points``, and
+  ``items``: the penalties or the +25 it carried, item by item); ``out`` when a player goes out in the
+  lottery (``seat``, ``place`` 1 or 2, ``points``); ``deal_scored`` before the next deal (``deal``,
+  ``deal_number``, ``name``, ``dealer``, ``points``, ``totals``, ``tricks``, ``trump``,
+  ``trump_chooser``, ``out``, and ``breakdown``: per seat every item the deal scores with the count taken
+  and its points, adding up to the seat's points). Hands reach their own seat only (null for others).
 """
 
 from __future__ import annotations
@@ -375,7 +385,8 @@ class Kierki(Game):
     # --- search: a full state from one seat's observation (bots) ------------------------------
 
     def sample_state(self, observation: Observation, rng: random.Random) -> KierkiState:
-        """A state the observing seat cannot tell from the real one, built from its observation alone.
+        """A state the observing seat cannot tell from the real one, built from its observation alone
+        (the ints form).
 
         The score sheet and the current deal's public history (trump, tricks, the trick on the table,
         the lottery plays and passes) are replayed on a deal that gives every seat the cards it was seen
