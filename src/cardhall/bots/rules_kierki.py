@@ -145,13 +145,13 @@ class KierkiRulesBot(BaseBot):
         if not trick:
             if free:
                 return max(legal, key=lambda c: (c % 13, c))
-
-            def lead_risk(c: int) -> tuple[int, int, int, int]:
-                below = (unseen & BELOW[c]).bit_count()
-                above = (unseen & ABOVE[c]).bit_count()
-                return (danger[c], below, -above, c % 13)
-
-            return min(legal, key=lead_risk)
+            # The least risky lead: harmless, few unseen cards below it, many above, low; ties go to
+            # the first card in order (legal actions are sorted).
+            risks = [
+                (danger[c], (unseen & BELOW[c]).bit_count(), -(unseen & ABOVE[c]).bit_count(), c % 13, c)
+                for c in legal
+            ]
+            return min(risks)[4]
         led = trick[0][1] // 13
         if legal[0] // 13 == led and legal[-1] // 13 == led:  # following suit
             top = max(c for _, c in trick if c // 13 == led)
@@ -163,8 +163,10 @@ class KierkiRulesBot(BaseBot):
             if len(trick) == PLAYERS - 1:  # last: the trick is ours; keep the low cards
                 return min(legal, key=lambda c: (danger[c], -c))
             return min(legal, key=lambda c: (danger[c], c))
-        # Void in the suit led: dump the most dangerous card, else the highest.
-        return max(legal, key=lambda c: (danger[c], c % 13, -(unseen & SUIT_MASKS[c // 13]).bit_count()))
+        # Void in the suit led: dump the most dangerous card, else the highest (from the suit with fewest
+        # unseen cards; ties: the first card in order).
+        dumps = [(danger[c], c % 13, -(unseen & SUIT_MASKS[c // 13]).bit_count(), -c) for c in legal]
+        return -max(dumps)[3]
 
     # --- trump deals ---------------------------------------------------------------------------
 

@@ -589,7 +589,10 @@ class KierkiState(State):
         return " (passing exists only in the lottery)"
 
     def apply_unchecked(self, seat: int, action: int) -> None:
-        self._apply(seat, action)
+        if self.phase == PLAY:  # the common case, without the dispatch of _apply
+            self._play(seat, action)
+        else:
+            self._apply(seat, action)
         self.history.append(PAIRS[seat][action])
 
     def _apply(self, seat: int, action: int) -> None:
