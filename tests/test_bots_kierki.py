@@ -1,4 +1,5 @@
-"""Kierki bots: ``sample_state`` (search determinizations), the rules bot's habits, the search bot."""
+"""Kierki bots: ``sample_state`` (search determinizations), the rules bot's habits (and its fast
+``act_state`` for rollouts), the search bot. Bots read the ints form of the observation."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pytest
 
 import cardhall
 from cardhall.bots import make_bot
-from cardhall.cards import SUIT_MASKS, format_card, parse_card, parse_cards
+from cardhall.bots.rules_kierki import KierkiRulesBot
+from cardhall.cards import SUIT_MASKS, parse_card, parse_cards
 from cardhall.core import State
 from cardhall.games.kierki import PASS, Kierki, KierkiState
-from cardhall.sim.simulate import simulate
+from cardhall.table import Table
 from tests.test_kierki_rules import SEED, start  # the stacked decks of the rules tests
 
 # Seat 2 is void in clubs; seat 3 holds no 7 and seat 0 neither a 7 nor an 8.
@@ -65,15 +67,16 @@ def test_sampled_state_has_the_same_observation_and_plays_on(game_string: str) -
     phases = set()
     for i, state in enumerate(random_states(game_string, range(3), 0.08)):
         for seat in range(4):
-            obs = state.observation(seat)
+            obs = state.observation(seat, ints=True)
             sampled = game.sample_state(obs, rng)
             phases.add(obs["phase"])
-            assert sampled.observation(seat) == obs
+            assert sampled.observation(seat, ints=True) == obs
+            assert sampled.observation(seat) == state.observation(seat)
             assert sampled.deals_finished == state.deals_finished
             assert sorted(c for z in sampled.zones().values() for c in z) == list(range(52))
         if i % 5 == 0:  # the sampled state plays on to the end
             seat = state.to_act[0] if state.to_act else 0
-            sampled = game.sample_state(state.observation(seat), rng)
+            sampled = game.sample_state(state.observation(seat, ints=True), rng)
             while not sampled.is_over:
                 s = sampled.to_act[0]
                 sampled.apply(s, rng.choice(sampled.legal_actions(s)))
@@ -87,7 +90,7 @@ def test_sampled_state_respects_voids_and_deals_hidden_cards_anew() -> None:
     act(state, "play QC")
     act(state, "play KH")  # seat 2 shows a club void
     game = state.game
-    obs = state.observation(0)
+    obs = state.observation(0, ints=True)
     others = set()
     for seed in range(30):
         sampled = game.sample_state(obs, random.Random(seed))
@@ -104,7 +107,7 @@ def test_sampled_state_respects_lottery_passes() -> None:
     act(state, "pass")  # seat 3 (the dealer) and seat 0 pass with every 7 open
     act(state, "pass")
     for seed in range(20):
-        sampled = state.game.sample_state(state.observation(1), random.Random(seed))
+        sampled = state.game.sample_state(state.observation(1, ints=True), random.Random(seed))
         assert isinstance(sampled, KierkiState)
         assert sampled.hands[2] >> parse_card("7H") & 1  # the one 7 seat 1 cannot see is seat 2's
 
@@ -115,14 +118,14 @@ def test_sampled_state_while_trump_is_named_knows_only_five_cards() -> None:
     state = game.new_game(seed=SEED)
     assert isinstance(state, KierkiState) and state.phase == "trump"
     chooser = state.to_act[0]
-    obs = state.observation(chooser)
+    obs = state.observation(chooser, ints=True)
     hands = set()
     for seed in range(10):
         sampled = game.sample_state(obs, random.Random(seed))
         assert isinstance(sampled, KierkiState)
         assert sampled.hands[chooser] == state.hands[chooser]
         hands.add(sampled.pending[chooser])
-        assert sampled.observation(chooser) == obs
+        assert sampled.observation(chooser, ints=True) == obs
     assert len(hands) > 5  # his other eight cards are unknown to him
 
 
@@ -137,9 +140,9 @@ def observe(
     trump: str | None = None,
     tricks: int = 0,
 ) -> tuple[dict[str, object], list[int]]:
-    """A minimal observation for ``seat``: ``trick`` is ``"1:KS 2:QS"`` (seat:card in order of play);
-    ``tricks`` earlier tricks of spades nobody here holds are put in front. Returns it and the legal
-    cards."""
+    """A minimal observation (ints form) for ``seat``: ``trick`` is ``"1:KS 2:QS"`` (seat:card in order
+    of play); ``tricks`` earlier tricks of spades nobody here holds are put in front. Returns it and
+    the legal cards."""
     cards = parse_cards(hand)
     plays = [(int(p.split(":")[0]), p.split(":")[1]) for p in trick.split()]
     spare = [c for c in parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2D 3D 4D 5D 6D 7D 8D 9D 10D")]
@@ -147,13 +150,13 @@ def observe(
     done = []
     for t in range(tricks):
         four = spare[4 * t : 4 * t + 4]
-        done.append({"leader": 0, "cards": [{"seat": s, "card": format_card(c)} for s, c in enumerate(four)]})
+        done.append({"leader": 0, "cards": [{"seat": s, "card": c} for s, c in enumerate(four)]})
     obs: dict[str, object] = {
         "seat": seat,
         "phase": "play",
         "deal_number": deal,
-        "hand": [format_card(c) for c in cards],
-        "trick": [{"seat": s, "card": c} for s, c in plays],
+        "hand": cards,
+        "trick": [{"seat": s, "card": parse_card(c)} for s, c in plays],
         "tricks": done,
         "trump": trump,
     }
@@ -165,8 +168,9 @@ def observe(
 
 
 def choice(obs: dict[str, object], legal: list[int], game: str = "kierki") -> str:
-    bot = make_bot("rules", cardhall.load_game(game))
-    return format_card(bot.act(obs, legal, random.Random(0)))
+    game_ = cardhall.load_game(game)
+    bot = make_bot("rules", game_)
+    return game_.action_label(bot.act(obs, legal, random.Random(0))).removeprefix("play ")
 
 
 @pytest.mark.parametrize(
@@ -202,9 +206,9 @@ def test_rules_names_the_longest_suit_of_the_first_five_as_trump() -> None:
     game = cardhall.load_game("kierki")
     bot = make_bot("rules", game)
     legal = list(range(52, 56))
-    obs = {"phase": "trump", "hand": ["2H", "5H", "9H", "AS", "KD"]}
+    obs = {"phase": "trump", "hand": parse_cards("2H 5H 9H AS KD")}
     assert game.action_label(bot.act(obs, legal, random.Random(0))) == "trump H"
-    obs = {"phase": "trump", "hand": ["AS", "KS", "2H", "3H", "9D"]}
+    obs = {"phase": "trump", "hand": parse_cards("AS KS 2H 3H 9D")}
     assert game.action_label(bot.act(obs, legal, random.Random(0))) == "trump S"  # honours break the tie
 
 
@@ -227,14 +231,14 @@ def test_rules_trump_deals(hand: str, trick: str, seat: int, expected: str) -> N
 def lottery(hand: str, layout: dict[int, tuple[str, str]]) -> str:
     game = cardhall.load_game("kierki")
     cards = parse_cards(hand)
-    rows: list[dict[str, str] | None] = [None] * 4
+    rows: list[dict[str, int] | None] = [None] * 4
     open_ = {s * 13 + 5 for s in range(4) if s not in layout}
     for s, (low, high) in layout.items():
-        rows[s] = {"low": low, "high": high}
         lo, hi = parse_card(low), parse_card(high)
+        rows[s] = {"low": lo, "high": hi}
         open_ |= {c for c in (lo - 1, hi + 1) if c // 13 == s}
     legal = sorted(c for c in cards if c in open_) or [PASS]
-    obs = {"phase": "lottery", "hand": [format_card(c) for c in cards], "layout": rows}
+    obs = {"phase": "lottery", "hand": cards, "layout": rows}
     action = make_bot("rules", game).act(obs, legal, random.Random(0))
     return game.action_label(action)
 
@@ -251,12 +255,35 @@ def test_rules_lottery_holds_back_a_blocking_card() -> None:
 
 
 def test_rules_beats_random_in_the_negative_deals() -> None:
-    report = simulate(
-        "kierki(first_deal=1,last_deal=7)", ["rules", "random", "random", "random"], 8, rotate=True
-    )
-    rules = report.summary()["by_bot"][0]
-    assert rules["bot"] == "rules"
-    assert rules["margin"]["low"] > 100
+    margins = []
+    for seed in range(6):
+        for seat in range(4):  # the rules bot in every seat in turn, on the same deals
+            bots = ["random"] * 4
+            bots[seat] = "rules"
+            scores = Table("kierki(first_deal=1,last_deal=7)", bots, seed, events=False).play().scores
+            margins.append(scores[seat] - (sum(scores) - scores[seat]) / 3)
+    assert sum(margins) / len(margins) > 200
+
+
+def test_act_state_chooses_what_act_chooses_on_the_observation() -> None:
+    """The rollouts' fast path reads the state; it must make the choice ``act`` makes on the seat's
+    observation, in every phase, on real and on sampled states."""
+    bot = KierkiRulesBot(cardhall.load_game("kierki"))
+    rng = random.Random(4)
+    checked = 0
+    for game_string in VARIANTS:
+        game = cardhall.load_game(game_string)
+        for state in random_states(game_string, range(2), 0.3):
+            if state.is_over:
+                continue
+            seat = state.to_act[0]
+            for st in (state, game.sample_state(state.observation(seat, ints=True), rng)):
+                assert isinstance(st, KierkiState)
+                legal = st.legal_actions(seat)
+                want = bot.act(st.observation(seat, ints=True), legal, random.Random(1))
+                assert bot.act_state(st, seat, legal, random.Random(1)) == want
+                checked += 1
+    assert checked > 300
 
 
 # --- the search bot ------------------------------------------------------------------------------------
@@ -272,7 +299,7 @@ def test_search_never_reads_the_true_state() -> None:
             continue
         seat = state.to_act[0]
         other = state.resample(seat, random.Random(99))
-        obs, obs2 = state.observation(seat), other.observation(seat)
+        obs, obs2 = state.observation(seat, ints=True), other.observation(seat, ints=True)
         assert obs == obs2
         a = bot.act(obs, state.legal_actions(seat), random.Random(5))
         b = bot.act(obs2, other.legal_actions(seat), random.Random(5))
@@ -283,5 +310,5 @@ def test_search_never_reads_the_true_state() -> None:
 
 @pytest.mark.parametrize("game_string", ["kierki(first_deal=5,last_deal=5)", "kierki(first_deal=12)"])
 def test_search_plays_a_short_match_to_the_end(game_string: str) -> None:
-    report = simulate(game_string, ["search(iterations=2)", "rules", "random", "rules"], 1)
-    assert len(report.results) == 1 and report.results[0].winners
+    table = Table(game_string, ["search(iterations=2)", "rules", "random", "rules"], 0, events=False)
+    assert table.play().winners

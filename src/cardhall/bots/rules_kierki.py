@@ -16,6 +16,11 @@
 - **Lottery (12)**: among the cards it may lay it prefers those that open the way to its own cards further
   along the row, and holds back cards that would only open the way for others (blocking): a card whose
   next cards it holds costs nothing; an opening card of a suit it hardly holds is kept back.
+
+It reads the observation's ints form (cards as ints, hands as bitmasks inside). ``act_state`` makes the
+same choice straight from a state, for the search bot's rollouts: what the seat's observation would tell
+it (its hand, the cards not yet seen, the voids shown, the trick on the table, the layout) read from the
+state's bitmasks without building the observation.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import random
 from cardhall.bots.base import BaseBot
 from cardhall.cards import HEARTS, JACK, KING, QUEEN, SUIT_MASKS, SUITS
 from cardhall.core import Observation
-from cardhall.games.kierki import CARD_OF, PASS, PLAYERS, TRICKS, TRUMP_BASE
+from cardhall.games.kierki import LOTTERY, PASS, PLAY, PLAYERS, TRICKS, TRUMP, TRUMP_BASE, KierkiState
 
 FULL = (1 << 52) - 1
 # BELOW[c] / ABOVE[c]: the cards of c's suit lower / higher than c.
@@ -54,13 +59,20 @@ def _danger_table(deal: int) -> tuple[int, ...]:
 DANGER = tuple(_danger_table(d) for d in range(8))
 
 
-def choose_trump(hand: list[int]) -> int:
-    """The suit with most cards among the first five, high cards breaking ties."""
+def choose_trump(hand: int) -> int:
+    """The suit with most cards among the first five (``hand``, a bitmask), high cards breaking ties."""
     value = [0] * 4
-    for c in hand:
-        suit, rank = divmod(c, 13)
-        value[suit] += 100 + rank * rank
+    for c in range(52):
+        if hand >> c & 1:
+            suit, rank = divmod(c, 13)
+            value[suit] += 100 + rank * rank
     return max(range(4), key=lambda s: (value[s], s))
+
+
+def _voids(excluded: int) -> int:
+    """The suits (a bit per suit) a seat has shown it lacks, from the cards it cannot hold (in the trump
+    deals a union of whole suits, one per trick it did not follow)."""
+    return (excluded & 1) | (excluded >> 12 & 2) | (excluded >> 24 & 4) | (excluded >> 36 & 8)
 
 
 class KierkiRulesBot(BaseBot):
@@ -70,26 +82,26 @@ class KierkiRulesBot(BaseBot):
         if len(legal_actions) == 1:
             return legal_actions[0]
         o = observation
-        hand = [CARD_OF[c] for c in o["hand"]]
-        phase = o["phase"]
-        if phase == "trump":
-            return TRUMP_BASE + choose_trump(hand)
-        if phase == "lottery":
-            return self._lottery(hand, legal_actions, o["layout"])
         mine = 0
-        for c in hand:
+        for c in o["hand"]:
             mine |= 1 << c
+        phase = o["phase"]
+        if phase == TRUMP:
+            return TRUMP_BASE + choose_trump(mine)
+        if phase == LOTTERY:
+            highs = [-1 if row is None else row["high"] % 13 for row in o["layout"]]
+            return self._lottery(mine, legal_actions, highs)
         seen = 0
         void = [0] * PLAYERS  # suits (bit per suit) each seat has shown it lacks
         for t in o["tricks"]:
             cards = t["cards"]
-            led = CARD_OF[cards[0]["card"]] // 13
+            led = cards[0]["card"] // 13
             for p in cards:
-                c = CARD_OF[p["card"]]
+                c = p["card"]
                 seen |= 1 << c
                 if c // 13 != led:
                     void[p["seat"]] |= 1 << led
-        trick = [(p["seat"], CARD_OF[p["card"]]) for p in o["trick"]]
+        trick = [(p["seat"], p["card"]) for p in o["trick"]]
         if trick:
             led = trick[0][1] // 13
             for s, c in trick:
@@ -101,7 +113,27 @@ class KierkiRulesBot(BaseBot):
         if deal <= 7:
             return self._negative(deal, len(o["tricks"]) + 1, legal_actions, trick, unseen)
         trump = SUITS.index(o["trump"])
-        return self._positive(o["seat"], trump, hand, legal_actions, trick, unseen, void)
+        return self._positive(o["seat"], trump, mine, legal_actions, trick, unseen, void)
+
+    def act_state(self, state: KierkiState, seat: int, legal_actions: list[int], rng: random.Random) -> int:
+        """The same choice as ``act(state.observation(seat, ints=True), legal_actions, rng)``, read
+        from the state: the cards nobody has seen yet are the other hands (every card is dealt, and
+        played cards leave the hands), the voids are the suits each seat has shown it cannot hold."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        hands = state.hands
+        mine = hands[seat]
+        phase = state.phase
+        if phase == PLAY:
+            unseen = (hands[0] | hands[1] | hands[2] | hands[3]) & ~mine
+            deal = state.deal
+            if deal <= 7:
+                return self._negative(deal, len(state.tricks) + 1, legal_actions, state.trick, unseen)
+            void = [_voids(e) for e in state.excluded]
+            return self._positive(seat, state.trump, mine, legal_actions, state.trick, unseen, void)
+        if phase == TRUMP:
+            return TRUMP_BASE + choose_trump(mine)
+        return self._lottery(mine, legal_actions, state.high)
 
     # --- negative deals ------------------------------------------------------------------------
 
@@ -113,13 +145,13 @@ class KierkiRulesBot(BaseBot):
         if not trick:
             if free:
                 return max(legal, key=lambda c: (c % 13, c))
-
-            def lead_risk(c: int) -> tuple[int, int, int, int]:
-                below = (unseen & BELOW[c]).bit_count()
-                above = (unseen & ABOVE[c]).bit_count()
-                return (danger[c], below, -above, c % 13)
-
-            return min(legal, key=lead_risk)
+            # The least risky lead: harmless, few unseen cards below it, many above, low; ties go to
+            # the first card in order (legal actions are sorted).
+            risks = [
+                (danger[c], (unseen & BELOW[c]).bit_count(), -(unseen & ABOVE[c]).bit_count(), c % 13, c)
+                for c in legal
+            ]
+            return min(risks)[4]
         led = trick[0][1] // 13
         if legal[0] // 13 == led and legal[-1] // 13 == led:  # following suit
             top = max(c for _, c in trick if c // 13 == led)
@@ -131,8 +163,10 @@ class KierkiRulesBot(BaseBot):
             if len(trick) == PLAYERS - 1:  # last: the trick is ours; keep the low cards
                 return min(legal, key=lambda c: (danger[c], -c))
             return min(legal, key=lambda c: (danger[c], c))
-        # Void in the suit led: dump the most dangerous card, else the highest.
-        return max(legal, key=lambda c: (danger[c], c % 13, -(unseen & SUIT_MASKS[c // 13]).bit_count()))
+        # Void in the suit led: dump the most dangerous card, else the highest (from the suit with fewest
+        # unseen cards; ties: the first card in order).
+        dumps = [(danger[c], c % 13, -(unseen & SUIT_MASKS[c // 13]).bit_count(), -c) for c in legal]
+        return -max(dumps)[3]
 
     # --- trump deals ---------------------------------------------------------------------------
 
@@ -140,7 +174,7 @@ class KierkiRulesBot(BaseBot):
         self,
         me: int,
         trump: int,
-        hand: list[int],
+        hand: int,
         legal: list[int],
         trick: list[tuple[int, int]],
         unseen: int,
@@ -172,9 +206,7 @@ class KierkiRulesBot(BaseBot):
             if trumps and unseen_trumps and len(trumps) > unseen_trumps.bit_count():
                 return trumps[0]
             if side:
-                lengths = [0] * 4
-                for c in hand:
-                    lengths[c // 13] += 1
+                lengths = [(hand >> (13 * suit) & 0x1FFF).bit_count() for suit in range(4)]
                 if trumps:
                     return min(side, key=lambda c: (lengths[c // 13], c % 13))
                 return min(side, key=lambda c: (-lengths[c // 13], c % 13))
@@ -207,19 +239,17 @@ class KierkiRulesBot(BaseBot):
 
     # --- lottery -------------------------------------------------------------------------------
 
-    def _lottery(self, hand: list[int], legal: list[int], layout: list[dict[str, str] | None]) -> int:
-        mine = 0
-        for c in hand:
-            mine |= 1 << c
+    def _lottery(self, mine: int, legal: list[int], highs: list[int]) -> int:
+        """``highs``: per suit the rank of the highest card laid, -1 when the suit is not open."""
 
         def value(c: int) -> tuple[int, int]:
             suit, rank = divmod(c, 13)
-            row = layout[suit]
+            high = highs[suit]
             ahead: list[int] = []  # the cards this one opens the way to, in order
-            if row is None:
+            if high < 0:
                 ahead = [suit * 13 + r for r in range(rank + 1, 13)] + [suit * 13 + r for r in range(rank)]
                 nexts = [r for r in (rank - 1, rank + 1) if 0 <= r < 13]
-            elif rank > CARD_OF[row["high"]] % 13:
+            elif rank > high:
                 ahead = [suit * 13 + r for r in range(rank + 1, 13)]
                 nexts = [rank + 1] if rank < 12 else []
             else:

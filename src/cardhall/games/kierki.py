@@ -31,6 +31,16 @@ Rules of record: ``shared/rules/kierki.md``. Choices this module makes where the
 - ``last_deal`` (1–12, default 12, at least ``first_deal``) ends the match after that deal: with
   ``first_deal`` it makes a short form of one or a few deals (practice, bot tournaments). The winners are
   then the highest totals over the deals played.
+- Events (while a Table listens; ``docs/schema/kierki.json``): ``deal`` when a deal starts (``deal``: its
+  number in the match, ``deal_number``: which of the 12, ``name``, ``rule``, ``dealer``, ``phase``,
+  ``first_to_act``, ``trump_chooser``; ``hand``, each seat's own cards, in deals 8-11 only its first 5);
+  ``trump`` when trump is named (``trump``, ``chooser``, ``leader``; ``hand``, each seat's whole hand now
+  dealt); ``trick`` when a trick closes (``number``, ``leader``, ``cards``, ``winner``, ``points``, and
+  ``items``: the penalties or the +25 it carried, item by item); ``out`` when a player goes out in the
+  lottery (``seat``, ``place`` 1 or 2, ``points``); ``deal_scored`` before the next deal (``deal``,
+  ``deal_number``, ``name``, ``dealer``, ``points``, ``totals``, ``tricks``, ``trump``,
+  ``trump_chooser``, ``out``, and ``breakdown``: per seat every item the deal scores with the count taken
+  and its points, adding up to the seat's points). Hands reach their own seat only (null for others).
 """
 
 from __future__ import annotations
@@ -110,6 +120,8 @@ _CLUBS, _DIAMONDS, _HEARTS, _SPADES = _SUIT_CARDS
 
 
 LABELS: Final = tuple(format_card(c) for c in DECK)
+# The ints form of the observation writes each card as itself: IDENT stands where LABELS would.
+IDENT: Final = tuple(DECK)
 CARD_BITS: Final = tuple(1 << c for c in DECK)
 CLEAR_BIT: Final = tuple(~(1 << c) for c in DECK)
 NEXT_SEAT: Final = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
@@ -124,15 +136,21 @@ DEAL_PICKS: Final = tuple(
 )
 
 
-def display_labels(mask: int) -> list[str]:
-    """A hand as text, grouped by suit (C D H S), high rank first (the order of ``sort_for_display``)."""
-    label = LABELS.__getitem__
+def display(mask: int, labels: tuple[Any, ...]) -> list[Any]:
+    """A hand grouped by suit (C D H S), high rank first (the order of ``sort_for_display``), each card
+    as ``labels[card]`` (LABELS: text; IDENT: ints)."""
+    label = labels.__getitem__
     return [
         *map(label, reversed(_CLUBS[mask & _LOW13])),
         *map(label, reversed(_DIAMONDS[mask >> 13 & _LOW13])),
         *map(label, reversed(_HEARTS[mask >> 26 & _LOW13])),
         *map(label, reversed(_SPADES[mask >> 39 & _LOW13])),
     ]
+
+
+def display_labels(mask: int) -> list[str]:
+    """A hand as text, grouped by suit (C D H S), high rank first."""
+    return display(mask, LABELS)
 
 
 def _cards(mask: int) -> list[int]:
@@ -143,9 +161,6 @@ def _cards(mask: int) -> list[int]:
         *_HEARTS[mask >> 26 & _LOW13],
         *_SPADES[mask >> 39 & _LOW13],
     ]
-
-
-CARD_OF: Final = {format_card(c): c for c in DECK}
 
 
 def trick_penalty(deal: int, trick_number: int, cards: int) -> int:
@@ -172,6 +187,64 @@ def trick_penalty(deal: int, trick_number: int, cards: int) -> int:
     if deal == 6:
         return -75 if trick_number in (7, TRICKS) else 0
     return 0
+
+
+# What each deal scores, item by item: (item, points for one) per deal 1..12 (index 0 unused). The
+# ``deal_scored`` breakdown counts every item of the deal for every seat; a ``trick`` event names the
+# items its cards carried.
+_NEGATIVE_ITEMS: Final = (
+    ("tricks", -20),
+    ("hearts", -20),
+    ("queens", -60),
+    ("kings_and_jacks", -30),
+    ("king_of_hearts", -150),
+    ("seventh_trick", -75),
+    ("last_trick", -75),
+)
+DEAL_ITEMS: Final = (
+    (),
+    _NEGATIVE_ITEMS[0:1],
+    _NEGATIVE_ITEMS[1:2],
+    _NEGATIVE_ITEMS[2:3],
+    _NEGATIVE_ITEMS[3:4],
+    _NEGATIVE_ITEMS[4:5],
+    _NEGATIVE_ITEMS[5:7],
+    _NEGATIVE_ITEMS,
+    (("tricks", TRICK_POINTS),),
+    (("tricks", TRICK_POINTS),),
+    (("tricks", TRICK_POINTS),),
+    (("tricks", TRICK_POINTS),),
+    (("first_out", LOTTERY_PRIZES[0]), ("second_out", LOTTERY_PRIZES[1])),
+)
+
+
+def item_count(item: str, trick_number: int, cards: int) -> int:
+    """How many of ``item`` a trick holds: ``trick_number`` 1..13, ``cards`` a bitmask."""
+    if item == "tricks":
+        return 1
+    if item == "hearts":
+        return (cards & HEART_MASK).bit_count()
+    if item == "queens":
+        return (cards & QUEEN_MASK).bit_count()
+    if item == "kings_and_jacks":
+        return (cards & KING_JACK_MASK).bit_count()
+    if item == "king_of_hearts":
+        return 1 if cards & KING_OF_HEARTS_BIT else 0
+    if item == "seventh_trick":
+        return 1 if trick_number == 7 else 0
+    if item == "last_trick":
+        return 1 if trick_number == TRICKS else 0
+    return 0
+
+
+def trick_items(deal: int, trick_number: int, cards: int) -> list[dict[str, Any]]:
+    """The items a trick of deals 1-11 carries (those it holds at least one of), with their points."""
+    out = []
+    for item, each in DEAL_ITEMS[deal]:
+        n = item_count(item, trick_number, cards)
+        if n:
+            out.append({"item": item, "count": n, "points": n * each})
+    return out
 
 
 _SUIT_WORDS: Final = {
@@ -312,7 +385,8 @@ class Kierki(Game):
     # --- search: a full state from one seat's observation (bots) ------------------------------
 
     def sample_state(self, observation: Observation, rng: random.Random) -> KierkiState:
-        """A state the observing seat cannot tell from the real one, built from its observation alone.
+        """A state the observing seat cannot tell from the real one, built from its observation alone
+        (the ints form).
 
         The score sheet and the current deal's public history (trump, tricks, the trick on the table,
         the lottery plays and passes) are replayed on a deal that gives every seat the cards it was seen
@@ -341,18 +415,18 @@ class Kierki(Game):
         plays: list[tuple[int, int]] = []
         if state.deal == LOTTERY_DEAL:
             for p in o["lottery_plays"]:
-                action = PASS if p["card"] is None else CARD_OF[p["card"]]
+                action = PASS if p["card"] is None else p["card"]
                 plays.append((p["seat"], action))
                 if action != PASS:
                     hands[p["seat"]].append(action)
         else:
             for t in o["tricks"]:
-                plays += [(p["seat"], CARD_OF[p["card"]]) for p in t["cards"]]
-            plays += [(p["seat"], CARD_OF[p["card"]]) for p in o["trick"]]
+                plays += [(p["seat"], p["card"]) for p in t["cards"]]
+            plays += [(p["seat"], p["card"]) for p in o["trick"]]
             for s, c in plays:
                 hands[s].append(c)
         # While trump is named only the first five cards are in hand: they go first in the deal.
-        hands[seat] = [CARD_OF[c] for c in o["hand"]] + hands[seat]
+        hands[seat] = [*o["hand"], *hands[seat]]
         known = 0
         for h in hands:
             for c in h:
@@ -448,6 +522,23 @@ class KierkiState(State):
         self.leader = self.current if self.phase == PLAY else -1
         self.to_act = SEAT_TUPLES[self.current]
         self.led = -1  # the suit led to the current trick
+        if self.events is not None:
+            name, rule = DEAL_INFO[self.deal - 1]
+            self._emit(
+                {
+                    "type": "deal",
+                    "deal": self.deals_done + 1,
+                    "deal_number": self.deal,
+                    "name": name,
+                    "rule": rule,
+                    "dealer": dealer,
+                    "phase": self.phase,
+                    "first_to_act": self.current,
+                    "trump_chooser": None if self.chooser < 0 else self.chooser,
+                    "hand": None,
+                },
+                {s: {"hand": display_labels(self.hands[s])} for s in range(PLAYERS)},
+            )
 
     # --- who acts and what they may do ------------------------------------------------------------
 
@@ -498,7 +589,10 @@ class KierkiState(State):
         return " (passing exists only in the lottery)"
 
     def apply_unchecked(self, seat: int, action: int) -> None:
-        self._apply(seat, action)
+        if self.phase == PLAY:  # the common case, without the dispatch of _apply
+            self._play(seat, action)
+        else:
+            self._apply(seat, action)
         self.history.append(PAIRS[seat][action])
 
     def _apply(self, seat: int, action: int) -> None:
@@ -514,6 +608,17 @@ class KierkiState(State):
             self.phase = PLAY
             self.leader = self.current = (self.dealer + self.ruleset.leader_offset) % PLAYERS
             self.to_act = SEAT_TUPLES[self.current]
+            if self.events is not None:
+                self._emit(
+                    {
+                        "type": "trump",
+                        "trump": SUITS[self.trump],
+                        "chooser": seat,
+                        "leader": self.leader,
+                        "hand": None,
+                    },
+                    {s: {"hand": display_labels(self.hands[s])} for s in range(PLAYERS)},
+                )
 
     def _play(self, seat: int, card: int) -> None:
         trick = self.trick
@@ -543,6 +648,18 @@ class KierkiState(State):
         number = len(self.tricks) + 1
         points = trick_penalty(self.deal, number, self.trick_mask) if self.deal < 8 else TRICK_POINTS
         self.tricks.append((self.leader, tuple(trick), winner, points))
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "trick",
+                    "number": number,
+                    "leader": self.leader,
+                    "cards": [{"seat": s, "card": LABELS[c]} for s, c in trick],
+                    "winner": winner,
+                    "points": points,
+                    "items": trick_items(self.deal, number, self.trick_mask),
+                }
+            )
         self.tricks_won[winner] += 1
         self.deal_points[winner] += points
         self.trick = []
@@ -575,6 +692,15 @@ class KierkiState(State):
             if not self.hands[seat]:
                 self.deal_points[seat] = LOTTERY_PRIZES[len(self.out)]
                 self.out.append(seat)
+                if self.events is not None:
+                    self._emit(
+                        {
+                            "type": "out",
+                            "seat": seat,
+                            "place": len(self.out),
+                            "points": self.deal_points[seat],
+                        }
+                    )
                 if len(self.out) == len(LOTTERY_PRIZES):
                     self._end_deal()
                     return
@@ -603,6 +729,23 @@ class KierkiState(State):
             row["tricks"] = list(self.tricks_won)
         self.score_sheet.append(row)
         self.deals_done += 1
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "deal_scored",
+                    "deal": self.deals_done,
+                    "deal_number": self.deal,
+                    "name": row["name"],
+                    "dealer": self.dealer,
+                    "points": list(self.deal_points),
+                    "totals": list(self.scores_),
+                    "tricks": None if self.deal == LOTTERY_DEAL else list(self.tricks_won),
+                    "trump": None if self.trump < 0 else SUITS[self.trump],
+                    "trump_chooser": None if self.chooser < 0 else self.chooser,
+                    "out": list(self.out) if self.deal == LOTTERY_DEAL else None,
+                    "breakdown": self._breakdown(),
+                }
+            )
         if self.deal >= self.ruleset.last_deal:
             self.phase = OVER
             self.is_over = True
@@ -615,10 +758,34 @@ class KierkiState(State):
         self.dealer = (self.dealer + 1) % PLAYERS
         self._start_deal(None)
 
+    def _breakdown(self) -> list[list[dict[str, Any]]]:
+        """Per seat, every item the deal scores: how many the seat took (or, in the lottery, whether it
+        went out first or second) and the points they made."""
+        items = DEAL_ITEMS[self.deal]
+        counts = [[0] * len(items) for _ in range(PLAYERS)]
+        if self.deal == LOTTERY_DEAL:
+            for place, s in enumerate(self.out):
+                counts[s][place] = 1
+        else:
+            for number, (_, plays, winner, _) in enumerate(self.tricks, 1):
+                mask = 0
+                for _, c in plays:
+                    mask |= CARD_BITS[c]
+                row = counts[winner]
+                for i, (item, _) in enumerate(items):
+                    row[i] += item_count(item, number, mask)
+        return [
+            [
+                {"item": item, "count": n, "points": n * each}
+                for (item, each), n in zip(items, counts[s], strict=True)
+            ]
+            for s in range(PLAYERS)
+        ]
+
     # --- what a seat sees -----------------------------------------------------------------------
 
     def observation(self, seat: int | None, ints: bool = False) -> Observation:
-        labels = LABELS
+        labels = IDENT if ints else LABELS
         low, high = self.low, self.high
         deal_name, deal_rule = DEAL_INFO[self.deal - 1]
         obs: Observation = {
@@ -630,7 +797,7 @@ class KierkiState(State):
             "deal_rule": deal_rule,
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": display_labels(self.hands[seat]) if seat is not None else [],
+            "hand": display(self.hands[seat], labels) if seat is not None else [],
             "hand_sizes": [h.bit_count() for h in self.hands],
             "trump": None if self.trump < 0 else SUITS[self.trump],
             "trump_chooser": None if self.chooser < 0 else self.chooser,
