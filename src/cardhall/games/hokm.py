@@ -19,6 +19,14 @@ Rules of record: ``shared/rules/hokm.md``. Choices this module makes:
   the top plays another hand. ``max_hands`` (0 = no limit) also ends the match after that many hands,
   with the same tie rule: players who want a fixed-length game ask for it, and random play (which
   drifts below zero) still finishes.
+- Events (while a Table listens; cards as text): ``deal`` {``deal`` (1-based hand number), ``dealer``;
+  private ``hand`` per seat} as a hand is dealt; ``declarer`` {``seat``, ``contract``} when bidding closes
+  (the seat that names trump, and its contract); ``trick`` {``leader``, ``cards``, ``winner``} as a trick
+  closes; ``deal_scored`` {``deal``, ``points``, ``totals``, ``declarer``, ``trump``, ``contracts``,
+  ``tricks``, ``made``, each per seat where it is a list} when a hand is scored, before the next is dealt.
+  Bids and the naming of trump are actions (the Table logs them).
+- Observation: the text form and the form bots read (``ints=True``: every card as its int; trump stays
+  its suit letter) come from one code path; the schema is ``docs/schema/hokm.json``.
 """
 
 from __future__ import annotations
@@ -125,21 +133,31 @@ TRUMP_ACTIONS: Final = tuple(TRUMP_BASE + s for s in range(4))
 
 
 LABELS: Final = tuple(format_card(c) for c in range(52))
-# DISPLAY_LABELS[suit][byte]: that suit's cards as text, high rank first (the order of
+CARD_INTS: Final = tuple(range(52))
+# How the observation writes a card: NAMES[ints][card] (text, or the int itself).
+NAMES: Final[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = (LABELS, CARD_INTS)
+# DISPLAY[ints][suit][byte]: that suit's cards (as text, or as ints), high rank first (the order of
 # ``sort_for_display``), so a hand is shown suit by suit without sorting.
-DISPLAY_LABELS: Final = tuple(
-    tuple(tuple(LABELS[c] for c in reversed(cards)) for cards in SUIT_CARDS[s]) for s in range(4)
+DISPLAY: Final[tuple[tuple[tuple[tuple[str | int, ...], ...], ...], ...]] = tuple(
+    tuple(tuple(tuple(names[c] for c in reversed(cards)) for cards in SUIT_CARDS[s]) for s in range(4))
+    for names in NAMES
 )
+
+
+def display_hand(mask: int, ints: bool = False) -> list[Any]:
+    """A hand grouped by suit (C D H S), high rank first: as text, or (``ints``) as card ints."""
+    table = DISPLAY[ints]
+    return [
+        *table[0][mask >> 5 & 255],
+        *table[1][mask >> 18 & 255],
+        *table[2][mask >> 31 & 255],
+        *table[3][mask >> 44 & 255],
+    ]
 
 
 def display_labels(mask: int) -> list[str]:
     """A hand as text, grouped by suit (C D H S), high rank first."""
-    return [
-        *DISPLAY_LABELS[0][mask >> 5 & 255],
-        *DISPLAY_LABELS[1][mask >> 18 & 255],
-        *DISPLAY_LABELS[2][mask >> 31 & 255],
-        *DISPLAY_LABELS[3][mask >> 44 & 255],
-    ]
+    return display_hand(mask)
 
 
 def hand_cards(mask: int) -> list[int]:
@@ -171,9 +189,14 @@ def contract_name(contract: int) -> str:
     return {2: "bas", KABOOT: "kaboot"}.get(contract, str(contract))
 
 
+def made_contract(contract: int, tricks: int, overtricks: str) -> bool:
+    """Whether ``tricks`` make ``contract`` (with ``overtricks=exact`` only the exact number does)."""
+    return tricks == contract if overtricks == "exact" else tricks >= contract
+
+
 def hand_score(contract: int, tricks: int, overtricks: str, kaboot_fail: int) -> int:
     """One player's score for a hand: his contract against the tricks he took."""
-    made = tricks == contract if overtricks == "exact" else tricks >= contract
+    made = made_contract(contract, tricks, overtricks)
     if contract == KABOOT:
         return 200 if made else kaboot_fail
     if not made:
@@ -292,15 +315,14 @@ class Hokm(Game):
     # --- search: a full state from one seat's observation (bots) ------------------------------
 
     def sample_state(self, observation: Observation, rng: random.Random) -> HokmState:
-        """A state the observing seat cannot tell from the real one, built from its observation alone.
+        """A state the observing seat cannot tell from the real one, built from its observation alone
+        (the form bots read: cards as ints).
 
         The score sheet and the current hand's public history (bids, trump, tricks, the trick on the
         table) are rebuilt on a deal that gives every seat the cards it was seen to play; the cards the
         seat cannot know are then re-dealt by ``resample`` (voids and trump duties respected) and the
         future deals come from a fresh seed. The history of the sampled state is empty.
         """
-        from cardhall.cards import parse_card
-
         o = observation
         seat = o["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
@@ -317,12 +339,12 @@ class Hokm(Game):
         state.score_sheet = sheet
         state.hand_index = len(sheet)
         state.dealer = o["dealer"]
-        plays = [(p["seat"], parse_card(p["card"])) for t in o["tricks"] for p in t["cards"]]
-        plays += [(p["seat"], parse_card(p["card"])) for p in o["trick"]]
+        plays: list[tuple[int, int]] = [(p["seat"], p["card"]) for t in o["tricks"] for p in t["cards"]]
+        plays += [(p["seat"], p["card"]) for p in o["trick"]]
         hands: list[list[int]] = [[] for _ in range(PLAYERS)]
         for s, c in plays:
             hands[s].append(c)
-        hands[seat] += [parse_card(c) for c in o["hand"]]
+        hands[seat] += o["hand"]
         known = {c for h in hands for c in h}
         rest = [c for c in DECK if c not in known]
         for s in range(PLAYERS):
@@ -388,6 +410,11 @@ class HokmState(State):
         self.tricks_won = [0] * PLAYERS
         # Cards each seat has shown it cannot hold (voids, and the trump duties of the variants).
         self.excluded = [0] * PLAYERS
+        if self.events is not None:
+            self._emit(
+                {"type": "deal", "deal": self.hand_index + 1, "dealer": self.dealer},
+                {s: {"hand": display_hand(hands[s])} for s in range(PLAYERS)},
+            )
 
     # --- Game API ----------------------------------------------------------------------------
 
@@ -478,6 +505,15 @@ class HokmState(State):
         tricks = self.tricks
         tricks.append((self.leader, tuple(trick), winner))
         self.tricks_won[winner] += 1
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "trick",
+                    "leader": self.leader,
+                    "cards": [{"seat": s, "card": LABELS[c]} for s, c in trick],
+                    "winner": winner,
+                }
+            )
         self.trick = []
         self.leader = self.current = winner
         self.to_act = SEAT_TUPLES[winner]
@@ -492,6 +528,8 @@ class HokmState(State):
                 self.declarer = next(s for s, c in self.bids if c == top)
                 self.phase = TRUMP
                 self.current = self.declarer
+                if self.events is not None:
+                    self._emit({"type": "declarer", "seat": self.declarer, "contract": top})
             else:
                 self.current = NEXT_SEAT[seat]
         else:
@@ -529,15 +567,30 @@ class HokmState(State):
 
     def _score_hand(self) -> None:
         opts = self.game.options
+        overtricks = str(opts["overtricks"])
         contracts = [0] * PLAYERS
         for s, c in self.bids:
             contracts[s] = c
         deltas = [
-            hand_score(contracts[s], self.tricks_won[s], str(opts["overtricks"]), int(opts["kaboot_fail"]))
+            hand_score(contracts[s], self.tricks_won[s], overtricks, int(opts["kaboot_fail"]))
             for s in range(PLAYERS)
         ]
         for s in range(PLAYERS):
             self.scores_[s] += deltas[s]
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "deal_scored",
+                    "deal": self.hand_index + 1,
+                    "points": list(deltas),
+                    "totals": list(self.scores_),
+                    "declarer": self.declarer,
+                    "trump": SUITS[self.trump],
+                    "contracts": list(contracts),
+                    "tricks": list(self.tricks_won),
+                    "made": [made_contract(contracts[s], self.tricks_won[s], overtricks) for s in range(PLAYERS)],
+                }
+            )
         self.score_sheet.append(
             {
                 "hand": self.hand_index + 1,
@@ -568,8 +621,10 @@ class HokmState(State):
     # --- what a seat sees --------------------------------------------------------------------
 
     def observation(self, seat: int | None, ints: bool = False) -> Observation:
+        names = NAMES[ints]
+
         def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[Any]:
-            return [{"seat": s, "card": LABELS[c]} for s, c in cards]
+            return [{"seat": s, "card": names[c]} for s, c in cards]
 
         obs: Observation = {
             "game": self.ruleset.game_string,
@@ -578,7 +633,7 @@ class HokmState(State):
             "hand_number": self.hand_index + (0 if self.phase == OVER else 1),
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": (display_labels(self.hands[seat]) if seat is not None else []),
+            "hand": (display_hand(self.hands[seat], ints) if seat is not None else []),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "bids": [{"seat": s, "contract": c} for s, c in self.bids],
             "declarer": None if self.declarer < 0 else self.declarer,
