@@ -136,12 +136,13 @@ LABELS: Final = tuple(format_card(c) for c in range(52))
 CARD_INTS: Final = tuple(range(52))
 # How the observation writes a card: NAMES[ints][card] (text, or the int itself).
 NAMES: Final[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = (LABELS, CARD_INTS)
-# DISPLAY[ints][suit][byte]: that suit's cards (as text, or as ints), high rank first (the order of
-# ``sort_for_display``), so a hand is shown suit by suit without sorting.
-DISPLAY: Final[tuple[tuple[tuple[tuple[str | int, ...], ...], ...], ...]] = tuple(
-    tuple(tuple(tuple(names[c] for c in reversed(cards)) for cards in SUIT_CARDS[s]) for s in range(4))
-    for names in NAMES
+# DISPLAY_CARDS[suit][byte]: that suit's cards, high rank first (the order of ``sort_for_display``), so
+# a hand is shown suit by suit without sorting; DISPLAY_LABELS the same as text; DISPLAY[ints] either.
+DISPLAY_CARDS: Final = tuple(tuple(tuple(reversed(cards)) for cards in SUIT_CARDS[s]) for s in range(4))
+DISPLAY_LABELS: Final = tuple(
+    tuple(tuple(LABELS[c] for c in cards) for cards in DISPLAY_CARDS[s]) for s in range(4)
 )
+DISPLAY: Final[tuple[tuple[tuple[tuple[str | int, ...], ...], ...], ...]] = (DISPLAY_LABELS, DISPLAY_CARDS)
 
 
 def display_hand(mask: int, ints: bool = False) -> list[Any]:
@@ -234,12 +235,20 @@ class Hokm(Game):
     game_string: str
     must_trump_when_void: bool
     must_overtrump: bool
+    overtricks: str
+    kaboot_fail: int
+    target: int
+    max_hands: int
 
     def _configure(self) -> None:
         # The options the play loop reads, as plain attributes.
         self.auction = self.options["bidding"] == "auction"
         self.must_trump_when_void = bool(self.options["must_trump_when_void"])
         self.must_overtrump = bool(self.options["must_overtrump"])
+        self.overtricks = str(self.options["overtricks"])
+        self.kaboot_fail = int(self.options["kaboot_fail"])
+        self.target = int(self.options["target"])
+        self.max_hands = int(self.options["max_hands"])
         self.game_string = str(self)
 
     @property
@@ -328,7 +337,6 @@ class Hokm(Game):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
             raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
         state = HokmState(self, rng.randrange(2**63))
-        state.start(None)
         sheet = [dict(row) for row in o["score_sheet"]]
         totals = list(o["scores"])
         if o["phase"] == OVER:
@@ -339,6 +347,7 @@ class Hokm(Game):
         state.score_sheet = sheet
         state.hand_index = len(sheet)
         state.dealer = o["dealer"]
+        state.is_over = False
         plays: list[tuple[int, int]] = [(p["seat"], p["card"]) for t in o["tricks"] for p in t["cards"]]
         plays += [(p["seat"], p["card"]) for p in o["trick"]]
         hands: list[list[int]] = [[] for _ in range(PLAYERS)]
@@ -566,13 +575,13 @@ class HokmState(State):
                 self.excluded[seat] |= mask_of(higher)
 
     def _score_hand(self) -> None:
-        opts = self.game.options
-        overtricks = str(opts["overtricks"])
+        rules = self.ruleset
+        overtricks = rules.overtricks
         contracts = [0] * PLAYERS
         for s, c in self.bids:
             contracts[s] = c
         deltas = [
-            hand_score(contracts[s], self.tricks_won[s], overtricks, int(opts["kaboot_fail"]))
+            hand_score(contracts[s], self.tricks_won[s], overtricks, rules.kaboot_fail)
             for s in range(PLAYERS)
         ]
         for s in range(PLAYERS):
@@ -588,7 +597,9 @@ class HokmState(State):
                     "trump": SUITS[self.trump],
                     "contracts": list(contracts),
                     "tricks": list(self.tricks_won),
-                    "made": [made_contract(contracts[s], self.tricks_won[s], overtricks) for s in range(PLAYERS)],
+                    "made": [
+                        made_contract(contracts[s], self.tricks_won[s], overtricks) for s in range(PLAYERS)
+                    ],
                 }
             )
         self.score_sheet.append(
@@ -606,8 +617,8 @@ class HokmState(State):
         self.hand_index += 1
         top = max(self.scores_)
         leaders = [s for s in range(PLAYERS) if self.scores_[s] == top]
-        limit = int(opts["max_hands"])
-        ends = top >= int(opts["target"]) or (limit > 0 and self.hand_index >= limit)
+        limit = rules.max_hands
+        ends = top >= rules.target or (limit > 0 and self.hand_index >= limit)
         if ends and len(leaders) == 1:
             self.phase = OVER
             self.is_over = True
