@@ -156,11 +156,6 @@ def display_hand(mask: int, ints: bool = False) -> list[Any]:
     ]
 
 
-def display_labels(mask: int) -> list[str]:
-    """A hand as text, grouped by suit (C D H S), high rank first."""
-    return display_hand(mask)
-
-
 def hand_cards(mask: int) -> list[int]:
     """The cards of a Hokm hand mask, ascending (the table version of ``cards_of``)."""
     return [
