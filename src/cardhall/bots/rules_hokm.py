@@ -14,28 +14,37 @@
   to play it wins as cheaply as it can; second it wins only with a card the last player cannot beat (or
   ruffs low when void), else it ducks. It never wastes a high card on a lost trick: it discards the lowest
   card of a side suit, keeping masters and trumps; when ducking it sheds the highest losing card.
+
+It reads the form of the observation bots get (``ints=True``: cards as ints). ``act_state`` makes the
+same choice straight from a state for the search bot's rollouts, reading only what the seat's
+observation shows (its hand, the cards played, the bids, the trump). Both work on bitmasks: the cards
+not yet seen, each seat's known voids as four suit bits, and per-trump tables (the cards of the same
+suit that beat a card, the cards that beat it in a trick) make "is this a master?" and "can the next
+player beat this?" one mask test each.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from cardhall.bots.base import BaseBot
-from cardhall.cards import ACE, JACK, KING, NINE, QUEEN, SUITS, TEN, format_card
-from cardhall.core import Observation
+from cardhall.cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, SUITS, TEN
+from cardhall.core import Game, Observation
 from cardhall.games.hokm import (
     BID_BASE,
+    BIDDING,
     DECK,
+    DECK_MASK,
+    DISPLAY_CARDS,
     KABOOT,
     PLAIN_STRENGTH,
+    PLAY,
     PLAYERS,
     TRUMP_BASE,
     TRUMP_STRENGTH,
+    HokmState,
 )
-
-CARD = {format_card(c): c for c in range(52)}
-DECK_SET = frozenset(DECK)
 
 
 def key(card: int, trump: int, led: int) -> int:
@@ -50,6 +59,44 @@ def key(card: int, trump: int, led: int) -> int:
 
 def rank_in_suit(card: int, trump: int) -> int:
     return TRUMP_STRENGTH[card % 13] if card // 13 == trump else PLAIN_STRENGTH[card % 13]
+
+
+# --- tables: per trump (and led suit), per card ----------------------------------------------------
+
+# RANK[trump][card]: the card's rank within its suit (the trump order in the trump suit).
+RANK: Final = tuple(tuple(rank_in_suit(c, t) for c in range(52)) for t in range(4))
+# BEATERS[trump][card]: the cards of the same suit that rank above it (none unseen: a master).
+BEATERS: Final = tuple(
+    tuple(
+        sum(1 << u for u in DECK if u // 13 == c // 13 and RANK[t][u] > RANK[t][c]) if c in DECK else 0
+        for c in range(52)
+    )
+    for t in range(4)
+)
+# KEYS[trump * 4 + led][card]: ``key``; ABOVE[trump * 4 + led][card]: the cards with a higher key.
+KEYS: Final = tuple(tuple(key(c, t, led) for c in range(52)) for t in range(4) for led in range(4))
+ABOVE: Final = tuple(
+    tuple(sum(1 << u for u in DECK if keys[u] > keys[c]) for c in range(52)) for keys in KEYS
+)
+# DUCK_KEY[trump][card]: the order in which a ducking player sheds losers (highest rank, side suit first).
+DUCK_KEY: Final = tuple(tuple(2 * RANK[t][c] + (c // 13 != t) for c in range(52)) for t in range(4))
+NEXT: Final = tuple((s + 1) % PLAYERS for s in range(PLAYERS))
+OPPONENTS: Final = tuple(tuple(s for s in range(PLAYERS) if s != me) for me in range(PLAYERS))
+# SUITS_OF[mask]: the suit bits of a union of whole suits (a seat's exclusions in the plain game).
+SUITS_OF: Final = {sum(SUIT_MASKS[s] for s in range(4) if bits >> s & 1): bits for bits in range(16)}
+# Cached hand values (per bot) are forgotten past this many hands.
+_VALUE_CACHE_SIZE: Final = 50_000
+
+
+def display_order(hand: int) -> list[int]:
+    """A hand mask as the observation lists it (suit by suit, high rank first): hand values add up
+    their floats in this order."""
+    return [
+        *DISPLAY_CARDS[0][hand >> 5 & 255],
+        *DISPLAY_CARDS[1][hand >> 18 & 255],
+        *DISPLAY_CARDS[2][hand >> 31 & 255],
+        *DISPLAY_CARDS[3][hand >> 44 & 255],
+    ]
 
 
 # --- hand valuation ------------------------------------------------------------------------------
@@ -84,15 +131,22 @@ def estimate(hand: list[int], trump: int) -> float:
     return value
 
 
-def best_trump(hand: list[int]) -> tuple[int, float]:
-    values = [estimate(hand, t) for t in range(4)]
+def _best_of(values: tuple[float, ...] | list[float]) -> tuple[int, float]:
     best = max(range(4), key=lambda t: (values[t], t))
     return best, values[best]
 
 
+def best_trump(hand: list[int]) -> tuple[int, float]:
+    return _best_of([estimate(hand, t) for t in range(4)])
+
+
+def _defender(values: tuple[float, ...] | list[float]) -> float:
+    low = sorted(values)
+    return sum(low[:3]) / 3
+
+
 def defender_estimate(hand: list[int]) -> float:
-    values = sorted(estimate(hand, t) for t in range(4))
-    return sum(values[:3]) / 3
+    return _defender([estimate(hand, t) for t in range(4)])
 
 
 # --- the bot -------------------------------------------------------------------------------------
@@ -101,29 +155,110 @@ def defender_estimate(hand: list[int]) -> float:
 class HokmRulesBot(BaseBot):
     name = "rules"
 
+    def __init__(self, game: Game, **options: Any) -> None:
+        super().__init__(game, **options)
+        self.overtricks: str = game.option("overtricks")
+        # Without the trump duties a state's exclusions are exactly the suits each seat failed to
+        # follow: its voids, read in one lookup per seat (else from the tricks).
+        self.plain_exclusions = not (game.option("must_trump_when_void") or game.option("must_overtrump"))
+        # The four trump estimates of each hand seen (a hand mask's), for bids and the trump choice.
+        self._values: dict[int, tuple[float, ...]] = {}
+
     def act(self, observation: Observation, legal_actions: list[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        phase = observation["phase"]
-        hand = [CARD[c] for c in observation["hand"]]
-        if phase == "bidding":
-            return self._bid(observation, hand, legal_actions)
-        if phase == "trump":
-            return TRUMP_BASE + best_trump(hand)[0]
-        return self._play(observation, hand, legal_actions)
+        o = observation
+        phase = o["phase"]
+        if phase != PLAY:
+            hand = 0
+            for c in o["hand"]:
+                hand |= 1 << c
+            if phase == BIDDING:
+                top = max((b["contract"] for b in o["bids"]), default=0)
+                return self._bid(hand, top, legal_actions)
+            return TRUMP_BASE + _best_of(self._hand_values(hand))[0]
+        me: int = o["seat"]
+        hand = 0
+        for c in o["hand"]:
+            hand |= 1 << c
+        trick = [(p["seat"], p["card"]) for p in o["trick"]]
+        played = 0
+        voids = [0] * PLAYERS
+        for t in [*o["tricks"], {"cards": o["trick"]}]:
+            cards: list[dict[str, int]] = t["cards"]
+            if not cards:
+                continue
+            led = cards[0]["card"] // 13
+            for p in cards:
+                c = p["card"]
+                played |= 1 << c
+                if c // 13 != led:
+                    voids[p["seat"]] |= 1 << led
+        contracts = [2] * PLAYERS
+        for b in o["bids"]:
+            contracts[b["seat"]] = b["contract"]
+        unseen = DECK_MASK & ~played & ~hand
+        trump = SUITS.index(o["trump"])
+        return self._play(me, hand, legal_actions, trump, trick, unseen, voids, contracts, o["tricks_won"])
+
+    def act_state(self, state: HokmState, seat: int, legal: list[int], rng: random.Random) -> int:
+        """The same choice as ``act(state.observation(seat, ints=True), legal, rng)``, read straight
+        from the state (the search bot's rollouts): its own hand, the tricks, the bids and the trump,
+        all in its observation; of the other hands only their union, the cards it has not seen."""
+        if len(legal) == 1:
+            return legal[0]
+        hands = state.hands
+        hand = hands[seat]
+        phase = state.phase
+        if phase == BIDDING:
+            top = max((c for _, c in state.bids), default=0)
+            return self._bid(hand, top, legal)
+        if phase != PLAY:
+            return TRUMP_BASE + _best_of(self._hand_values(hand))[0]
+        trick = state.trick
+        if self.plain_exclusions:
+            voids = [SUITS_OF[e] for e in state.excluded]
+        else:
+            voids = [0] * PLAYERS
+            for _, cards, _ in state.tricks:
+                led = cards[0][1] // 13
+                for s, c in cards:
+                    if c // 13 != led:
+                        voids[s] |= 1 << led
+            if trick:
+                led = trick[0][1] // 13
+                for s, c in trick:
+                    if c // 13 != led:
+                        voids[s] |= 1 << led
+        contracts = [2] * PLAYERS
+        for s, c in state.bids:
+            contracts[s] = c
+        unseen = (hands[0] | hands[1] | hands[2]) ^ hand
+        return self._play(seat, hand, legal, state.trump, trick, unseen, voids, contracts, state.tricks_won)
 
     # --- bidding -------------------------------------------------------------------------------
 
-    def _bid(self, o: Observation, hand: list[int], legal: list[int]) -> int:
-        top = max((b["contract"] for b in o["bids"]), default=0)
-        _, as_declarer = best_trump(hand)
+    def _hand_values(self, hand: int) -> tuple[float, ...]:
+        """The hand's estimate with each suit as trump (cached per hand)."""
+        values = self._values.get(hand)
+        if values is None:
+            cards = display_order(hand)
+            values = tuple([estimate(cards, t) for t in range(4)])
+            if len(self._values) >= _VALUE_CACHE_SIZE:
+                self._values.clear()
+            self._values[hand] = values
+        return values
+
+    def _bid(self, hand: int, top: int, legal: list[int]) -> int:
+        values = self._hand_values(hand)
+        _, as_declarer = _best_of(values)
         wish_declarer = int(as_declarer - 0.3)
         if as_declarer >= 9.6:
             wish = KABOOT
         elif wish_declarer > top and wish_declarer >= 3:
             wish = wish_declarer
         else:
-            wish = int(defender_estimate(hand) - 0.2)
+            wish = int(_defender(values) - 0.2)
             if wish > top:  # bidding it would make us declarer after all
                 wish = max(wish_declarer, top)
         wish = max(2, min(9 if wish < KABOOT else KABOOT, wish))
@@ -132,72 +267,54 @@ class HokmRulesBot(BaseBot):
 
     # --- play ----------------------------------------------------------------------------------
 
-    def _play(self, o: Observation, hand: list[int], legal: list[int]) -> int:
-        me: int = o["seat"]
-        trump = SUITS.index(o["trump"])
-        trick = [(p["seat"], CARD[p["card"]]) for p in o["trick"]]
-        played: set[int] = {c for _, c in trick}
-        void = [[False] * 4 for _ in range(PLAYERS)]
-        for t in [*o["tricks"], {"cards": o["trick"]}]:
-            cards: list[dict[str, Any]] = t["cards"]
-            if not cards:
-                continue
-            led = CARD[cards[0]["card"]] // 13
-            for p in cards:
-                c = CARD[p["card"]]
-                played.add(c)
-                if c // 13 != led:
-                    void[p["seat"]][led] = True
-        unseen = DECK_SET - played - set(hand)
-        contracts = [2] * PLAYERS
-        for b in o["bids"]:
-            contracts[b["seat"]] = b["contract"]
-        won = o["tricks_won"]
-        need = contracts[me] - won[me]
-        mode = self.game.option("overtricks")
+    def _play(
+        self,
+        me: int,
+        hand: int,
+        legal: list[int],
+        trump: int,
+        trick: list[tuple[int, int]],
+        unseen: int,
+        voids: list[int],
+        contracts: list[int],
+        won: list[int],
+    ) -> int:
+        """The card to play: ``hand`` and ``unseen`` (the cards neither played nor in the hand) are
+        masks, ``voids[seat]`` the suits (bits) the seat has shown it lacks."""
+        mode = self.overtricks
         if mode == "exact":
-            want = need > 0
+            want = contracts[me] > won[me]
         elif mode == "count":
             want = True
         else:
-            want = need > 0 or any(contracts[s] > won[s] for s in range(PLAYERS) if s != me)
-        opponents = [s for s in range(PLAYERS) if s != me]
-        unseen_trumps = [c for c in unseen if c // 13 == trump]
-
-        def master(c: int) -> bool:
-            r = rank_in_suit(c, trump)
-            return not any(u // 13 == c // 13 and rank_in_suit(u, trump) > r for u in unseen)
-
-        def may_ruff(s: int, suit: int) -> bool:
-            return suit != trump and void[s][suit] and not void[s][trump] and bool(unseen_trumps)
-
+            want = contracts[me] > won[me] or any(contracts[s] > won[s] for s in OPPONENTS[me])
+        unseen_trumps = unseen & SUIT_MASKS[trump]
         if not trick:
-            return self._lead(hand, legal, trump, want, master, may_ruff, opponents, unseen_trumps, void)
+            return self._lead(me, hand, legal, trump, want, unseen, unseen_trumps, voids)
         led = trick[0][1] // 13
-        best = max(key(c, trump, led) for _, c in trick)
-        winners = sorted((c for c in legal if key(c, trump, led) > best), key=lambda c: key(c, trump, led))
-        losers = [c for c in legal if key(c, trump, led) <= best]
+        keys = KEYS[trump * 4 + led]
+        best = max([keys[c] for _, c in trick])
+        winners = sorted([c for c in legal if keys[c] > best], key=keys.__getitem__)
+        losers = [c for c in legal if keys[c] <= best]
         if want and winners:
             if len(trick) == PLAYERS - 1:
                 return winners[0]
-            nxt = (me + 1) % PLAYERS
-
-            def safe(c: int) -> bool:
-                k = key(c, trump, led)
-                for u in unseen:
-                    if u // 13 == led and not void[nxt][led] and key(u, trump, led) > k:
-                        return False
-                    if (
-                        u // 13 == trump
-                        and key(u, trump, led) > k
-                        and (led == trump or void[nxt][led])
-                        and not void[nxt][trump]
-                    ):
-                        return False
-                return not (c // 13 != trump and may_ruff(nxt, led))
-
+            nxt_voids = voids[NEXT[me]]
+            follows = not nxt_voids >> led & 1  # the next player may still hold the suit led
+            has_trumps = not nxt_voids >> trump & 1
+            # The unseen cards the next player could beat a card with: the suit led while he may
+            # follow, trumps when he may not (or trumps were led) and may hold some.
+            danger = 0
+            if follows:
+                danger = SUIT_MASKS[led]
+            if has_trumps and (led == trump or not follows):
+                danger |= SUIT_MASKS[trump]
+            danger &= unseen
+            # He may ruff a side card: void in the suit led, not known void in trumps, trumps out.
+            ruffs = led != trump and not follows and has_trumps and unseen_trumps
+            above = ABOVE[trump * 4 + led]
             for c in winners:
-                if safe(c):
+                if not above[c] & danger and not (ruffs and c // 13 != trump):
                     return c
             if led != trump and winners[0] // 13 == trump:
                 return winners[0]  # ruff low and hope
@@ -207,42 +324,56 @@ class HokmRulesBot(BaseBot):
             return winners[0]
         if not want:
             # Duck: shed the highest card that still loses.
-            return max(losers, key=lambda c: (rank_in_suit(c, trump), c // 13 != trump))
-        return min(losers, key=lambda c: (c // 13 == trump, master(c), rank_in_suit(c, trump), c))
+            return max(losers, key=DUCK_KEY[trump].__getitem__)
+        # Discard: a side card before a trump, a non-master before a master, low first.
+        rank = RANK[trump]
+        beaters = BEATERS[trump]
+        return min(
+            losers,
+            key=lambda c: ((c // 13 == trump) << 13) | ((not beaters[c] & unseen) << 12) | (rank[c] << 6) | c,
+        )
 
     def _lead(
         self,
-        hand: list[int],
+        me: int,
+        hand: int,
         legal: list[int],
         trump: int,
         want: bool,
-        master: Any,
-        may_ruff: Any,
-        opponents: list[int],
-        unseen_trumps: list[int],
-        void: list[list[bool]],
+        unseen: int,
+        unseen_trumps: int,
+        voids: list[int],
     ) -> int:
+        rank = RANK[trump]
         trumps = [c for c in legal if c // 13 == trump]
         side = [c for c in legal if c // 13 != trump]
-        lengths = [sum(1 for c in hand if c // 13 == s) for s in range(4)]
+        lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
         if not want:
             pool = side or trumps
-            return min(pool, key=lambda c: (rank_in_suit(c, trump), lengths[c // 13]))
-        trumps_out = bool(unseen_trumps) and not all(void[s][trump] for s in opponents)
+            return min(pool, key=lambda c: rank[c] * 16 + lengths[c // 13])
+        opponents = OPPONENTS[me]
+        trumps_out = bool(unseen_trumps) and not all(voids[s] >> trump & 1 for s in opponents)
+        beaters = BEATERS[trump]
         if trumps and trumps_out:
-            top = max(trumps, key=lambda c: rank_in_suit(c, trump))
-            if master(top):
+            top = max(trumps, key=rank.__getitem__)
+            if not beaters[top] & unseen:
                 return top
-        cash = [c for c in side if master(c) and not any(may_ruff(s, c // 13) for s in opponents)]
+        # The side suits an opponent may ruff: he showed a void in it and none in trumps, trumps out.
+        ruffable = 0
+        if unseen_trumps:
+            for s in opponents:
+                if not voids[s] >> trump & 1:
+                    ruffable |= voids[s]
+        cash = [c for c in side if not beaters[c] & unseen and not ruffable >> (c // 13) & 1]
         if cash:
-            return max(cash, key=lambda c: (lengths[c // 13], rank_in_suit(c, trump)))
-        if trumps and trumps_out and len(trumps) > len(unseen_trumps):
-            return min(trumps, key=lambda c: rank_in_suit(c, trump))
+            return max(cash, key=lambda c: lengths[c // 13] * 16 + rank[c])
+        if trumps and trumps_out and len(trumps) > unseen_trumps.bit_count():
+            return min(trumps, key=rank.__getitem__)
         if side:
             if trumps:
-                return min(side, key=lambda c: (lengths[c // 13], rank_in_suit(c, trump)))
-            return min(side, key=lambda c: (-lengths[c // 13], rank_in_suit(c, trump)))
-        return min(trumps, key=lambda c: rank_in_suit(c, trump))
+                return min(side, key=lambda c: lengths[c // 13] * 16 + rank[c])
+            return min(side, key=lambda c: (16 - lengths[c // 13]) * 16 + rank[c])
+        return min(trumps, key=rank.__getitem__)
 
 
 RULES_BOT = HokmRulesBot

@@ -19,6 +19,14 @@ Rules of record: ``shared/rules/hokm.md``. Choices this module makes:
   the top plays another hand. ``max_hands`` (0 = no limit) also ends the match after that many hands,
   with the same tie rule: players who want a fixed-length game ask for it, and random play (which
   drifts below zero) still finishes.
+- Events (while a Table listens; cards as text): ``deal`` {``deal`` (1-based hand number), ``dealer``;
+  private ``hand`` per seat} as a hand is dealt; ``declarer`` {``seat``, ``contract``} when bidding closes
+  (the seat that names trump, and its contract); ``trick`` {``leader``, ``cards``, ``winner``} as a trick
+  closes; ``deal_scored`` {``deal``, ``points``, ``totals``, ``declarer``, ``trump``, ``contracts``,
+  ``tricks``, ``made``, each per seat where it is a list} when a hand is scored, before the next is dealt.
+  Bids and the naming of trump are actions (the Table logs them).
+- Observation: the text form and the form bots read (``ints=True``: every card as its int; trump stays
+  its suit letter) come from one code path; the schema is ``docs/schema/hokm.json``.
 """
 
 from __future__ import annotations
@@ -125,20 +133,26 @@ TRUMP_ACTIONS: Final = tuple(TRUMP_BASE + s for s in range(4))
 
 
 LABELS: Final = tuple(format_card(c) for c in range(52))
-# DISPLAY_LABELS[suit][byte]: that suit's cards as text, high rank first (the order of
-# ``sort_for_display``), so a hand is shown suit by suit without sorting.
+CARD_INTS: Final = tuple(range(52))
+# How the observation writes a card: NAMES[ints][card] (text, or the int itself).
+NAMES: Final[tuple[tuple[str | int, ...], tuple[str | int, ...]]] = (LABELS, CARD_INTS)
+# DISPLAY_CARDS[suit][byte]: that suit's cards, high rank first (the order of ``sort_for_display``), so
+# a hand is shown suit by suit without sorting; DISPLAY_LABELS the same as text; DISPLAY[ints] either.
+DISPLAY_CARDS: Final = tuple(tuple(tuple(reversed(cards)) for cards in SUIT_CARDS[s]) for s in range(4))
 DISPLAY_LABELS: Final = tuple(
-    tuple(tuple(LABELS[c] for c in reversed(cards)) for cards in SUIT_CARDS[s]) for s in range(4)
+    tuple(tuple(LABELS[c] for c in cards) for cards in DISPLAY_CARDS[s]) for s in range(4)
 )
+DISPLAY: Final[tuple[tuple[tuple[tuple[str | int, ...], ...], ...], ...]] = (DISPLAY_LABELS, DISPLAY_CARDS)
 
 
-def display_labels(mask: int) -> list[str]:
-    """A hand as text, grouped by suit (C D H S), high rank first."""
+def display_hand(mask: int, ints: bool = False) -> list[Any]:
+    """A hand grouped by suit (C D H S), high rank first: as text, or (``ints``) as card ints."""
+    table = DISPLAY[ints]
     return [
-        *DISPLAY_LABELS[0][mask >> 5 & 255],
-        *DISPLAY_LABELS[1][mask >> 18 & 255],
-        *DISPLAY_LABELS[2][mask >> 31 & 255],
-        *DISPLAY_LABELS[3][mask >> 44 & 255],
+        *table[0][mask >> 5 & 255],
+        *table[1][mask >> 18 & 255],
+        *table[2][mask >> 31 & 255],
+        *table[3][mask >> 44 & 255],
     ]
 
 
@@ -171,9 +185,14 @@ def contract_name(contract: int) -> str:
     return {2: "bas", KABOOT: "kaboot"}.get(contract, str(contract))
 
 
+def made_contract(contract: int, tricks: int, overtricks: str) -> bool:
+    """Whether ``tricks`` make ``contract`` (with ``overtricks=exact`` only the exact number does)."""
+    return tricks == contract if overtricks == "exact" else tricks >= contract
+
+
 def hand_score(contract: int, tricks: int, overtricks: str, kaboot_fail: int) -> int:
     """One player's score for a hand: his contract against the tricks he took."""
-    made = tricks == contract if overtricks == "exact" else tricks >= contract
+    made = made_contract(contract, tricks, overtricks)
     if contract == KABOOT:
         return 200 if made else kaboot_fail
     if not made:
@@ -211,12 +230,20 @@ class Hokm(Game):
     game_string: str
     must_trump_when_void: bool
     must_overtrump: bool
+    overtricks: str
+    kaboot_fail: int
+    target: int
+    max_hands: int
 
     def _configure(self) -> None:
         # The options the play loop reads, as plain attributes.
         self.auction = self.options["bidding"] == "auction"
         self.must_trump_when_void = bool(self.options["must_trump_when_void"])
         self.must_overtrump = bool(self.options["must_overtrump"])
+        self.overtricks = str(self.options["overtricks"])
+        self.kaboot_fail = int(self.options["kaboot_fail"])
+        self.target = int(self.options["target"])
+        self.max_hands = int(self.options["max_hands"])
         self.game_string = str(self)
 
     @property
@@ -292,21 +319,19 @@ class Hokm(Game):
     # --- search: a full state from one seat's observation (bots) ------------------------------
 
     def sample_state(self, observation: Observation, rng: random.Random) -> HokmState:
-        """A state the observing seat cannot tell from the real one, built from its observation alone.
+        """A state the observing seat cannot tell from the real one, built from its observation alone
+        (the form bots read: cards as ints).
 
         The score sheet and the current hand's public history (bids, trump, tricks, the trick on the
         table) are rebuilt on a deal that gives every seat the cards it was seen to play; the cards the
         seat cannot know are then re-dealt by ``resample`` (voids and trump duties respected) and the
         future deals come from a fresh seed. The history of the sampled state is empty.
         """
-        from cardhall.cards import parse_card
-
         o = observation
         seat = o["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
             raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
         state = HokmState(self, rng.randrange(2**63))
-        state.start(None)
         sheet = [dict(row) for row in o["score_sheet"]]
         totals = list(o["scores"])
         if o["phase"] == OVER:
@@ -317,12 +342,13 @@ class Hokm(Game):
         state.score_sheet = sheet
         state.hand_index = len(sheet)
         state.dealer = o["dealer"]
-        plays = [(p["seat"], parse_card(p["card"])) for t in o["tricks"] for p in t["cards"]]
-        plays += [(p["seat"], parse_card(p["card"])) for p in o["trick"]]
+        state.is_over = False
+        plays: list[tuple[int, int]] = [(p["seat"], p["card"]) for t in o["tricks"] for p in t["cards"]]
+        plays += [(p["seat"], p["card"]) for p in o["trick"]]
         hands: list[list[int]] = [[] for _ in range(PLAYERS)]
         for s, c in plays:
             hands[s].append(c)
-        hands[seat] += [parse_card(c) for c in o["hand"]]
+        hands[seat] += o["hand"]
         known = {c for h in hands for c in h}
         rest = [c for c in DECK if c not in known]
         for s in range(PLAYERS):
@@ -388,6 +414,11 @@ class HokmState(State):
         self.tricks_won = [0] * PLAYERS
         # Cards each seat has shown it cannot hold (voids, and the trump duties of the variants).
         self.excluded = [0] * PLAYERS
+        if self.events is not None:
+            self._emit(
+                {"type": "deal", "deal": self.hand_index + 1, "dealer": self.dealer},
+                {s: {"hand": display_hand(hands[s])} for s in range(PLAYERS)},
+            )
 
     # --- Game API ----------------------------------------------------------------------------
 
@@ -478,6 +509,15 @@ class HokmState(State):
         tricks = self.tricks
         tricks.append((self.leader, tuple(trick), winner))
         self.tricks_won[winner] += 1
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "trick",
+                    "leader": self.leader,
+                    "cards": [{"seat": s, "card": LABELS[c]} for s, c in trick],
+                    "winner": winner,
+                }
+            )
         self.trick = []
         self.leader = self.current = winner
         self.to_act = SEAT_TUPLES[winner]
@@ -492,6 +532,8 @@ class HokmState(State):
                 self.declarer = next(s for s, c in self.bids if c == top)
                 self.phase = TRUMP
                 self.current = self.declarer
+                if self.events is not None:
+                    self._emit({"type": "declarer", "seat": self.declarer, "contract": top})
             else:
                 self.current = NEXT_SEAT[seat]
         else:
@@ -528,16 +570,33 @@ class HokmState(State):
                 self.excluded[seat] |= mask_of(higher)
 
     def _score_hand(self) -> None:
-        opts = self.game.options
+        rules = self.ruleset
+        overtricks = rules.overtricks
         contracts = [0] * PLAYERS
         for s, c in self.bids:
             contracts[s] = c
         deltas = [
-            hand_score(contracts[s], self.tricks_won[s], str(opts["overtricks"]), int(opts["kaboot_fail"]))
+            hand_score(contracts[s], self.tricks_won[s], overtricks, rules.kaboot_fail)
             for s in range(PLAYERS)
         ]
         for s in range(PLAYERS):
             self.scores_[s] += deltas[s]
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "deal_scored",
+                    "deal": self.hand_index + 1,
+                    "points": list(deltas),
+                    "totals": list(self.scores_),
+                    "declarer": self.declarer,
+                    "trump": SUITS[self.trump],
+                    "contracts": list(contracts),
+                    "tricks": list(self.tricks_won),
+                    "made": [
+                        made_contract(contracts[s], self.tricks_won[s], overtricks) for s in range(PLAYERS)
+                    ],
+                }
+            )
         self.score_sheet.append(
             {
                 "hand": self.hand_index + 1,
@@ -553,8 +612,8 @@ class HokmState(State):
         self.hand_index += 1
         top = max(self.scores_)
         leaders = [s for s in range(PLAYERS) if self.scores_[s] == top]
-        limit = int(opts["max_hands"])
-        ends = top >= int(opts["target"]) or (limit > 0 and self.hand_index >= limit)
+        limit = rules.max_hands
+        ends = top >= rules.target or (limit > 0 and self.hand_index >= limit)
         if ends and len(leaders) == 1:
             self.phase = OVER
             self.is_over = True
@@ -568,8 +627,10 @@ class HokmState(State):
     # --- what a seat sees --------------------------------------------------------------------
 
     def observation(self, seat: int | None, ints: bool = False) -> Observation:
+        names = NAMES[ints]
+
         def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[Any]:
-            return [{"seat": s, "card": LABELS[c]} for s, c in cards]
+            return [{"seat": s, "card": names[c]} for s, c in cards]
 
         obs: Observation = {
             "game": self.ruleset.game_string,
@@ -578,7 +639,7 @@ class HokmState(State):
             "hand_number": self.hand_index + (0 if self.phase == OVER else 1),
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": (display_labels(self.hands[seat]) if seat is not None else []),
+            "hand": (display_hand(self.hands[seat], ints) if seat is not None else []),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "bids": [{"seat": s, "contract": c} for s, c in self.bids],
             "declarer": None if self.declarer < 0 else self.declarer,
