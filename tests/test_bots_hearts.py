@@ -1,4 +1,5 @@
-"""Hearts for bots: ``deals_finished``, ``Hearts.sample_state``, the rules bot's habits, the search bot."""
+"""Hearts for bots: ``deals_finished``, ``Hearts.sample_state``, the rules bot's habits (from the ints form
+of the observation, and straight from a state), the search bot and its candidates."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pytest
 
 import cardhall
 from cardhall.bots import make_bot
+from cardhall.bots.rules_hearts import HeartsRulesBot, pass_choice, pass_order, search_candidates
 from cardhall.bots.search import rollout_value
 from cardhall.cards import SUIT_MASKS, parse_card
 from cardhall.core import State
-from cardhall.games.hearts import FACES, HeartsState
+from cardhall.games.hearts import FACES, PASS_BASE, Hearts, HeartsState
 from cardhall.sim.simulate import simulate
 from tests.test_hearts_rules import deal, moon_deal, play, run_hand
 
@@ -75,13 +77,14 @@ def test_sampled_state_has_the_same_observation_and_plays_on(game_string: str) -
     states = random_states(game_string, range(2), every=3)
     for i, state in enumerate(states):
         for seat in range(game.num_players):
-            obs = state.observation(seat)
+            obs = state.observation(seat, ints=True)
             sampled = game.sample_state(obs, rng)
-            assert sampled.observation(seat) == obs
+            assert sampled.observation(seat, ints=True) == obs
+            assert sampled.observation(seat) == state.observation(seat)
             assert sorted(c for z in sampled.zones().values() for c in z) == sorted(game.deck())
         if i % 15 == 0:  # the sampled state plays on to the end
             seat = state.to_act[0] if state.to_act else 0
-            sampled = game.sample_state(state.observation(seat), rng)
+            sampled = game.sample_state(state.observation(seat, ints=True), rng)
             while not sampled.is_over:
                 seat = rng.choice(sampled.to_act)
                 sampled.apply(seat, rng.choice(sampled.legal_actions(seat)))
@@ -95,20 +98,21 @@ def test_sampled_state_in_the_moon_phase_and_after_the_match() -> None:
     assert state.phase == "moon"
     rng = random.Random(2)
     for seat in range(4):
-        sampled = game.sample_state(state.observation(seat), rng)
+        sampled = game.sample_state(state.observation(seat, ints=True), rng)
         assert sampled.observation(seat) == state.observation(seat)
-    sampled = game.sample_state(state.observation(1), rng)
+    sampled = game.sample_state(state.observation(1, ints=True), rng)
     play(sampled, "0:moon plus")  # the shooter's choice is still open in the sample
     play(state, "0:moon plus")
     assert state.is_over
     for seat in range(4):
-        assert game.sample_state(state.observation(seat), rng).observation(seat) == state.observation(seat)
+        sampled = game.sample_state(state.observation(seat, ints=True), rng)
+        assert sampled.observation(seat) == state.observation(seat)
 
 
 def test_sample_state_refuses_a_spectators_observation() -> None:
     game = cardhall.load_game("hearts")
     with pytest.raises(ValueError, match="one seat's observation"):
-        game.sample_state(game.new_game(seed=1).observation(None), random.Random(0))
+        game.sample_state(game.new_game(seed=1).observation(None, ints=True), random.Random(0))
 
 
 def test_sampled_states_deal_hidden_cards_anew_and_respect_voids_and_passes() -> None:
@@ -128,7 +132,7 @@ def test_sampled_states_deal_hidden_cards_anew_and_respect_voids_and_passes() ->
     for seat in (1, 2):
         state.apply(seat, state.legal_actions(seat)[0])
     assert state.excluded[2] & suit2(0)  # seat 2 showed its club void
-    obs = state.observation(0)
+    obs = state.observation(0, ints=True)
     rng = random.Random(4)
     hands1 = set()
     spades = sum(1 << parse_card(c) for c in ("AS", "KS", "QS"))
@@ -161,17 +165,18 @@ def observation(
     trick_points: list[int] | None = None,
     scores: list[int] | None = None,
 ) -> dict[str, object]:
-    """A hand-made observation with the keys the rules bot reads. ``trick``/``tricks`` list the cards in
-    order of play, from ``leader`` on (tricks: ``(cards, winner)``, each led by seat 1)."""
+    """A hand-made observation (the ints form bots read) with the keys the rules bot reads.
+    ``trick``/``tricks`` list the cards in order of play, from ``leader`` on (tricks: ``(cards, winner)``,
+    each led by seat 1)."""
     n = cardhall.load_game(game_string).num_players
 
     def plays(cards: str, first: int) -> list[dict[str, object]]:
-        return [{"seat": (first + i) % n, "card": c} for i, c in enumerate(cards.split())]
+        return [{"seat": (first + i) % n, "card": parse_card(c)} for i, c in enumerate(cards.split())]
 
     return {
         "seat": seat,
         "phase": phase,
-        "hand": hand.split(),
+        "hand": [parse_card(c) for c in hand.split()],
         "hand_sizes": [len(hand.split())] * n,
         "trick": plays(trick, leader),
         "tricks": [{"leader": 1, "cards": plays(c, 1), "winner": w} for c, w in tricks or []],
@@ -183,7 +188,7 @@ def observation(
 def choose(game_string: str, obs: dict[str, object], legal: list[str]) -> str:
     game = cardhall.load_game(game_string)
     bot = make_bot("rules", game)
-    action = bot.act(obs, [game.parse_action(a) for a in legal], random.Random(0))
+    action = bot.act(obs, sorted(game.parse_action(a) for a in legal), random.Random(0))
     return game.action_label(action)
 
 
@@ -299,7 +304,7 @@ def test_search_plays_a_short_match_to_the_end(game_string: str) -> None:
     rng = random.Random(3)
     while not state.is_over:
         seat = state.to_act[0]
-        state.apply(seat, bots[seat].act(state.observation(seat), state.legal_actions(seat), rng))
+        state.apply(seat, bots[seat].act(state.observation(seat, ints=True), state.legal_actions(seat), rng))
     assert state.winners
     assert bots[0].stats["determinizations"] > 0  # type: ignore[attr-defined]
 
@@ -312,7 +317,8 @@ def test_search_never_reads_the_true_state() -> None:
     while state.phase != "play" or len(state.tricks) < 2:
         seat = rng.choice(state.to_act)
         state.apply(
-            seat, make_bot("rules", game).act(state.observation(seat), state.legal_actions(seat), rng)
+            seat,
+            make_bot("rules", game).act(state.observation(seat, ints=True), state.legal_actions(seat), rng),
         )
     seat = state.to_act[0]
     other = state.resample(seat, random.Random(1))
@@ -321,7 +327,7 @@ def test_search_never_reads_the_true_state() -> None:
     picks = []
     for st in (state, other):
         bot = make_bot("search(iterations=3)", game)
-        picks.append(bot.act(st.observation(seat), st.legal_actions(seat), random.Random(5)))
+        picks.append(bot.act(st.observation(seat, ints=True), st.legal_actions(seat), random.Random(5)))
     assert picks[0] == picks[1]
 
 
@@ -332,7 +338,7 @@ def test_search_values_rollouts_by_fewest_points() -> None:
     state = game.new_game(seed=4)
     state.scores_ = [3, 0, 7, 1]  # type: ignore[attr-defined]
     assert rollout_value(state, 1) > rollout_value(state, 0) > rollout_value(state, 2)
-    sampled = game.sample_state(state.observation(0), random.Random(0))
+    sampled = game.sample_state(state.observation(0, ints=True), random.Random(0))
     assert sampled.scores == (3, 0, 7, 1)
     hokm = cardhall.load_game("hokm").new_game(seed=1)
     hokm.scores_ = [30, 0, 0]  # type: ignore[attr-defined]
@@ -349,7 +355,7 @@ def test_search_ducks_a_trick_with_the_queen() -> None:
 def bot_choice(state: State, spec: str) -> str:
     seat = state.to_act[0]
     bot = make_bot(spec, state.game)
-    action = bot.act(state.observation(seat), state.legal_actions(seat), random.Random(0))
+    action = bot.act(state.observation(seat, ints=True), state.legal_actions(seat), random.Random(0))
     return state.game.action_label(action)
 
 
@@ -358,13 +364,55 @@ def test_search_candidates_keep_the_dangerous_passes_and_one_of_equivalent_cards
     hand = "QS AS 3S 2C 5C 9D 4D 3H AH 7C 8C 2D 6D"
     obs = observation(ONE, hand, phase="pass")
     legal = [game.parse_action(a) for a in labels("pass", hand)]
-    shown = {game.action_label(a) for a in game.search_candidates(obs, legal)}
+    shown = {game.action_label(a) for a in search_candidates(game, obs, legal)}
     assert {"pass QS", "pass AS", "pass AH"} <= shown and len(shown) == 5
     # 7C and 9C with the 8C played are the same card; 5C is not (the 6C is still out).
     hand = "5C 7C 9C 2H"
     obs = observation(ONE, hand, trick="8C 2C", leader=2, seat=0)
     legal = [game.parse_action(a) for a in labels("play", "5C 7C 9C")]
-    assert [game.action_label(a) for a in game.search_candidates(obs, legal)] == ["play 5C", "play 7C"]
+    assert [game.action_label(a) for a in search_candidates(game, obs, legal)] == ["play 5C", "play 7C"]
     # With two decks a face whose twin is still out is never merged.
     obs = observation(TWO, hand, trick="8C 2C", leader=4, seat=0)
-    assert len(cardhall.load_game(TWO).search_candidates(obs, legal)) == 3
+    assert len(search_candidates(cardhall.load_game(TWO), obs, legal)) == 3
+    # The search bot finds them in the rules module; the game holds no search knowledge.
+    assert not hasattr(game, "search_candidates") and not hasattr(game, "pass_order")
+    assert make_bot("search", game).candidates is search_candidates  # type: ignore[attr-defined]
+
+
+# --- the rules bot from a state (rollouts) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_act_state_chooses_what_act_chooses_on_the_observation(game_string: str) -> None:
+    # Every decision of rules-bot matches: the choice read from the state equals the choice read from
+    # the seat's observation (ints form).
+    game = cardhall.load_game(game_string)
+    bot = make_bot("rules", game)
+    assert isinstance(bot, HeartsRulesBot)
+    rng = random.Random(0)
+    decisions = 0
+    for seed in range(3):
+        state = game.new_game(seed=seed)
+        assert isinstance(state, HeartsState)
+        while not state.is_over:
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            choice = bot.act(state.observation(seat, ints=True), legal, rng)
+            assert bot.act_state(state, seat, legal, rng) == choice, (seed, len(state.history))
+            decisions += 1
+            # Now and then a random move, to reach the positions the rules bot avoids.
+            state.apply(seat, choice if rng.random() < 0.8 else rng.choice(legal))
+    assert decisions > 100
+
+
+def test_pass_choice_is_the_first_of_pass_order() -> None:
+    game = cardhall.load_game(TWO)
+    assert isinstance(game, Hearts)
+    rng = random.Random(7)
+    for _ in range(300):
+        cards = rng.sample(range(104), rng.randrange(3, 18))
+        hand = [c % FACES for c in cards]
+        mask = sum(1 << c for c in cards)
+        lo, hi = mask & (1 << FACES) - 1, mask >> FACES
+        legal = sorted({PASS_BASE + f for f in hand})
+        assert pass_choice(lo | hi, lo & hi, legal) == pass_order(hand, legal)[0]

@@ -776,7 +776,7 @@ def test_seeded_random_matches_are_unchanged() -> None:
                         other = state.resample(seat, random.Random(steps))
                         h.update(repr((other.hands, other.pass_sel, other.widow, other.seed)).encode())
                 if steps % 23 == 0 and seed % 3 == 0 and not state.is_over:
-                    sampled = game.sample_state(state.observation(seat), random.Random(steps))
+                    sampled = game.sample_state(state.observation(seat, ints=True), random.Random(steps))
                     assert isinstance(sampled, HeartsState)
                     h.update(
                         repr((sampled.hands, sampled.pass_sel, sampled.widow, sampled.excluded)).encode()

@@ -44,8 +44,21 @@ cards can be identical so nothing is ever cancelled. Choices this module makes:
   lowest totals share the win. ``max_hands`` (0 = no limit) also ends the match after that many hands.
 - Observations show the current hand only (its tricks, passes and received cards); earlier hands appear
   only as rows of points on the score sheet.
-- For bots, ``Hearts.sample_state`` rebuilds a state from one seat's observation; ``lowest_score_wins``
-  tells the generic search to minimise points. ``deals_finished`` is the number of hands scored so far.
+- Observations name cards as text (``"QS"``), or with ``ints=True`` as face ints (0..51), in the same
+  places and order. ``Hearts.sample_state`` rebuilds a state from one seat's observation (ints form);
+  ``lowest_score_wins`` tells the generic search to minimise points. ``deals_finished`` is the number
+  of hands scored so far.
+- Events (while a Table listens; ``docs/schema/hearts.json``): ``deal`` (``deal``, ``dealer``,
+  ``pass_direction``, ``hand_size``, ``widow_size``; each seat's ``hand`` private); a pass action is
+  seen by the passer alone (others see ``"pass"``); ``passes`` when the passes are exchanged (public:
+  ``direction`` and who passed how many cards to whom; private: each seat's ``passed_cards`` and
+  ``received_cards``); ``trick`` (``number``, ``leader``, ``cards``, ``winner`` or null when set aside,
+  the ``cancelled`` faces, its ``points``, the set-aside tricks the winner ``collected`` and their
+  ``collected_points``, the ``set_aside`` tricks waiting after it); ``widow`` (who takes it and its
+  ``size``, never its cards); ``moon`` (the shooter, and the ``choice`` when the rules make it: null when
+  he chooses with an action); ``deal_scored`` before the next deal (``points`` added this hand,
+  ``totals``, per seat ``hearts``, ``queens``, ``widow`` and ``taken`` card points, ``uncollected``,
+  ``widow_taker``, ``moon``, ``moon_choice``).
 """
 
 from __future__ import annotations
@@ -133,13 +146,15 @@ NUM_ACTIONS: Final = 106
 PASS, PLAY, MOON, OVER = "pass", "play", "moon", "over"
 
 PLAYER_RANGE: Final = {1: (3, 7), 2: (6, 11)}
-PASS_CANDIDATES: Final = 5  # pass actions the search bot compares
 LABELS: Final = tuple(format_card(f) for f in range(FACES))
+# How an observation names a card: NAMES[0] as text (the labels), NAMES[1] as its face int (bots' form).
+NAMES: Final[tuple[tuple[Any, ...], ...]] = (LABELS, tuple(range(FACES)))
 BITS: Final = tuple(1 << f for f in range(FACES))
 SUIT_OF: Final = tuple(f // 13 for f in range(FACES))
-# DISPLAY[suit][13-bit pattern]: the labels of that suit's faces, high rank first (``sort_for_display``).
-DISPLAY: Final = tuple(
-    tuple(tuple(LABELS[f] for f in reversed(faces)) for faces in table) for table in _SUIT_FACES
+# DISPLAY[form][suit][13-bit pattern]: that suit's faces as NAMES[form] names them, high rank first.
+DISPLAY: Final[tuple[tuple[tuple[tuple[Any, ...], ...], ...], ...]] = tuple(
+    tuple(tuple(tuple(names[f] for f in reversed(faces)) for faces in table) for table in _SUIT_FACES)
+    for names in NAMES
 )
 BITS2: Final = tuple(1 << c for c in range(2 * FACES))
 
@@ -179,15 +194,13 @@ def shuffle_and_deal(
 LED_SHIFT: Final = tuple(13 * (f // 13) for f in range(FACES))
 LED_FACES: Final = tuple(_SUIT_FACES[f // 13] for f in range(FACES))
 
-_DISPLAY_ORDER: Final = {LABELS[f]: (f // 13, -(f % 13)) for f in range(FACES)}
 
-
-def display_labels(mask: int) -> list[str]:
-    """The faces of physical cards (a 104-bit mask) as text, by suit (C D H S), high rank first; a face
-    held twice is shown twice."""
+def display_cards(mask: int, form: int = 0) -> list[Any]:
+    """The faces of physical cards (a 104-bit mask) by suit (C D H S), high rank first, a face held twice
+    twice; named as ``NAMES[form]`` names them (0: text, 1: face ints)."""
     low = mask & FACE_MASK
     high = mask >> FACES
-    t = DISPLAY
+    t = DISPLAY[form]
     if not high:
         return [
             *t[0][low & 0x1FFF],
@@ -195,18 +208,21 @@ def display_labels(mask: int) -> list[str]:
             *t[2][low >> 26 & 0x1FFF],
             *t[3][low >> 39 & 0x1FFF],
         ]
-    out: list[str] = []
+    names = NAMES[form]
+    out: list[Any] = []
     for suit in range(4):
         a = low >> 13 * suit & 0x1FFF
         b = high >> 13 * suit & 0x1FFF
         if a & b:
-            out += sorted(t[suit][a] + t[suit][b], key=_DISPLAY_ORDER.__getitem__)
+            for f in reversed(_SUIT_FACES[suit][a | b]):
+                out.append(names[f])
+                if b >> f % 13 & 1 and a >> f % 13 & 1:
+                    out.append(names[f])
         else:
             out += t[suit][a | b]
     return out
 
 
-_FACE_OF_LABEL: Final = {format_card(f): f for f in range(FACES)}
 _MOON_OF: Final = {"minus": MOON_MINUS, "plus": MOON_PLUS}
 
 
@@ -233,35 +249,6 @@ def direction_name(offset: int, players: int) -> str:
     if offset == -1:
         return "right"
     return "across"
-
-
-def pass_order(hand: list[int], legal: list[int]) -> list[int]:
-    """The pass actions of ``legal``, most dangerous card first (the rules bot passes the first; the
-    search bot compares the first few). ``hand`` lists the faces held, a face held twice twice.
-
-    Q♠ unless guarded by four lower spades per copy; A♠/K♠ when the spades are short (they catch the
-    Q♠); high hearts; then high cards, the more so in short suits (to make a void); low cards last.
-    """
-    lengths = [0, 0, 0, 0]
-    for c in hand:
-        lengths[c // 13] += 1
-    low_spades = sum(1 for c in hand if c // 13 == SPADES and c % 13 < QUEEN)
-    queens = hand.count(QS)
-
-    def danger(action: int) -> tuple[float, int]:
-        c = action - PASS_BASE
-        suit, rank = divmod(c, 13)
-        if c == QS:
-            value = 100.0 if low_spades < 4 * queens else 5.0
-        elif suit == SPADES and rank > QUEEN:
-            value = 60.0 + rank if low_spades < 3 else rank - 4.0
-        elif suit == HEARTS:
-            value = 20.0 + rank if rank >= 9 else rank - 2.0
-        else:
-            value = rank + (6.0 if lengths[suit] <= 3 and rank >= 7 else 0.0)
-        return value, c
-
-    return sorted(legal, key=danger, reverse=True)
 
 
 class Hearts(Game):
@@ -411,48 +398,9 @@ class Hearts(Game):
 
     # --- search: a full state from one seat's observation (bots) ------------------------------
 
-    def search_candidates(self, observation: Observation, legal_actions: list[int]) -> list[int]:
-        """What the search bot compares. Passing: the ``PASS_CANDIDATES`` most dangerous cards (by
-        :func:`pass_order`), since sixteen near-equal passes would each get too few rollouts. Playing:
-        one card of each run of equivalent cards (same suit, every face between them already played,
-        no copy of either still out, no Q♠ among them), the lowest of the run."""
-        if len(legal_actions) <= 2:
-            return legal_actions
-        phase = observation["phase"]
-        if phase == PASS:
-            hand = [_FACE_OF_LABEL[c] for c in observation["hand"]]
-            return sorted(pass_order(hand, legal_actions)[:PASS_CANDIDATES])
-        if phase != PLAY:
-            return legal_actions
-        gone = [0] * FACES  # copies seen played or held by the seat
-        for t in observation["tricks"]:
-            for p in t["cards"]:
-                gone[_FACE_OF_LABEL[p["card"]]] += 1
-        for p in observation["trick"]:
-            gone[_FACE_OF_LABEL[p["card"]]] += 1
-        held = [0] * FACES
-        for c in observation["hand"]:
-            held[_FACE_OF_LABEL[c]] += 1
-        decks = self.decks
-        out: list[int] = []
-        for a in legal_actions:
-            if out:
-                prev = out[-1]
-                if (
-                    a // 13 == prev // 13
-                    and QS not in (a, prev)
-                    and held[a] == 1
-                    and held[prev] == 1
-                    and gone[a] + 1 == decks
-                    and gone[prev] + 1 == decks
-                    and all(gone[f] + held[f] == decks for f in range(prev + 1, a))
-                ):
-                    continue  # same as prev: nothing between them is left to play
-            out.append(a)
-        return out
-
     def sample_state(self, observation: Observation, rng: random.Random) -> HeartsState:
-        """A state the observing seat cannot tell from the real one, built from its observation alone.
+        """A state the observing seat cannot tell from the real one, built from its observation alone (the
+        form bots read: cards as face ints).
 
         The score sheet and the current hand's public history (passes, tricks, the trick on the table)
         are replayed on a deal built to fit them: every seat holds the cards it was seen to play, the
@@ -480,22 +428,21 @@ class Hearts(Game):
         state.winners_ = ()
         offset = pass_offsets(str(self.options["passing"]), n, state.hand_index)
 
-        face = _FACE_OF_LABEL.__getitem__
-        plays = [(p["seat"], face(p["card"])) for t in o["tricks"] for p in t["cards"]]
-        plays += [(p["seat"], face(p["card"])) for p in o["trick"]]
+        plays: list[tuple[int, int]] = [(p["seat"], p["card"]) for t in o["tricks"] for p in t["cards"]]
+        plays += [(p["seat"], p["card"]) for p in o["trick"]]
         pool = Counter({f: self.decks for f in range(FACES)})  # faces not yet placed
         final: list[list[int]] = [[] for _ in range(n)]  # each seat's hand after the passes
         for s, f in plays:
             final[s].append(f)
-        mine = [face(c) for c in o["hand"]]
-        chosen = [face(c) for c in o["passing"]]
+        mine: list[int] = o["hand"]
+        chosen: list[int] = o["passing"]
         final[me] += mine
         for s in range(n):
             pool.subtract(final[s])
         pool.subtract(chosen)
         in_pass = o["phase"] == PASS
         to = (me + offset) % n
-        my_pass = [face(c) for c in o["passed_cards"]]
+        my_pass: list[int] = o["passed_cards"]
         unknown = list(o["hand_sizes"])  # cards in each hand the seat cannot name
         if in_pass:
             unknown = [k + c for k, c in zip(unknown, o["passes_chosen"], strict=True)]
@@ -526,7 +473,7 @@ class Hearts(Game):
                 if giver == me:
                     passed[giver] = my_pass
                 elif r == me:
-                    passed[giver] = [face(c) for c in o["received_cards"]]
+                    passed[giver] = list(o["received_cards"])
                 else:
                     passed[giver] = final[r][-3:]
             pre = []
@@ -659,6 +606,19 @@ class HeartsState(State):
         self.hand_points: list[int] = []
         self.uncollected_points = 0
         self.leader = self.current = -1
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "deal",
+                    "deal": self.hand_index + 1,
+                    "dealer": self.dealer,
+                    "pass_direction": direction_name(self.pass_offset, n),
+                    "hand_size": g.hand_size,
+                    "widow_size": self.widow.bit_count(),
+                    "hand": None,
+                },
+                {s: {"hand": display_cards(self.hands[s])} for s in range(n)},
+            )
         if self.pass_offset:
             self.phase = PASS
             self.to_act = tuple(range(n))
@@ -818,6 +778,8 @@ class HeartsState(State):
             for c in cards:
                 hands[r] |= BITS2[c]
         self.pass_sel = [[] for _ in range(n)]
+        if self.events is not None:
+            self._log_passes()
         self._start_play()
 
     def _play(self, seat: int, face: int) -> None:
@@ -853,6 +815,8 @@ class HeartsState(State):
                 if f == top:
                     winner = seat
                     break
+            if self.events is not None:
+                self._log_trick(winner)
             tricks = self.tricks
             tricks.append((self.leader, trick, winner))
             self.taken[winner] |= mask
@@ -866,6 +830,8 @@ class HeartsState(State):
                 self._end_hand()
             return
         winner = self._trick_winner()
+        if self.events is not None:
+            self._log_trick(winner)
         tricks = self.tricks
         tricks.append((self.leader, self.trick, winner))
         if winner >= 0:
@@ -959,6 +925,8 @@ class HeartsState(State):
         self.set_aside_count = 0
         if self.widow and not g.widow_first:
             self.widow_taker = self.last_winner
+            if self.events is not None and self.widow_taker >= 0:
+                self._emit({"type": "widow", "seat": self.widow_taker, "size": self.widow.bit_count()})
         widow_points = points_of(self.widow)
         self.uncollected_points = points_of(self.uncollected)
         if self.widow_taker < 0:
@@ -971,6 +939,8 @@ class HeartsState(State):
         shooter = points.index(g.total_points) if g.total_points in points else -1
         if shooter >= 0 and moon != "none":
             self.moon_seat = shooter
+            if self.events is not None:
+                self._emit({"type": "moon", "seat": shooter, "choice": None if moon == "choice" else moon})
             if moon == "choice":
                 self.phase = MOON
                 self.current = shooter
@@ -1007,6 +977,8 @@ class HeartsState(State):
                 "totals": list(self.scores_),
             }
         )
+        if self.events is not None:
+            self._log_scored(deltas)
         self.hand_index += 1
         limit = g.max_hands
         if max(self.scores_) >= g.target or (limit > 0 and self.hand_index >= limit):
@@ -1018,6 +990,94 @@ class HeartsState(State):
             return
         self.dealer = (self.dealer + 1) % n
         self._deal(None)
+
+    # --- events (logged only while a Table listens) ------------------------------------------
+
+    def _log_passes(self) -> None:
+        """The passes have been exchanged: who passed how many cards to whom (public); each seat's own
+        pass and what it received (private)."""
+        n = self.n
+        offset = self.pass_offset
+        passed = self.passed
+        private: dict[int, dict[str, Any]] = {}
+        for s in range(n):
+            private[s] = {
+                "passed_cards": display_cards(mask_of(passed[s])),
+                "received_cards": display_cards(mask_of(passed[(s - offset) % n])),
+            }
+        self._emit(
+            {
+                "type": "passes",
+                "direction": direction_name(offset, n),
+                "passes": [{"seat": s, "to": (s + offset) % n, "count": len(passed[s])} for s in range(n)],
+                "passed_cards": None,
+                "received_cards": None,
+            },
+            private,
+        )
+
+    def _log_trick(self, winner: int) -> None:
+        """The trick on the table is complete and goes to ``winner`` (-1: set aside); called before the
+        state records it."""
+        trick = self.trick
+        suit = SUIT_MASKS[SUIT_OF[trick[0][1]]]
+        seen = dup = 0
+        for _, f in trick:
+            bit = BITS[f]
+            if bit & suit:
+                if seen & bit:
+                    dup |= bit
+                seen |= bit
+        won = winner >= 0
+        self._emit(
+            {
+                "type": "trick",
+                "number": len(self.tricks) + 1,
+                "leader": self.leader,
+                "cards": [{"seat": s, "card": LABELS[f]} for s, f in trick],
+                "winner": winner if won else None,
+                "cancelled": display_cards(dup),
+                "points": points_of(self.trick_mask),
+                "collected": self.set_aside_count if won else 0,
+                "collected_points": points_of(self.set_aside) if won else 0,
+                "set_aside": 0 if won else self.set_aside_count + 1,
+            }
+        )
+        if won and self.widow_taker < 0 and self.widow and self.ruleset.widow_first:
+            self._emit({"type": "widow", "seat": winner, "size": self.widow.bit_count()})
+
+    def _log_scored(self, deltas: list[int]) -> None:
+        """The hand is scored (its row is on the score sheet): the points, the totals and how they came."""
+        row = self.score_sheet[-1]
+        widow_points = points_of(self.widow)
+        players = []
+        for s, t in enumerate(self.taken):
+            hearts = (t & HEARTS2).bit_count()
+            queens = (t & QS2).bit_count()
+            widow = widow_points if s == self.widow_taker else 0
+            players.append(
+                {"hearts": hearts, "queens": queens, "widow": widow, "taken": hearts + 13 * queens + widow}
+            )
+        self._emit(
+            {
+                "type": "deal_scored",
+                "deal": row["hand"],
+                "dealer": row["dealer"],
+                "points": list(deltas),
+                "totals": list(self.scores_),
+                "players": players,
+                "uncollected": row["uncollected"],
+                "widow_taker": row["widow_taker"],
+                "moon": row["moon"],
+                "moon_choice": row["moon_choice"],
+            }
+        )
+
+    def action_audience(self, seat: int, action: int) -> tuple[tuple[int, ...], str] | None:
+        """A pass is seen by the passer alone; everyone else sees that a card was passed."""
+        if PASS_BASE <= action < MOON_MINUS:
+            return (seat,), "pass"
+        return None
 
     # --- what a seat sees --------------------------------------------------------------------
 
@@ -1044,14 +1104,17 @@ class HeartsState(State):
         return receiver, known
 
     def observation(self, seat: int | None, ints: bool = False) -> Observation:
-        def faces(cards: list[int] | tuple[int, ...]) -> list[str]:
-            return display_labels(mask_of(cards)) if cards else []
+        form = 1 if ints else 0
+        names = NAMES[form]
+
+        def faces(cards: list[int] | tuple[int, ...]) -> list[Any]:
+            return display_cards(mask_of(cards), form) if cards else []
 
         n = self.n
         me = seat if seat is not None and 0 <= seat < n else -1
         passed_to = received_from = None
-        passed_cards: list[str] = []
-        received_cards: list[str] = []
+        passed_cards: list[Any] = []
+        received_cards: list[Any] = []
         if me >= 0 and self.passed[me]:
             passed_to = (me + self.pass_offset) % n
             passed_cards = faces(self.passed[me])
@@ -1065,7 +1128,7 @@ class HeartsState(State):
             "hand_number": self.hand_index + (0 if phase == OVER else 1),
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": display_labels(self.hands[me]) if me >= 0 else [],
+            "hand": display_cards(self.hands[me], form) if me >= 0 else [],
             "hand_sizes": [h.bit_count() for h in self.hands],
             "widow_size": self.widow.bit_count(),
             "widow_taker": None if self.widow_taker < 0 else self.widow_taker,
@@ -1078,17 +1141,17 @@ class HeartsState(State):
             "received_cards": received_cards,
             "hearts_broken": self.broken,
             "leader": None if self.leader < 0 else self.leader,
-            "trick": [{"seat": s, "card": LABELS[f]} for s, f in self.trick],
+            "trick": [{"seat": s, "card": names[f]} for s, f in self.trick],
             "tricks": [
                 {
                     "leader": lead,
-                    "cards": [{"seat": s, "card": LABELS[f]} for s, f in cards],
+                    "cards": [{"seat": s, "card": names[f]} for s, f in cards],
                     "winner": None if w < 0 else w,
                 }
                 for lead, cards, w in self.tricks
             ],
             "set_aside_tricks": self.set_aside_count,
-            "uncollected": display_labels(self.uncollected) if self.uncollected else [],
+            "uncollected": display_cards(self.uncollected, form) if self.uncollected else [],
             "trick_points": [
                 (t & HEARTS2).bit_count() + 13 * (t & QS2).bit_count() if t else 0 for t in self.taken
             ],
