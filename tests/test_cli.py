@@ -128,3 +128,15 @@ def test_python_dash_m_runs_the_cli() -> None:
         [sys.executable, "-m", "cardhall", "games"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "hokm" in done.stdout
+
+
+def test_play_hearts_never_shows_another_seats_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        ["play", "hearts(decks=1,players=4,max_hands=1)", "--seed", "3", "--bots", "rules"],
+        capsys,
+        stdin="1\n" * 5 + "quit\n",
+    )
+    assert code == 0
+    passes = [line for line in out.splitlines() if "(rules): pass" in line]
+    assert len(passes) == 9  # three bots, three cards each: that they passed, never what
+    assert all(line.endswith(": pass") for line in passes)
