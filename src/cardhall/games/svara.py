@@ -157,6 +157,7 @@ class Svara(Game):
         # Every action's label, and every action as itself: the observation picks one of the two.
         self.labels: tuple[str, ...] = tuple(self._action_label(a) for a in range(self.num_distinct_actions))
         self.action_ints: tuple[int, ...] = tuple(range(self.num_distinct_actions))
+        self.game_string = str(self)  # every observation names the game
 
     @property
     def num_players(self) -> int:
@@ -684,19 +685,17 @@ class SvaraState(State):
     # --- events (only while a Table listens: callers check ``self.events is not None``) -------
 
     def _emit_deal(self, order: list[int]) -> None:
-        """``deal`` (an ordinary deal) or ``svara_deal``: the cards are dealt, face down."""
+        """``deal`` (an ordinary deal) or ``svara_deal``: the cards are dealt face down, so each player
+        dealt in sees no card of his own yet."""
         game = self.ruleset
-        public: dict[str, Any] = {"deal": self.deals_done + 1, "dealer": self.dealer}
+        public: dict[str, Any]
         if self.svara_round:
-            public = {"type": "svara_deal", **public, "svara": self.svara_round}
-            public["joined"] = list(self.joined)
+            public = {"type": "svara_deal", "deal": self.deals_done + 1, "dealer": self.dealer}
+            public.update(svara=self.svara_round, joined=list(self.joined))
         else:
-            public = {"type": "deal", **public, "ante": game.ante}
-            public["min_blind"] = game.ante * int(game.options["min_blind"])
-        public["players"] = sorted(order)
-        public["pot"] = self._pot()
-        public["stacks"] = list(self.stacks)
-        public["hand"] = None
+            public = {"type": "deal", "deal": self.deals_done + 1, "dealer": self.dealer}
+            public.update(ante=game.ante, min_blind=game.ante * int(game.options["min_blind"]))
+        public.update(players=sorted(order), pot=self._pot(), stacks=list(self.stacks), hand=None)
         self._emit(public, {s: {"hand": []} for s in order})
 
     def _emit_looked(self) -> None:
@@ -908,7 +907,7 @@ class SvaraState(State):
         cards: Callable[[int], list[Any]] = hand_cards if ints else hand_labels
         own = self.hands[seat] if seat is not None and self.looked else 0
         return {
-            "game": str(game),
+            "game": game.game_string,
             "seat": seat,
             "phase": self.phase,
             "deal_number": self.deals_done + (0 if self.phase == OVER else 1),
