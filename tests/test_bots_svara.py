@@ -9,7 +9,7 @@ import pytest
 
 import cardhall
 from cardhall.bots import make_bot
-from cardhall.bots.rules_svara import SvaraRulesBot, search_candidates
+from cardhall.bots.rules_svara import SvaraRulesBot, make_sampler, search_candidates
 from cardhall.games.svara import JOIN, PASS, SvaraState
 from cardhall.sim.simulate import simulate
 from tests.helpers import random_states
@@ -250,12 +250,13 @@ def test_sampled_bettors_hold_stronger_hands_than_silent_players() -> None:
     act(state, "0 look", "0 check", "1 bet 50", "2 call")
     obs = state.observation(0, ints=True)
     rng = random.Random(2)
-    samples = [game.sample_state(obs, rng) for _ in range(400)]
+    sample = make_sampler(game)
+    samples = [sample(obs, rng) for _ in range(400)]
     bettor = sum(game.values[s.hands[1]] for s in samples) / 400  # type: ignore[attr-defined]
     caller = sum(game.values[s.hands[2]] for s in samples) / 400  # type: ignore[attr-defined]
     state = table(THREE, MID21, "KD QD 9S", "8C 9H 10D")
     act(state, "0 look")
-    quiet = [game.sample_state(state.observation(0, ints=True), rng) for _ in range(400)]
+    quiet = [sample(state.observation(0, ints=True), rng) for _ in range(400)]
     silent = sum(game.values[s.hands[1]] for s in quiet) / 400  # type: ignore[attr-defined]
     assert bettor > caller > silent + 1
 

@@ -20,19 +20,24 @@ has looked, the bets, the pot, who is still in) and the legal actions. Its habit
 - **Svara**: it joins when its share of the pot after joining (pot + fee over the players then in) is at
   least the fee and the fee is at most a third of its stack.
 
-What the search bot knows of Svara is here too: :func:`search_candidates` (a short list of bet sizes).
-The search samples its states with ``Svara.sample_state`` (bettors hold stronger hands).
+What the search bot knows of Svara is here too: :func:`search_candidates` (a short list of bet sizes)
+and :func:`make_sampler`, its opponent model: in the open round an opponent who bet, raised or called
+after looking is dealt a hand drawn with chance growing with its strength (strength ** (2 per bet, raise
+or all in + 1 per call)), what his betting says, read from the public actions only; the other hidden
+hands are dealt at random by ``Svara.sample_state``.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from cardhall.bots.base import BaseBot
+from cardhall.cards import cards_of
 from cardhall.core import Game, Observation, State
-from cardhall.games.svara import ALL_IN, BLIND_BASE, CALL, CHECK, FOLD, JOIN, LOOK, PASS, Svara
-from cardhall.games.svara_hands import STRENGTH
+from cardhall.games.svara import ALL_IN, BIT, BLIND_BASE, CALL, CHECK, FOLD, JOIN, LOOK, OPEN, PASS, Svara
+from cardhall.games.svara_hands import DECK_MASK, STRENGTH
 
 BLIND_CHANCE = 0.2  # the first blind; halved for each blind already on the table
 STRONG = 0.65  # winning chance for a raise
@@ -170,6 +175,63 @@ def search_candidates(game: Game, observation: Observation, legal_actions: list[
                 target = u * 2
         out.extend(sorted(picked))
     return sorted(out)
+
+
+def make_sampler(game: Game) -> Callable[[Observation, random.Random], State]:
+    """The search bot's states: ``Svara.sample_state`` with the opponents who bet or called in the open
+    round dealt stronger hands (see the module's docstring)."""
+    assert isinstance(game, Svara)
+    strength = STRENGTH[str(game.option("joker"))]
+    values = game.values
+    bet_base = game.bet_base
+
+    def signals(o: Observation) -> dict[int, int]:
+        """Per opponent, how much his betting since the players looked says about his hand: 2 for
+        each bet, raise or all in, 1 for each call."""
+        seat = o["seat"]
+        actions = o["actions"]
+        start = 0
+        for i, a in enumerate(actions):
+            if a["action"] == LOOK:
+                start = i
+        out: dict[int, int] = {}
+        for a in actions[start:]:
+            s = a["seat"]
+            action = a["action"]
+            if s != seat and (action >= bet_base or action in (ALL_IN, CALL)):
+                out[s] = out.get(s, 0) + (1 if action == CALL else 2)
+        return out
+
+    def weighted_hand(pool: int, power: int, rng: random.Random) -> int:
+        """Three cards of ``pool`` drawn with chance growing with the hand's strength ** ``power``
+        (rejection sampling, at most 40 draws; then the strongest hand drawn)."""
+        cards = cards_of(pool)
+        best, best_w = 0, -1.0
+        for _ in range(40):
+            a, b, c = rng.sample(cards, 3)
+            hand = BIT[a] | BIT[b] | BIT[c]
+            w = strength[values[hand]] ** power
+            if rng.random() < w:
+                return hand
+            if w > best_w:
+                best, best_w = hand, w
+        return best
+
+    def bettors(o: Observation, blind: list[int], known: int, rng: random.Random) -> dict[int, int]:
+        """Hands for the opponents whose betting in the open round says something."""
+        out: dict[int, int] = {}
+        if o["phase"] != OPEN:
+            return out
+        for s, power in signals(o).items():
+            if s in blind:
+                out[s] = weighted_hand(DECK_MASK & ~known, power, rng)
+                known |= out[s]
+        return out
+
+    def sample(observation: Observation, rng: random.Random) -> State:
+        return game.sample_state(observation, rng, bettors)
+
+    return sample
 
 
 RULES_BOT = SvaraRulesBot

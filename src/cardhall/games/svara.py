@@ -43,9 +43,10 @@ Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.g
   cards are back in the deck, so the log is about finished deals only).
 - The observation also names the public betting state a search bot needs to rebuild the deal
   (``to_respond``: who still has to act since the last increase, ``opened``, ``join_order``), so
-  ``Svara.sample_state`` works from the observation alone (it deals the opponents who bet or called
-  stronger hands, see its docstring). ``observation(seat, ints=True)`` holds the same data with every
-  card (the hand, the showdown, the deal log's shown hands) and every action (``actions``) as its int.
+  ``Svara.sample_state`` works from the observation alone (an opponent model, such as the search bot's
+  in ``bots/rules_svara.py``, may deal some hands first). ``observation(seat, ints=True)`` holds the
+  same data with every card (the hand, the showdown, the deal log's shown hands) and every action
+  (``actions``) as its int.
 - Events (while a Table listens; ``docs/schema/svara.json`` has every field): ``deal`` when an ordinary
   deal is dealt (``deal``, 1-based, svaras are not new deals; ``dealer``, ``ante``, ``min_blind``,
   ``players``, ``pot``, ``stacks``; ``hand`` is null publicly and ``[]`` privately for each player dealt
@@ -73,7 +74,7 @@ from cardhall.cards import cards_of, format_card, mask_of, sort_for_display
 from cardhall.core import Game, Observation, State, derived_rng
 from cardhall.errors import InvalidOptionError
 from cardhall.games._deal import deal_constrained, shuffle_deck
-from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, STRENGTH, VALUES, hand_value
+from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
 from cardhall.options import Option
 
 __all__ = ["Svara", "SvaraState", "hand_value"]
@@ -85,6 +86,10 @@ MAX_STACK_IN_ANTES: Final = 500
 
 BLIND, OPEN, JOINING, OVER = "blind", "open", "svara join", "over"
 BIT: Final = tuple(1 << c for c in range(52))
+
+# An opponent model for ``Svara.sample_state``: given a seat's observation, the seats whose cards it
+# cannot know, the cards it knows (a mask) and the RNG, the hands (masks) it deals some of those seats.
+HandPrior = Callable[[Observation, list[int], int, random.Random], dict[int, int]]
 
 # A hand (a bitmask) in display order, as ints and as labels, memoised: there are 4,960 hands.
 _HAND_CARDS: Final[dict[int, tuple[int, ...]]] = {}
@@ -238,16 +243,17 @@ class Svara(Game):
 
     # --- search ------------------------------------------------------------------------------
 
-    def sample_state(self, observation: Observation, rng: random.Random) -> SvaraState:
-        """A state the observing seat cannot tell from the real one, built from its observation alone.
+    def sample_state(
+        self, observation: Observation, rng: random.Random, prior: HandPrior | None = None
+    ) -> SvaraState:
+        """A state the observing seat cannot tell from the real one, built from its observation alone
+        (in the bots' form, ``ints=True``).
 
         The stacks, pots, waiting svaras, the deal log and the betting of the deal in hand are copied
         from the observation; the seat's own cards (once looked) and the cards shown at a showdown are
         kept, every other hand is dealt at random from the unseen cards, and future deals come from a
-        fresh seed. In the open round an opponent who bet, raised or called after looking gets a hand
-        drawn with chance growing with its strength (strength ** (2 per bet or raise + 1 per call)):
-        what his betting says, read from the public actions only. The history of the sampled state
-        is empty. ``observation`` is in the bots' form (``ints=True``).
+        fresh seed. ``prior`` (an opponent model: the search bot's, see ``bots/rules_svara.py``) may
+        deal some of the unknown hands first, as it likes. The history of the sampled state is empty.
         """
         o = observation
         seat = o["seat"]
@@ -305,13 +311,13 @@ class Svara(Game):
             hands[seat] = mask_of(o["hand"])
         known = revealed | hands[seat]
         blind = [s for s in holders if not hands[s]]
-        if phase == OPEN:
-            # Opponents who bet or called after looking are dealt hands weighted by strength.
-            for s, power in self._signals(o, seat).items():
-                if s in blind:
-                    hands[s] = self._weighted_hand(DECK_MASK & ~known, power, rng)
-                    known |= hands[s]
-                    blind.remove(s)
+        if prior is not None:
+            for s, hand in prior(o, blind, known, rng).items():
+                if s not in blind or hand & known or hand.bit_count() != 3:
+                    raise ValueError(f"{self}: a prior dealt seat {s} an impossible hand {cards_of(hand)}")
+                hands[s] = hand
+                known |= hand
+                blind.remove(s)
         unseen = cards_of(DECK_MASK & ~known)
         sizes = [3] * len(blind)
         sizes.append(len(unseen) - 3 * len(blind))
@@ -321,40 +327,6 @@ class Svara(Game):
         st.hands = hands
         st.stock = mask_of(piles[-1])
         return st
-
-    def _signals(self, o: Observation, seat: int) -> dict[int, int]:
-        """Per opponent, how much his betting since the players looked says about his hand: 2 for
-        each bet, raise or all in, 1 for each call."""
-        actions = o["actions"]
-        start = 0
-        for i, a in enumerate(actions):
-            if a["action"] == LOOK:
-                start = i
-        bet_base = self.bet_base
-        out: dict[int, int] = {}
-        for a in actions[start:]:
-            s = a["seat"]
-            action = a["action"]
-            if s != seat and (action >= bet_base or action in (ALL_IN, CALL)):
-                out[s] = out.get(s, 0) + (1 if action == CALL else 2)
-        return out
-
-    def _weighted_hand(self, pool: int, power: int, rng: random.Random) -> int:
-        """Three cards of ``pool`` drawn with chance growing with the hand's strength ** ``power``
-        (rejection sampling, at most 40 draws; then the strongest hand drawn)."""
-        cards = cards_of(pool)
-        strength = STRENGTH[str(self.options["joker"])]
-        values = self.values
-        best, best_w = 0, -1.0
-        for _ in range(40):
-            a, b, c = rng.sample(cards, 3)
-            hand = BIT[a] | BIT[b] | BIT[c]
-            w = strength[values[hand]] ** power
-            if rng.random() < w:
-                return hand
-            if w > best_w:
-                best, best_w = hand, w
-        return best
 
 
 class SvaraState(State):
