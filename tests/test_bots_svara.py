@@ -9,7 +9,7 @@ import pytest
 
 import cardhall
 from cardhall.bots import make_bot
-from cardhall.bots.rules_svara import SvaraRulesBot
+from cardhall.bots.rules_svara import SvaraRulesBot, make_sampler, search_candidates
 from cardhall.games.svara import JOIN, PASS, SvaraState
 from cardhall.sim.simulate import simulate
 from tests.helpers import random_states
@@ -33,12 +33,13 @@ def test_sampled_state_has_the_same_observation_and_plays_on(game_string: str) -
     states = random_states(game_string, range(12))
     for i, state in enumerate(states):
         for seat in range(game.num_players):
-            obs = state.observation(seat)
+            obs = state.observation(seat, ints=True)
             sampled = game.sample_state(obs, rng)
-            assert sampled.observation(seat) == obs
+            assert sampled.observation(seat, ints=True) == obs
+            assert sampled.observation(seat) == state.observation(seat)
             assert sorted(c for cards in sampled.zones().values() for c in cards) == sorted(game.deck())
         if i % 5 == 0 and not state.is_over:
-            sampled = game.sample_state(state.observation(state.to_act[0]), rng)
+            sampled = game.sample_state(state.observation(state.to_act[0], ints=True), rng)
             while not sampled.is_over:
                 seat = sampled.to_act[0]
                 sampled.apply(seat, rng.choice(sampled.legal_actions(seat)))
@@ -55,7 +56,7 @@ def test_sampled_state_deals_hidden_cards_anew_but_keeps_what_the_seat_saw() -> 
         if state.is_over:
             continue
         seat = state.to_act[0]
-        sampled = game.sample_state(state.observation(seat), rng)
+        sampled = game.sample_state(state.observation(seat, ints=True), rng)
         assert isinstance(sampled, SvaraState)
         if state.looked and state.hands[seat]:
             assert sampled.hands[seat] == state.hands[seat]
@@ -73,7 +74,7 @@ def test_sampled_state_deals_hidden_cards_anew_but_keeps_what_the_seat_saw() -> 
 def test_sample_state_refuses_a_spectator_view() -> None:
     game = cardhall.load_game("svara")
     with pytest.raises(ValueError, match="one seat"):
-        game.sample_state(game.new_game(seed=1).observation(None), random.Random(0))
+        game.sample_state(game.new_game(seed=1).observation(None, ints=True), random.Random(0))
 
 
 # --- the rules bot ---------------------------------------------------------------------------------
@@ -86,7 +87,7 @@ MID20 = "KS QS 9H"  # worth 20
 def choice(state: SvaraState, spec: str = "rules", seed: int = 0) -> str:
     seat = state.to_act[0]
     bot = make_bot(spec, state.game)
-    action = bot.act(state.observation(seat), state.legal_actions(seat), random.Random(seed))
+    action = bot.act(state.observation(seat, ints=True), state.legal_actions(seat), random.Random(seed))
     assert action in state.legal_actions(seat)
     return state.game.action_label(action)
 
@@ -129,10 +130,10 @@ def test_rules_fears_bettors_the_same_hand_folds_to_more_aggression() -> None:
     bot = SvaraRulesBot(cardhall.load_game(THREE))
     state = table(THREE, "KD QD 9S", MID21, "8C 9H 10D")
     act(state, "0 look", "0 check")
-    quiet = bot.chance(state.observation(1))
+    quiet = bot.chance(state.observation(1, ints=True))
     state = table(THREE, MID21, "KD QD 9S", "8C 9H 10D")
     act(state, "0 look", "0 check", "1 bet 10", "2 raise 10")
-    loud = bot.chance(state.observation(0))
+    loud = bot.chance(state.observation(0, ints=True))
     assert loud == pytest.approx(quiet**2)  # two opponents in, and two of them bet: four
 
 
@@ -178,7 +179,7 @@ def test_rules_goes_all_in_only_with_the_odds() -> None:
 
 def join_view(fee: int, pot: int, tied: int, stack: int) -> dict[str, Any]:
     state = table(THREE, WORST, BEST, MID)
-    obs = state.observation(2)
+    obs = state.observation(2, ints=True)
     obs.update(
         phase="svara join",
         svara_fee=fee,
@@ -220,7 +221,7 @@ def test_search_plays_a_short_match_to_the_end() -> None:
     rng = random.Random(3)
     while not state.is_over:
         seat = state.to_act[0]
-        action = bots[seat].act(state.observation(seat), state.legal_actions(seat), rng)
+        action = bots[seat].act(state.observation(seat, ints=True), state.legal_actions(seat), rng)
         state.apply(seat, action)
     assert sum(state.scores) == 3 * 200
     assert bots[0].stats["determinizations"] > 0  # type: ignore[attr-defined]
@@ -232,10 +233,12 @@ def test_search_never_reads_the_true_state() -> None:
     act(state, "0 look", "0 bet 20")
     other = state.clone()
     other.hands[0], other.hands[2] = other.hands[2], other.hands[0]
-    obs = state.observation(1)
-    assert other.observation(1) == obs
+    obs = state.observation(1, ints=True)
+    assert other.observation(1, ints=True) == obs and other.observation(1) == state.observation(1)
     picks = [
-        make_bot("search(iterations=3)", game).act(s.observation(1), s.legal_actions(1), random.Random(9))
+        make_bot("search(iterations=3)", game).act(
+            s.observation(1, ints=True), s.legal_actions(1), random.Random(9)
+        )
         for s in (state, other)
     ]
     assert picks[0] == picks[1]
@@ -245,14 +248,15 @@ def test_sampled_bettors_hold_stronger_hands_than_silent_players() -> None:
     game = cardhall.load_game(THREE)
     state = table(THREE, MID21, "KD QD 9S", "8C 9H 10D")
     act(state, "0 look", "0 check", "1 bet 50", "2 call")
-    obs = state.observation(0)
+    obs = state.observation(0, ints=True)
     rng = random.Random(2)
-    samples = [game.sample_state(obs, rng) for _ in range(400)]
+    sample = make_sampler(game)
+    samples = [sample(obs, rng) for _ in range(400)]
     bettor = sum(game.values[s.hands[1]] for s in samples) / 400  # type: ignore[attr-defined]
     caller = sum(game.values[s.hands[2]] for s in samples) / 400  # type: ignore[attr-defined]
     state = table(THREE, MID21, "KD QD 9S", "8C 9H 10D")
     act(state, "0 look")
-    quiet = [game.sample_state(state.observation(0), rng) for _ in range(400)]
+    quiet = [sample(state.observation(0, ints=True), rng) for _ in range(400)]
     silent = sum(game.values[s.hands[1]] for s in quiet) / 400  # type: ignore[attr-defined]
     assert bettor > caller > silent + 1
 
@@ -265,7 +269,7 @@ def test_search_compares_a_short_list_of_bet_sizes() -> None:
     while not state.is_over and checked < 30:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
-        short = game.search_candidates(state.observation(seat), legal)
+        short = search_candidates(game, state.observation(seat, ints=True), legal)
         assert short and set(short) <= set(legal) and short == sorted(short)
         assert [a for a in legal if a < 7] == [a for a in short if a < 7]  # every simple action kept
         amounts = [a for a in legal if a >= 7]

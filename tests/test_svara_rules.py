@@ -184,11 +184,15 @@ def test_each_player_bets_blind_once_then_the_blind_bettor_pays_up() -> None:
     last = state.log[-1]
     assert last["ended"] == "showdown" and last["pot"] == 60
     assert last["shown"] == [
+        {"seat": 0, "value": 31, "cards": parse_cards("AH KH QH")},
+        {"seat": 1, "value": 8, "cards": parse_cards("7D 8H 8S")},
+    ]
+    # The showdown stays readable in every seat's deal log after the next deal is dealt.
+    assert state.observation(1)["deal_log"][-1]["shown"] == [
         {"seat": 0, "value": 31, "cards": ["AH", "KH", "QH"]},
         {"seat": 1, "value": 8, "cards": ["7D", "8H", "8S"]},
     ]
-    # The showdown stays readable in every seat's deal log after the next deal is dealt.
-    assert state.observation(1)["deal_log"][-1]["shown"] == last["shown"]
+    assert state.observation(1, ints=True)["deal_log"][-1] == last
     assert last["won"] == [{"seat": 0, "amount": 60}]
     # next deal: the deal passes to the left, antes paid again
     assert state.dealer == 0 and state.scores == (1030 - 10, 970 - 10)

@@ -43,8 +43,22 @@ Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.g
   cards are back in the deck, so the log is about finished deals only).
 - The observation also names the public betting state a search bot needs to rebuild the deal
   (``to_respond``: who still has to act since the last increase, ``opened``, ``join_order``), so
-  ``Svara.sample_state`` works from the observation alone (it deals the opponents who bet or called
-  stronger hands, see its docstring).
+  ``Svara.sample_state`` works from the observation alone (an opponent model, such as the search bot's
+  in ``bots/rules_svara.py``, may deal some hands first). ``observation(seat, ints=True)`` holds the
+  same data with every card (the hand, the showdown, the deal log's shown hands) and every action
+  (``actions``) as its int.
+- Events (while a Table listens; ``docs/schema/svara.json`` has every field): ``deal`` when an ordinary
+  deal is dealt (``deal``, 1-based, svaras are not new deals; ``dealer``, ``ante``, ``min_blind``,
+  ``players``, ``pot``, ``stacks``; ``hand`` is null publicly and ``[]`` privately for each player dealt
+  in: his cards lie face down); ``looked`` when the blind round ends and the players see their cards
+  (``hand`` and ``hand_value`` private to each); ``showdown`` (the contenders' ``hands`` with their
+  values, each ``pot`` with its amount, ``eligible`` players, ``winner`` or the ``tied`` players);
+  ``pot_won`` when a round ends without a showdown (everybody else folded, or nobody bet and the dealer
+  takes the pot); ``svara`` when a tie is to be replayed (``pot``, ``players`` tied, ``fee``,
+  ``may_join`` in the order they are asked) and ``svara_deal`` when its cards are dealt;
+  ``deal_scored`` once per deal after all of its svaras (``points`` and ``totals`` per seat, ``won``
+  and ``paid`` per seat, and every round of the deal); ``busted`` after it for players who can no
+  longer pay the ante. Folded cards appear in no event.
 - Actions (dense ints): 0 fold, 1 check, 2 call, 3 all in, 4 look, 5 join svara, 6 pass svara, then
   ``blind X``, ``bet X`` and ``raise X`` (raise BY X over the highest bet) for X = 1..K antes, where
   K = players x stack // ante (no bet can be larger). ``stack`` may be at most 500 antes.
@@ -53,13 +67,14 @@ Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.g
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Final, Self
 
-from cardhall.cards import cards_of, format_card, mask_of, parse_card, sort_for_display
+from cardhall.cards import cards_of, format_card, mask_of, sort_for_display
 from cardhall.core import Game, Observation, State, derived_rng
 from cardhall.errors import InvalidOptionError
 from cardhall.games._deal import deal_constrained, shuffle_deck
-from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, STRENGTH, VALUES, hand_value
+from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
 from cardhall.options import Option
 
 __all__ = ["Svara", "SvaraState", "hand_value"]
@@ -71,18 +86,38 @@ MAX_STACK_IN_ANTES: Final = 500
 
 BLIND, OPEN, JOINING, OVER = "blind", "open", "svara join", "over"
 BIT: Final = tuple(1 << c for c in range(52))
-# random.shuffle of the 32-card deck as steps (i, i + 1, bits of i + 1): the same numbers, fewer calls.
 
+# An opponent model for ``Svara.sample_state``: given a seat's observation, the seats whose cards it
+# cannot know, the cards it knows (a mask) and the RNG, the hands (masks) it deals some of those seats.
+HandPrior = Callable[[Observation, list[int], int, random.Random], dict[int, int]]
 
+# A hand (a bitmask) in display order, as ints and as labels, memoised: there are 4,960 hands.
+_HAND_CARDS: Final[dict[int, tuple[int, ...]]] = {}
 _HAND_LABELS: Final[dict[int, tuple[str, ...]]] = {}
 
 
+def hand_cards(mask: int) -> list[int]:
+    """The cards of a hand (a bitmask) in display order."""
+    cards = _HAND_CARDS.get(mask)
+    if cards is None:
+        cards = _HAND_CARDS[mask] = tuple(sort_for_display(cards_of(mask)))
+    return list(cards)
+
+
 def hand_labels(mask: int) -> list[str]:
-    """The labels of a hand (a bitmask) in display order (memoised: there are 4,960 hands)."""
+    """The labels of a hand (a bitmask) in display order."""
     labels = _HAND_LABELS.get(mask)
     if labels is None:
-        labels = _HAND_LABELS[mask] = tuple(format_card(c) for c in sort_for_display(cards_of(mask)))
+        labels = _HAND_LABELS[mask] = tuple(format_card(c) for c in hand_cards(mask))
     return list(labels)
+
+
+def text_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A deal-log row with its shown cards as labels (a row without a showdown is the same row)."""
+    if not row["shown"]:
+        return row
+    shown = [{**r, "cards": [format_card(c) for c in r["cards"]]} for r in row["shown"]]
+    return {**row, "shown": shown}
 
 
 class Svara(Game):
@@ -124,7 +159,10 @@ class Svara(Game):
         n = self.players
         # orders[s]: every seat clockwise starting after s.
         self.orders = tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n))
-        self.labels: dict[int, str] = {}  # action labels, filled on demand
+        # Every action's label, and every action as itself: the observation picks one of the two.
+        self.labels: tuple[str, ...] = tuple(self._action_label(a) for a in range(self.num_distinct_actions))
+        self.action_ints: tuple[int, ...] = tuple(range(self.num_distinct_actions))
+        self.game_string = str(self)  # every observation names the game
 
     @property
     def num_players(self) -> int:
@@ -150,13 +188,6 @@ class Svara(Game):
     def raise_by(self, amount: int) -> int:
         return self.raise_base + amount // self.ante - 1
 
-    def label(self, action: int) -> str:
-        """``action_label`` without the checks, cached (the observation lists every action of a deal)."""
-        text = self.labels.get(action)
-        if text is None:
-            text = self.labels[action] = self._action_label(action)
-        return text
-
     def _action_label(self, action: int) -> str:
         if action < BLIND_BASE:
             return SIMPLE_LABELS[action]
@@ -177,25 +208,6 @@ class Svara(Game):
             family = ("blind", "bet", "raise").index(words[0])
             return BLIND_BASE + family * self.units + amount // self.ante - 1
         return None
-
-    def search_candidates(self, observation: Observation, legal_actions: list[int]) -> list[int]:
-        """Every simple action, and of each amount family (blind, bet, raise) the smallest, the largest and
-        about a doubling apart in between: a search compares sizes that differ, not fifty neighbours."""
-        out = [a for a in legal_actions if a < BLIND_BASE]
-        families: dict[int, list[int]] = {}
-        for a in legal_actions:
-            if a >= BLIND_BASE:
-                families.setdefault((a - BLIND_BASE) // self.units, []).append(a)
-        for amounts in families.values():
-            picked = {amounts[0], amounts[-1]}
-            units = [(a - BLIND_BASE) % self.units + 1 for a in amounts]
-            target = units[0] * 2
-            for a, u in zip(amounts, units, strict=True):
-                if u >= target:
-                    picked.add(a)
-                    target = u * 2
-            out.extend(sorted(picked))
-        return sorted(out)
 
     def _action_examples(self) -> str:
         return f"'call', 'fold', 'look', 'blind {self.ante}', 'raise {2 * self.ante}', 'all in', 'join svara'"
@@ -231,16 +243,17 @@ class Svara(Game):
 
     # --- search ------------------------------------------------------------------------------
 
-    def sample_state(self, observation: Observation, rng: random.Random) -> SvaraState:
-        """A state the observing seat cannot tell from the real one, built from its observation alone.
+    def sample_state(
+        self, observation: Observation, rng: random.Random, prior: HandPrior | None = None
+    ) -> SvaraState:
+        """A state the observing seat cannot tell from the real one, built from its observation alone
+        (in the bots' form, ``ints=True``).
 
         The stacks, pots, waiting svaras, the deal log and the betting of the deal in hand are copied
         from the observation; the seat's own cards (once looked) and the cards shown at a showdown are
         kept, every other hand is dealt at random from the unseen cards, and future deals come from a
-        fresh seed. In the open round an opponent who bet, raised or called after looking gets a hand
-        drawn with chance growing with its strength (strength ** (2 per bet or raise + 1 per call)):
-        what his betting says, read from the public actions only. The history of the sampled state
-        is empty.
+        fresh seed. ``prior`` (an opponent model: the search bot's, see ``bots/rules_svara.py``) may
+        deal some of the unknown hands first, as it likes. The history of the sampled state is empty.
         """
         o = observation
         seat = o["seat"]
@@ -258,6 +271,7 @@ class Svara(Game):
         st.deal_index = st.deals_done + st.svara_round + 1
         st.queue = [(v["pot"], tuple(v["players"])) for v in o["pending_svaras"]]
         st.log = list(o["deal_log"])
+        st.log_text = None  # made from the log if a text observation asks for it
         st.looked = o["looked"]
         st.winners_ = tuple(o["winners"])
         st.in_deal = list(o["in_deal"])
@@ -279,7 +293,7 @@ class Svara(Game):
         st.svara_players = tuple(o["svara_players"])
         st.join_order = list(o["join_order"])
         st.joined = list(o["joined"])
-        st.deal_actions = [(a["seat"], self._label_actions()[a["action"]]) for a in o["actions"]]
+        st.deal_actions = [(a["seat"], a["action"]) for a in o["actions"]]
         # Cards: who holds a hand now (the last deal's players once it is settled), what is seen.
         if phase in (JOINING, OVER):
             holders = list(o["deal_log"][-1]["players"]) if o["deal_log"] else []
@@ -289,21 +303,21 @@ class Svara(Game):
         st.shown = []
         revealed = 0
         for row in o["showdown"]:
-            hands[row["seat"]] = mask_of(parse_card(c) for c in row["cards"])
+            hands[row["seat"]] = mask_of(row["cards"])
             revealed |= hands[row["seat"]]
             st.shown.append((row["seat"], row["value"]))
         st.revealed = revealed
         if o["hand"]:
-            hands[seat] = mask_of(parse_card(c) for c in o["hand"])
+            hands[seat] = mask_of(o["hand"])
         known = revealed | hands[seat]
         blind = [s for s in holders if not hands[s]]
-        if phase == OPEN:
-            # Opponents who bet or called after looking are dealt hands weighted by strength.
-            for s, power in self._signals(o, seat).items():
-                if s in blind:
-                    hands[s] = self._weighted_hand(DECK_MASK & ~known, power, rng)
-                    known |= hands[s]
-                    blind.remove(s)
+        if prior is not None:
+            for s, hand in prior(o, blind, known, rng).items():
+                if s not in blind or hand & known or hand.bit_count() != 3:
+                    raise ValueError(f"{self}: a prior dealt seat {s} an impossible hand {cards_of(hand)}")
+                hands[s] = hand
+                known |= hand
+                blind.remove(s)
         unseen = cards_of(DECK_MASK & ~known)
         sizes = [3] * len(blind)
         sizes.append(len(unseen) - 3 * len(blind))
@@ -313,47 +327,6 @@ class Svara(Game):
         st.hands = hands
         st.stock = mask_of(piles[-1])
         return st
-
-    def _signals(self, o: Observation, seat: int) -> dict[int, int]:
-        """Per opponent, how much his betting since the players looked says about his hand: 2 for
-        each bet, raise or all in, 1 for each call."""
-        actions = o["actions"]
-        start = 0
-        for i, a in enumerate(actions):
-            if a["action"] == "look":
-                start = i
-        out: dict[int, int] = {}
-        for a in actions[start:]:
-            s = a["seat"]
-            word = a["action"].split(" ", 1)[0]
-            if s != seat and word in ("bet", "raise", "all", "call"):
-                out[s] = out.get(s, 0) + (1 if word == "call" else 2)
-        return out
-
-    def _weighted_hand(self, pool: int, power: int, rng: random.Random) -> int:
-        """Three cards of ``pool`` drawn with chance growing with the hand's strength ** ``power``
-        (rejection sampling, at most 40 draws; then the strongest hand drawn)."""
-        cards = cards_of(pool)
-        strength = STRENGTH[str(self.options["joker"])]
-        values = self.values
-        best, best_w = 0, -1.0
-        for _ in range(40):
-            a, b, c = rng.sample(cards, 3)
-            hand = BIT[a] | BIT[b] | BIT[c]
-            w = strength[values[hand]] ** power
-            if rng.random() < w:
-                return hand
-            if w > best_w:
-                best, best_w = hand, w
-        return best
-
-    def _label_actions(self) -> dict[str, int]:
-        """Action ints by label (built once per game)."""
-        table: dict[str, int] | None = getattr(self, "_by_label", None)
-        if table is None:
-            table = {self._action_label(a): a for a in range(self.num_distinct_actions)}
-            self._by_label = table
-        return table
 
 
 class SvaraState(State):
@@ -375,7 +348,10 @@ class SvaraState(State):
         self.deals_done = 0  # finished deals, svaras not counted
         self.svara_round = 0  # 0 in an ordinary deal, k in the k-th svara of a deal
         self.queue: list[tuple[int, tuple[int, ...]]] = []  # svaras waiting: (pot, tied players)
+        # The deal log, cards as ints; the same rows with cards as labels (None in a sampled state:
+        # made from the log when a text observation asks for it).
         self.log: list[dict[str, Any]] = []
+        self.log_text: list[dict[str, Any]] | None = []
         self.hands = [0] * n
         self.stock = DECK_MASK
         self.revealed = 0
@@ -446,10 +422,14 @@ class SvaraState(State):
         self.shown = []
         self.looked = False
         self.phase = BLIND
+        if self.events is not None:
+            self._emit_deal(order)
         live_with_chips = [s for s in order if self.stacks[s] > 0]
         if len(live_with_chips) < 2:
             self.no_betting = True
             self.looked = True
+            if self.events is not None:
+                self._emit_looked()
             self._showdown()
             return
         self.actor = live_with_chips[0]
@@ -464,6 +444,8 @@ class SvaraState(State):
     def _start_open(self, first: int) -> None:
         self.phase = OPEN
         self.looked = True
+        if self.events is not None:
+            self._emit_looked()
         in_deal, folded, stacks = self.in_deal, self.folded, self.stacks
         self.pending = [in_deal[s] and not folded[s] and stacks[s] > 0 for s in range(self.ruleset.players)]
         self.opened = False
@@ -516,6 +498,18 @@ class SvaraState(State):
     def _take_all(self, seat: int, ended: str) -> None:
         amount = self._pot()
         self.stacks[seat] += amount
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "pot_won",
+                    "deal": self.deals_done + 1,
+                    "svara": self.svara_round,
+                    "seat": seat,
+                    "amount": amount,
+                    "ended": ended,
+                    "stacks": list(self.stacks),
+                }
+            )
         self._log(ended, [], [(seat, amount)], [])
         self._after_deal()
 
@@ -535,10 +529,13 @@ class SvaraState(State):
             best = max(value.values())
             tied = tuple(s for s in live if value[s] == best)
             amount = self._pot()
+            if amount and len(tied) == 1:
+                stacks[tied[0]] += amount
+            if self.events is not None:
+                self._emit_showdown([(amount, live, tied)] if amount else [])
             if not amount:
                 self._log("showdown", self.shown, [], [])
             elif len(tied) == 1:
-                stacks[tied[0]] += amount
                 self._log("showdown", self.shown, [(tied[0], amount)], [])
             else:
                 self.queue.append((amount, tied))
@@ -558,16 +555,20 @@ class SvaraState(State):
         pots[-1][0] += self._pot() - sum(p[0] for p in pots)
         won: dict[int, int] = {}
         svaras: dict[tuple[int, ...], int] = {}
+        settled: list[tuple[int, list[int], tuple[int, ...]]] = []
         for amount, eligible in pots:
             if amount == 0:
                 continue
             best = max(value[s] for s in eligible)
             tied = tuple(s for s in eligible if value[s] == best)
+            settled.append((amount, eligible, tied))
             if len(tied) == 1:
                 won[tied[0]] = won.get(tied[0], 0) + amount
                 self.stacks[tied[0]] += amount
             else:
                 svaras[tied] = svaras.get(tied, 0) + amount
+        if self.events is not None:
+            self._emit_showdown(settled)
         new_svaras = [(amount, tied) for tied, amount in svaras.items()]
         self.queue.extend(new_svaras)
         self._log("showdown", self.shown, sorted(won.items()), new_svaras)
@@ -580,28 +581,22 @@ class SvaraState(State):
         won: list[tuple[int, int]],
         svaras: list[tuple[int, tuple[int, ...]]],
     ) -> None:
-        self.log.append(
-            {
-                "deal": self.deals_done + 1,
-                "svara": self.svara_round,
-                "dealer": self.dealer,
-                "players": [s for s in range(self.ruleset.players) if self.in_deal[s]],
-                "joined": list(self.joined),
-                "pot": self._pot(),
-                "ended": ended,
-                "shown": [
-                    {
-                        "seat": s,
-                        "value": v,
-                        "cards": hand_labels(self.hands[s]),
-                    }
-                    for s, v in shown
-                ],
-                "won": [{"seat": s, "amount": a} for s, a in won],
-                "svaras": [{"pot": a, "players": list(t)} for a, t in svaras],
-                "stacks": list(self.stacks),
-            }
-        )
+        row = {
+            "deal": self.deals_done + 1,
+            "svara": self.svara_round,
+            "dealer": self.dealer,
+            "players": [s for s in range(self.ruleset.players) if self.in_deal[s]],
+            "joined": list(self.joined),
+            "pot": self._pot(),
+            "ended": ended,
+            "shown": [{"seat": s, "value": v, "cards": hand_cards(self.hands[s])} for s, v in shown],
+            "won": [{"seat": s, "amount": a} for s, a in won],
+            "svaras": [{"pot": a, "players": list(t)} for a, t in svaras],
+            "stacks": list(self.stacks),
+        }
+        self.log.append(row)
+        if self.log_text is not None:
+            self.log_text.append(text_row(row))
         self.contrib = [0] * self.ruleset.players
         self.carried = 0
 
@@ -609,6 +604,8 @@ class SvaraState(State):
         if self.queue:
             self._start_svara()
             return
+        if self.events is not None:
+            self._emit_deal_scored()
         self.deals_done += 1
         ante = self.ruleset.ante
         able = [s for s in range(self.ruleset.players) if self.stacks[s] >= ante]
@@ -639,11 +636,117 @@ class SvaraState(State):
             self.join_order = [
                 s for s in self._order(self.dealer) if s not in tied and self.stacks[s] >= max(self.fee, 1)
             ]
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "svara",
+                    "deal": self.deals_done + 1,
+                    "svara": self.svara_round,
+                    "pot": amount,
+                    "players": list(tied),
+                    "fee": self.fee,
+                    "may_join": list(self.join_order),
+                }
+            )
         if self.join_order:
             self.phase = JOINING
             self.actor = self.join_order[0]
         else:
             self._deal_cards()
+
+    # --- events (only while a Table listens: callers check ``self.events is not None``) -------
+
+    def _emit_deal(self, order: list[int]) -> None:
+        """``deal`` (an ordinary deal) or ``svara_deal``: the cards are dealt face down, so each player
+        dealt in sees no card of his own yet."""
+        game = self.ruleset
+        public: dict[str, Any]
+        if self.svara_round:
+            public = {"type": "svara_deal", "deal": self.deals_done + 1, "dealer": self.dealer}
+            public.update(svara=self.svara_round, joined=list(self.joined))
+        else:
+            public = {"type": "deal", "deal": self.deals_done + 1, "dealer": self.dealer}
+            public.update(ante=game.ante, min_blind=game.ante * int(game.options["min_blind"]))
+        public.update(players=sorted(order), pot=self._pot(), stacks=list(self.stacks), hand=None)
+        self._emit(public, {s: {"hand": []} for s in order})
+
+    def _emit_looked(self) -> None:
+        """``looked``: the blind round is over and every player in the deal sees his own cards."""
+        values = self.ruleset.values
+        players = [s for s in range(self.ruleset.players) if self.in_deal[s] and not self.folded[s]]
+        private = {
+            s: {"hand": hand_labels(self.hands[s]), "hand_value": values[self.hands[s]]} for s in players
+        }
+        public = {
+            "type": "looked",
+            "deal": self.deals_done + 1,
+            "svara": self.svara_round,
+            "players": players,
+            "hand": None,
+            "hand_value": None,
+        }
+        self._emit(public, private)
+
+    def _emit_showdown(self, pots: list[tuple[int, list[int], tuple[int, ...]]]) -> None:
+        """``showdown``: the contenders' hands, and each pot (amount, eligible players, the players
+        holding its best hand among them)."""
+        self._emit(
+            {
+                "type": "showdown",
+                "deal": self.deals_done + 1,
+                "svara": self.svara_round,
+                "hands": [
+                    {"seat": s, "cards": hand_labels(self.hands[s]), "value": v} for s, v in self.shown
+                ],
+                "pots": [
+                    {
+                        "amount": amount,
+                        "eligible": list(eligible),
+                        "winner": tied[0] if len(tied) == 1 else None,
+                        "tied": list(tied) if len(tied) > 1 else [],
+                    }
+                    for amount, eligible, tied in pots
+                ],
+                "stacks": list(self.stacks),
+            }
+        )
+
+    def _emit_deal_scored(self) -> None:
+        """``deal_scored`` for the deal just finished (its last round is the last row of the log),
+        then ``busted`` for the players it left unable to pay the ante."""
+        game = self.ruleset
+        n = game.players
+        number = self.deals_done + 1
+        log = self.log
+        first = len(log)
+        while first > 0 and log[first - 1]["deal"] == number:
+            first -= 1
+        before = log[first - 1]["stacks"] if first else [game.stack] * n
+        points = [self.stacks[s] - before[s] for s in range(n)]
+        won = [0] * n
+        rounds = []
+        for row in log[first:]:
+            for w in row["won"]:
+                won[w["seat"]] += w["amount"]
+            rounds.append(
+                {k: row[k] for k in ("svara", "players", "joined", "pot", "ended", "won", "svaras")}
+            )
+        self._emit(
+            {
+                "type": "deal_scored",
+                "deal": number,
+                "dealer": self.dealer,
+                "points": points,
+                "totals": list(self.stacks),
+                "won": won,
+                "paid": [won[s] - points[s] for s in range(n)],
+                "rounds": rounds,
+            }
+        )
+        ante = game.ante
+        busted = [s for s in range(n) if before[s] >= ante > self.stacks[s]]
+        if busted:
+            self._emit({"type": "busted", "deal": number, "players": busted, "stacks": list(self.stacks)})
 
     # --- Game API ----------------------------------------------------------------------------
 
@@ -771,17 +874,19 @@ class SvaraState(State):
 
     def observation(self, seat: int | None, ints: bool = False) -> Observation:
         game = self.ruleset
-        label = game.label
+        # The one difference between the two forms: cards and actions as ints, or as their labels.
+        names: tuple[int, ...] | tuple[str, ...] = game.action_ints if ints else game.labels
+        cards: Callable[[int], list[Any]] = hand_cards if ints else hand_labels
         own = self.hands[seat] if seat is not None and self.looked else 0
         return {
-            "game": str(game),
+            "game": game.game_string,
             "seat": seat,
             "phase": self.phase,
             "deal_number": self.deals_done + (0 if self.phase == OVER else 1),
             "svara": self.svara_round,
             "dealer": self.dealer,
             "to_act": list(self.to_act),
-            "hand": hand_labels(own),
+            "hand": cards(own),
             "looked": self.looked,
             "hand_value": game.values[own] if own else None,
             "ante": game.ante,
@@ -802,20 +907,19 @@ class SvaraState(State):
             "join_order": list(self.join_order),
             "to_respond": list(self.pending),
             "opened": self.opened,
-            "actions": [{"seat": s, "action": label(a)} for s, a in self.deal_actions],
-            "showdown": [
-                {
-                    "seat": s,
-                    "cards": hand_labels(self.hands[s]),
-                    "value": v,
-                }
-                for s, v in self.shown
-            ],
-            "deal_log": list(self.log),
+            "actions": [{"seat": s, "action": names[a]} for s, a in self.deal_actions],
+            "showdown": [{"seat": s, "cards": cards(self.hands[s]), "value": v} for s, v in self.shown],
+            "deal_log": list(self.log) if ints else self._text_log(),
             "max_deals": game.options["max_deals"],
             "is_over": self.is_over,
             "winners": list(self.winners_),
         }
+
+    def _text_log(self) -> list[dict[str, Any]]:
+        """The deal log with cards as labels."""
+        if self.log_text is not None:
+            return self.log_text[:]
+        return [text_row(row) for row in self.log]
 
     def hidden_cards(self, seat: int | None) -> set[int]:
         return set(cards_of(DECK_MASK & ~self._known(seat)))
@@ -870,6 +974,7 @@ class SvaraState(State):
         new.joined = self.joined[:]
         new.last_blind = self.last_blind
         new.log = self.log[:]
+        new.log_text = None if self.log_text is None else self.log_text[:]
         new.looked = self.looked
         new.min_raise = self.min_raise
         new.no_betting = self.no_betting
