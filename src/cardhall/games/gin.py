@@ -81,7 +81,7 @@ from cardhall.games.gin_melds import (
 )
 from cardhall.options import Option
 
-__all__ = ["Arrangement", "Gin", "GinState", "best_melds", "deadwood"]
+__all__ = ["Arrangement", "Gin", "GinState", "OpponentHand", "best_melds", "deadwood"]
 
 HAND_SIZE: Final = 10
 _FULL: Final = (1 << 52) - 1
