@@ -1,4 +1,5 @@
-"""Gin bots: deals_finished, Gin.sample_state, the gin rules bot and the search bot on gin."""
+"""Gin bots: deals_finished, Gin.sample_state, the gin rules bot, its opponent model and the search bot
+on gin. Bots read the ints form of the observation."""
 
 from __future__ import annotations
 
@@ -9,11 +10,18 @@ import pytest
 
 import cardhall
 from cardhall.bots import make_bot
-from cardhall.bots.rules_gin import GinRulesBot
+from cardhall.bots.rules_gin import (
+    GinRulesBot,
+    make_sampler,
+    misfits,
+    refused_by,
+    search_candidates,
+)
 from cardhall.cards import parse_card, parse_cards
-from cardhall.games.gin import KNOCK_BASE, LAYOFF_BASE, NO_SUGGESTION, STOCK, GinState
-from cardhall.sim.play import play_match
+from cardhall.games.gin import KNOCK_BASE, LAYOFF_BASE, NO_SUGGESTION, PASS, STOCK, TAKE, GinState
+from cardhall.games.gin_melds import deadwood_mask
 from cardhall.sim.simulate import simulate
+from cardhall.table import Table
 
 
 def test_deals_finished_counts_hands_void_ones_included() -> None:
@@ -68,19 +76,28 @@ def play_out(state: GinState, rng: random.Random) -> None:
         state.apply(seat, legal[rng.randrange(len(legal))])
 
 
+def sampler(game: cardhall.Game, kind: str) -> Any:
+    """``Gin.sample_state`` alone (the opponent's hidden cards dealt uniformly) or a search bot's
+    sampler (the opponent model of the rules module)."""
+    return game.sample_state if kind == "uniform" else make_sampler(game)
+
+
+@pytest.mark.parametrize("kind", ["uniform", "model"])
 @pytest.mark.parametrize("game_string", VARIANTS)
-def test_sample_state_keeps_the_observation_of_every_seat(game_string: str) -> None:
+def test_sample_state_keeps_the_observation_of_every_seat(game_string: str, kind: str) -> None:
     game = cardhall.load_game(game_string)
+    sample = sampler(game, kind)
     rng = random.Random(7)
     states = random_states(game_string, range(6))
     phases = {s.phase for s in states}
     assert {"upcard", "draw", "discard", "over"} <= phases
     for i, state in enumerate(states):
         for seat in range(game.num_players):
-            obs = state.observation(seat)
-            sampled = game.sample_state(obs, rng)
+            obs = state.observation(seat, ints=True)
+            sampled = sample(obs, rng)
             assert isinstance(sampled, GinState)
-            assert sampled.observation(seat) == obs
+            assert sampled.observation(seat, ints=True) == obs
+            assert sampled.observation(seat) == state.observation(seat)
             cards = [c for zone in sampled.zones().values() for c in zone]
             assert sorted(cards) == sorted(set(cards)) == list(range(52))
             assert sampled.history == [] and sampled.seed != state.seed
@@ -89,55 +106,60 @@ def test_sample_state_keeps_the_observation_of_every_seat(game_string: str) -> N
                 assert sampled.winners
 
 
-def test_sample_state_in_the_lay_off_phase() -> None:
+@pytest.mark.parametrize("kind", ["uniform", "model"])
+def test_sample_state_in_the_lay_off_phase(kind: str) -> None:
     states = [
         s for s in random_states("gin(players=2,max_hands=3)", range(40), every=50) if s.phase == "layoff"
     ]
     assert states
     game = states[0].game
+    sample = sampler(game, kind)
     for state in states:
         seat = state.current
-        obs = state.observation(seat)
-        sampled = game.sample_state(obs, random.Random(0))
-        assert sampled.observation(seat) == obs
+        obs = state.observation(seat, ints=True)
+        sampled = sample(obs, random.Random(0))
+        assert sampled.observation(seat, ints=True) == obs
         assert sampled.legal_actions(seat) == state.legal_actions(seat)
         play_out(sampled, random.Random(1))
 
 
-def test_sample_state_keeps_cards_seen_taken_and_deals_the_rest_at_random() -> None:
+@pytest.mark.parametrize("kind", ["uniform", "model"])
+def test_sample_state_keeps_cards_seen_taken_and_deals_the_rest_at_random(kind: str) -> None:
     game = cardhall.load_game("gin(players=2)")
+    sample = sampler(game, kind)
     state = game.new_game(seed=3)
     assert isinstance(state, GinState)
     up = state.pile[-1]
     taker = state.current
     state.apply(taker, game.parse_action("take discard"))
     other = 1 - taker
-    obs = state.observation(other)
+    obs = state.observation(other, ints=True)
     opponent_hands = set()
     stocks = set()
     for k in range(20):
-        sampled = game.sample_state(obs, random.Random(k))
+        sampled = sample(obs, random.Random(k))
         assert sampled.hands[taker] >> up & 1  # everyone saw it taken
         assert sampled.hands[other] == state.hands[other]
         assert sampled.hands[taker].bit_count() == 11 and len(sampled.stock) == 31
         opponent_hands.add(sampled.hands[taker])
         stocks.add(tuple(sampled.stock))
-    # The opponent's hands come by weight from one pool per observation, so a few may repeat.
-    assert len(opponent_hands) >= 15 and len(stocks) == 20
+    # The model's hands come by weight from one pool per observation, so a few may repeat.
+    assert len(opponent_hands) >= (20 if kind == "uniform" else 15) and len(stocks) == 20
 
 
-def test_sample_state_for_the_advisor_keeps_the_team_hand_and_the_suggestion() -> None:
+@pytest.mark.parametrize("kind", ["uniform", "model"])
+def test_sample_state_for_the_advisor_keeps_the_team_hand_and_the_suggestion(kind: str) -> None:
     game = cardhall.load_game("gin")
     state = game.new_game(seed=5)
     assert isinstance(state, GinState)
     captain, advisor = state.nondealer, state.advisor
     state.apply(advisor, game.parse_action("suggest take discard"))
-    obs = state.observation(advisor)
-    sampled = game.sample_state(obs, random.Random(0))
+    obs = state.observation(advisor, ints=True)
+    sampled = sampler(game, kind)(obs, random.Random(0))
     assert sampled.hands[captain] == state.hands[captain]
     assert sampled.suggestion == state.suggestion and sampled.advised
-    assert sampled.observation(advisor) == obs
-    assert sampled.observation(captain) == state.observation(captain)
+    assert sampled.observation(advisor, ints=True) == obs
+    assert sampled.observation(captain, ints=True) == state.observation(captain, ints=True)
 
 
 # --- the rules bot -------------------------------------------------------------------------------
@@ -171,7 +193,7 @@ def choice(state: GinState, seat: int | None = None, obs: dict[str, Any] | None 
     seat = state.current if seat is None else seat
     legal = state.legal_actions(seat)
     bot = make_bot("rules", state.game)
-    action = bot.act(state.observation(seat) if obs is None else obs, legal, random.Random(0))
+    action = bot.act(state.observation(seat, ints=True) if obs is None else obs, legal, random.Random(0))
     assert action in legal
     return state.game.action_label(action)
 
@@ -204,10 +226,10 @@ def test_draw_phase_takes_a_set_card_and_otherwise_draws() -> None:
     act(state, state.nondealer, "discard KS")
     assert state.phase == "draw" and state.current == state.dealer
     assert choice(state) == "draw stock"  # KS is no use to 5C 6C 7C 9S 10H JS QD KD 2D 6H
-    obs = state.observation(state.dealer)
-    obs["discard_pile"][-1] = "8C"  # 5C 6C 7C 8C
+    obs = state.observation(state.dealer, ints=True)
+    obs["discard_pile"][-1] = parse_card("8C")  # 5C 6C 7C 8C
     assert choice(state, obs=obs) == "take discard"
-    obs["discard_pile"][-1] = "4C"  # 4C 5C 6C 7C
+    obs["discard_pile"][-1] = parse_card("4C")  # 4C 5C 6C 7C
     assert choice(state, obs=obs) == "take discard"
 
 
@@ -223,14 +245,14 @@ def test_never_feeds_a_meld_the_opponent_was_seen_taking() -> None:
     state = new("AS 2S 3S 2C 4D 10S QC JD JH 9H", OPP, "KH", "3H")
     act(state, state.nondealer, "pass")
     act(state, state.dealer, "pass")
-    obs = state.observation(state.nondealer)
+    obs = state.observation(state.nondealer, ints=True)
     opp = state.dealer
     assert choice(state, obs=obs) in ("discard QC", "discard 10S")
     # The opponent holds 8S 9S (seen taken from the pile): the 10S would make him a run.
-    obs["known_cards"][opp] = ["8S", "9S"]
+    obs["known_cards"][opp] = parse_cards("8S 9S")
     assert choice(state, obs=obs) == "discard QC"
     # He holds QH and QD: the QC would make him a set.
-    obs["known_cards"][opp] = ["QH", "QD"]
+    obs["known_cards"][opp] = parse_cards("QH QD")
     assert choice(state, obs=obs) == "discard 10S"
 
 
@@ -240,13 +262,13 @@ def test_knocks_early_holds_late_and_always_goes_gin() -> None:
     act(state, state.dealer, "pass")
     # Deadwood after throwing 9D: 8 (the 8C); early in the hand it knocks.
     assert choice(state) == "knock 9D"
-    obs = state.observation(state.nondealer)
+    obs = state.observation(state.nondealer, ints=True)
     obs["stock_size"] = 5  # late: 8 is too much, it plays on toward gin
     assert choice(state, obs=obs) == "discard 9D"
     gin = new(KNOCKER, OPP_PLAIN, "6D", "4S")
     act(gin, gin.nondealer, "pass")
     act(gin, gin.dealer, "pass")
-    obs = gin.observation(gin.nondealer)
+    obs = gin.observation(gin.nondealer, ints=True)
     obs["stock_size"] = 3
     assert choice(gin, obs=obs) == "knock 9D"  # gin: AS-4S, 4H 4D 4C... deadwood 0
 
@@ -281,23 +303,23 @@ def test_decision_depends_on_the_observation_only() -> None:
     for s in (a, b):
         act(s, s.nondealer, "pass")
         act(s, s.dealer, "pass")
-    assert a.observation(a.nondealer) == b.observation(b.nondealer)
+    assert a.observation(a.nondealer, ints=True) == b.observation(b.nondealer, ints=True)
     assert a.hands[a.dealer] != b.hands[b.dealer]
     for spec in ("rules", "search(iterations=3)"):
         picks = set()
         for s in (a, b):
             bot = make_bot(spec, s.game)
-            picks.add(bot.act(s.observation(s.nondealer), s.legal_actions(s.nondealer), random.Random(4)))
+            picks.add(
+                bot.act(s.observation(s.nondealer, ints=True), s.legal_actions(s.nondealer), random.Random(4))
+            )
         assert len(picks) == 1
 
 
 @pytest.mark.parametrize("game_string", ["gin(players=2,max_hands=1)", "gin(max_hands=1)"])
 def test_search_bot_plays_a_short_match(game_string: str) -> None:
     game = cardhall.load_game(game_string)
-    bots = [make_bot("search(iterations=2)", game)] + [
-        make_bot("rules", game) for _ in range(game.num_players - 1)
-    ]
-    state = play_match(game, bots, seed=3)
+    bots = ["search(iterations=2)"] + ["rules"] * (game.num_players - 1)
+    state = Table(game, bots, seed=3, events=False).play()
     assert state.is_over and state.deals_finished == 1
 
 
@@ -308,12 +330,10 @@ def test_rules_beats_random_clearly() -> None:
     assert rules["margin"]["low"] > 15
 
 
-def test_sample_state_deals_the_opponent_a_plausible_hand() -> None:
-    """After some turns the sampled opponent holds less deadwood than a uniform deal of the same cards,
-    and fewer of the cards he threw away or passed on would meld with it."""
-    from cardhall.games.gin import _misfits, _refusals
-    from cardhall.games.gin_melds import deadwood_mask
-
+def test_the_opponent_model_deals_him_a_plausible_hand() -> None:
+    """After some turns the opponent the model samples holds less deadwood than a uniform deal of the
+    same cards (``Gin.sample_state`` alone), and fewer of the cards he threw away or passed on would
+    meld with it."""
     game = cardhall.load_game("gin(players=2,max_hands=1)")
     rules = make_bot("rules", game)
     rng = random.Random(0)
@@ -322,45 +342,56 @@ def test_sample_state_deals_the_opponent_a_plausible_hand() -> None:
         assert isinstance(state, GinState)
         while not (len(state.stock) <= 22 and state.phase == "draw") and not state.is_over:
             seat = state.to_act[0]
-            state.apply(seat, rules.act(state.observation(seat), state.legal_actions(seat), rng))
+            state.apply(seat, rules.act(state.observation(seat, ints=True), state.legal_actions(seat), rng))
         if not state.is_over:
             break
     assert not state.is_over
     me = state.current
     opp = 1 - me
-    obs = state.observation(me)
-    sampled = [game.sample_state(obs, random.Random(k)) for k in range(40)]
-    hidden = [c for c in range(52) if c in state.hidden_cards(me)]
-    size = state.hands[opp].bit_count() - state.known[opp].bit_count()
-    refused = _refusals(state.log, state.pile)[opp]
+    obs = state.observation(me, ints=True)
+    model = make_sampler(game)
+    sampled = [model(obs, random.Random(k)).hands[opp] for k in range(40)]
+    uniform = [game.sample_state(obs, random.Random(k)).hands[opp] for k in range(40)]
+    refused = refused_by(state.log, state.pile, opp)
     assert refused
-    uniform = []
-    for k in range(40):
-        mask = state.known[opp]
-        for c in random.Random(k).sample(hidden, size):
-            mask |= 1 << c
-        uniform.append(mask)
-    assert sum(map(deadwood_mask, (s.hands[opp] for s in sampled))) < sum(map(deadwood_mask, uniform)) - 200
-    misfits = sum(_misfits(s.hands[opp], refused) for s in sampled)
-    assert misfits < sum(_misfits(m, refused) for m in uniform)
+    assert sum(map(deadwood_mask, sampled)) < sum(map(deadwood_mask, uniform)) - 200
+    assert sum(misfits(h, refused) for h in sampled) < sum(misfits(h, refused) for h in uniform)
+
+
+def refusals(log: list[tuple[int, int, int]], pile: list[int]) -> dict[int, int]:
+    """Per seat, the cards it discarded or passed on this hand, by replaying the discard pile (the
+    reference for ``refused_by``)."""
+    pile = list(pile)
+    for _, a, c in reversed(log):  # back to the pile as dealt: the up-card alone
+        if a < LAYOFF_BASE:
+            pile.pop()
+        elif a == TAKE:
+            pile.append(c)
+    refused: dict[int, int] = {}
+    for s, a, c in log:
+        if a < LAYOFF_BASE:
+            pile.append(c)
+            refused[s] = refused.get(s, 0) | 1 << c
+        elif a == TAKE:
+            pile.pop()
+        elif a in (PASS, STOCK) and pile:
+            refused[s] = refused.get(s, 0) | 1 << pile[-1]
+    return refused
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)
 def test_rules_bot_reads_the_state_as_it_reads_the_observation(game_string: str) -> None:
     """``act_state`` (fast rollouts) chooses what ``act`` chooses on the seat's observation, and
-    ``refused_by`` reads the same refusals from the log as ``_refusals``."""
-    from cardhall.bots.rules_gin import refused_by
-    from cardhall.games.gin import _refusals
-
+    ``refused_by`` reads the same refusals from the log as a replay of the discard pile does."""
     game = cardhall.load_game(game_string)
     bot = GinRulesBot(game)
     checked = 0
     for state in random_states(game_string, range(40), every=1):
         for s in range(game.num_players):
-            assert refused_by(state.log, state.pile, s) == _refusals(state.log, state.pile).get(s, 0)
+            assert refused_by(state.log, state.pile, s) == refusals(state.log, state.pile).get(s, 0)
         for seat in state.to_act:
             legal = state.legal_actions(seat)
-            want = bot.act(state.observation(seat), legal, random.Random(1))
+            want = bot.act(state.observation(seat, ints=True), legal, random.Random(1))
             assert bot.act_state(state, seat, legal, random.Random(1)) == want
             checked += 1
     assert checked > 500
@@ -377,7 +408,9 @@ def rules_play_states(game_string: str, seeds: range) -> list[GinState]:
         while not state.is_over:
             out.append(state.clone())
             seat = state.to_act[0]
-            state.apply(seat, bot.act(state.observation(seat), state.legal_actions(seat), random.Random(0)))
+            state.apply(
+                seat, bot.act(state.observation(seat, ints=True), state.legal_actions(seat), random.Random(0))
+            )
     return out
 
 
@@ -394,8 +427,8 @@ def test_search_only_searches_knock_decisions_and_lay_offs(game_string: str) -> 
             legal = state.legal_actions(seat)
             if len(legal) < 2:
                 continue
-            obs = state.observation(seat)
-            short = game.search_candidates(obs, legal)
+            obs = state.observation(seat, ints=True)
+            short = search_candidates(game, obs, legal)
             bot = make_bot("search(iterations=3)", game)
             played = bot.act(obs, legal, random.Random(2))
             if legal[0] >= STOCK or legal[-1] == NO_SUGGESTION or legal[-1] < KNOCK_BASE:
@@ -412,20 +445,19 @@ def test_search_only_searches_knock_decisions_and_lay_offs(game_string: str) -> 
 
 
 def test_sampled_opponent_deadwood_is_his_real_deadwood_on_average() -> None:
-    """The search values a knock by the opponent's deadwood, so the sampled hands must carry about the
-    deadwood he really holds (with the deadwood weight at 0.5 they carried 2.7 points too little)."""
-    from cardhall.games.gin_melds import deadwood_mask
-
+    """The search values a knock by the opponent's deadwood, so the hands the opponent model samples
+    must carry about the deadwood he really holds (see benchmarks/bots-gin.md for the weights tried)."""
     game = cardhall.load_game("gin(players=2,max_hands=1)")
+    model = make_sampler(game)
     gaps = []
     for i, state in enumerate(rules_play_states("gin(players=2,max_hands=1)", range(40))):
         if i % 5 or state.phase not in ("draw", "discard"):
             continue
         me = state.to_act[0]
         opp = 1 - me
-        obs = state.observation(me)
+        obs = state.observation(me, ints=True)
         rng = random.Random(i)
-        sampled = [game.sample_state(obs, rng).hands[opp] for _ in range(4)]
+        sampled = [model(obs, rng).hands[opp] for _ in range(4)]
         gaps.append(sum(map(deadwood_mask, sampled)) / 4 - deadwood_mask(state.hands[opp]))
     assert len(gaps) > 80
     assert abs(sum(gaps) / len(gaps)) < 1.5

@@ -191,6 +191,28 @@ def test_first_upcard_declined_then_taken_by_the_dealer() -> None:
     assert s.observation(nd)["upcard_declined_by"] == [nd]
 
 
+def test_moves_show_the_card_each_move_showed_in_both_forms() -> None:
+    s = new("gin(players=2)", KNOCKER, OPP_PLAIN, "6D", "QH")
+    nd, dl = s.nondealer, s.dealer
+    act(s, nd, "take discard")
+    act(s, nd, "discard 9D")
+    act(s, dl, "draw stock")
+    assert s.observation(None)["moves"] == [
+        {"seat": nd, "action": "take discard", "card": "6D"},
+        {"seat": nd, "action": "discard 9D", "card": "9D"},
+        {"seat": dl, "action": "draw stock", "card": None},
+    ]
+    game = s.game
+    ints = s.observation(dl, ints=True)
+    assert ints["moves"] == [
+        {"seat": nd, "action": game.parse_action("take discard"), "card": parse_card("6D")},
+        {"seat": nd, "action": game.parse_action("discard 9D"), "card": parse_card("9D")},
+        {"seat": dl, "action": game.parse_action("draw stock"), "card": None},
+    ]
+    assert ints["discard_pile"] == [parse_card("9D")] and ints["known_cards"][nd] == [parse_card("6D")]
+    assert ints["hand"] == sorted(ints["hand"], key=lambda c: (c // 13, (c % 13 + 1) % 13))
+
+
 def test_first_upcard_declined_by_both() -> None:
     s = new("gin(players=2)", KNOCKER, OPP_PLAIN, "6D", "QH")
     both_pass(s)

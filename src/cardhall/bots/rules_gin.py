@@ -18,18 +18,38 @@
 - **Three players**: as box or captain it plays its hand; as advisor it suggests exactly what it would play
   with the team hand (the captain's choice above).
 - **Rollouts**: ``act_state`` makes the same choice straight from a state (what the seat's observation
-  shows, without building it), for the search bot's rollouts; ``discard_costs`` / ``ranked_discards``
-  give the search bot its gin candidates and ``Gin.sample_state`` its opponent model.
+  shows, without building it), for the search bot's rollouts.
+
+It reads the bots' form of the observation (``ints=True``: cards and actions as ints).
+
+What the search bot knows of gin (see :mod:`cardhall.bots.rules`) is here too:
+
+- ``search_candidates``: when a knock is legal, the rules bot's ``SEARCH_DISCARDS`` best plain discards
+  (by its own costing of deadwood, prospects and danger) and the knock leaving the least deadwood (gin if
+  possible), so the budget goes to the choices that matter (eleven near-equal discards would each get
+  too few rollouts); a discard when no knock is legal, taking or drawing, and an advisor's suggestion
+  (it changes nothing in a rollout): the rules bot's choice alone, not searched; lay-offs: every legal
+  action. Measured in ``benchmarks/bots-gin.md``: overriding plain discards and take-or-draw choices
+  gained nothing or lost; knock decisions gained.
+- ``make_sampler``: the opponent model. A sensible player improves his hand turn by turn, and a uniform
+  deal of his hidden cards gives him far more deadwood than he holds, and cards that fit nothing he did.
+  So, once per observation (one search decision; the sampler keeps the pool until another observation
+  comes), ``POOL_SIZE`` hands are drawn and weighted by how well they fit what he did
+  (:func:`opponent_pool`: cards he threw or passed on that would meld with them, cards he took that lie
+  outside his melds, how far his last discard is from what this bot would have thrown, the deadwood);
+  each sampled state (``Gin.sample_state``) takes one hand by weight.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
+from typing import NamedTuple
 
 from cardhall.bots.base import BaseBot
-from cardhall.cards import format_card
-from cardhall.core import Observation
+from cardhall.cards import cards_of
+from cardhall.core import Game, Observation
 from cardhall.games.gin import (
     DONE,
     KNOCK_BASE,
@@ -39,12 +59,17 @@ from cardhall.games.gin import (
     STOCK,
     SUGGEST_BASE,
     TAKE,
+    Gin,
     GinState,
 )
-from cardhall.games.gin_melds import CARD_VALUES, RANK_MASKS, deadwood_cards_mask, deadwood_mask
+from cardhall.games.gin_melds import (
+    CARD_VALUES,
+    RANK_MASKS,
+    deadwood_cards_mask,
+    deadwood_mask,
+    knock_discards,
+)
 
-CARD = {format_card(c): c for c in range(52)}
-BIT = {format_card(c): 1 << c for c in range(52)}
 FULL_STOCK = 31
 
 # Gin order within a suit (A low): GIN_NEXT[c] / GIN_PREV[c] is the card one rank above / below in its
@@ -53,19 +78,10 @@ GIN_NEXT = tuple(-1 if c % 13 == 11 else (c - 12 if c % 13 == 12 else c + 1) for
 GIN_PREV = tuple(-1 if c % 13 == 12 else (c + 12 if c % 13 == 0 else c - 1) for c in range(52))
 
 
-# How each logged move changes the discard pile: (kind, card).
-PUT, PICK, REFUSE, OTHER = range(4)
-MOVE: dict[str, tuple[int, int]] = {"pass": (REFUSE, -1), "draw stock": (REFUSE, -1), "done": (OTHER, -1)}
-for _c, _label in enumerate(CARD):
-    MOVE["discard " + _label] = MOVE["knock " + _label] = (PUT, _c)
-    MOVE["take " + _label] = (PICK, _c)
-    MOVE["lay off " + _label] = (OTHER, _c)
-
-
-def _mask(labels: list[str]) -> int:
+def _mask(cards: list[int]) -> int:
     m = 0
-    for c in labels:
-        m |= BIT[c]
+    for c in cards:
+        m |= 1 << c
     return m
 
 
@@ -253,7 +269,7 @@ class GinRulesBot(BaseBot):
         if first >= LAYOFF_BASE and first < STOCK:
             return self._lay_off(hand, legal)
         if first >= STOCK:  # TAKE with STOCK or PASS
-            return self._draw(hand, CARD[o["discard_pile"][-1]], o["stock_size"], legal)
+            return self._draw(hand, o["discard_pile"][-1], o["stock_size"], legal)
         opp = _opponent(o, me)
         return self._discard(
             hand,
@@ -271,7 +287,7 @@ class GinRulesBot(BaseBot):
         if len(legal) == 1:
             return legal[0]
         if seat != state.current:  # the advisor: through the observation
-            return self.act(state.observation(seat), legal, rng)
+            return self.act(state.observation(seat, ints=True), legal, rng)
         hand = state.hands[seat]
         first = legal[0]
         if first >= LAYOFF_BASE and first < STOCK:
@@ -347,24 +363,188 @@ class GinRulesBot(BaseBot):
     @staticmethod
     def _refused(o: Observation, opp: int) -> int:
         """Cards the opponent discarded or passed on this hand."""
-        moves = [(m["seat"], *MOVE[m["action"]]) for m in o["moves"]]
-        pile = [CARD[c] for c in o["discard_pile"]]
-        for _, kind, c in reversed(moves):  # back to the pile as dealt: the up-card alone
-            if kind == PUT:
-                pile.pop()
-            elif kind == PICK:
-                pile.append(c)
-        refused = 0
-        for who, kind, c in moves:
-            if kind == PICK:
-                pile.pop()
-            elif kind == PUT:
-                pile.append(c)
-                if who == opp:
-                    refused |= 1 << c
-            elif kind == REFUSE and who == opp and pile:
-                refused |= 1 << pile[-1]
-        return refused
+        log = [(m["seat"], m["action"], -1 if m["card"] is None else m["card"]) for m in o["moves"]]
+        return refused_by(log, o["discard_pile"], opp)
 
 
 RULES_BOT = GinRulesBot
+
+
+# --- what the search bot knows of gin ------------------------------------------------------------
+
+SEARCH_DISCARDS = 3
+
+
+def search_candidates(game: Game, observation: Observation, legal: list[int]) -> list[int]:
+    """The actions the search bot compares (see the module's notes): lay-offs: every legal one; a
+    discard with a knock legal: the rules bot's ``SEARCH_DISCARDS`` best plain discards and the best
+    knock; anything else: the rules bot's choice alone."""
+    if LAYOFF_BASE <= legal[0] < STOCK:  # lay-offs
+        return legal
+    last = legal[-1]
+    if last < KNOCK_BASE or last >= STOCK:  # a plain discard, take or draw, a suggestion
+        return [GinRulesBot(game).act(observation, legal, random.Random(0))]
+    knock = best_knock(_mask(observation["hand"]), legal)[1]
+    return sorted([*ranked_discards(observation, legal)[:SEARCH_DISCARDS], knock])
+
+
+# The opponent model's weights (see opponent_pool); how they were chosen: benchmarks/bots-gin.md.
+MISFIT_WEIGHT = 20.0
+DEADWOOD_WEIGHT = 0.3
+DISCARD_WEIGHT = 5.0
+TAKEN_WEIGHT = 10.0
+POOL_SIZE = 300
+DEADWOOD_TURNS = 6
+POOL_TEMPERATURE = 2.0
+KNOCK_REGRET = 30.0
+
+
+def misfits(hand: int, refused: int) -> int:
+    """How many refused cards would meld with ``hand`` (a sensible player keeps such cards)."""
+    if not refused:
+        return 0
+    base = deadwood_mask(hand)
+    n = 0
+    for c in cards_of(refused & ~hand):
+        n += deadwood_mask(hand | 1 << c) < base + CARD_VALUES[c]
+    return n
+
+
+class LastDiscard(NamedTuple):
+    """What the opponent saw when he made his last discard (for :func:`discard_regret`)."""
+
+    card: int
+    banned: int
+    stock: int
+    pile: int
+    seen: int  # the cards of the searching seat he had seen taken
+    refused: int  # the cards the searching seat had thrown or passed on
+
+
+def last_discard(
+    log: list[tuple[int, int, int]],
+    pile: list[int],
+    known: int,
+    me: int,
+    opp: int,
+    stock: int,
+    allow_same: bool,
+) -> LastDiscard | None:
+    """The opponent's view at his last plain discard, rebuilt from the log (None: he has not discarded)."""
+    i = len(log) - 1
+    while i >= 0 and not (log[i][0] == opp and log[i][1] < KNOCK_BASE):
+        i -= 1
+    if i < 0:
+        return None
+    d = log[i][2]
+    took = False
+    for s, a, _ in log[i + 1 :]:
+        if s != me:
+            return None
+        if a == TAKE:
+            took = True
+        elif a == STOCK:
+            stock += 1
+    then = list(pile) if took else pile[:-1]
+    pile_mask = 0
+    for c in then:
+        pile_mask |= 1 << c
+    banned = log[i - 1][2] if i > 0 and log[i - 1][1] == TAKE and not allow_same else -1
+    refused = refused_by(log[:i], then, me)
+    return LastDiscard(d, banned, stock, pile_mask, known & ~(1 << d), refused)
+
+
+def discard_regret(hand: int, last: LastDiscard) -> float:
+    """How far the opponent's last discard is from what the rules bot would have done holding ``hand``
+    and that card: its cost above the cheapest discard, or ``KNOCK_REGRET`` if it would have knocked."""
+    eleven = hand | 1 << last.card
+    allowed = eleven & ~(1 << last.banned) if last.banned >= 0 else eleven
+    discards = cards_of(allowed)
+    knocks = knock_discards(eleven) & allowed
+    if knocks and _knock_choice(eleven, [KNOCK_BASE + c for c in cards_of(knocks)], last.stock) >= 0:
+        return KNOCK_REGRET
+    costs = discard_costs(eleven, discards, last.stock, last.seen, last.pile, last.refused)
+    mine = min(cost for cost, a in costs)
+    return next(cost for cost, a in costs if a == last.card) - mine
+
+
+def opponent_pool(
+    mine: int,
+    unseen: list[int],
+    size: int,
+    refused: int,
+    last: LastDiscard | None,
+    deadwood_weight: float,
+    rng: random.Random,
+) -> tuple[list[int], list[float]]:
+    """Candidate hands for the opponent (``mine``, the cards he was seen taking, plus ``size`` unseen
+    cards) with cumulative weights ``exp(-implausibility / POOL_TEMPERATURE)``: each card he threw or
+    passed on that would meld with the hand (``MISFIT_WEIGHT``), each card he took that lies outside his
+    melds (``TAKEN_WEIGHT``), his last discard's cost above the rules bot's cheapest choice
+    (``DISCARD_WEIGHT``) and the deadwood (``deadwood_weight``: ``DEADWOOD_WEIGHT``, less in his first
+    ``DEADWOOD_TURNS`` turns, when his hand is still close to a random deal)."""
+    hands = []
+    scores = []
+    for _ in range(POOL_SIZE):
+        mask = mine
+        for c in rng.sample(unseen, size):
+            mask |= 1 << c
+        score = MISFIT_WEIGHT * misfits(mask, refused) + deadwood_weight * deadwood_mask(mask)
+        if mine:
+            score += TAKEN_WEIGHT * (deadwood_cards_mask(mask) & mine).bit_count()
+        if last is not None and DISCARD_WEIGHT:
+            score += DISCARD_WEIGHT * discard_regret(mask, last)
+        hands.append(mask)
+        scores.append(score)
+    low = min(scores)
+    cum = []
+    total = 0.0
+    for score in scores:
+        total += math.exp((low - score) / POOL_TEMPERATURE)
+        cum.append(total)
+    return hands, cum
+
+
+class GinSampler:
+    """One search bot's draws of gin states: ``Gin.sample_state`` with the opponent's hand from
+    :func:`opponent_pool`, the pool built once per observation (kept until another comes)."""
+
+    def __init__(self, game: Gin) -> None:
+        self.game = game
+        self._observation: Observation | None = None
+        self._pool: tuple[Observation, list[int], list[float]] | None = None
+
+    def __call__(self, observation: Observation, rng: random.Random) -> GinState:
+        self._observation = observation
+        return self.game.sample_state(observation, rng, self._opponent_hand)
+
+    def _opponent_hand(
+        self, state: GinState, opp: int, unseen: list[int], size: int, rng: random.Random
+    ) -> int:
+        observation = self._observation
+        cache = self._pool
+        if cache is not None and cache[0] is observation:
+            pool, cum = cache[1], cache[2]
+        else:
+            assert observation is not None
+            log = state.log
+            holder = state.nondealer if opp == state.dealer else state.dealer
+            turns = sum(1 for s, a, _ in log if a < LAYOFF_BASE and s == opp)
+            stock = len(unseen) - size
+            pool, cum = opponent_pool(
+                state.known[opp],
+                unseen,
+                size,
+                refused_by(log, state.pile, opp),
+                last_discard(log, state.pile, state.known[holder], holder, opp, stock, state.allow_same),
+                DEADWOOD_WEIGHT * min(turns, DEADWOOD_TURNS) / DEADWOOD_TURNS,
+                rng,
+            )
+            self._pool = (observation, pool, cum)
+        return pool[0] if len(pool) == 1 else rng.choices(pool, cum_weights=cum)[0]
+
+
+def make_sampler(game: Game) -> Callable[[Observation, random.Random], GinState]:
+    """A sampler for one search bot (its own pool cache)."""
+    assert isinstance(game, Gin)
+    return GinSampler(game)

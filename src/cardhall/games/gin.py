@@ -43,27 +43,36 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   no other player won a hand; ``box_bonus`` to every player for each hand he was credited with.
 - Everyone sees the discard pile, who drew from where, which cards were taken from the pile (they stay
   known in that hand until discarded), the knock, the spread hands and lay-offs. The stock order is
-  hidden. The score sheet holds numbers only.
+  hidden. The score sheet holds numbers only. Each move of the hand (``moves``) carries the card it
+  showed (``take discard`` the card taken), so the bots' form (cards and actions as ints) says as much.
+- Events (``docs/schema/gin.json``): ``deal`` (``deal``, ``dealer``, ``roles``, ``upcard``,
+  ``stock_size``; privately each holder's ``hand``, and the team hand to the advisor); ``knock`` when the
+  hands are spread (``knocker``, ``gin``, his ``melds`` as laid, ``deadwood_cards``, ``deadwood``, the
+  ``opponent``, his ``opponent_hand`` now shown and its ``opponent_deadwood``); ``deal_scored``
+  (``deal``, ``dealer``, ``result`` knock/gin/undercut/void, ``knocker``, both deadwoods,
+  ``deadwood_difference`` + ``bonus`` = the winner's points, ``winner``, ``credited``, ``points``,
+  ``totals``); ``match_bonuses`` at the end when a bonus is not zero (``game_bonus``, ``shutout``,
+  ``hands_won``, ``box_bonus``, ``points``, ``totals``). Draws, discards, knocks and lay-offs are action
+  events; the advisor's ``suggest ...`` / ``no suggestion`` show their label to his team only (everyone
+  else sees ``advise``).
 """
 
 from __future__ import annotations
 
-import math
 import random
-from typing import Any, Final, NamedTuple, Self
+from collections.abc import Callable
+from typing import Any, Final, Self
 
 from cardhall.cards import RANKS, cards_of, format_card, parse_card
 from cardhall.core import Game, Observation, State, derived_rng
 from cardhall.errors import InvalidOptionError
 from cardhall.games._deal import deal_constrained
 from cardhall.games.gin_melds import (
-    CARD_VALUES,
     KNOCK_LIMIT,
     Arrangement,
     best_melds,
     best_melds_mask,
     deadwood,
-    deadwood_cards_mask,
     deadwood_mask,
     gin_rank,
     knock_discards,
@@ -72,9 +81,10 @@ from cardhall.games.gin_melds import (
 )
 from cardhall.options import Option
 
-__all__ = ["Arrangement", "Gin", "GinState", "best_melds", "deadwood"]
+__all__ = ["Arrangement", "Gin", "GinState", "OpponentHand", "best_melds", "deadwood"]
 
 HAND_SIZE: Final = 10
+_FULL: Final = (1 << 52) - 1
 
 # Action ints.
 DISCARD_BASE: Final = 0
@@ -108,13 +118,16 @@ _WORDS: Final = {
 }
 
 
-_CARD_OF: Final = {format_card(c): c for c in range(52)}
 _LABEL: Final = tuple(format_card(c) for c in range(52))
-# _SUIT_LABELS[suit][13-bit pattern]: the labels of that suit pattern in gin order (A low).
-_SUIT_LABELS: Final = tuple(
-    tuple(tuple(_LABEL[13 * s + r] for r in (12, *range(12)) if p >> r & 1) for p in range(1 << 13))
-    for s in range(4)
-)
+
+
+def _suit_table(names: tuple[Any, ...]) -> tuple[tuple[tuple[Any, ...], ...], ...]:
+    """``table[suit][13-bit pattern]``: the names (labels or ints) of that suit pattern's cards in gin
+    order (A low)."""
+    return tuple(
+        tuple(tuple(names[13 * s + r] for r in (12, *range(12)) if p >> r & 1) for p in range(1 << 13))
+        for s in range(4)
+    )
 
 
 _MOVE_TEXT: Final = (
@@ -126,171 +139,45 @@ _MOVE_TEXT: Final = (
     "pass",
     "done",
 )
-_TAKE_TEXT: Final = tuple("take " + c for c in _LABEL)
+# How an observation names cards and actions, by form: [0] text (labels), [1] the bots' form (ints):
+# cards (by card int), the suit tables of _suit_table, and a player's actions (by action int, below
+# SUGGEST_BASE).
+_CARD_NAMES: Final[tuple[tuple[Any, ...], ...]] = (_LABEL, tuple(range(52)))
+_SUIT_NAMES: Final = (_suit_table(_LABEL), _suit_table(tuple(range(52))))
+_ACTION_NAMES: Final[tuple[tuple[Any, ...], ...]] = (_MOVE_TEXT, tuple(range(SUGGEST_BASE)))
 
 
-# The opponent model of sample_state (see _opponent_pool).
-MISFIT_WEIGHT: Final = 20.0
-DEADWOOD_WEIGHT: Final = 0.3  # leaves the sampled deadwood unbiased: +0.4 points over 518 states
-DISCARD_WEIGHT: Final = 5.0
-TAKEN_WEIGHT: Final = 10.0
-POOL_SIZE: Final = 300
-DEADWOOD_TURNS: Final = 6
-POOL_TEMPERATURE: Final = 2.0
-KNOCK_REGRET: Final = 30.0
-SEARCH_DISCARDS: Final = 3
-
-
-def _refusals(log: list[tuple[int, int, int]], pile: list[int]) -> dict[int, int]:
-    """Per seat, the cards it discarded or passed on (drew from the stock instead) this hand."""
-    pile = list(pile)
-    for _, a, c in reversed(log):  # back to the pile as dealt: the up-card alone
-        if a < LAYOFF_BASE:
-            pile.pop()
-        elif a == TAKE:
-            pile.append(c)
-    refused: dict[int, int] = {}
-    for s, a, c in log:
-        if a < LAYOFF_BASE:
-            pile.append(c)
-            refused[s] = refused.get(s, 0) | 1 << c
-        elif a == TAKE:
-            pile.pop()
-        elif a in (PASS, STOCK) and pile:
-            refused[s] = refused.get(s, 0) | 1 << pile[-1]
-    return refused
-
-
-def _misfits(hand: int, refused: int) -> int:
-    """How many refused cards would meld with ``hand`` (a sensible player keeps such cards)."""
-    if not refused:
-        return 0
-    base = deadwood_mask(hand)
-    n = 0
-    for c in cards_of(refused & ~hand):
-        n += deadwood_mask(hand | 1 << c) < base + CARD_VALUES[c]
-    return n
-
-
-class _Discard(NamedTuple):
-    """What the opponent saw when he made his last discard (for :func:`_discard_regret`)."""
-
-    card: int
-    banned: int
-    stock: int
-    pile: int
-    seen: int  # the cards of the searching seat he had seen taken
-    refused: int  # the cards the searching seat had thrown or passed on
-
-
-def _last_discard(
-    log: list[tuple[int, int, int]],
-    pile: list[int],
-    known: int,
-    me: int,
-    opp: int,
-    stock: int,
-    allow_same: bool,
-) -> _Discard | None:
-    """The opponent's view at his last plain discard, rebuilt from the log (None: he has not discarded)."""
-    i = len(log) - 1
-    while i >= 0 and not (log[i][0] == opp and log[i][1] < KNOCK_BASE):
-        i -= 1
-    if i < 0:
-        return None
-    d = log[i][2]
-    took = False
-    for s, a, _ in log[i + 1 :]:
-        if s != me:
-            return None
-        if a == TAKE:
-            took = True
-        elif a == STOCK:
-            stock += 1
-    then = list(pile) if took else pile[:-1]
-    pile_mask = 0
-    for c in then:
-        pile_mask |= 1 << c
-    banned = log[i - 1][2] if i > 0 and log[i - 1][1] == TAKE and not allow_same else -1
-    refused = _refusals(log[:i], then).get(me, 0)
-    return _Discard(d, banned, stock, pile_mask, known & ~(1 << d), refused)
-
-
-def _discard_regret(hand: int, last: _Discard) -> float:
-    """How far the opponent's last discard is from what the rules bot would have done holding ``hand``
-    and that card: its cost above the cheapest discard, or ``KNOCK_REGRET`` if it would have knocked."""
-    from cardhall.bots.rules_gin import _knock_choice, discard_costs
-
-    eleven = hand | 1 << last.card
-    allowed = eleven & ~(1 << last.banned) if last.banned >= 0 else eleven
-    discards = cards_of(allowed)
-    knocks = knock_discards(eleven) & allowed
-    if knocks and _knock_choice(eleven, [KNOCK_BASE + c for c in cards_of(knocks)], last.stock) >= 0:
-        return KNOCK_REGRET
-    costs = discard_costs(eleven, discards, last.stock, last.seen, last.pile, last.refused)
-    mine = min(cost for cost, a in costs)
-    return next(cost for cost, a in costs if a == last.card) - mine
-
-
-def _opponent_pool(
-    mine: int,
-    unseen: list[int],
-    size: int,
-    refused: int,
-    last: _Discard | None,
-    deadwood_weight: float,
-    rng: random.Random,
-) -> tuple[list[int], list[float]]:
-    """Candidate hands for the opponent (``mine``, the cards he was seen taking, plus ``size`` unseen
-    cards) with cumulative weights ``exp(-implausibility / POOL_TEMPERATURE)``: each card he threw or
-    passed on that would meld with the hand (``MISFIT_WEIGHT``), each card he took that lies outside his
-    melds (``TAKEN_WEIGHT``), his last discard's cost above the rules bot's cheapest choice
-    (``DISCARD_WEIGHT``) and the deadwood (``deadwood_weight``: ``DEADWOOD_WEIGHT``, less in his first
-    ``DEADWOOD_TURNS`` turns, when his hand is still close to a random deal)."""
-    hands = []
-    scores = []
-    for _ in range(POOL_SIZE):
-        mask = mine
-        for c in rng.sample(unseen, size):
-            mask |= 1 << c
-        score = MISFIT_WEIGHT * _misfits(mask, refused) + deadwood_weight * deadwood_mask(mask)
-        if mine:
-            score += TAKEN_WEIGHT * (deadwood_cards_mask(mask) & mine).bit_count()
-        if last is not None and DISCARD_WEIGHT:
-            score += DISCARD_WEIGHT * _discard_regret(mask, last)
-        hands.append(mask)
-        scores.append(score)
-    low = min(scores)
-    cum = []
-    total = 0.0
-    for score in scores:
-        total += math.exp((low - score) / POOL_TEMPERATURE)
-        cum.append(total)
-    return hands, cum
+def _names(mask: int, suits: tuple[tuple[tuple[Any, ...], ...], ...]) -> list[Any]:
+    """The cards of a mask, by suit and in gin order (as ``gin_sorted``), named by ``suits``."""
+    return [
+        *suits[0][mask & 8191],
+        *suits[1][mask >> 13 & 8191],
+        *suits[2][mask >> 26 & 8191],
+        *suits[3][mask >> 39],
+    ]
 
 
 def _labels(mask: int) -> list[str]:
-    """Card labels of a mask, by suit and in gin order (as ``gin_sorted``)."""
-    return [
-        *_SUIT_LABELS[0][mask & 8191],
-        *_SUIT_LABELS[1][mask >> 13 & 8191],
-        *_SUIT_LABELS[2][mask >> 26 & 8191],
-        *_SUIT_LABELS[3][mask >> 39],
-    ]
+    """Card labels of a mask, by suit and in gin order (for events)."""
+    return _names(mask, _SUIT_NAMES[0])
+
+
+def _mask(cards: list[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
 
 
 # _SUIT_CARDS[suit][13-bit pattern]: the card ints of that suit pattern, ascending (discard actions).
 _SUIT_CARDS: Final = tuple(
     tuple(tuple(13 * s + r for r in range(13) if p >> r & 1) for p in range(1 << 13)) for s in range(4)
 )
-_LOG_WORDS: Final = {"draw stock": STOCK, "pass": PASS, "done": DONE}
 
-
-def _mask(labels: list[str]) -> int:
-    mask = 0
-    for c in labels:
-        mask |= 1 << _CARD_OF[c]
-    return mask
+# What a search bot's opponent model gives Gin.sample_state: the opponent's whole hand (a mask), from
+# the state being built (everything public and the observing seat's own hand filled in), the
+# opponent's seat, the cards the observing seat has not seen, how many of them he holds, and the RNG.
+OpponentHand = Callable[["GinState", int, list[int], int, random.Random], int]
 
 
 class Gin(Game):
@@ -320,8 +207,6 @@ class Gin(Game):
 
     def _configure(self) -> None:
         self.players = int(self.options["players"])
-        # sample_state's weighted opponent hands for the observation it last saw (one search decision).
-        self._opponent_pool: tuple[Observation, list[int], list[float]] | None = None
         self.game_string = str(self)
         if self.players == 2 and self.options["team_scoring"] != "captain":
             raise InvalidOptionError(
@@ -402,53 +287,25 @@ class Gin(Game):
 
     # --- search ----------------------------------------------------------------------------------
 
-    def search_candidates(self, observation: Observation, legal_actions: list[int]) -> list[int]:
-        """What the search bot compares when discarding: the rules bot's ``SEARCH_DISCARDS`` best plain
-        discards (by its own costing of deadwood, prospects and danger) and the knock leaving the least
-        deadwood (gin if possible), so the budget goes to the choices that matter; eleven near-equal
-        discards would each get too few rollouts. A discard when no knock is legal, taking or drawing,
-        and an advisor's suggestion: the rules bot's choice alone. Measured against the rules bot with
-        the opponent's hand sampled (``benchmarks/bots-gin.md``), the search gained nothing by
-        overriding plain discards (+0.01 points an override over 432) and lost 0.24 points a decision
-        on take-or-draw, while its knock decisions gained +1.5 an override; a suggestion changes
-        nothing in a rollout. Lay-offs: every legal action."""
-        from cardhall.bots.rules_gin import GinRulesBot, best_knock, ranked_discards  # bots on games
-
-        if LAYOFF_BASE <= legal_actions[0] < STOCK:  # lay-offs
-            return legal_actions
-        last = legal_actions[-1]
-        if last < KNOCK_BASE or last >= STOCK:  # a plain discard, take or draw, a suggestion
-            return [GinRulesBot(self).act(observation, legal_actions, random.Random(0))]
-        knock = best_knock(_mask(observation["hand"]), legal_actions)[1]
-        out = [*ranked_discards(observation, legal_actions)[:SEARCH_DISCARDS], knock]
-        return sorted(out)
-
-    def sample_state(self, observation: Observation, rng: random.Random) -> GinState:
-        """A state the observing seat cannot tell from the real one, built from its observation alone.
+    def sample_state(
+        self, observation: Observation, rng: random.Random, opponent_hand: OpponentHand | None = None
+    ) -> GinState:
+        """A state the observing seat cannot tell from the real one, built from its observation alone
+        (the bots' form, ``ints=True``).
 
         The score sheet, roles, discard pile, the hand's move log, the knock and the lay-offs are copied;
         the seat's own (or, for the advisor, the team's) hand is kept; the other hand keeps the cards
         everyone saw it take from the pile, and its other cards and the stock (in random order) are dealt
         from the cards the seat has not seen. Future deals come from a fresh seed; the history is empty.
 
-        The opponent's hidden cards are not dealt uniformly: a sensible player improves his hand turn by
-        turn, and a uniform deal gives him far more deadwood than he really holds (48 against 23 after
-        four turns each, measured on rules bots), and cards that fit nothing he did. So, once per
-        observation (one search decision: the pool is cached until another observation comes),
-        ``POOL_SIZE`` hands are drawn and weighted by how well they
-        fit what he did (:func:`_opponent_pool`: cards he threw or passed on that would meld with them,
-        cards he took that lie outside his melds, how far his last discard is from what the rules bot
-        would have thrown, the deadwood); each sampled state takes one hand by weight. The stock gets the
-        rest in random order. With the rules bot as opponent the sampled hidden cards overlap his real ones
-        by 3.39 cards on average against 2.78 for a uniform deal (3.22 with the earlier best-of-24), and
-        the sampled deadwood is his real one on average (+0.4 points; the knock decisions the search
-        makes value a knock by it); with a deadwood weight of 0.5 it was 2.7 points too low.
-        """
+        The opponent's hidden cards are dealt uniformly at random, or, with ``opponent_hand`` (a search
+        bot's opponent model, see :data:`OpponentHand`), his hand is the one it chooses; the stock gets
+        the rest in random order. Draws from ``rng``: the new seed, then the opponent model's draws (or
+        the uniform deal), then the stock's order."""
         o = observation
         seat = o["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
-        card = _CARD_OF.__getitem__
         new = GinState(self, rng.randrange(2**63))
         n = self.players
         new.n = n
@@ -468,29 +325,22 @@ class Gin(Game):
         phase = o["phase"]
         new.phase = phase
         new.current = -1 if o["current"] is None else o["current"]
-        new.pile = [card(c) for c in o["discard_pile"]]
+        new.pile = list(o["discard_pile"])
         new.known = [_mask(k) for k in o["known_cards"]]
         log: list[tuple[int, int, int]] = []
         passes = 0
         for m in o["moves"]:
-            words = m["action"].split()
-            if words[0] == "take":
-                log.append((m["seat"], TAKE, card(words[-1])))
-            elif words[0] in ("discard", "knock", "lay"):
-                c = card(words[-1])
-                base = {"discard": DISCARD_BASE, "knock": KNOCK_BASE}.get(words[0], LAYOFF_BASE)
-                log.append((m["seat"], base + c, c))
-            else:
-                a = _LOG_WORDS[m["action"]]
-                passes += a == PASS
-                log.append((m["seat"], a, -1))
+            a = m["action"]
+            c = m["card"]
+            passes += a == PASS
+            log.append((m["seat"], a, -1 if c is None else c))
         new.log = log
         new.upcard_stage = 1 if phase == UPCARD and passes else 0
         banned = o["banned_discard"]
-        new.banned = -1 if banned is None else card(banned)
+        new.banned = -1 if banned is None else banned
         new.advised = bool(o["advised"])
         suggestion = o["suggestion"]
-        new.suggestion = -1 if suggestion is None else self.parse_action(suggestion)
+        new.suggestion = -1 if suggestion is None else suggestion
         knock = o["knock"]
         new.laid_off = []
         if knock is None:
@@ -501,14 +351,12 @@ class Gin(Game):
             new.melds = [_mask(m) for m in knock["melds"]]
             new.knock_dead = _mask(knock["deadwood_cards"])
             new.knock_value = knock["deadwood"]
-            new.laid_off = [(card(x["card"]), x["meld"]) for x in knock["layoffs"]]
+            new.laid_off = [(x["card"], x["meld"]) for x in knock["layoffs"]]
             new.targets = layoff_targets(new.melds) if phase == LAYOFF else 0
         spread = o["spread_hands"]
         new.spread = spread is not None
-        holders = (new.dealer, new.nondealer)
         if spread is not None:
             new.hands = [_mask(h) for h in spread]
-            new.stock = []
             seen = 0
             for h in new.hands:
                 seen |= h
@@ -519,44 +367,31 @@ class Gin(Game):
             rest = [c for c in range(52) if not seen >> c & 1]
             rng.shuffle(rest)
             new.stock = rest
+            return new
+        holder = new.nondealer if seat == new.advisor else seat
+        opp = new.dealer if holder == new.nondealer else new.nondealer
+        hands = [0] * n
+        hands[holder] = _mask(o["hand"])
+        new.hands = hands
+        new.stock = []
+        taken = new.known[opp]
+        seen = hands[holder] | taken
+        for c in new.pile:
+            seen |= 1 << c
+        unseen = [c for c in range(52) if not seen >> c & 1]
+        size = o["hand_sizes"][opp] - taken.bit_count()
+        if opponent_hand is None:
+            dealt = deal_constrained(unseen, [size, len(unseen) - size], [0, 0], rng)
+            hand = taken | _mask(dealt[0])
+            stock = dealt[1]
         else:
-            holder = new.nondealer if seat == new.advisor else seat
-            hands = [0] * n
-            hands[holder] = _mask(o["hand"])
-            seen = hands[holder]
-            for c in new.pile:
-                seen |= 1 << c
-            others = [s for s in holders if s != holder]
-            for s in others:
-                seen |= new.known[s]
-            unseen = [c for c in range(52) if not seen >> c & 1]
-            sizes = [o["hand_sizes"][s] - new.known[s].bit_count() for s in others]
-            sizes.append(o["stock_size"])
-            refused = _refusals(log, new.pile)
-            (opp,) = others
-            mine = new.known[opp]
-            turns = sum(1 for s, a, _ in log if a < LAYOFF_BASE and s == opp)
-            cache = self._opponent_pool
-            if cache is not None and cache[0] is observation:
-                pool, cum = cache[1], cache[2]
-            else:
-                pool, cum = _opponent_pool(
-                    mine,
-                    unseen,
-                    sizes[0],
-                    refused.get(opp, 0),
-                    _last_discard(
-                        log, new.pile, new.known[holder], holder, opp, o["stock_size"], new.allow_same
-                    ),
-                    DEADWOOD_WEIGHT * min(turns, DEADWOOD_TURNS) / DEADWOOD_TURNS,
-                    rng,
-                )
-                self._opponent_pool = (observation, pool, cum)
-            best = pool[0] if len(pool) == 1 else rng.choices(pool, cum_weights=cum)[0]
-            hands[opp] = best
-            stock = [c for c in unseen if not best >> c & 1]
-            new.stock = deal_constrained(stock, [len(stock)], [0], rng)[0]  # in random order
-            new.hands = hands
+            hand = opponent_hand(new, opp, unseen, size, rng)
+            if hand & seen != taken or (hand & ~seen & _FULL).bit_count() != size or hand >> 52:
+                raise ValueError(f"{self}: the opponent model dealt a hand inconsistent with the observation")
+            stock = [c for c in unseen if not hand >> c & 1]
+            stock = deal_constrained(stock, [len(stock)], [0], rng)[0]  # in random order
+        hands[opp] = hand
+        new.stock = stock
         return new
 
 
@@ -630,6 +465,30 @@ class GinState(State):
         self.laid_off: list[tuple[int, int]] = []
         self.targets = 0
         self.spread = False
+        if self.events is not None:
+            self._emit_deal()
+
+    def _emit_deal(self) -> None:
+        """The ``deal`` event: who deals, the roles and the up-card; each seat's hand to that seat (the
+        team hand to the advisor)."""
+        roles: dict[str, int]
+        if self.advisor >= 0:
+            roles = {"box": self.dealer, "captain": self.nondealer, "advisor": self.advisor}
+        else:
+            roles = {"dealer": self.dealer, "non_dealer": self.nondealer}
+        public = {
+            "type": "deal",
+            "deal": self.hand_index + 1,
+            "dealer": self.dealer,
+            "roles": roles,
+            "upcard": _LABEL[self.pile[-1]],
+            "stock_size": len(self.stock),
+            "hand": None,
+        }
+        private = {s: {"hand": _labels(self.hands[s])} for s in (self.dealer, self.nondealer)}
+        if self.advisor >= 0:
+            private[self.advisor] = {"hand": _labels(self.hands[self.nondealer])}
+        self._emit(public, private)
 
     def _other(self, seat: int) -> int:
         return self.dealer if seat == self.nondealer else self.nondealer
@@ -674,6 +533,13 @@ class GinState(State):
             return [TAKE, PASS]
         fits = self.hands[self.current] & self.targets
         return [LAYOFF_BASE + c for c in cards_of(fits)] + [DONE]
+
+    def action_audience(self, seat: int, action: int) -> tuple[tuple[int, ...], str] | None:
+        """The advisor's ``suggest ...`` and ``no suggestion`` reach his team (captain and advisor) only;
+        everyone else sees that he advised."""
+        if action >= SUGGEST_BASE:
+            return (self.nondealer, self.advisor), "advise"
+        return None
 
     def _why_illegal(self, seat: int, action: int) -> str:
         if action >= SUGGEST_BASE:
@@ -776,6 +642,22 @@ class GinState(State):
         self.knock_dead = dead
         self.knock_value = value
         self.spread = True
+        if self.events is not None:
+            other = self._other(seat)
+            self._emit(
+                {
+                    "type": "knock",
+                    "deal": self.hand_index + 1,
+                    "knocker": seat,
+                    "gin": value == 0,
+                    "melds": [_labels(m) for m in melds],
+                    "deadwood_cards": _labels(dead),
+                    "deadwood": value,
+                    "opponent": other,
+                    "opponent_hand": _labels(self.hands[other]),
+                    "opponent_deadwood": deadwood_mask(self.hands[other]),
+                }
+            )
         if value == 0:
             self._score_knock()
             return
@@ -813,8 +695,9 @@ class GinState(State):
     def _finish_hand(self, result: str, knocker: int, winner: int, points: int, kd: int, od: int) -> None:
         opts = self.game.options
         deltas = [0] * self.n
+        credited: list[int] = []
         if winner >= 0:
-            credited = [winner]
+            credited.append(winner)
             if winner == self.nondealer and self.advisor >= 0 and opts["team_scoring"] == "both":
                 credited.append(self.advisor)
             for s in credited:
@@ -835,6 +718,24 @@ class GinState(State):
         if self.advisor >= 0:
             row["box"], row["captain"], row["advisor"] = self.dealer, self.nondealer, self.advisor
         self.score_sheet.append(row)
+        if self.events is not None:
+            self._emit(
+                {
+                    "type": "deal_scored",
+                    "deal": self.hand_index + 1,
+                    "dealer": self.dealer,
+                    "result": result,
+                    "knocker": row["knocker"],
+                    "knocker_deadwood": row["knocker_deadwood"],
+                    "opponent_deadwood": row["opponent_deadwood"],
+                    "deadwood_difference": 0 if knocker < 0 else abs(od - kd),
+                    "bonus": 0 if knocker < 0 else points - abs(od - kd),
+                    "winner": row["winner"],
+                    "credited": credited,
+                    "points": deltas,
+                    "totals": list(self.scores_),
+                }
+            )
         self.hand_index += 1
         limit = int(opts["max_hands"])
         if max(self.scores_) >= int(opts["target"]) or (limit > 0 and self.hand_index >= limit):
@@ -858,7 +759,8 @@ class GinState(State):
         self.winners_ = tuple(s for s in range(self.n) if self.scores_[s] == top)
         others = [s for s in range(self.n) if s not in self.winners_]
         game_bonus = int(opts["game_bonus"])
-        if others and all(self.hands_won[s] == 0 for s in others):
+        shutout = bool(others) and all(self.hands_won[s] == 0 for s in others)
+        if shutout:
             game_bonus *= 2
         for s in range(self.n):
             bonus = int(opts["box_bonus"]) * self.hands_won[s]
@@ -866,6 +768,19 @@ class GinState(State):
                 bonus += game_bonus
             self.bonuses[s] = bonus
             self.scores_[s] += bonus
+        if self.events is not None and any(self.bonuses):
+            box_bonus = int(opts["box_bonus"])
+            self._emit(
+                {
+                    "type": "match_bonuses",
+                    "game_bonus": [game_bonus if s in self.winners_ else 0 for s in range(self.n)],
+                    "shutout": shutout,
+                    "hands_won": list(self.hands_won),
+                    "box_bonus": [box_bonus * self.hands_won[s] for s in range(self.n)],
+                    "points": list(self.bonuses),
+                    "totals": list(self.scores_),
+                }
+            )
 
     # --- what a seat sees ------------------------------------------------------------------------
 
@@ -873,7 +788,10 @@ class GinState(State):
         return seat is not None and (seat == holder or (seat == self.advisor and holder == self.nondealer))
 
     def observation(self, seat: int | None, ints: bool = False) -> Observation:
-        labels = _labels
+        form = 1 if ints else 0
+        cards = _CARD_NAMES[form]
+        suits = _SUIT_NAMES[form]
+        actions = _ACTION_NAMES[form]
         advisor = self.advisor
         holder = self.nondealer if seat == advisor else seat
         team = advisor >= 0 and seat is not None and (seat == self.nondealer or seat == advisor)
@@ -883,11 +801,11 @@ class GinState(State):
             other = self._other(self.knocker)
             knock = {
                 "seat": self.knocker,
-                "melds": [labels(m) for m in self.melds],
-                "deadwood_cards": labels(self.knock_dead),
+                "melds": [_names(m, suits) for m in self.melds],
+                "deadwood_cards": _names(self.knock_dead, suits),
                 "deadwood": self.knock_value,
                 "gin": self.knock_value == 0,
-                "layoffs": [{"seat": other, "card": _LABEL[c], "meld": i} for c, i in self.laid_off],
+                "layoffs": [{"seat": other, "card": cards[c], "meld": i} for c, i in self.laid_off],
                 "opponent_deadwood": deadwood_mask(self.hands[other]),
             }
         roles: dict[str, int | None]
@@ -902,8 +820,6 @@ class GinState(State):
             roles = {"dealer": self.dealer, "non_dealer": self.nondealer}
             role = None if seat is None else ("dealer" if seat == self.dealer else "non-dealer")
         opts = self.game.options
-        move_text = _MOVE_TEXT
-        take_text = _TAKE_TEXT
         obs: Observation = {
             "game": self.ruleset.game_string,
             "seat": seat,
@@ -912,23 +828,23 @@ class GinState(State):
             "phase": self.phase,
             "to_act": list(self.to_act),
             "current": None if over else self.current,
-            "hand": [] if holder is None else labels(self.hands[holder]),
+            "hand": [] if holder is None else _names(self.hands[holder], suits),
             "roles": roles,
             "role_draw": [list(r) for r in self.role_draw],
             "hand_number": self.hand_index + (0 if over else 1),
             "stock_size": len(self.stock),
-            "discard_pile": [_LABEL[c] for c in self.pile],
+            "discard_pile": [cards[c] for c in self.pile],
             "hand_sizes": [h.bit_count() for h in self.hands],
-            "known_cards": [labels(k) for k in self.known],
-            "banned_discard": _LABEL[self.banned] if self.banned >= 0 else None,
+            "known_cards": [_names(k, suits) for k in self.known],
+            "banned_discard": cards[self.banned] if self.banned >= 0 else None,
             "upcard_declined_by": [s for s, a, _ in self.log if a == PASS],
             "moves": [
-                {"seat": s, "action": take_text[c] if a == TAKE else move_text[a]} for s, a, c in self.log
+                {"seat": s, "action": actions[a], "card": None if c < 0 else cards[c]} for s, a, c in self.log
             ],
             "advised": self.advised,
-            "suggestion": (move_text[self.suggestion] if team and self.suggestion >= 0 else None),
+            "suggestion": (actions[self.suggestion] if team and self.suggestion >= 0 else None),
             "knock": knock,
-            "spread_hands": [labels(h) for h in self.hands] if self.spread else None,
+            "spread_hands": [_names(h, suits) for h in self.hands] if self.spread else None,
             "scores": list(self.scores_),
             "hands_won": list(self.hands_won),
             "bonuses": list(self.bonuses),
