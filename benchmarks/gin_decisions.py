@@ -14,7 +14,7 @@ search never overrides counts exactly zero.
 
 ``--search-all`` restores searching every decision (each take-or-draw choice, and every discard among
 the rules bot's three best, with the best knock when one is legal), the search bot as it was before
-``Gin.search_candidates`` narrowed it to knock decisions and lay-offs.
+``search_candidates`` (``bots/rules_gin.py``) narrowed it to knock decisions and lay-offs.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from collections import defaultdict
 from typing import Any
 
 import cardhall
-from cardhall.bots.rules_gin import GinRulesBot, ranked_discards
-from cardhall.bots.search import rollout_value
-from cardhall.core import Observation
+from cardhall.bots.rules_gin import GinRulesBot, ranked_discards, search_candidates
+from cardhall.bots.search import SearchBot, rollout_value
+from cardhall.core import Game, Observation
 from cardhall.games.gin import KNOCK_BASE, LAYOFF_BASE, STOCK, Gin, GinState
 
 GAME = "gin(players=2,max_hands=1)"
@@ -67,17 +67,18 @@ def true_values(state: GinState, rules: GinRulesBot, shuffles: int) -> dict[int,
     return {a: v / shuffles for a, v in values.items()}
 
 
-def search_everything(game: Gin) -> None:
-    """Make ``game.search_candidates`` offer what it offered before it was narrowed to knock decisions."""
+def search_everything(bot: SearchBot) -> None:
+    """Make the search bot ``bot`` compare what gin's search candidates offered before they were
+    narrowed to knock decisions (this bot only)."""
 
-    def candidates(observation: Observation, legal: list[int]) -> list[int]:
+    def candidates(game: Game, observation: Observation, legal: list[int]) -> list[int]:
         if legal[0] >= LAYOFF_BASE or len(legal) <= 2:  # lay-offs, take or draw: every action
             return legal
         if legal[-1] >= KNOCK_BASE:  # unchanged: the three best discards and the best knock
-            return Gin.search_candidates(game, observation, legal)
+            return search_candidates(game, observation, legal)
         return sorted(ranked_discards(observation, legal)[:3])
 
-    game.search_candidates = candidates  # type: ignore[method-assign,assignment]  # this instance only
+    bot.candidates = candidates
 
 
 def interval(values: list[float]) -> dict[str, float]:
@@ -91,9 +92,10 @@ def interval(values: list[float]) -> dict[str, float]:
 def run(bot_spec: str, seeds: range, shuffles: int, search_all: bool) -> dict[str, Any]:
     game = cardhall.load_game(GAME)
     assert isinstance(game, Gin)
-    if search_all:
-        search_everything(game)
     bot = cardhall.make_bot(bot_spec, game)
+    if search_all:
+        assert isinstance(bot, SearchBot)
+        search_everything(bot)
     rules = GinRulesBot(game)
     decisions: dict[str, int] = defaultdict(int)
     gains: dict[str, list[float]] = defaultdict(list)
@@ -108,7 +110,7 @@ def run(bot_spec: str, seeds: range, shuffles: int, search_all: bool) -> dict[st
                 seat = state.to_act[0]
                 legal = state.legal_actions(seat)
                 if len(legal) > 1 and seat == searcher:
-                    obs = state.observation(seat)
+                    obs = state.observation(seat, ints=True)
                     action = bot.act(obs, legal, rng)
                     usual = rules.act(obs, legal, rng)
                     what = kind(legal, usual)

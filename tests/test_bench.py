@@ -238,8 +238,9 @@ def test_gin_decisions_script_values_overrides_with_the_true_cards() -> None:
 def test_gin_decisions_script_can_search_every_decision_again() -> None:
     decisions = load_peers("gin_decisions.py")
     game = cardhall.load_game("gin(players=2,max_hands=1)")
-    decisions.search_everything(game)
+    bot = cardhall.make_bot("search(iterations=2)", game)
+    decisions.search_everything(bot)
     state = game.new_game(seed=1)
     seat = state.to_act[0]
     legal = state.legal_actions(seat)  # take the up-card or pass: searched again
-    assert game.search_candidates(state.observation(seat), legal) == legal
+    assert bot.candidates(game, state.observation(seat, ints=True), legal) == legal  # type: ignore[attr-defined]

@@ -112,12 +112,8 @@ class SearchBot(BaseBot):
             knowledge: object = rules_module(game)
         except InvalidOptionError:  # a game without a rules player: search it with the defaults
             knowledge = None
-        # TRANSITION: games still carrying search_candidates until each moves it to its rules module.
-        fallback = getattr(game, "search_candidates", None)
         self.candidates: Callable[[Game, Observation, list[int]], list[int]] = getattr(
-            knowledge,
-            "search_candidates",
-            _every_action if fallback is None else (lambda g, o, legal: fallback(o, legal)),
+            knowledge, "search_candidates", _every_action
         )
         make_sampler = getattr(knowledge, "make_sampler", None)
         self.sample: Callable[[Observation, random.Random], State] = (
