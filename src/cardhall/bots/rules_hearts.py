@@ -154,15 +154,6 @@ def search_candidates(game: Game, observation: Observation, legal: list[int]) ->
     return out
 
 
-def _faces(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 class HeartsRulesBot(BaseBot):
     name = "rules"
 

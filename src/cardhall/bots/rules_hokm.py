@@ -29,6 +29,7 @@ import random
 from typing import Any, Final
 
 from cardhall.bots.base import BaseBot
+from cardhall.bots.trick_reading import played_and_voids
 from cardhall.cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, SUITS, TEN
 from cardhall.core import Game, Observation
 from cardhall.games.hokm import (
@@ -182,18 +183,7 @@ class HokmRulesBot(BaseBot):
         for c in o["hand"]:
             hand |= 1 << c
         trick = [(p["seat"], p["card"]) for p in o["trick"]]
-        played = 0
-        voids = [0] * PLAYERS
-        for t in [*o["tricks"], {"cards": o["trick"]}]:
-            cards: list[dict[str, int]] = t["cards"]
-            if not cards:
-                continue
-            led = cards[0]["card"] // 13
-            for p in cards:
-                c = p["card"]
-                played |= 1 << c
-                if c // 13 != led:
-                    voids[p["seat"]] |= 1 << led
+        played, voids = played_and_voids(o["tricks"], o["trick"], PLAYERS)
         contracts = [2] * PLAYERS
         for b in o["bids"]:
             contracts[b["seat"]] = b["contract"]

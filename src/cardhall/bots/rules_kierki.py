@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 
 from cardhall.bots.base import BaseBot
+from cardhall.bots.trick_reading import played_and_voids
 from cardhall.cards import HEARTS, JACK, KING, QUEEN, SUIT_MASKS, SUITS
 from cardhall.core import Observation
 from cardhall.games.kierki import LOTTERY, PASS, PLAY, PLAYERS, TRICKS, TRUMP, TRUMP_BASE, KierkiState
@@ -91,23 +92,8 @@ class KierkiRulesBot(BaseBot):
         if phase == LOTTERY:
             highs = [-1 if row is None else row["high"] % 13 for row in o["layout"]]
             return self._lottery(mine, legal_actions, highs)
-        seen = 0
-        void = [0] * PLAYERS  # suits (bit per suit) each seat has shown it lacks
-        for t in o["tricks"]:
-            cards = t["cards"]
-            led = cards[0]["card"] // 13
-            for p in cards:
-                c = p["card"]
-                seen |= 1 << c
-                if c // 13 != led:
-                    void[p["seat"]] |= 1 << led
+        seen, void = played_and_voids(o["tricks"], o["trick"], PLAYERS)
         trick = [(p["seat"], p["card"]) for p in o["trick"]]
-        if trick:
-            led = trick[0][1] // 13
-            for s, c in trick:
-                seen |= 1 << c
-                if c // 13 != led:
-                    void[s] |= 1 << led
         unseen = FULL & ~seen & ~mine
         deal: int = o["deal_number"]
         if deal <= 7:

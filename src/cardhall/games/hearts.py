@@ -892,6 +892,19 @@ class HeartsState(State):
             first = False
         return excluded
 
+    def _led_faces(self) -> tuple[int, int]:
+        """The faces of the suit led in the trick on the table (a mask), and those played twice
+        (which cancel)."""
+        suit = SUIT_MASKS[SUIT_OF[self.trick[0][1]]]
+        seen = dup = 0
+        for _, f in self.trick:
+            bit = BITS[f]
+            if bit & suit:
+                if seen & bit:
+                    dup |= bit
+                seen |= bit
+        return seen, dup
+
     def _trick_winner(self) -> int:
         """The seat of the highest uncancelled card of the suit led, or -1 when none is left."""
         trick = self.trick
@@ -901,14 +914,7 @@ class HeartsState(State):
             for s, f in trick:
                 if f == top:
                     return s
-        suit = SUIT_MASKS[led]
-        seen = dup = 0
-        for _, f in trick:
-            bit = BITS[f]
-            if bit & suit:
-                if seen & bit:
-                    dup |= bit
-                seen |= bit
+        seen, dup = self._led_faces()
         alive = seen & ~dup
         if not alive:
             return -1
@@ -1020,14 +1026,7 @@ class HeartsState(State):
         """The trick on the table is complete and goes to ``winner`` (-1: set aside); called before the
         state records it."""
         trick = self.trick
-        suit = SUIT_MASKS[SUIT_OF[trick[0][1]]]
-        seen = dup = 0
-        for _, f in trick:
-            bit = BITS[f]
-            if bit & suit:
-                if seen & bit:
-                    dup |= bit
-                seen |= bit
+        dup = self._led_faces()[1]
         won = winner >= 0
         self._emit(
             {
