@@ -59,6 +59,9 @@ def test_seats_start_empty_and_are_announced() -> None:
         (lambda: Table("hokm", ["rules", "rules"]), "2 seats given for 3 players"),
         (lambda: Table("hokm", ["rules", "genius", "rules"]), "unknown bot 'genius'"),
         (lambda: Table("hokm", seed=1).sit(3, "rules"), "seat must be 0..2"),
+        (lambda: Table("hokm", seed=1).observation(9), "seat must be 0..2"),
+        (lambda: Table("hokm", seed=1).legal_actions(-1), "seat must be 0..2"),
+        (lambda: Table("hokm", seed=1).events(3), "seat must be 0..2"),
         (lambda: Table("hokm", [1, 2, 3]), "a seat holds an Occupant or a bot string"),  # type: ignore[list-item]
         (lambda: Occupant("robot"), "seat kind must be one of"),
         (lambda: Occupant("bot", "x"), "a bot seat needs a bot string"),

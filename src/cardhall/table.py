@@ -213,6 +213,8 @@ class Table:
 
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may know now (None: a spectator), as text."""
+        if seat is not None:
+            self._check_seat(seat)
         return self.state.observation(seat)
 
     def legal_actions(self, seat: int) -> list[int]:
@@ -329,8 +331,10 @@ class Table:
         """The bot seats that should act now, in turn order (see the module's notes on simultaneous
         choices); ``[]`` when the table waits for people or the match is over."""
         to_act = self.state.to_act
-        bots = [s for s in to_act if self.seats[s].is_bot]
-        if len(to_act) <= 1 or not bots:
+        if len(to_act) == 1:  # the common case, kept short for simulations
+            return [to_act[0]] if to_act[0] in self._bots else []
+        bots = [s for s in to_act if s in self._bots]
+        if not bots:
             return bots
         ready = [s for s in bots if not self._cuts_short(s, to_act)]
         if ready:
