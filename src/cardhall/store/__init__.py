@@ -1,0 +1,32 @@
+"""Persistence for the server: players, tables, actions, chat, results and ratings.
+
+``open_store(url)`` gives a :class:`~cardhall.store.base.Store` on SQLite (``sqlite+aiosqlite:///file``,
+the embedded default) or PostgreSQL (``postgresql+asyncpg://...``), its schema brought up to date by
+the Alembic migrations in ``cardhall/store/migrations``.
+"""
+
+from cardhall.store.base import Store
+from cardhall.store.rows import (
+    RATING_POOLS,
+    TABLE_STATUSES,
+    ActionRow,
+    ChatRow,
+    PlayerRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+    TableRow,
+)
+
+__all__ = [
+    "RATING_POOLS",
+    "TABLE_STATUSES",
+    "ActionRow",
+    "ChatRow",
+    "PlayerRow",
+    "RatingRow",
+    "ResultRow",
+    "SeatRow",
+    "Store",
+    "TableRow",
+]

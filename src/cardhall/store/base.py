@@ -1,0 +1,95 @@
+"""What the server asks of its storage (:class:`Store`); :mod:`cardhall.store.sql` keeps it in SQLite
+(the embedded default) or PostgreSQL through SQLAlchemy, its schema managed by Alembic migrations.
+
+Durability: when ``append_actions`` or any other writing method returns, what it wrote is committed; the
+server broadcasts an action only after that.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from cardhall.core import Record
+from cardhall.store.rows import ActionRow, ChatRow, PlayerRow, RatingRow, ResultRow, TableRow
+
+
+class Store(ABC):
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    # --- players -------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def create_player(self, name: str) -> tuple[PlayerRow, str]:
+        """A new guest and his secret token (only its hash is stored)."""
+
+    @abstractmethod
+    async def player_by_token(self, token: str) -> PlayerRow | None: ...
+
+    @abstractmethod
+    async def players(self, ids: Sequence[int]) -> dict[int, PlayerRow]: ...
+
+    # --- tables --------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def save_table(self, table: TableRow) -> None:
+        """Insert a table, or update its status, seats, settings and finish time."""
+
+    @abstractmethod
+    async def table(self, table_id: str) -> TableRow | None: ...
+
+    @abstractmethod
+    async def tables(self, statuses: Sequence[str], limit: int = 100) -> list[TableRow]:
+        """Tables in any of ``statuses``, newest first."""
+
+    @abstractmethod
+    async def append_actions(self, actions: Sequence[ActionRow]) -> None:
+        """Append actions (of one or many tables) in one transaction."""
+
+    @abstractmethod
+    async def actions(self, table_id: str) -> list[tuple[int, int]]:
+        """A table's ``(seat, action)`` pairs in order."""
+
+    @abstractmethod
+    async def unfinished(self) -> list[tuple[TableRow, list[tuple[int, int]]]]:
+        """Every waiting or playing table with its actions in order (a restart brings them back)."""
+
+    async def record(self, table_id: str) -> Record | None:
+        """A table's record (it replays with ``cardhall replay``)."""
+        table = await self.table(table_id)
+        if table is None:
+            return None
+        return {
+            "game": table.game,
+            "rules_version": table.rules_version,
+            "seed": table.seed,
+            "actions": [[s, a] for s, a in await self.actions(table_id)],
+        }
+
+    @abstractmethod
+    async def finish(
+        self, table: TableRow, results: Sequence[ResultRow], ratings: Sequence[RatingRow]
+    ) -> None:
+        """In one transaction: the table finished (``table.status``, ``finished_at``), its results, and
+        the players' new ratings."""
+
+    # --- chat ----------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def add_chat(self, line: ChatRow) -> ChatRow:
+        """Store a chat line; returns it with its id and time."""
+
+    @abstractmethod
+    async def chat(self, table_id: str, limit: int = 100) -> list[ChatRow]:
+        """A table's last ``limit`` chat lines, oldest first."""
+
+    # --- ratings -------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def ratings(self, game: str, pool: str, player_ids: Sequence[int]) -> dict[int, RatingRow]:
+        """The players' current ratings (absent: never rated in that game and pool)."""
+
+    @abstractmethod
+    async def leaderboard(self, game: str, pool: str, limit: int = 50) -> list[RatingRow]:
+        """The best rated players of a game and pool (by mu - 3 sigma), with their names."""
