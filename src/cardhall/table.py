@@ -6,7 +6,8 @@ Decisions:
 
 - **Seats** hold an :class:`Occupant`: nobody yet (``empty``), a ``person`` at this terminal, a
   ``remote`` person (over the network), or a ``bot`` named by a bot string (``rules``,
-  ``search(ms=200)``). The Table waits for people and empty seats; it never acts for them.
+  ``search(ms=200)``). The Table waits for people and empty seats; it never acts for them, unless told
+  to let a bot stand in for a person who is away (:meth:`Table.stand_in`), until he is back.
 - **Bots' turns**: the Table names the bot seats that should act now (:meth:`Table.bots_to_act`) and
   the caller decides where they think: here (:meth:`Table.play_bot`, :meth:`Table.run_bots`), or in a
   worker process (:meth:`Table.bot_job` gives a picklable :class:`BotJob`; :meth:`Table.apply_bot`
@@ -167,7 +168,8 @@ class Table:
         self.state: State = self.game.new_game(seed, deck, events=events, audit_events=audit)
         self.seed = self.state.seed
         self.seats: list[Occupant] = [Occupant.EMPTY] * n
-        self._bots: dict[int, Bot] = {}
+        self._bots: dict[int, Bot] = {}  # every seat a bot acts for: bots, and stand-ins for people
+        self._stand_ins: dict[int, str] = {}
         self._rngs = [derived_rng(self.seed, "bot", s) for s in range(n)]
         self._log: list[_Logged] = []
         # Per seat: the event number from which its current choice stands, and its legal actions then.
@@ -183,13 +185,43 @@ class Table:
         """Put ``occupant`` in ``seat`` (a bot string seats that bot); a ``seat`` event says so."""
         self._check_seat(seat)
         occupant = _occupant(occupant)
-        if occupant.is_bot:
-            self._bots[seat] = make_bot(occupant.bot, self.game)  # refuses a bad bot string first
-        else:
-            self._bots.pop(seat, None)
+        bot = make_bot(occupant.bot, self.game) if occupant.is_bot else None  # a bad bot string: refused
         self.seats[seat] = occupant
+        self._stand_ins.pop(seat, None)
+        self._seat_bot(seat, bot)
+
+    def stand_in(self, seat: int, bot: str | None) -> None:
+        """Let the bot ``bot`` play for the person in ``seat`` while he is away, or (None) give the
+        seat back to him; a ``seat`` event says so."""
+        self._check_seat(seat)
+        occupant = self.seats[seat]
+        if occupant.is_bot or occupant.kind == "empty":
+            raise InvalidOptionError(f"{self.game}: seat {seat} holds no person to stand in for")
+        if bot is None:
+            if self._stand_ins.pop(seat, None) is not None:
+                self._seat_bot(seat, None)
+            return
+        made = make_bot(bot, self.game)
+        self._stand_ins[seat] = bot
+        self._seat_bot(seat, made)
+
+    def stand_in_for(self, seat: int) -> str | None:
+        """The bot string of the bot playing for the person in ``seat``, if one is."""
+        return self._stand_ins.get(seat)
+
+    def _seat_bot(self, seat: int, bot: Bot | None) -> None:
+        if bot is None:
+            self._bots.pop(seat, None)
+        else:
+            self._bots[seat] = bot
         if self.logging:
-            self._log.append(_Logged({"type": "seat", "seat": seat, **occupant.as_json()}))
+            event: Event = {"type": "seat", "seat": seat, **self.seats[seat].as_json()}
+            event["stand_in"] = self._stand_ins.get(seat)
+            self._log.append(_Logged(event))
+
+    def acting_bot(self, seat: int) -> str | None:
+        """The bot string of whatever bot acts for ``seat``: its own bot, or a stand-in."""
+        return self.seats[seat].bot or self._stand_ins.get(seat)
 
     def _check_seat(self, seat: object) -> None:
         n = self.game.num_players
@@ -226,7 +258,7 @@ class Table:
 
     def waiting_for(self) -> tuple[int, ...]:
         """The seats to act that are not bots: the people (or empty seats) the table waits for."""
-        return tuple(s for s in self.state.to_act if not self.seats[s].is_bot)
+        return tuple(s for s in self.state.to_act if s not in self._bots)
 
     def apply(self, seat: int, action: int | str, expect: int | None = None) -> list[Event]:
         """Take ``action`` (an int or its label) for ``seat``; return the events it produced as that
@@ -384,13 +416,13 @@ class Table:
 
     def bot_job(self, seat: int) -> BotJob:
         """The decision of the bot in ``seat``, packed for :func:`run_bot_job` in another process."""
-        occupant = self.seats[seat]
-        if not occupant.is_bot:
-            raise InvalidOptionError(f"{self.game}: seat {seat} holds no bot ({occupant.kind})")
+        spec = self.acting_bot(seat)
+        if spec is None:
+            raise InvalidOptionError(f"{self.game}: seat {seat} holds no bot ({self.seats[seat].kind})")
         state = self.state
         return BotJob(
             str(self.game),
-            occupant.bot,
+            spec,
             seat,
             state.observation(seat, ints=True),
             state.legal_actions(seat),
@@ -401,7 +433,7 @@ class Table:
     def apply_bot(self, job: BotJob, result: BotResult) -> list[Event]:
         """Apply a job's result, unless the table has moved on from the job's view (stale) or the
         seat no longer holds that bot."""
-        if self.seats[job.seat].bot != job.bot:
+        if self.acting_bot(job.seat) != job.bot:
             raise StaleActionError(f"{self.game}: seat {job.seat} no longer holds bot {job.bot!r}")
         events = self.apply(job.seat, result.action, expect=job.expect if self.logging else None)
         self._rngs[job.seat].setstate(result.rng_state)
