@@ -188,36 +188,32 @@ class Table:
         bot = make_bot(occupant.bot, self.game) if occupant.is_bot else None  # a bad bot string: refused
         self.seats[seat] = occupant
         self._stand_ins.pop(seat, None)
-        self._seat_bot(seat, bot)
-
-    def stand_in(self, seat: int, bot: str | None) -> None:
-        """Let the bot ``bot`` play for the person in ``seat`` while he is away, or (None) give the
-        seat back to him; a ``seat`` event says so."""
-        self._check_seat(seat)
-        occupant = self.seats[seat]
-        if occupant.is_bot or occupant.kind == "empty":
-            raise InvalidOptionError(f"{self.game}: seat {seat} holds no person to stand in for")
-        if bot is None:
-            if self._stand_ins.pop(seat, None) is not None:
-                self._seat_bot(seat, None)
-            return
-        made = make_bot(bot, self.game)
-        self._stand_ins[seat] = bot
-        self._seat_bot(seat, made)
-
-    def stand_in_for(self, seat: int) -> str | None:
-        """The bot string of the bot playing for the person in ``seat``, if one is."""
-        return self._stand_ins.get(seat)
-
-    def _seat_bot(self, seat: int, bot: Bot | None) -> None:
         if bot is None:
             self._bots.pop(seat, None)
         else:
             self._bots[seat] = bot
         if self.logging:
-            event: Event = {"type": "seat", "seat": seat, **self.seats[seat].as_json()}
-            event["stand_in"] = self._stand_ins.get(seat)
-            self._log.append(_Logged(event))
+            self._log.append(_Logged({"type": "seat", "seat": seat, **occupant.as_json()}))
+
+    def stand_in(self, seat: int, bot: str | None) -> None:
+        """Let the bot ``bot`` play for the person in ``seat`` while he is away, or (None) give the
+        seat back to him. Not an event of the match (its events follow from the seats it started with
+        and its record alone, so a table rebuilt from them numbers them the same): a front end shows
+        who is away in its own way."""
+        self._check_seat(seat)
+        occupant = self.seats[seat]
+        if occupant.is_bot or occupant.kind == "empty":
+            raise InvalidOptionError(f"{self.game}: seat {seat} holds no person to stand in for")
+        if bot is None:
+            self._stand_ins.pop(seat, None)
+            self._bots.pop(seat, None)
+            return
+        self._bots[seat] = make_bot(bot, self.game)
+        self._stand_ins[seat] = bot
+
+    def stand_in_for(self, seat: int) -> str | None:
+        """The bot string of the bot playing for the person in ``seat``, if one is."""
+        return self._stand_ins.get(seat)
 
     def acting_bot(self, seat: int) -> str | None:
         """The bot string of whatever bot acts for ``seat``: its own bot, or a stand-in."""

@@ -1,0 +1,143 @@
+"""The websocket protocol: every message a client may send, validated on arrival, and the error codes.
+
+Each client message is a JSON object whose ``type`` names it; ``msgspec`` checks it against the
+structures below (unknown fields, wrong types and unknown types are refused) before anything acts on
+it. ``docs/protocol.md`` documents every message in both directions; the server's frames are built in
+:mod:`cardhall.server.host` and :mod:`cardhall.server.connection`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import msgspec
+
+# The largest client frame read (characters); anything longer gets ``too_large``.
+MAX_FRAME: Final = 4096
+MAX_CHAT: Final = 500
+MAX_NAME: Final = 40
+
+
+class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
+    """Every client message may carry ``id``, which the server's reply or error quotes as ``ref``."""
+
+    id: int | str | None = None
+
+
+class Hello(_Message, tag="hello"):
+    token: str
+
+
+class Join(_Message, tag="join"):
+    table: str
+    seat: int | None = None
+    since: int = 0
+
+
+class Watch(_Message, tag="watch"):
+    table: str
+    since: int = 0
+
+
+class Leave(_Message, tag="leave"):
+    table: str
+
+
+class Act(_Message, tag="act"):
+    table: str
+    action: int | str
+    n: int
+
+
+class Back(_Message, tag="back"):
+    table: str
+
+
+class Chat(_Message, tag="chat"):
+    table: str
+    text: str
+
+
+class AddBot(_Message, tag="bot"):
+    table: str
+    seat: int
+    level: str = "normal"
+
+
+class Rematch(_Message, tag="rematch"):
+    table: str
+
+
+class Ping(_Message, tag="ping"):
+    pass
+
+
+ClientMessage = Hello | Join | Watch | Leave | Act | Back | Chat | AddBot | Rematch | Ping
+_DECODER: Final = msgspec.json.Decoder(ClientMessage)
+
+MESSAGE_TYPES: Final = tuple(
+    str(cls.__struct_config__.tag)
+    for cls in (Hello, Join, Watch, Leave, Act, Back, Chat, AddBot, Rematch, Ping)
+)
+
+# Error codes of ``error`` frames (docs/protocol.md explains each).
+ERROR_CODES: Final = (
+    "too_large",
+    "bad_json",
+    "bad_message",
+    "unknown_type",
+    "not_authenticated",
+    "bad_token",
+    "no_such_table",
+    "no_such_seat",
+    "seat_taken",
+    "not_seated",
+    "not_started",
+    "table_over",
+    "illegal_action",
+    "stale",
+    "bad_game",
+    "bad_request",
+    "rate_limited",
+)
+
+
+class ProtocolError(Exception):
+    """A client message the server refuses: ``code`` (one of :data:`ERROR_CODES`) and why."""
+
+    def __init__(self, code: str, message: str, ref: int | str | None = None) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+    def frame(self) -> dict[str, object]:
+        return {"type": "error", "code": self.code, "message": self.message, "ref": self.ref}
+
+
+def decode(text: str | bytes) -> ClientMessage:
+    """The message a client frame holds; :class:`ProtocolError` naming what is wrong otherwise."""
+    if len(text) > MAX_FRAME:
+        raise ProtocolError("too_large", f"a frame holds at most {MAX_FRAME} characters, got {len(text)}")
+    try:
+        message: ClientMessage = _DECODER.decode(text)
+    except msgspec.ValidationError as e:  # (a DecodeError too: caught first)
+        text_error = str(e)
+        if text_error.endswith("- at `$.type`") or "missing required field `type`" in text_error:
+            known = ", ".join(MESSAGE_TYPES)
+            raise ProtocolError("unknown_type", f"{text_error}; message types: {known}") from None
+        raise ProtocolError("bad_message", text_error) from None
+    except msgspec.DecodeError as e:
+        raise ProtocolError("bad_json", f"not JSON: {e}") from None
+    if isinstance(message, Chat) and len(message.text) > MAX_CHAT:
+        raise ProtocolError("bad_message", f"a chat line holds at most {MAX_CHAT} characters", message.id)
+    return message
+
+
+ENCODER: Final = msgspec.json.Encoder()
+
+
+def encode(frame: object) -> str:
+    """A server frame as JSON text."""
+    return ENCODER.encode(frame).decode()
