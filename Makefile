@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 LINTED := src tests $(wildcard benchmarks)
 STAMP := $(VENV)/.installed
+# What running the server needs, and nothing more: a first `make run` installs only this.
+RUN_STAMP := $(VENV)/.installed-server
 # The compiled engine (mypyc): rebuilt when one of its sources changes; plain Python if no compiler.
 ENGINE := src/cardhall/_compiled.json
 ENGINE_SOURCES := $(shell $(PYTHON) src/cardhall/engine_build.py --sources)
@@ -16,13 +18,21 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[all]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
+
+$(RUN_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[server]'
+	touch $(RUN_STAMP)
 
 $(ENGINE): $(STAMP) $(ENGINE_SOURCES)
 	$(BIN)/python src/cardhall/engine_build.py
 
-run: setup
-	$(BIN)/cardhall play hokm --seat 0 --bots rules,rules
+# The server on SQLite (cardhall.db here). A compiled engine from an earlier `make setup` is kept up to
+# date; without one the engine runs as plain Python.
+run: $(RUN_STAMP)
+	@if [ -f $(ENGINE) ]; then $(MAKE) --no-print-directory $(ENGINE); fi
+	$(BIN)/cardhall serve
 
 lint: setup
 	$(BIN)/ruff check $(LINTED)

@@ -278,6 +278,12 @@ class Table:
         self._after_change(seat)
         return self.events(seat, since=first)
 
+    def choice_since(self, seat: int) -> int:
+        """The number of the event from which ``seat``'s current choice stands: an action quoting an
+        older number is stale."""
+        self._check_seat(seat)
+        return self._choice_since[seat]
+
     def _check_fresh(self, seat: int, expect: object) -> None:
         if not self.logging:
             raise InvalidOptionError(f"{self.game}: this table keeps no events, so it takes no 'expect'")

@@ -94,6 +94,7 @@ ERROR_CODES: Final = (
     "not_seated",
     "not_started",
     "table_over",
+    "not_over",
     "illegal_action",
     "stale",
     "bad_game",

@@ -30,6 +30,7 @@ class SeatRow:
     name: str = ""
     player_id: int | None = None
     bot: str | None = None
+    left: bool = False  # a person who left during the match: a bot plays his seat to the end
 
 
 @dataclass

@@ -1,0 +1,260 @@
+"""The ASGI application: the JSON HTTP API (players, games, the lobby, records, leaderboards), the
+websocket for play at ``/ws``, and the browser client at ``/``.
+
+The HTTP API (every route in ``docs/protocol.md``): request bodies are checked with msgspec like the
+websocket messages; errors are ``{"error": code, "message": ...}`` with 400 (bad input), 401 (no or bad
+token: ``Authorization: Bearer <token>``), 404 (no such table) or 409 (not possible now).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from cardhall.errors import CardhallError
+from cardhall.registry import game_classes
+from cardhall.server.connection import Connection
+from cardhall.server.context import ServerContext
+from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
+from cardhall.server.settings import BOT_LEVELS, bot_for_level, settings_spec
+from cardhall.store import RATING_POOLS, PlayerRow, Store
+
+log = logging.getLogger(__name__)
+STATUS = {
+    "bad_token": 401,
+    "not_authenticated": 401,
+    "no_such_table": 404,
+    "not_over": 409,
+    "table_over": 409,
+}
+
+
+class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+
+
+class NewTable(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    settings: dict[str, Any] = {}
+    bots: dict[str, str] = {}  # seat (as text, JSON keys are) -> level
+
+
+class QuickPlay(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    level: str = "normal"
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    return Response(encode(data), status_code=status, media_type="application/json")
+
+
+def error_response(e: ProtocolError) -> Response:
+    return json_response({"error": e.code, "message": e.message}, STATUS.get(e.code, 400))
+
+
+async def body(request: Request, kind: type[Any]) -> Any:
+    try:
+        return msgspec.json.decode(await request.body(), type=kind)
+    except msgspec.DecodeError as e:
+        raise ProtocolError("bad_message", f"request body: {e}") from None
+
+
+def context(request: Request | WebSocket) -> ServerContext:
+    ctx: ServerContext = request.app.state.ctx
+    return ctx
+
+
+async def bearer(request: Request) -> PlayerRow:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise ProtocolError("not_authenticated", "send Authorization: Bearer <token> (POST /api/players)")
+    player = await context(request).store.player_by_token(token.strip())
+    if player is None:
+        raise ProtocolError("bad_token", "no player has this token")
+    return player
+
+
+def api(handler: Any) -> Any:
+    """A route whose ProtocolError becomes an error response."""
+
+    async def route(request: Request) -> Response:
+        try:
+            result: Response = await handler(request)
+        except ProtocolError as e:
+            return error_response(e)
+        return result
+
+    return route
+
+
+@api
+async def create_player(request: Request) -> Response:
+    data = await body(request, NewPlayer)
+    name = data.name.strip()
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise ProtocolError("bad_message", f"a name has 1 to {MAX_NAME} printable characters")
+    player, token = await context(request).store.create_player(name)
+    return json_response({"id": player.id, "name": player.name, "token": token}, 201)
+
+
+@api
+async def me(request: Request) -> Response:
+    player = await bearer(request)
+    return json_response({"id": player.id, "name": player.name})
+
+
+async def games(request: Request) -> Response:
+    out = []
+    for name, cls in game_classes().items():
+        options = [
+            {"name": o.name, "default": o.default, "allowed": o.describe(), "help": o.help}
+            for o in cls.option_spec
+        ]
+        out.append(
+            {
+                "name": name,
+                "title": cls.title,
+                "players": [cls.min_players, cls.max_players],
+                "options": options,
+            }
+        )
+    return json_response({"games": out, "settings": settings_spec(), "bot_levels": BOT_LEVELS})
+
+
+async def tables(request: Request) -> Response:
+    return json_response(context(request).lobby.listing())
+
+
+@api
+async def create_table(request: Request) -> Response:
+    player = await bearer(request)
+    data = await body(request, NewTable)
+    try:
+        bots = {int(seat): bot_for_level(level) for seat, level in data.bots.items()}
+    except (ValueError, CardhallError) as e:
+        raise ProtocolError("bad_request", f"bots: {e}") from None
+    host = await context(request).lobby.create(player, data.game, data.settings, bots)
+    return json_response(host.summary(), 201)
+
+
+@api
+async def quick_play(request: Request) -> Response:
+    player = await bearer(request)
+    data = await body(request, QuickPlay)
+    host = await context(request).lobby.quick_play(player, data.game, data.level)
+    return json_response({**host.summary(), "you": 0}, 201)
+
+
+@api
+async def table_summary(request: Request) -> Response:
+    table_id = request.path_params["table"]
+    ctx = context(request)
+    host = ctx.lobby.hosts.get(table_id)
+    if host is not None:
+        return json_response(host.summary())
+    row = await ctx.store.table(table_id)
+    if row is None:
+        raise ProtocolError("no_such_table", f"no table {table_id!r}")
+    return json_response(
+        {"table": row.id, "game": row.game, "status": row.status, "rematch_of": row.rematch_of}
+    )
+
+
+@api
+async def record(request: Request) -> Response:
+    table_id = request.path_params["table"]
+    store = context(request).store
+    row = await store.table(table_id)
+    if row is None:
+        raise ProtocolError("no_such_table", f"no table {table_id!r}")
+    if row.status not in ("finished", "abandoned"):
+        # Its seed would show every hidden card of a match still being played.
+        raise ProtocolError(
+            "not_over", f"the match at table {table_id} is not over: its record comes at the end"
+        )
+    return json_response(await store.record(table_id))
+
+
+@api
+async def leaderboard(request: Request) -> Response:
+    game = request.path_params["game"]
+    pool = request.query_params.get("pool", "people")
+    if game not in game_classes():
+        raise ProtocolError("bad_game", f"unknown game {game!r} (games: {', '.join(game_classes())})")
+    if pool not in RATING_POOLS:
+        raise ProtocolError("bad_request", f"pool must be one of {', '.join(RATING_POOLS)}")
+    rows = await context(request).store.leaderboard(game, pool)
+    return json_response(
+        {
+            "game": game,
+            "pool": pool,
+            "players": [
+                {
+                    "player": r.player_id,
+                    "name": r.name,
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "rating": r.mu - 3 * r.sigma,
+                    "games": r.games,
+                }
+                for r in rows
+            ],
+        }
+    )
+
+
+async def play(websocket: WebSocket) -> None:
+    await Connection(websocket, context(websocket)).serve()
+
+
+INDEX = Path(__file__).resolve().parent.parent / "web" / "index.html"
+
+
+async def index(request: Request) -> Response:
+    if INDEX.exists():
+        return HTMLResponse(INDEX.read_text(encoding="utf-8"))
+    return HTMLResponse(
+        "<!doctype html><title>cardhall</title><p>cardhall server: the API is at /api/games.</p>"
+    )
+
+
+def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
+    """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`)."""
+    from cardhall.store.sql import open_store
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store: Store = await open_store(store_url)
+        ctx = ServerContext(store, bot_workers)
+        app.state.ctx = ctx
+        await ctx.start()
+        try:
+            yield
+        finally:
+            await ctx.stop()
+
+    routes = [
+        Route("/", index),
+        Route("/api/players", create_player, methods=["POST"]),
+        Route("/api/players/me", me),
+        Route("/api/games", games),
+        Route("/api/tables", tables),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/quickplay", quick_play, methods=["POST"]),
+        Route("/api/tables/{table}", table_summary),
+        Route("/api/tables/{table}/record", record),
+        Route("/api/leaderboard/{game}", leaderboard),
+        WebSocketRoute("/ws", play),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

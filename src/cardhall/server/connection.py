@@ -1,0 +1,201 @@
+"""One websocket connection: a receiver and a sender task. The receiver reads a frame, checks it
+(:mod:`cardhall.server.protocol`), and hands it to the lobby or the table it names; the sender writes the
+frames queued for this connection, so a slow client never holds up a table.
+
+Choices:
+
+- The first message is ``hello`` with the player's token (from ``POST /api/players``); everything else
+  before it gets ``not_authenticated``. A connection may join or watch several tables.
+- Every refused message gets an ``error`` frame (its code, what was wrong, and the message's ``id`` as
+  ``ref``) and the connection goes on; nothing the table holds changes.
+- Floods: each connection may send 20 messages a second on average, 40 at once; beyond that each
+  message gets ``rate_limited``, and a connection refused 20 times in a row is closed (1008, policy
+  violation).
+- A client whose unsent frames pile up beyond 1,000 is too slow to follow its tables and is closed
+  (1013, try again later); it can reconnect and ask for what it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import anyio
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cardhall.errors import CardhallError
+from cardhall.server.protocol import (
+    Act,
+    AddBot,
+    Back,
+    Chat,
+    ClientMessage,
+    Hello,
+    Join,
+    Leave,
+    Ping,
+    ProtocolError,
+    Rematch,
+    Watch,
+    decode,
+    encode,
+)
+from cardhall.server.settings import bot_for_level
+from cardhall.store import PlayerRow
+
+if TYPE_CHECKING:
+    from cardhall.server.context import ServerContext
+    from cardhall.server.host import TableHost
+
+log = logging.getLogger(__name__)
+
+RATE = 20.0  # messages per second, on average
+BURST = 40.0
+STRIKES = 20  # refused in a row before the connection is closed
+OUTBOX = 1000  # frames waiting to be sent before a client counts as too slow
+WS_POLICY_VIOLATION = 1008
+WS_TRY_AGAIN_LATER = 1013
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, ctx: ServerContext) -> None:
+        self.ws = ws
+        self.ctx = ctx
+        self.player: PlayerRow | None = None
+        self.hosts: dict[str, TableHost] = {}
+        self._out: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX + 1)
+        self._tokens = BURST
+        self._stamp = time.monotonic()
+        self._strikes = 0
+        self._close_code: int | None = None
+
+    # --- sending -------------------------------------------------------------------------------
+
+    def send(self, frame: dict[str, Any]) -> None:
+        if self._close_code is not None:
+            return
+        if self._out.qsize() >= OUTBOX:
+            self._close(WS_TRY_AGAIN_LATER)
+            return
+        self._out.put_nowait(encode(frame))
+
+    def _close(self, code: int) -> None:
+        if self._close_code is None:
+            self._close_code = code
+            self._out.put_nowait(None)
+
+    async def _sender(self) -> None:
+        while True:
+            text = await self._out.get()
+            if text is None:
+                await self.ws.close(self._close_code or 1000)
+                return
+            await self.ws.send_text(text)
+
+    # --- receiving -----------------------------------------------------------------------------
+
+    async def serve(self) -> None:
+        """Receive and send until either side ends (the other is then cancelled), then leave the
+        tables this connection was at (shielded: even when the server is stopping)."""
+        await self.ws.accept()
+        try:
+            async with anyio.create_task_group() as group:
+
+                async def run(part: Callable[[], Awaitable[None]]) -> None:
+                    await part()
+                    group.cancel_scope.cancel()
+
+                group.start_soon(run, self._sender)
+                group.start_soon(run, self._receiver)
+        finally:
+            with anyio.CancelScope(shield=True):
+                for host in list(self.hosts.values()):
+                    try:
+                        await host.call(partial(host.detach, self))
+                    except Exception:
+                        log.exception("leaving table %s", host.id)
+
+    async def _receiver(self) -> None:
+        while True:
+            try:
+                message = await self.ws.receive()
+            except WebSocketDisconnect:
+                return
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            if not self._allowed():
+                self._strikes += 1
+                self.send(ProtocolError("rate_limited", f"at most {RATE:g} messages a second").frame())
+                if self._strikes >= STRIKES:
+                    self._close(WS_POLICY_VIOLATION)
+                    return
+                continue
+            self._strikes = 0
+            try:
+                await self.handle(decode(text))
+            except ProtocolError as e:
+                self.send(e.frame())
+
+    def _allowed(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(BURST, self._tokens + (now - self._stamp) * RATE)
+        self._stamp = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    # --- what each message does ----------------------------------------------------------------
+
+    async def handle(self, message: ClientMessage) -> None:
+        ref = message.id
+        if isinstance(message, Ping):
+            self.send({"type": "pong", "ref": ref})
+            return
+        if isinstance(message, Hello):
+            player = await self.ctx.store.player_by_token(message.token)
+            if player is None:
+                raise ProtocolError(
+                    "bad_token", "no player has this token: ask POST /api/players for one", ref
+                )
+            self.player = player
+            self.send({"type": "welcome", "ref": ref, "player": {"id": player.id, "name": player.name}})
+            return
+        if self.player is None:
+            raise ProtocolError("not_authenticated", "say hello with your token first", ref)
+        if isinstance(message, Rematch):
+            new = await self.ctx.lobby.rematch(self.player, message.table, ref)
+            self.send({"type": "rematch", "table": message.table, "n": 0, "new": new.id, "ref": ref})
+            return
+        host = self.ctx.lobby.host(message.table, ref)
+        if isinstance(message, Join):
+            await host.call(lambda: host.join(self, message.seat, message.since, ref))
+            self.hosts[host.id] = host
+        elif isinstance(message, Watch):
+            await host.call(lambda: host.watch(self, message.since))
+            self.hosts[host.id] = host
+        elif isinstance(message, Leave):
+            await host.call(lambda: host.leave(self, ref))
+            self.hosts.pop(host.id, None)
+        elif isinstance(message, Act):
+            await host.call(lambda: host.act(self, message.action, message.n, ref))
+        elif isinstance(message, Back):
+            await host.call(lambda: host.back(self, ref))
+        elif isinstance(message, Chat):
+            text = message.text.strip()
+            if not text:
+                raise ProtocolError("bad_message", "an empty chat line", ref)
+            await host.call(lambda: host.chat(self, text, ref))
+        elif isinstance(message, AddBot):
+            try:
+                bot = bot_for_level(message.level)
+            except CardhallError as e:
+                raise ProtocolError("bad_request", str(e), ref) from None
+            await host.call(lambda: host.add_bot(self, message.seat, bot, ref))

@@ -1,0 +1,70 @@
+"""What every part of the server shares: the store, the group committer, the lobby, the worker processes
+for bots that search, and the ratings update. Opened and closed by the application's lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from cardhall.core import Game
+from cardhall.server import ratings
+from cardhall.server.committer import Committer
+from cardhall.server.lobby import Lobby
+from cardhall.store import RatingRow, Store
+
+log = logging.getLogger(__name__)
+
+
+class ServerContext:
+    def __init__(self, store: Store, bot_workers: int = 1) -> None:
+        self.store = store
+        self.committer = Committer(store)
+        self.lobby = Lobby(self)
+        self.bot_workers = bot_workers
+        self._bot_pool: ProcessPoolExecutor | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.lobby_version = 0  # bumped whenever the lobby's listing changes
+
+    @property
+    def bot_pool(self) -> ProcessPoolExecutor:
+        """Worker processes for searching bots, started at the first search."""
+        if self._bot_pool is None:
+            self._bot_pool = ProcessPoolExecutor(max_workers=self.bot_workers)
+        return self._bot_pool
+
+    async def start(self) -> None:
+        self.committer.start()
+        restored = await self.lobby.restore()
+        if restored:
+            log.info("brought back %d unfinished tables", restored)
+
+    async def stop(self) -> None:
+        await self.lobby.stop()
+        await self.committer.stop()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._bot_pool is not None:
+            self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        await self.store.close()
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` in the background, keeping a reference until it ends."""
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def lobby_changed(self) -> None:
+        self.lobby_version += 1
+        self.lobby.forget_finished()
+
+    async def rate(self, game: Game, players: Sequence[int | None], scores: Sequence[int]) -> list[RatingRow]:
+        """The new ratings of the people of a finished match (see :mod:`cardhall.server.ratings`)."""
+        people = [p for p in players if p is not None]
+        if not people:
+            return []
+        pool = "people" if len(people) == len(players) else "bots"
+        current = await self.store.ratings(game.name, pool, people)
+        return ratings.update(game.name, pool, players, scores, game.lowest_score_wins, current)

@@ -1,0 +1,547 @@
+"""One table on the server, and its owner task: every change to the table (a seat taken, an action, a bot's
+move, a timer running out, a chat line) is applied by that one task, in order, so nothing needs a lock.
+
+The life of a table: ``waiting`` (seats being taken; no match yet), ``playing`` (every seat holds a
+person or a bot: the match is dealt), ``finished``; ``abandoned`` when its last person leaves before it
+starts. The match (a :class:`~cardhall.table.Table`) is created only when play starts, from the seats and
+the seed: so its events are numbered by the first seats and the record alone, and a restarted server
+rebuilds it, events and numbers included, by replaying the stored actions.
+
+Choices:
+
+- Every applied action is committed (group commit, :mod:`cardhall.server.committer`) before any frame
+  shows it.
+- Each connection watching the table gets frames built for its seat alone: its observation, its legal
+  actions and the events as its seat may see them (spectators: seat None); every frame carries the
+  table's event number ``n``.
+- A person has ``turn_seconds`` for each decision (0: no limit); when it runs out, or ``away_seconds``
+  after his last connection to the table dropped, the ``stand_in`` bot plays for him until he acts,
+  says he is ``back``, or joins again. Who is away is shown in the ``seats`` of every frame.
+- Bots wait ``bot_pace_ms`` before each move so people can follow; a bot that searches thinks in a worker
+  process (the server's event loop never runs a search), the others here (well under a millisecond).
+- A person who leaves during the match leaves for good: the stand-in bot plays his seat to the end,
+  and his result still counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from cardhall.errors import CardhallError, IllegalActionError, InvalidActionError
+from cardhall.server.protocol import ProtocolError
+from cardhall.store import ActionRow, ChatRow, PlayerRow, ResultRow, SeatRow, TableRow
+from cardhall.table import BotJob, BotResult, Event, Occupant, StaleActionError, Table, run_bot_job
+
+if TYPE_CHECKING:
+    from cardhall.server.context import ServerContext
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class Listener(Protocol):
+    """A connection, as a table sees it."""
+
+    player: PlayerRow | None
+
+    def send(self, frame: dict[str, Any]) -> None: ...
+
+
+class TableHost:
+    def __init__(self, ctx: ServerContext, row: TableRow) -> None:
+        self.ctx = ctx
+        self.row = row
+        self.table: Table | None = None
+        self.listeners: dict[Listener, int | None] = {}  # connection -> its seat (None: spectator)
+        self.seen: dict[Listener, int] = {}  # the last event number each connection was sent
+        self.connected = [0] * len(row.seats)  # connections per seat
+        self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = (
+            asyncio.Queue()
+        )
+        self._timers: dict[int, tuple[int, asyncio.TimerHandle, float]] = {}  # seat -> (since, handle, at)
+        self._away: dict[int, asyncio.TimerHandle] = {}
+        self._bot_running = False
+        self._task = asyncio.create_task(self._run(), name=f"table {row.id}")
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    # --- the owner task --------------------------------------------------------------------------
+
+    async def call(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` in the owner task, after everything queued before it; its result."""
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait((work, done))
+        return await done
+
+    def post(self, work: Callable[[], Awaitable[Any]]) -> None:
+        """Queue ``work`` for the owner task without waiting for it."""
+        self.inbox.put_nowait((work, None))
+
+    async def _run(self) -> None:
+        while True:
+            work, done = await self.inbox.get()
+            try:
+                result = await work()
+            except Exception as e:
+                if done is None:
+                    log.exception("table %s: background work failed", self.id)
+                elif not done.done():
+                    done.set_exception(e)
+            else:
+                if done is not None and not done.done():
+                    done.set_result(result)
+
+    async def stop(self) -> None:
+        for _, handle, _ in self._timers.values():
+            handle.cancel()
+        for handle in self._away.values():
+            handle.cancel()
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+    # --- starting and restoring ------------------------------------------------------------------
+
+    def _start(self, actions: list[tuple[int, int]] | None = None) -> None:
+        """Deal the match (and replay its stored actions, after a restart)."""
+        occupants = [self._occupant(s) for s in self.row.seats]
+        table = Table(self.row.game, occupants, self.row.seed)
+        for seat, action in actions or ():
+            table.apply(seat, action)
+        for s in self.row.seats:
+            if s.kind == "person" and s.left:
+                table.stand_in(s.seat, str(self.row.settings["stand_in"]))
+        self.table = table
+        self.row.status = "playing"
+
+    @staticmethod
+    def _occupant(seat: SeatRow) -> Occupant:
+        if seat.kind == "bot" and seat.bot:
+            return Occupant.for_bot(seat.bot, seat.name)
+        return Occupant.remote(seat.name)
+
+    def restore(self, actions: list[tuple[int, int]]) -> None:
+        """After a restart: the match as it was; its people have ``away_seconds`` to come back."""
+        if self.row.status == "playing":
+            self._start(actions)
+            for s in self.row.seats:
+                if s.kind == "person" and not s.left:
+                    self._away_later(s.seat)
+            self.post(self._advance)
+
+    # --- frames ----------------------------------------------------------------------------------
+
+    def seats_view(self) -> list[dict[str, Any]]:
+        table = self.table
+        out = []
+        for s in self.row.seats:
+            stand_in = table.stand_in_for(s.seat) if table is not None else None
+            out.append(
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "connected": self.connected[s.seat] > 0 if s.kind == "person" else None,
+                    "stand_in": stand_in,
+                    "left": s.left,
+                }
+            )
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        return {
+            "table": self.id,
+            "game": self.row.game,
+            "status": self.row.status,
+            "seats": self.seats_view(),
+            "settings": self.row.settings,
+            "rematch_of": self.row.rematch_of,
+        }
+
+    def _deadlines(self) -> dict[str, int]:
+        return {str(seat): int(at * 1000) for seat, (_, _, at) in self._timers.items()}
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees of the match now (observation, legal actions, whose turn)."""
+        table = self.table
+        if table is None:
+            return {"observation": None, "legal": [], "to_act": []}
+        legal: list[dict[str, Any]] = []
+        if seat is not None and seat in table.to_act:
+            label = table.game.action_label
+            legal = [{"action": a, "label": label(a)} for a in table.legal_actions(seat)]
+        return {"observation": table.observation(seat), "legal": legal, "to_act": list(table.to_act)}
+
+    def full_frame(self, listener: Listener, since: int) -> dict[str, Any]:
+        seat = self.listeners.get(listener)
+        table = self.table
+        number = 0 if table is None else table.number
+        events = [] if table is None else table.events(seat, since=min(max(since, 0), number))
+        self.seen[listener] = number
+        return {
+            "type": "table",
+            "table": self.id,
+            "n": number,
+            "game": self.row.game,
+            "status": self.row.status,
+            "you": seat,
+            "seats": self.seats_view(),
+            "settings": self.row.settings,
+            "rematch_of": self.row.rematch_of,
+            "deadlines": self._deadlines(),
+            "events": events,
+            **self._view(seat),
+        }
+
+    def _broadcast(self, seats_changed: bool = False) -> None:
+        """Tell every listener what changed since its last frame, as its seat may see it."""
+        table = self.table
+        number = 0 if table is None else table.number
+        views: dict[int | None, dict[str, Any]] = {}
+        seats = self.seats_view() if seats_changed else None
+        for listener, seat in list(self.listeners.items()):
+            if seat not in views:
+                views[seat] = self._view(seat)
+            since = self.seen.get(listener, 0)
+            events = [] if table is None or since >= number else table.events(seat, since=since)
+            self.seen[listener] = number
+            frame: dict[str, Any] = {
+                "type": "update",
+                "table": self.id,
+                "n": number,
+                "status": self.row.status,
+                "events": events,
+                "deadlines": self._deadlines(),
+                **views[seat],
+            }
+            if seats is not None:
+                frame["seats"] = seats
+            listener.send(frame)
+
+    def send_all(self, frame: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            listener.send(frame)
+
+    # --- what connections ask (each runs in the owner task) -------------------------------------
+
+    def _seat_of(self, player: PlayerRow | None) -> int | None:
+        if player is None:
+            return None
+        for s in self.row.seats:
+            if s.kind == "person" and s.player_id == player.id:
+                return s.seat
+        return None
+
+    async def join(self, listener: Listener, seat: int | None, since: int, ref: Any) -> None:
+        player = listener.player
+        assert player is not None
+        mine = self._seat_of(player)
+        if mine is None:
+            if self.row.status != "waiting":
+                raise ProtocolError("seat_taken", f"table {self.id} has started: every seat is taken", ref)
+            if seat is None:
+                empty = [s.seat for s in self.row.seats if s.kind == "empty"]
+                if not empty:
+                    raise ProtocolError("seat_taken", f"table {self.id} has no empty seat", ref)
+                seat = empty[0]
+            if not 0 <= seat < len(self.row.seats):
+                raise ProtocolError(
+                    "no_such_seat", f"table {self.id} has seats 0..{len(self.row.seats) - 1}", ref
+                )
+            if self.row.seats[seat].kind != "empty":
+                raise ProtocolError("seat_taken", f"seat {seat} of table {self.id} is taken", ref)
+            self.row.seats[seat] = SeatRow(seat, "person", player.name, player.id)
+            mine = seat
+            await self._seats_changed()
+        elif seat is not None and seat != mine:
+            raise ProtocolError("seat_taken", f"you already hold seat {mine} of table {self.id}", ref)
+        self._attach(listener, mine)
+        await self._back(mine)
+        listener.send(self.full_frame(listener, since))
+        self._broadcast(seats_changed=True)
+
+    async def watch(self, listener: Listener, since: int) -> None:
+        self._attach(listener, None)
+        listener.send(self.full_frame(listener, since))
+
+    def _attach(self, listener: Listener, seat: int | None) -> None:
+        old = self.listeners.get(listener, -1)
+        if old == seat:
+            return
+        if old is not None and old >= 0:
+            self.connected[old] -= 1
+        self.listeners[listener] = seat
+        if seat is not None:
+            self.connected[seat] += 1
+            handle = self._away.pop(seat, None)
+            if handle is not None:
+                handle.cancel()
+
+    async def detach(self, listener: Listener) -> None:
+        """A connection closed (or stopped watching)."""
+        seat = self.listeners.pop(listener, None)
+        self.seen.pop(listener, None)
+        if seat is None:
+            return
+        self.connected[seat] -= 1
+        if self.connected[seat] == 0 and self.row.status == "playing":
+            self._away_later(seat)
+        self._broadcast(seats_changed=True)
+
+    async def leave(self, listener: Listener, ref: Any) -> None:
+        seat = self._seat_of(listener.player)
+        await self.detach(listener)
+        if seat is None:
+            return
+        if self.row.status == "waiting":
+            self.row.seats[seat] = SeatRow(seat)
+            if not any(s.kind == "person" for s in self.row.seats):
+                self.row.status = "abandoned"
+            await self._seats_changed()
+            self._broadcast(seats_changed=True)
+        elif self.row.status == "playing":
+            self.row.seats[seat].left = True
+            await self.ctx.store.save_table(self.row)
+            await self._stand_in(seat)
+
+    async def act(self, listener: Listener, action: int | str, expect: int, ref: Any) -> None:
+        seat = self.listeners.get(listener)
+        if seat is None or self._seat_of(listener.player) != seat:
+            raise ProtocolError("not_seated", f"you hold no seat at table {self.id}: join it first", ref)
+        table = self._playing(ref)
+        if table.stand_in_for(seat) is not None and not self.row.seats[seat].left:
+            table.stand_in(seat, None)  # he acts: he is back
+        try:
+            table.apply(seat, action, expect=expect)
+        except StaleActionError as e:
+            raise ProtocolError("stale", str(e), ref) from None
+        except (IllegalActionError, InvalidActionError) as e:
+            raise ProtocolError("illegal_action", str(e), ref) from None
+        except CardhallError as e:
+            raise ProtocolError("bad_request", str(e), ref) from None
+        await self._applied(seat)
+
+    async def back(self, listener: Listener, ref: Any) -> None:
+        seat = self._seat_of(listener.player)
+        if seat is None:
+            raise ProtocolError("not_seated", f"you hold no seat at table {self.id}", ref)
+        await self._back(seat)
+        self._broadcast(seats_changed=True)
+
+    async def chat(self, listener: Listener, text: str, ref: Any) -> None:
+        player = listener.player
+        assert player is not None
+        if listener not in self.listeners:
+            raise ProtocolError("not_seated", f"join or watch table {self.id} to talk there", ref)
+        line = await self.ctx.store.add_chat(ChatRow(self.id, player.id, player.name, text))
+        number = 0 if self.table is None else self.table.number
+        self.send_all(
+            {
+                "type": "chat",
+                "table": self.id,
+                "n": number,
+                "from": player.name,
+                "text": text,
+                "at": line.at.isoformat(),
+            }
+        )
+
+    async def add_bot(self, listener: Listener, seat: int, bot: str, ref: Any) -> None:
+        if self._seat_of(listener.player) is None and self.row.owner_id != (
+            listener.player and listener.player.id
+        ):
+            raise ProtocolError("not_seated", f"only the players of table {self.id} may seat bots", ref)
+        if self.row.status != "waiting":
+            raise ProtocolError("seat_taken", f"table {self.id} has started: every seat is taken", ref)
+        if not 0 <= seat < len(self.row.seats):
+            raise ProtocolError(
+                "no_such_seat", f"table {self.id} has seats 0..{len(self.row.seats) - 1}", ref
+            )
+        if self.row.seats[seat].kind != "empty":
+            raise ProtocolError("seat_taken", f"seat {seat} of table {self.id} is taken", ref)
+        self.row.seats[seat] = SeatRow(seat, "bot", bot, None, bot)
+        await self._seats_changed()
+        self._broadcast(seats_changed=True)
+
+    def _playing(self, ref: Any) -> Table:
+        if self.row.status == "waiting" or self.table is None:
+            raise ProtocolError("not_started", f"table {self.id} waits for every seat to be taken", ref)
+        if self.row.status != "playing":
+            raise ProtocolError("table_over", f"the match at table {self.id} is over", ref)
+        return self.table
+
+    # --- changes and their consequences ----------------------------------------------------------
+
+    async def _seats_changed(self) -> None:
+        """Seats changed while waiting: save them, and start when every seat is taken."""
+        if self.row.status == "waiting" and all(s.kind != "empty" for s in self.row.seats):
+            self._start()
+            await self.ctx.store.save_table(self.row)
+            for s in self.row.seats:
+                if s.kind == "person" and self.connected[s.seat] == 0:
+                    self._away_later(s.seat)  # seated without a connection yet (quick play, play again)
+            for listener in list(self.listeners):
+                listener.send(self.full_frame(listener, 0))
+            self.ctx.lobby_changed()
+            await self._advance()
+            return
+        await self.ctx.store.save_table(self.row)
+        self.ctx.lobby_changed()
+
+    async def _applied(self, seat: int) -> None:
+        """An action was applied: commit it, show it, and see what comes next."""
+        table = self.table
+        assert table is not None
+        history = table.state.history
+        acted, action = history[-1]
+        await self.ctx.committer.commit([ActionRow(self.id, len(history), acted, action)])
+        if table.is_over:
+            await self._finish()
+        self._broadcast()
+        await self._advance()
+
+    async def _advance(self) -> None:
+        """Start what the new position calls for: a bot's move, the timers of the people to act."""
+        table = self.table
+        if table is None or self.row.status != "playing":
+            self._clear_timers()
+            return
+        self._set_timers()
+        if not self._bot_running and table.bots_to_act():
+            self._bot_running = True
+            self.ctx.spawn(self._bot_move())
+
+    async def _bot_move(self) -> None:
+        """Outside the owner task: wait the pace, think (here or in a worker), hand the move in."""
+        try:
+            pace = int(self.row.settings["bot_pace_ms"]) / 1000
+            if pace:
+                await asyncio.sleep(pace)
+            job = await self.call(self._bot_job)
+            if job is None:
+                return
+            if job.bot.startswith("search"):
+                loop = asyncio.get_running_loop()
+                result = await loop.run_in_executor(self.ctx.bot_pool, run_bot_job, job)
+            else:
+                result = run_bot_job(job)
+            await self.call(lambda: self._bot_result(job, result))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a bot's move failed", self.id)
+        finally:
+            self._bot_running = False
+            self.post(self._advance)
+
+    async def _bot_job(self) -> BotJob | None:
+        table = self.table
+        if table is None or self.row.status != "playing":
+            return None
+        bots = table.bots_to_act()
+        return table.bot_job(bots[0]) if bots else None
+
+    async def _bot_result(self, job: BotJob, result: BotResult) -> None:
+        table = self.table
+        if table is None or self.row.status != "playing":
+            return
+        try:
+            table.apply_bot(job, result)
+        except StaleActionError:
+            return  # the table moved on while it thought (its person came back): nothing to do
+        await self._applied(job.seat)
+
+    async def _finish(self) -> None:
+        table = self.table
+        assert table is not None
+        state = table.state
+        self.row.status = "finished"
+        self.row.finished_at = datetime.now().astimezone()
+        self._clear_timers()
+        winners = state.winners
+        players = [s.player_id if s.kind == "person" else None for s in self.row.seats]
+        results = [
+            ResultRow(self.id, s, players[s], state.scores[s], 1 / len(winners) if s in winners else 0.0)
+            for s in range(len(players))
+        ]
+        ratings = await self.ctx.rate(table.game, players, list(state.scores))
+        await self.ctx.store.finish(self.row, results, ratings)
+        self.ctx.lobby_changed()
+
+    # --- timers and stand-ins --------------------------------------------------------------------
+
+    def _set_timers(self) -> None:
+        """One timer per person to act, for his current decision; none for anyone else."""
+        table = self.table
+        assert table is not None
+        limit = int(self.row.settings["turn_seconds"])
+        waiting = set(table.waiting_for()) if limit else set()
+        for seat in list(self._timers):
+            since, handle, _ = self._timers[seat]
+            if seat not in waiting or since != table.choice_since(seat):
+                handle.cancel()
+                del self._timers[seat]
+        for seat in waiting - set(self._timers):
+            since = table.choice_since(seat)
+            loop = asyncio.get_running_loop()
+            handle = loop.call_later(limit, self._post_time_up, seat, since)
+            self._timers[seat] = (since, handle, time.time() + limit)
+
+    def _post_time_up(self, seat: int, since: int) -> None:
+        self.post(lambda: self._time_up(seat, since))
+
+    def _clear_timers(self) -> None:
+        for _, handle, _ in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+
+    async def _time_up(self, seat: int, since: int) -> None:
+        table = self.table
+        if table is None or self.row.status != "playing":
+            return
+        if seat in table.waiting_for() and table.choice_since(seat) == since:
+            self._timers.pop(seat, None)
+            await self._stand_in(seat)
+
+    def _away_later(self, seat: int) -> None:
+        if seat in self._away:
+            return
+        delay = int(self.row.settings["away_seconds"])
+        loop = asyncio.get_running_loop()
+        self._away[seat] = loop.call_later(delay, lambda: self.post(lambda: self._gone(seat)))
+
+    async def _gone(self, seat: int) -> None:
+        self._away.pop(seat, None)
+        if self.connected[seat] == 0 and self.row.status == "playing":
+            await self._stand_in(seat)
+
+    async def _stand_in(self, seat: int) -> None:
+        table = self.table
+        if table is None or table.stand_in_for(seat) is not None:
+            return
+        table.stand_in(seat, str(self.row.settings["stand_in"]))
+        self._broadcast(seats_changed=True)
+        await self._advance()
+
+    async def _back(self, seat: int) -> None:
+        table = self.table
+        if table is not None and table.stand_in_for(seat) is not None and not self.row.seats[seat].left:
+            table.stand_in(seat, None)
+            await self._advance()
+
+    # --- for tests and the lobby -----------------------------------------------------------------
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        return [asdict(s) for s in self.row.seats]
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
+        return [] if self.table is None else self.table.events(seat, since=since)

@@ -1,0 +1,146 @@
+"""The lobby: the server's tables by id, creating them (from a game string, with bots by level), quick
+play, play again with the same people, and bringing unfinished tables back after a restart.
+
+Choices:
+
+- A table id is 8 URL-safe random characters; a seed is drawn for each table (63 bits).
+- Quick play seats the person at seat 0 of a new table and fills every other seat with a bot of the
+  level asked for; the match starts at once.
+- Play again (``rematch``) makes a new table with the same game, settings and seats (people and bots)
+  once the match is over; its people are seated already and have ``away_seconds`` to join it. Asking
+  twice gives the same new table.
+- Finished and abandoned tables leave memory (their rows and records stay in the store).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from cardhall.errors import CardhallError, InvalidOptionError
+from cardhall.registry import load_game
+from cardhall.server.host import TableHost
+from cardhall.server.protocol import ProtocolError
+from cardhall.server.settings import bot_for_level, table_settings
+from cardhall.store import PlayerRow, SeatRow, TableRow
+
+if TYPE_CHECKING:
+    from cardhall.server.context import ServerContext
+
+
+class Lobby:
+    def __init__(self, ctx: ServerContext) -> None:
+        self.ctx = ctx
+        self.hosts: dict[str, TableHost] = {}
+        self._rematches: dict[str, str] = {}
+
+    async def restore(self) -> int:
+        """Bring back every waiting and playing table from the store; how many."""
+        for row, actions in await self.ctx.store.unfinished():
+            host = TableHost(self.ctx, row)
+            host.restore(actions)
+            self.hosts[row.id] = host
+        return len(self.hosts)
+
+    async def stop(self) -> None:
+        for host in list(self.hosts.values()):
+            await host.stop()
+        self.hosts.clear()
+
+    def host(self, table_id: object, ref: object = None) -> TableHost:
+        host = self.hosts.get(table_id) if isinstance(table_id, str) else None
+        if host is None:
+            raise ProtocolError("no_such_table", f"no open or running table {table_id!r}", ref)  # type: ignore[arg-type]
+        return host
+
+    def listing(self) -> dict[str, list[dict[str, object]]]:
+        """Open tables (seats to take) and running games, for the lobby."""
+        hosts = list(self.hosts.values())
+        return {
+            "open": [h.summary() for h in hosts if h.row.status == "waiting"],
+            "running": [h.summary() for h in hosts if h.row.status == "playing"],
+        }
+
+    def forget_finished(self) -> None:
+        for table_id, host in list(self.hosts.items()):
+            if host.row.status in ("finished", "abandoned") and not host.listeners:
+                del self.hosts[table_id]
+                self.ctx.spawn(host.stop())
+
+    async def create(
+        self,
+        owner: PlayerRow | None,
+        game_text: object,
+        settings: Mapping[str, object] | None = None,
+        bots: Mapping[int, str] | None = None,
+        people: Mapping[int, PlayerRow] | None = None,
+        rematch_of: str | None = None,
+    ) -> TableHost:
+        """A new table: ``bots`` seats bots (by bot string) and ``people`` seats people at once."""
+        try:
+            game = load_game(game_text if isinstance(game_text, str) else "")
+            if not isinstance(game_text, str):
+                raise InvalidOptionError(f"a game string is text, got {game_text!r}")
+            checked = table_settings(settings)
+        except CardhallError as e:
+            raise ProtocolError("bad_game", str(e)) from None
+        seats = [SeatRow(s) for s in range(game.num_players)]
+        for seat, spec in (bots or {}).items():
+            seats[self._seat(game.num_players, seat)] = SeatRow(seat, "bot", spec, None, spec)
+        for seat, player in (people or {}).items():
+            seats[self._seat(game.num_players, seat)] = SeatRow(seat, "person", player.name, player.id)
+        row = TableRow(
+            id=secrets.token_urlsafe(6),
+            game=str(game),
+            rules_version=game.rules_version,
+            seed=secrets.randbelow(2**63),
+            settings=dict(checked),
+            seats=seats,
+            owner_id=None if owner is None else owner.id,
+            rematch_of=rematch_of,
+        )
+        host = TableHost(self.ctx, row)
+        self.hosts[row.id] = host
+        await host.call(host._seats_changed)
+        return host
+
+    @staticmethod
+    def _seat(players: int, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ProtocolError("no_such_seat", f"seats are 0..{players - 1}, got {seat!r}")
+        return seat
+
+    async def quick_play(self, player: PlayerRow, game_text: object, level: object) -> TableHost:
+        try:
+            bot = bot_for_level(level)
+            players = load_game(game_text if isinstance(game_text, str) else "").num_players
+        except CardhallError as e:
+            raise ProtocolError("bad_game", str(e)) from None
+        bots = {seat: bot for seat in range(1, players)}
+        return await self.create(player, game_text, None, bots, {0: player})
+
+    async def rematch(self, player: PlayerRow, table_id: str, ref: object = None) -> TableHost:
+        known = self._rematches.get(table_id)
+        if known is not None and known in self.hosts:
+            return self.hosts[known]
+        old = self.host(table_id, ref)
+        if old.row.status != "finished":
+            raise ProtocolError("bad_request", f"the match at table {table_id} is not over", ref)  # type: ignore[arg-type]
+        if all(s.player_id != player.id for s in old.row.seats):
+            raise ProtocolError("not_seated", f"you did not play at table {table_id}", ref)  # type: ignore[arg-type]
+        bots = {s.seat: s.bot for s in old.row.seats if s.kind == "bot" and s.bot}
+        ids = [s.player_id for s in old.row.seats if s.kind == "person" and s.player_id is not None]
+        found = await self.ctx.store.players(ids)
+        people = {s.seat: found[s.player_id] for s in old.row.seats if s.player_id in found}
+        host = await self.create(player, old.row.game, old.row.settings, bots, people, rematch_of=table_id)
+        self._rematches[table_id] = host.id
+        old.send_all(
+            {
+                "type": "rematch",
+                "table": table_id,
+                "n": 0 if old.table is None else old.table.number,
+                "new": host.id,
+            }
+        )
+        return host

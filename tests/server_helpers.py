@@ -1,0 +1,93 @@
+"""Helpers for the server tests: an in-process app on a fresh SQLite store, players, and websocket
+sessions that read frames until the one they wait for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from cardhall.server.app import create_app
+
+FAST = {"bot_pace_ms": 0}  # bots play at once in tests
+
+
+@contextmanager
+def server(path: Path | None = None) -> Iterator[TestClient]:
+    """A running app (its lifespan entered) on a SQLite file (or a fresh in-memory database)."""
+    url = f"sqlite+aiosqlite:///{path}" if path is not None else "sqlite+aiosqlite:///:memory:"
+    with TestClient(create_app(url)) as client:
+        yield client
+
+
+def new_player(client: TestClient, name: str = "Ann") -> str:
+    """A new player's token."""
+    response = client.post("/api/players", json={"name": name})
+    assert response.status_code == 201, response.text
+    token: str = response.json()["token"]
+    return token
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(client: TestClient, token: str, game: str, bots: dict[int, str] | None = None, **settings: Any) -> str:
+    body = {"game": game, "settings": {**FAST, **settings}, "bots": {str(k): v for k, v in (bots or {}).items()}}
+    response = client.post("/api/tables", json=body, headers=auth(token))
+    assert response.status_code == 201, response.text
+    table: str = response.json()["table"]
+    return table
+
+
+class Session:
+    """One websocket connection of one player, keeping every frame it received."""
+
+    def __init__(self, ws: WebSocketTestSession, token: str | None) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+        if token is not None:
+            self.send(type="hello", token=token)
+            self.until("welcome")
+
+    def send(self, **message: Any) -> None:
+        self.ws.send_json(message)
+
+    def receive(self) -> dict[str, Any]:
+        frame: dict[str, Any] = self.ws.receive_json()
+        self.frames.append(frame)
+        return frame
+
+    def until(self, kind: str, **match: Any) -> dict[str, Any]:
+        """Frames until one of type ``kind`` whose fields include ``match``."""
+        while True:
+            frame = self.receive()
+            if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
+                return frame
+
+    def error(self, **message: Any) -> dict[str, Any]:
+        """Send ``message`` and return the error frame it gets (a ping after it proves the connection
+        still answers)."""
+        self.send(**message)
+        frame = self.until("error")
+        self.send(type="ping", id="after")
+        self.until("pong", ref="after")
+        return frame
+
+
+@contextmanager
+def session(client: TestClient, token: str | None) -> Iterator[Session]:
+    with client.websocket_connect("/ws") as ws:
+        yield Session(ws, token)
+
+
+def play_to_the_end(s: Session, table: str, frame: dict[str, Any]) -> dict[str, Any]:
+    """Play the first legal action whenever it is this seat's turn, until the match is over."""
+    while frame.get("status") != "finished":
+        if frame["type"] in ("table", "update") and frame["legal"]:
+            s.send(type="act", table=table, action=frame["legal"][0]["label"], n=frame["n"])
+        frame = s.receive()
+    return frame
