@@ -17,6 +17,7 @@ from cardhall.store.rows import (
     SeatRow,
     TableRow,
 )
+from cardhall.store.sql import SqlStore, StoreError, open_store
 
 __all__ = [
     "RATING_POOLS",
@@ -27,6 +28,9 @@ __all__ = [
     "RatingRow",
     "ResultRow",
     "SeatRow",
+    "SqlStore",
     "Store",
+    "StoreError",
     "TableRow",
+    "open_store",
 ]

@@ -1,0 +1,565 @@
+"""The :class:`~cardhall.store.base.Store` on SQLAlchemy's asyncio Core: SQLite (``sqlite+aiosqlite``, the
+embedded default) or PostgreSQL (``postgresql+asyncpg``). ``await open_store(url)`` opens it.
+
+Choices:
+
+- **Migrations at open.** :func:`open_store` brings the schema to the latest Alembic revision of
+  ``cardhall/store/migrations`` on one connection, in code (no ``alembic.ini``), before it returns (a
+  database already there costs a few queries). :func:`migrations_config` gives the same configuration
+  to Alembic's commands (``alembic.command.revision(migrations_config(url), autogenerate=True,
+  message=...)`` writes the next revision). :data:`metadata` below is the schema the migrations must
+  produce (a test compares them on both databases).
+- **SQLite.** Every connection gets ``journal_mode=WAL`` and ``synchronous=NORMAL`` (a killed process
+  keeps every committed transaction; a power cut may lose the last ones), a 10 s ``busy_timeout`` and
+  ``foreign_keys=ON``. The driver's own transaction handling is replaced by a plain ``BEGIN`` (SQLAlchemy's
+  documented recipe), so reads see one snapshot and DDL is transactional. Writers of one store take turns
+  on an ``asyncio.Lock`` rather than on SQLite's busy handler. ``sqlite+aiosqlite:///:memory:`` is one
+  connection (``StaticPool``) shared for the store's life, every use taking that lock.
+- **PostgreSQL.** asyncpg with a 10 s connect timeout; ratings are upserted in key order (no deadlock
+  between two finishing tables).
+- **Tokens.** A player's token is ``secrets.token_urlsafe(32)``; only its SHA-256 hex is stored (unique
+  index), and a token is looked up by its hash.
+- **Columns.** Seeds are ``BIGINT`` (up to ``2**63 - 1``); a table's settings and seats are JSON columns
+  (seats as a list of :class:`~cardhall.store.rows.SeatRow` dicts); times are stored in UTC and come back
+  timezone-aware in UTC (a naive time given is taken as local time, as ``datetime.astimezone`` does);
+  table statuses and rating pools are checked by the database.
+- **Batches.** ``append_actions`` is one transaction and one executemany insert, however many tables
+  the batch spans; ``unfinished`` reads the tables and then the actions of all of them in one query, in
+  one transaction.
+- **Indexes.** Actions by table come from their primary key ``(table_id, number)``; tables by
+  ``(status, created_at)``, chat by ``(table_id, id)``, ratings by ``(game, pool)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import threading
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from dataclasses import asdict, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    Column,
+    Connection,
+    DateTime,
+    Dialect,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    Row,
+    Table,
+    Text,
+    TypeDecorator,
+    event,
+    select,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.dml import Insert
+
+from cardhall.store.base import Store
+from cardhall.store.rows import (
+    RATING_POOLS,
+    TABLE_STATUSES,
+    ActionRow,
+    ChatRow,
+    PlayerRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+    TableRow,
+)
+
+MIGRATIONS = Path(__file__).resolve().with_name("migrations")
+# The drivers this store is written and tested for, by backend.
+DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+POSTGRES_CONNECT_TIMEOUT_S = 10
+UNFINISHED = ("waiting", "playing")  # the statuses a restart brings back
+
+
+class StoreError(RuntimeError):
+    """A store that cannot be opened: the message names the URL (without its password) and why."""
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timezone-aware time, stored in UTC (SQLite keeps it as text without an offset) and returned in
+    UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _in(column: str, values: Sequence[str]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+PLAYERS = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("token_hash", Text, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Index(None, "token_hash", unique=True),
+)
+
+TABLES = Table(
+    "tables",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("game", Text, nullable=False),
+    Column("rules_version", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("owner_id", Integer, ForeignKey("players.id")),
+    Column("rematch_of", Text, ForeignKey("tables.id")),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("finished_at", UtcDateTime),
+    CheckConstraint(_in("status", TABLE_STATUSES), name="status"),
+    Index(None, "status", "created_at"),
+)
+
+ACTIONS = Table(
+    "actions",
+    metadata,
+    Column("table_id", Text, ForeignKey("tables.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Integer, nullable=False),
+    PrimaryKeyConstraint("table_id", "number"),
+)
+
+CHAT = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("table_id", Text, ForeignKey("tables.id"), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id")),
+    Column("name", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    Index(None, "table_id", "id"),
+)
+
+RESULTS = Table(
+    "results",
+    metadata,
+    Column("table_id", Text, ForeignKey("tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id")),
+    Column("score", Integer, nullable=False),
+    Column("win_share", Double, nullable=False),
+    PrimaryKeyConstraint("table_id", "seat"),
+)
+
+RATINGS = Table(
+    "ratings",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("game", Text, nullable=False),
+    Column("pool", Text, nullable=False),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    Column("games", Integer, nullable=False),
+    PrimaryKeyConstraint("player_id", "game", "pool"),
+    CheckConstraint(_in("pool", RATING_POOLS), name="pool"),
+    Index(None, "game", "pool"),
+)
+
+
+# --- opening -------------------------------------------------------------------------------------
+
+
+def migrations_config(url: str | None = None) -> Config:
+    """Alembic's configuration for the store's migrations (``url``: for Alembic's own commands; the
+    store passes its connection instead)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def _upgrade(connection: Connection) -> None:
+    config = migrations_config()
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+def shown_url(url: str) -> str:
+    """``url`` with its password hidden (``***``), parsed or not."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, DBAPIError) and error.orig is not None:
+        error = error.orig
+    return str(error).strip() or type(error).__name__
+
+
+def _is_memory(url: URL) -> bool:
+    return url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
+
+
+def _sqlite_workers() -> set[threading.Thread]:
+    """aiosqlite's worker threads. A connection that fails to open leaves its worker to stop on its own;
+    if the event loop closes first, the worker dies on it noisily ("Event loop is closed", aiosqlite
+    0.22), so a failed open waits for its workers to end."""
+    return {t for t in threading.enumerate() if "_connection_worker_thread" in t.name}
+
+
+def _sqlite_listeners(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # no implicit BEGIN/COMMIT by the driver: ours below
+        cursor = dbapi_connection.cursor()
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+            "foreign_keys=ON",
+        ):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN")
+
+
+async def open_store(url: str) -> Store:
+    """The store at ``url`` (``sqlite+aiosqlite:///file.db``, ``sqlite+aiosqlite:///:memory:`` or
+    ``postgresql+asyncpg://user:password@host/database``; ``sqlite://`` and ``postgresql://`` get those
+    drivers), its schema migrated to the latest revision; :class:`StoreError` when it cannot be
+    opened."""
+    shown = shown_url(url)
+
+    def error(reason: str) -> StoreError:
+        return StoreError(f"cannot open the store at {shown}: {reason}")
+
+    try:
+        parsed = make_url(url)
+    except Exception as e:
+        raise error(f"not a database URL ({_reason(e)})") from e
+    backend = parsed.get_backend_name()
+    if "+" not in parsed.drivername and backend in DRIVERS:  # sqlite://, postgresql://: our drivers
+        parsed = parsed.set(drivername=f"{backend}+{DRIVERS[backend]}")
+    driver = parsed.get_driver_name()
+    if DRIVERS.get(backend) != driver:
+        expected = " or ".join(f"{b}+{d}://" for b, d in DRIVERS.items())
+        raise error(f"the store runs on {expected} (asyncio drivers), not {backend}+{driver}://")
+    memory = backend == "sqlite" and _is_memory(parsed)
+    options: dict[str, Any] = {}
+    if memory:
+        options["poolclass"] = StaticPool
+    if backend == "postgresql":
+        options["connect_args"] = {"timeout": POSTGRES_CONNECT_TIMEOUT_S}
+    try:
+        engine = create_async_engine(parsed, **options)
+    except Exception as e:
+        raise error(_reason(e)) from e
+    if backend == "sqlite":
+        _sqlite_listeners(engine)
+    workers = _sqlite_workers()
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_upgrade)
+    except Exception as e:
+        await engine.dispose()
+        for worker in _sqlite_workers() - workers:
+            await asyncio.to_thread(worker.join, 5)
+        raise error(_reason(e)) from e
+    return SqlStore(engine, shown, memory=memory)
+
+
+# --- the store -----------------------------------------------------------------------------------
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _table_values(table: TableRow) -> dict[str, Any]:
+    return {
+        "id": table.id,
+        "game": table.game,
+        "rules_version": table.rules_version,
+        "seed": table.seed,
+        "settings": table.settings,
+        "seats": [asdict(s) for s in table.seats],
+        "status": table.status,
+        "owner_id": table.owner_id,
+        "rematch_of": table.rematch_of,
+        "created_at": table.created_at,
+        "finished_at": table.finished_at,
+    }
+
+
+def _table_row(row: Row[Any]) -> TableRow:
+    return TableRow(
+        id=row.id,
+        game=row.game,
+        rules_version=row.rules_version,
+        seed=row.seed,
+        settings=row.settings,
+        seats=[SeatRow(**s) for s in row.seats],
+        status=row.status,
+        owner_id=row.owner_id,
+        rematch_of=row.rematch_of,
+        created_at=row.created_at,
+        finished_at=row.finished_at,
+    )
+
+
+def _rating_row(row: Row[Any]) -> RatingRow:
+    return RatingRow(row.player_id, row.game, row.pool, row.mu, row.sigma, row.games, row.name)
+
+
+_RATING = (*RATINGS.c, PLAYERS.c.name)
+
+
+class SqlStore(Store):
+    """A :class:`Store` on an SQLAlchemy async engine (open it with :func:`open_store`)."""
+
+    def __init__(self, engine: AsyncEngine, url: str, *, memory: bool = False) -> None:
+        self.engine = engine
+        self.url = url  # without its password
+        self.sqlite = engine.dialect.name == "sqlite"
+        lock = asyncio.Lock()
+        self._write_lock = lock if self.sqlite else None
+        self._read_lock = lock if memory else None
+
+    def __repr__(self) -> str:
+        return f"<SqlStore {self.url}>"
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    def _held(self, lock: asyncio.Lock | None) -> AbstractAsyncContextManager[object]:
+        return nullcontext() if lock is None else lock
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        """A connection in a transaction committed on leaving (rolled back on an exception)."""
+        async with self._held(self._write_lock), self.engine.begin() as connection:
+            yield connection
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+        """A connection whose reads see one snapshot."""
+        async with self._held(self._read_lock), self.engine.connect() as connection:
+            yield connection
+
+    def _upsert(self, table: Table, keys: Sequence[str], update: Sequence[str]) -> Insert:
+        insert = sqlite.insert(table) if self.sqlite else postgresql.insert(table)
+        return insert.on_conflict_do_update(
+            index_elements=list(keys), set_={c: insert.excluded[c] for c in update}
+        )
+
+    # --- players -------------------------------------------------------------------------------
+
+    async def create_player(self, name: str) -> tuple[PlayerRow, str]:
+        token = secrets.token_urlsafe(32)
+        async with self._writing() as c:
+            result = await c.execute(
+                PLAYERS.insert().values(name=name, token_hash=_hash(token), created_at=datetime.now(UTC))
+            )
+        (player_id,) = result.inserted_primary_key or (None,)
+        assert isinstance(player_id, int)
+        return PlayerRow(player_id, name), token
+
+    async def player_by_token(self, token: str) -> PlayerRow | None:
+        query = select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.token_hash == _hash(token))
+        async with self._reading() as c:
+            row = (await c.execute(query)).first()
+        return None if row is None else PlayerRow(row.id, row.name)
+
+    async def players(self, ids: Sequence[int]) -> dict[int, PlayerRow]:
+        if not ids:
+            return {}
+        query = select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.id.in_(set(ids)))
+        async with self._reading() as c:
+            rows = (await c.execute(query)).all()
+        return {r.id: PlayerRow(r.id, r.name) for r in rows}
+
+    # --- tables --------------------------------------------------------------------------------
+
+    def _save_table(self) -> Insert:
+        """Insert a table, or update what changes in its life (``save_table``'s promise)."""
+        return self._upsert(TABLES, ["id"], ("status", "seats", "settings", "finished_at"))
+
+    async def save_table(self, table: TableRow) -> None:
+        async with self._writing() as c:
+            await c.execute(self._save_table(), _table_values(table))
+
+    async def table(self, table_id: str) -> TableRow | None:
+        async with self._reading() as c:
+            row = (await c.execute(select(TABLES).where(TABLES.c.id == table_id))).first()
+        return None if row is None else _table_row(row)
+
+    async def tables(self, statuses: Sequence[str], limit: int = 100) -> list[TableRow]:
+        query = (
+            select(TABLES)
+            .where(TABLES.c.status.in_(list(statuses)))
+            .order_by(TABLES.c.created_at.desc(), TABLES.c.id.desc())
+            .limit(limit)
+        )
+        async with self._reading() as c:
+            return [_table_row(r) for r in await c.execute(query)]
+
+    async def append_actions(self, actions: Sequence[ActionRow]) -> None:
+        if not actions:
+            return
+        rows = [
+            {"table_id": a.table_id, "number": a.number, "seat": a.seat, "action": a.action} for a in actions
+        ]
+        async with self._writing() as c:
+            await c.execute(ACTIONS.insert(), rows)
+
+    async def actions(self, table_id: str) -> list[tuple[int, int]]:
+        query = (
+            select(ACTIONS.c.seat, ACTIONS.c.action)
+            .where(ACTIONS.c.table_id == table_id)
+            .order_by(ACTIONS.c.number)
+        )
+        async with self._reading() as c:
+            return [(r.seat, r.action) for r in await c.execute(query)]
+
+    async def unfinished(self) -> list[tuple[TableRow, list[tuple[int, int]]]]:
+        open_tables = select(TABLES).where(TABLES.c.status.in_(UNFINISHED)).order_by(TABLES.c.created_at)
+        open_actions = (
+            select(ACTIONS.c.table_id, ACTIONS.c.seat, ACTIONS.c.action)
+            .join(TABLES, TABLES.c.id == ACTIONS.c.table_id)
+            .where(TABLES.c.status.in_(UNFINISHED))
+            .order_by(ACTIONS.c.table_id, ACTIONS.c.number)
+        )
+        async with self._reading() as c:
+            found = [(_table_row(r), list[tuple[int, int]]()) for r in await c.execute(open_tables)]
+            by_id = {t.id: acts for t, acts in found}
+            for r in await c.execute(open_actions):
+                by_id[r.table_id].append((r.seat, r.action))
+        return found
+
+    async def finish(
+        self, table: TableRow, results: Sequence[ResultRow], ratings: Sequence[RatingRow]
+    ) -> None:
+        result_rows = [asdict(r) for r in results]
+        rating_rows = [
+            {
+                "player_id": r.player_id,
+                "game": r.game,
+                "pool": r.pool,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "games": r.games,
+            }
+            for r in sorted(ratings, key=lambda r: (r.player_id, r.game, r.pool))
+        ]
+        async with self._writing() as c:
+            await c.execute(self._save_table(), _table_values(table))
+            if result_rows:
+                await c.execute(RESULTS.insert(), result_rows)
+            if rating_rows:
+                keys = ("player_id", "game", "pool")
+                await c.execute(self._upsert(RATINGS, keys, ("mu", "sigma", "games")), rating_rows)
+
+    async def results(self, table_id: str) -> list[ResultRow]:
+        """A finished table's results, by seat (not part of :class:`Store`: nothing in the server asks
+        for them yet)."""
+        query = select(RESULTS).where(RESULTS.c.table_id == table_id).order_by(RESULTS.c.seat)
+        async with self._reading() as c:
+            return [
+                ResultRow(r.table_id, r.seat, r.player_id, r.score, r.win_share)
+                for r in await c.execute(query)
+            ]
+
+    # --- chat ----------------------------------------------------------------------------------
+
+    async def add_chat(self, line: ChatRow) -> ChatRow:
+        at = line.at.astimezone(UTC)
+        values = {
+            "table_id": line.table_id,
+            "player_id": line.player_id,
+            "name": line.name,
+            "text": line.text,
+            "at": at,
+        }
+        async with self._writing() as c:
+            result = await c.execute(CHAT.insert().values(values))
+        (line_id,) = result.inserted_primary_key or (None,)
+        assert isinstance(line_id, int)
+        return replace(line, id=line_id, at=at)
+
+    async def chat(self, table_id: str, limit: int = 100) -> list[ChatRow]:
+        query = select(CHAT).where(CHAT.c.table_id == table_id).order_by(CHAT.c.id.desc()).limit(limit)
+        async with self._reading() as c:
+            rows = (await c.execute(query)).all()
+        return [ChatRow(r.table_id, r.player_id, r.name, r.text, r.id, r.at) for r in reversed(rows)]
+
+    # --- ratings -------------------------------------------------------------------------------
+
+    async def ratings(self, game: str, pool: str, player_ids: Sequence[int]) -> dict[int, RatingRow]:
+        if not player_ids:
+            return {}
+        query = (
+            select(*_RATING)
+            .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
+            .where(RATINGS.c.game == game, RATINGS.c.pool == pool, RATINGS.c.player_id.in_(set(player_ids)))
+        )
+        async with self._reading() as c:
+            return {r.player_id: _rating_row(r) for r in await c.execute(query)}
+
+    async def leaderboard(self, game: str, pool: str, limit: int = 50) -> list[RatingRow]:
+        query = (
+            select(*_RATING)
+            .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
+            .where(RATINGS.c.game == game, RATINGS.c.pool == pool)
+            .order_by((RATINGS.c.mu - 3 * RATINGS.c.sigma).desc(), RATINGS.c.player_id)
+            .limit(limit)
+        )
+        async with self._reading() as c:
+            return [_rating_row(r) for r in await c.execute(query)]

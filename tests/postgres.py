@@ -1,0 +1,107 @@
+"""A throwaway PostgreSQL server for the store's tests: ``initdb`` into a temporary directory, ``pg_ctl
+start`` listening only on a Unix socket in that directory, one fresh database per test, and everything
+stopped and removed at the end. Debian's binaries (``/usr/lib/postgresql/<version>/bin``, the newest);
+as root (initdb refuses root) the server runs as the ``postgres`` user.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+INSTALL_HINT = "apt-get install postgresql"
+
+
+def postgres_bin() -> Path | None:
+    """The newest installed PostgreSQL's ``bin`` directory (None: not installed)."""
+    found = []
+    for pg_ctl in Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"):
+        version = pg_ctl.parent.parent.name
+        if all(part.isdigit() for part in version.split(".")):
+            found.append((tuple(int(p) for p in version.split(".")), pg_ctl.parent))
+    return max(found)[1] if found else None
+
+
+class PostgresServer:
+    """A PostgreSQL server in its own temporary directory (``durable``: fsync on, as in production;
+    off by default, which is faster and enough for tests)."""
+
+    def __init__(self, bin_dir: Path, durable: bool = False) -> None:
+        self.bin = bin_dir
+        self.durable = durable
+        self.dir = Path(tempfile.mkdtemp(prefix="cardhall-pg-"))
+        self.data = self.dir / "data"
+        self.as_owner: list[str] = []
+        if os.geteuid() == 0:
+            owner = pwd.getpwnam("postgres")
+            os.chown(self.dir, owner.pw_uid, owner.pw_gid)
+            self.as_owner = ["runuser", "-u", "postgres", "--"]
+        self._names = itertools.count(1)
+
+    def _run(self, tool: str, *args: str, as_owner: bool = True) -> None:
+        command = [*(self.as_owner if as_owner else []), str(self.bin / tool), *args]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            log = self.dir / "log"
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise RuntimeError(
+                f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}{done.stderr}{tail}"
+            )
+
+    def start(self) -> None:
+        initdb = ["-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-locale"]
+        self._run("initdb", *initdb, *([] if self.durable else ["--no-sync"]))
+        options = f"-k {self.dir} -c listen_addresses=''"
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        self._run(
+            "pg_ctl",
+            "start",
+            "-w",
+            "-t",
+            "60",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.dir / "log"),
+            "-o",
+            options,
+        )
+
+    def stop(self) -> None:
+        try:
+            if (self.data / "postmaster.pid").exists():
+                self._run("pg_ctl", "stop", "-w", "-m", "fast", "-D", str(self.data))
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def url(self, database: str) -> str:
+        return f"postgresql+asyncpg://postgres@/{database}?host={self.dir}"
+
+    def create_database(self) -> str:
+        """The URL of a new, empty database."""
+        name = f"test{next(self._names)}"
+        self._run("createdb", "-h", str(self.dir), "-U", "postgres", name, as_owner=False)
+        return self.url(name)
+
+
+@contextmanager
+def postgres_server(durable: bool = False) -> Iterator[PostgresServer]:
+    """A running server, stopped and removed on leaving; RuntimeError when PostgreSQL is not
+    installed."""
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        raise RuntimeError(f"PostgreSQL is not installed ({INSTALL_HINT})")
+    server = PostgresServer(bin_dir, durable)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,503 @@
+"""The store (:mod:`cardhall.store.sql`): every method on SQLite (a file and memory) and on a real
+PostgreSQL started for the session (:mod:`tests.postgres`), the migrated schema against the metadata,
+durability and the errors of a store that cannot open."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy.exc import IntegrityError
+
+import cardhall
+from cardhall.store import (
+    ActionRow,
+    ChatRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+    SqlStore,
+    StoreError,
+    TableRow,
+    open_store,
+)
+from cardhall.store.sql import PLAYERS, metadata
+from cardhall.table import Table
+from tests.postgres import INSTALL_HINT, PostgresServer, postgres_bin, postgres_server
+
+pytestmark = pytest.mark.anyio
+
+BACKENDS = ["sqlite-file", "sqlite-memory", "postgresql"]
+PERSISTENT = ["sqlite-file", "postgresql"]
+MAX_SEED = 2**63 - 1
+T0 = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    if postgres_bin() is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is not installed: CI runs the store's tests on it ({INSTALL_HINT})")
+        pytest.skip(f"PostgreSQL is not installed: the store's PostgreSQL tests are skipped ({INSTALL_HINT})")
+    with postgres_server() as server:
+        yield server
+
+
+def new_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if backend == "sqlite-file":
+        return f"sqlite+aiosqlite:///{tmp_path / 'store.db'}"
+    if backend == "sqlite-memory":
+        return "sqlite+aiosqlite:///:memory:"
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.create_database()
+
+
+@pytest.fixture(params=BACKENDS)
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return new_url(request.param, request, tmp_path)
+
+
+@pytest.fixture(params=PERSISTENT)
+def persistent_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return new_url(request.param, request, tmp_path)
+
+
+@pytest.fixture
+async def store(url: str) -> AsyncIterator[SqlStore]:
+    opened = await open_store(url)
+    assert isinstance(opened, SqlStore)
+    yield opened
+    await opened.close()
+
+
+def table_row(table_id: str, status: str = "waiting", **changes: Any) -> TableRow:
+    row = TableRow(
+        id=table_id,
+        game="hokm(max_hands=1)",
+        rules_version="1",
+        seed=7,
+        settings={},
+        seats=[SeatRow(0), SeatRow(1, "bot", "Bot", bot="random"), SeatRow(2)],
+        status=status,
+        created_at=T0,
+    )
+    for name, value in changes.items():
+        setattr(row, name, value)
+    return row
+
+
+def count_statements(store: SqlStore, prefix: str) -> list[bool]:
+    """A list that gets, per statement starting with ``prefix`` run from now on, whether it was an
+    executemany."""
+    seen: list[bool] = []
+
+    def before(_c: Any, _cursor: Any, statement: str, _p: Any, _ctx: Any, executemany: bool) -> None:
+        if statement.lstrip().upper().startswith(prefix):
+            seen.append(executemany)
+
+    sa.event.listen(store.engine.sync_engine, "before_cursor_execute", before)
+    return seen
+
+
+# --- players -------------------------------------------------------------------------------------
+
+
+async def test_a_player_is_found_by_his_token_and_only_its_hash_is_stored(store: SqlStore) -> None:
+    ann, token = await store.create_player("Ann")
+    bob, _ = await store.create_player("Bob")
+    assert ann.name == "Ann" and ann.id != bob.id
+    assert await store.player_by_token(token) == ann
+    assert await store.player_by_token(token + "x") is None
+    assert await store.player_by_token("") is None
+    async with store.engine.connect() as c:
+        stored = (await c.execute(sa.select(PLAYERS.c.token_hash).where(PLAYERS.c.id == ann.id))).scalar_one()
+    assert stored != token and token not in stored
+    assert stored == hashlib.sha256(token.encode()).hexdigest()
+
+
+async def test_players_by_id_skip_unknown_ids(store: SqlStore) -> None:
+    ann, _ = await store.create_player("Ann")
+    bob, _ = await store.create_player("Bob")
+    assert await store.players([bob.id, ann.id, 999_999, ann.id]) == {ann.id: ann, bob.id: bob}
+    assert await store.players([]) == {}
+
+
+# --- tables --------------------------------------------------------------------------------------
+
+
+async def test_a_table_round_trips_with_its_seed_settings_seats_and_times(store: SqlStore) -> None:
+    ann, _ = await store.create_player("Ann")
+    await store.save_table(table_row("old"))
+    tehran = timezone(timedelta(hours=3, minutes=30))
+    row = TableRow(
+        id="aZ-09_x",
+        game="hokm(max_hands=3)",
+        rules_version="1",
+        seed=MAX_SEED,
+        settings={"turn_seconds": 30, "pace": 0.5, "nested": {"list": [1, None, "ü"]}, "on": True},
+        seats=[
+            SeatRow(0, "person", "Ann", player_id=ann.id),
+            SeatRow(1, "bot", "Rules", bot="rules_hokm"),
+            SeatRow(2),
+        ],
+        status="playing",
+        owner_id=ann.id,
+        rematch_of="old",
+        created_at=T0.astimezone(tehran),
+    )
+    await store.save_table(row)
+    got = await store.table(row.id)
+    assert got == row
+    assert got is not None and got.created_at.tzinfo == UTC and got.seed == MAX_SEED
+    assert await store.table("absent") is None
+
+
+async def test_saving_a_table_again_updates_its_status_seats_settings_and_finish(store: SqlStore) -> None:
+    row = table_row("t")
+    await store.save_table(row)
+    row.status = "finished"
+    row.seats[0] = SeatRow(0, "person", "Ann")
+    row.settings = {"turn_seconds": 10}
+    row.finished_at = T0 + timedelta(minutes=5)
+    await store.save_table(row)
+    assert await store.table("t") == row
+
+
+async def test_tables_by_status_newest_first(store: SqlStore) -> None:
+    statuses = ["waiting", "playing", "finished", "abandoned"] * 3
+    for i, status in enumerate(statuses):
+        await store.save_table(table_row(f"t{i:02}", status, created_at=T0 + timedelta(seconds=i)))
+    got = await store.tables(["waiting", "playing"])
+    assert [t.id for t in got] == ["t09", "t08", "t05", "t04", "t01", "t00"]
+    assert [t.id for t in await store.tables(["finished"], limit=2)] == ["t10", "t06"]
+    assert await store.tables([]) == []
+
+
+async def test_the_database_refuses_an_unknown_status(store: SqlStore) -> None:
+    with pytest.raises(IntegrityError):
+        await store.save_table(table_row("t", "lost"))
+
+
+# --- actions -------------------------------------------------------------------------------------
+
+
+async def test_a_batch_of_5000_actions_of_50_tables_is_one_insert_and_comes_back_in_order(
+    store: SqlStore,
+) -> None:
+    statuses = ["waiting", "playing", "finished", "abandoned", "playing"]
+    rows = [table_row(f"t{i:02}", statuses[i % 5], created_at=T0 + timedelta(seconds=i)) for i in range(50)]
+    for row in rows:
+        await store.save_table(row)
+    # Interleaved as the server's group commit sends them: action n of every table, then n + 1.
+    batch = [ActionRow(r.id, n, n % 3, (n * 7 + i) % 52) for n in range(1, 101) for i, r in enumerate(rows)]
+    inserts = count_statements(store, "INSERT")
+    await store.append_actions(batch)
+    assert inserts == [True]  # one executemany, in one transaction
+
+    selects = count_statements(store, "SELECT")
+    unfinished = await store.unfinished()
+    assert len(selects) == 2  # the tables, then the actions of all of them
+    expected = {
+        r.id: [(n % 3, (n * 7 + i) % 52) for n in range(1, 101)]
+        for i, r in enumerate(rows)
+        if r.status in ("waiting", "playing")
+    }
+    assert [t.id for t, _ in unfinished] == sorted(expected)  # oldest first
+    assert {t.id: acts for t, acts in unfinished} == expected
+    assert unfinished[0][0] == rows[0]
+    assert await store.actions("t02") == [(n % 3, (n * 7 + 2) % 52) for n in range(1, 101)]
+    assert await store.actions("absent") == []
+
+
+async def test_a_batch_is_all_or_nothing(store: SqlStore) -> None:
+    await store.save_table(table_row("a"))
+    await store.save_table(table_row("b"))
+    await store.append_actions([ActionRow("a", 1, 0, 5)])
+    with pytest.raises(IntegrityError):  # the second action 1 of table a
+        await store.append_actions(
+            [ActionRow("b", 1, 0, 6), ActionRow("a", 2, 1, 7), ActionRow("a", 1, 2, 8)]
+        )
+    with pytest.raises(IntegrityError):  # a table never saved
+        await store.append_actions([ActionRow("b", 1, 0, 6), ActionRow("ghost", 1, 0, 0)])
+    assert await store.actions("a") == [(0, 5)]
+    assert await store.actions("b") == []
+    await store.append_actions([])
+    assert await store.actions("a") == [(0, 5)]
+
+
+async def test_the_record_of_a_stored_match_replays_to_its_scores(store: SqlStore) -> None:
+    match = Table("hokm(max_hands=1)", ["random"] * 3, seed=1, events=False)
+    final = match.play()
+    record = match.record()
+    seats = [SeatRow(s, "bot", "Random", bot="random") for s in range(3)]
+    await store.save_table(
+        table_row("match", "playing", game=record["game"], seed=record["seed"], seats=seats)
+    )
+    pairs = record["actions"]
+    for start in range(0, len(pairs), 7):  # as the server commits them: a few at a time
+        chunk = pairs[start : start + 7]
+        await store.append_actions(
+            [ActionRow("match", start + i + 1, s, a) for i, (s, a) in enumerate(chunk)]
+        )
+    stored = await store.record("match")
+    assert stored == record
+    assert cardhall.replay(stored).scores == final.scores
+    assert await store.record("absent") is None
+
+
+# --- finishing, results and ratings --------------------------------------------------------------
+
+
+async def test_finishing_stores_the_results_and_inserts_then_updates_ratings(store: SqlStore) -> None:
+    ann, _ = await store.create_player("Ann")
+    bob, _ = await store.create_player("Bob")
+    first, second = table_row("first", "playing"), table_row("second", "playing")
+    await store.save_table(first)
+    await store.save_table(second)
+
+    first.status, first.finished_at = "finished", T0 + timedelta(hours=1)
+    results = [
+        ResultRow("first", 0, ann.id, 7, 0.5),
+        ResultRow("first", 1, None, 3, 0.0),
+        ResultRow("first", 2, bob.id, 7, 0.5),
+    ]
+    await store.finish(
+        first,
+        results,
+        [RatingRow(bob.id, "hokm", "bots", 26.0, 8.0, 1), RatingRow(ann.id, "hokm", "bots", 24.0, 8.1, 1)],
+    )
+    assert await store.table("first") == first
+    assert await store.results("first") == results
+    assert await store.ratings("hokm", "bots", [ann.id, bob.id]) == {
+        ann.id: RatingRow(ann.id, "hokm", "bots", 24.0, 8.1, 1, "Ann"),
+        bob.id: RatingRow(bob.id, "hokm", "bots", 26.0, 8.0, 1, "Bob"),
+    }
+
+    second.status, second.finished_at = "finished", T0 + timedelta(hours=2)
+    await store.finish(
+        second,
+        [ResultRow("second", 0, ann.id, 9, 1.0)],
+        [RatingRow(ann.id, "hokm", "bots", 27.5, 7.2, 2), RatingRow(ann.id, "hokm", "people", 25.0, 8.3, 1)],
+    )
+    assert await store.ratings("hokm", "bots", [ann.id, bob.id, 999]) == {
+        ann.id: RatingRow(ann.id, "hokm", "bots", 27.5, 7.2, 2, "Ann"),
+        bob.id: RatingRow(bob.id, "hokm", "bots", 26.0, 8.0, 1, "Bob"),
+    }
+    assert list(await store.ratings("hokm", "people", [ann.id, bob.id])) == [ann.id]
+    assert await store.ratings("svara", "bots", [ann.id]) == {}
+    assert await store.ratings("hokm", "bots", []) == {}
+    assert [t.id for t in await store.tables(["finished"])] == ["second", "first"]
+
+
+async def test_a_failed_finish_changes_nothing(store: SqlStore) -> None:
+    ann, _ = await store.create_player("Ann")
+    row = table_row("t", "playing")
+    await store.save_table(row)
+    row.status = "finished"
+    with pytest.raises(IntegrityError):  # an unknown rating pool, after the table and the results
+        await store.finish(
+            row, [ResultRow("t", 0, ann.id, 1, 1.0)], [RatingRow(ann.id, "hokm", "robots", 1, 1)]
+        )
+    assert (await store.table("t")) == table_row("t", "playing")
+    assert await store.results("t") == []
+
+
+async def test_the_leaderboard_orders_by_mu_minus_three_sigma_with_names(store: SqlStore) -> None:
+    people = [(await store.create_player(name))[0] for name in ("Ann", "Bob", "Cem", "Dia")]
+    await store.save_table(table_row("t", "finished"))
+    # mu alone would order Bob, Ann, Dia, Cem; mu - 3 sigma gives Dia 16, Ann 12, Cem 6, Bob 0.
+    mu_sigma = [(24.0, 4.0), (30.0, 10.0), (15.0, 3.0), (22.0, 2.0)]
+    ratings = [
+        RatingRow(p.id, "hokm", "people", mu, sigma, 3)
+        for p, (mu, sigma) in zip(people, mu_sigma, strict=True)
+    ]
+    ratings.append(RatingRow(people[0].id, "hokm", "bots", 50.0, 1.0, 9))
+    ratings.append(RatingRow(people[1].id, "svara", "people", 50.0, 1.0, 9))
+    await store.finish(table_row("t", "finished"), [], ratings)
+    board = await store.leaderboard("hokm", "people")
+    assert [(r.name, r.mu - 3 * r.sigma) for r in board] == [("Dia", 16), ("Ann", 12), ("Cem", 6), ("Bob", 0)]
+    assert board[0] == RatingRow(people[3].id, "hokm", "people", 22.0, 2.0, 3, "Dia")
+    assert [r.name for r in await store.leaderboard("hokm", "people", limit=2)] == ["Dia", "Ann"]
+    assert [r.name for r in await store.leaderboard("hokm", "bots")] == ["Ann"]
+    assert await store.leaderboard("gin", "people") == []
+
+
+# --- chat ----------------------------------------------------------------------------------------
+
+
+async def test_chat_lines_get_ids_and_come_back_last_ones_oldest_first(store: SqlStore) -> None:
+    ann, _ = await store.create_player("Ann")
+    await store.save_table(table_row("t"))
+    await store.save_table(table_row("other"))
+    lines = []
+    for i in range(5):
+        at = (T0 + timedelta(seconds=i)).astimezone(timezone(timedelta(hours=-5)))
+        lines.append(
+            await store.add_chat(ChatRow("t", ann.id if i % 2 else None, f"n{i}", f"hello {i} ✓", at=at))
+        )
+    await store.add_chat(ChatRow("other", None, "x", "elsewhere"))
+    assert [line.id for line in lines] == sorted({line.id for line in lines})
+    assert all(line.at.tzinfo == UTC for line in lines) and lines[0].at == T0
+    assert await store.chat("t") == lines
+    assert await store.chat("t", limit=3) == lines[2:]
+    assert await store.chat("absent") == []
+
+
+# --- concurrency, reopening, the schema ----------------------------------------------------------
+
+
+async def test_concurrent_calls_on_one_store(store: SqlStore) -> None:
+    for i in range(10):
+        await store.save_table(table_row(f"t{i}"))
+    players = asyncio.gather(*(store.create_player(f"p{i}") for i in range(10)))
+    appends = asyncio.gather(
+        *(store.append_actions([ActionRow(f"t{i}", n, 0, n) for n in range(1, 21)]) for i in range(10))
+    )
+    reads = asyncio.gather(*(store.unfinished() for _ in range(3)))
+    made, _, _ = await asyncio.gather(players, appends, reads)
+    assert len({player.id for player, _ in made}) == 10
+    assert all(len(acts) == 20 for _, acts in await store.unfinished())
+
+
+async def test_reopening_keeps_everything_and_migrates_nothing(persistent_url: str) -> None:
+    store = await open_store(persistent_url)
+    ann, token = await store.create_player("Ann")
+    await store.save_table(table_row("t", seed=MAX_SEED))
+    await store.append_actions([ActionRow("t", n, n % 3, n) for n in range(1, 11)])
+    await store.add_chat(ChatRow("t", ann.id, "Ann", "gg"))
+    await store.close()
+
+    again = await open_store(persistent_url)
+    assert isinstance(again, SqlStore)
+    try:
+        assert await again.player_by_token(token) == ann
+        assert await again.table("t") == table_row("t", seed=MAX_SEED)
+        assert await again.actions("t") == [(n % 3, n) for n in range(1, 11)]
+        assert [line.text for line in await again.chat("t")] == ["gg"]
+        async with again.engine.connect() as c:
+            version = (await c.execute(sa.text("SELECT version_num FROM alembic_version"))).scalars().all()
+        assert version == ["0001"]
+    finally:
+        await again.close()
+
+
+async def test_the_migrated_schema_is_the_metadata(persistent_url: str) -> None:
+    store = await open_store(persistent_url)
+    assert isinstance(store, SqlStore)
+    try:
+        async with store.engine.connect() as c:
+            diff = await c.run_sync(lambda sync: compare_metadata(MigrationContext.configure(sync), metadata))
+        assert diff == []
+        names = await c_names(store)
+        assert {"ix_tables_status_created_at", "ix_players_token_hash", "pk_actions"} <= names
+    finally:
+        await store.close()
+
+
+async def c_names(store: SqlStore) -> set[str]:
+    """The names of the indexes and primary keys in the store's database."""
+
+    def read(sync: sa.Connection) -> set[str]:
+        inspector = sa.inspect(sync)
+        names = set()
+        for table in inspector.get_table_names():
+            names |= {str(ix["name"]) for ix in inspector.get_indexes(table)}
+            names.add(str(inspector.get_pk_constraint(table)["name"]))
+        return names
+
+    async with store.engine.connect() as c:
+        return await c.run_sync(read)
+
+
+async def test_sqlite_runs_in_wal_mode_with_normal_sync_and_foreign_keys(tmp_path: Path) -> None:
+    store = await open_store(f"sqlite:///{tmp_path / 'plain-url.db'}")  # gets the aiosqlite driver
+    assert isinstance(store, SqlStore)
+    try:
+        async with store.engine.connect() as c:
+            pragmas = {
+                p: (await c.exec_driver_sql(f"PRAGMA {p}")).scalar()
+                for p in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")
+            }
+        assert pragmas == {"journal_mode": "wal", "synchronous": 1, "busy_timeout": 10_000, "foreign_keys": 1}
+    finally:
+        await store.close()
+
+
+KILLED = """
+import asyncio, sys
+from cardhall.store import ActionRow, TableRow, open_store
+
+async def main():
+    store = await open_store(sys.argv[1])
+    await store.save_table(TableRow("k", "hokm", "1", 1, {}, []))
+    for n in range(1, 101):
+        await store.append_actions([ActionRow("k", n, 0, n)])
+    print("committed", flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_killed_process_keeps_every_committed_action(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'killed.db'}"
+    src = str(Path(cardhall.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    with subprocess.Popen(
+        [sys.executable, "-c", KILLED, url], stdout=subprocess.PIPE, text=True, env=env
+    ) as p:
+        assert p.stdout is not None
+        try:
+            assert p.stdout.readline() == "committed\n"
+        finally:
+            p.kill()
+    store = await open_store(url)
+    try:
+        assert await store.actions("k") == [(0, n) for n in range(1, 101)]
+    finally:
+        await store.close()
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("postgresql+asyncpg://cardhall:s3cret@127.0.0.1:1/cardhall", "Connect call failed"),
+        ("sqlite+aiosqlite:///{tmp}/no/such/dir/store.db", "unable to open database file"),
+        (
+            "sqlite+pysqlite:///{tmp}/store.db",
+            "the store runs on sqlite+aiosqlite:// or postgresql+asyncpg://",
+        ),
+        ("not a url", "not a database URL"),
+    ],
+)
+async def test_a_store_that_cannot_open_says_where_and_why(url: str, reason: str, tmp_path: Path) -> None:
+    url = url.format(tmp=tmp_path)
+    with pytest.raises(StoreError) as e:
+        await open_store(url)
+    message = str(e.value)
+    assert message.startswith(f"cannot open the store at {url.replace('s3cret', '***')}: ")
+    assert reason in message and "s3cret" not in message
+
+
+async def test_a_missing_postgres_database_is_named(postgres: PostgresServer) -> None:
+    with pytest.raises(StoreError, match='database "absent" does not exist'):
+        await open_store(postgres.url("absent"))
