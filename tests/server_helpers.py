@@ -3,7 +3,8 @@ sessions that read frames until the one they wait for."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -35,8 +36,14 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def new_table(client: TestClient, token: str, game: str, bots: dict[int, str] | None = None, **settings: Any) -> str:
-    body = {"game": game, "settings": {**FAST, **settings}, "bots": {str(k): v for k, v in (bots or {}).items()}}
+def new_table(
+    client: TestClient, token: str, game: str, bots: dict[int, str] | None = None, **settings: Any
+) -> str:
+    body = {
+        "game": game,
+        "settings": {**FAST, **settings},
+        "bots": {str(k): v for k, v in (bots or {}).items()},
+    }
     response = client.post("/api/tables", json=body, headers=auth(token))
     assert response.status_code == 201, response.text
     table: str = response.json()["table"]
@@ -68,9 +75,18 @@ class Session:
             if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
                 return frame
 
+    def until_seat(self, seat: int, **match: Any) -> dict[str, Any]:
+        """Frames until one that shows ``seat`` with the fields ``match``."""
+        while True:
+            frame = self.receive()
+            shown = frame.get("seats")
+            if shown and all(shown[seat].get(k) == v for k, v in match.items()):
+                return frame
+
     def error(self, **message: Any) -> dict[str, Any]:
         """Send ``message`` and return the error frame it gets (a ping after it proves the connection
-        still answers)."""
+        still answers). Paced below the server's rate limit."""
+        time.sleep(0.1)
         self.send(**message)
         frame = self.until("error")
         self.send(type="ping", id="after")
@@ -84,10 +100,22 @@ def session(client: TestClient, token: str | None) -> Iterator[Session]:
         yield Session(ws, token)
 
 
-def play_to_the_end(s: Session, table: str, frame: dict[str, Any]) -> dict[str, Any]:
-    """Play the first legal action whenever it is this seat's turn, until the match is over."""
-    while frame.get("status") != "finished":
-        if frame["type"] in ("table", "update") and frame["legal"]:
-            s.send(type="act", table=table, action=frame["legal"][0]["label"], n=frame["n"])
+def play_until(
+    s: Session, table: str, frame: dict[str, Any], done: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """Play the first legal action whenever it is this seat's turn, until a frame of ``table`` is
+    ``done``: once per event number, on the newest frame only (an older frame's action would be
+    refused as stale)."""
+    newest, acted = -1, -1
+    while not (frame.get("table") == table and done(frame)):
+        if frame["type"] in ("table", "update") and frame["table"] == table:
+            newest = max(newest, frame["n"])
+            if frame["legal"] and frame["n"] == newest and acted < newest:
+                s.send(type="act", table=table, action=frame["legal"][0]["label"], n=frame["n"])
+                acted = newest
         frame = s.receive()
     return frame
+
+
+def play_to_the_end(s: Session, table: str, frame: dict[str, Any]) -> dict[str, Any]:
+    return play_until(s, table, frame, lambda f: f.get("status") == "finished")

@@ -52,6 +52,7 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
 class QuickPlay(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     level: str = "normal"
+    settings: dict[str, Any] = {}
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -152,7 +153,7 @@ async def create_table(request: Request) -> Response:
 async def quick_play(request: Request) -> Response:
     player = await bearer(request)
     data = await body(request, QuickPlay)
-    host = await context(request).lobby.quick_play(player, data.game, data.level)
+    host = await context(request).lobby.quick_play(player, data.game, data.level, data.settings)
     return json_response({**host.summary(), "you": 0}, 201)
 
 

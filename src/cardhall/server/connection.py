@@ -135,7 +135,8 @@ class Connection:
                 self.send(ProtocolError("rate_limited", f"at most {RATE:g} messages a second").frame())
                 if self._strikes >= STRIKES:
                     self._close(WS_POLICY_VIOLATION)
-                    return
+                    # The sender sends what is queued, then the close; its end ends this task.
+                    await anyio.sleep_forever()
                 continue
             self._strikes = 0
             try:

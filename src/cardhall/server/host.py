@@ -168,6 +168,7 @@ class TableHost:
         }
 
     def _deadlines(self) -> dict[str, int]:
+        self._sync_timers()  # a frame never shows a deadline that no longer holds, nor lacks one
         return {str(seat): int(at * 1000) for seat, (_, _, at) in self._timers.items()}
 
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -208,6 +209,7 @@ class TableHost:
         number = 0 if table is None else table.number
         views: dict[int | None, dict[str, Any]] = {}
         seats = self.seats_view() if seats_changed else None
+        deadlines = self._deadlines()
         for listener, seat in list(self.listeners.items()):
             if seat not in views:
                 views[seat] = self._view(seat)
@@ -220,7 +222,7 @@ class TableHost:
                 "n": number,
                 "status": self.row.status,
                 "events": events,
-                "deadlines": self._deadlines(),
+                "deadlines": deadlines,
                 **views[seat],
             }
             if seats is not None:
@@ -412,10 +414,9 @@ class TableHost:
     async def _advance(self) -> None:
         """Start what the new position calls for: a bot's move, the timers of the people to act."""
         table = self.table
+        self._sync_timers()
         if table is None or self.row.status != "playing":
-            self._clear_timers()
             return
-        self._set_timers()
         if not self._bot_running and table.bots_to_act():
             self._bot_running = True
             self.ctx.spawn(self._bot_move())
@@ -479,10 +480,12 @@ class TableHost:
 
     # --- timers and stand-ins --------------------------------------------------------------------
 
-    def _set_timers(self) -> None:
+    def _sync_timers(self) -> None:
         """One timer per person to act, for his current decision; none for anyone else."""
         table = self.table
-        assert table is not None
+        if table is None or self.row.status != "playing":
+            self._clear_timers()
+            return
         limit = int(self.row.settings["turn_seconds"])
         waiting = set(table.waiting_for()) if limit else set()
         for seat in list(self._timers):

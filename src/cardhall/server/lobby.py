@@ -111,14 +111,20 @@ class Lobby:
             raise ProtocolError("no_such_seat", f"seats are 0..{players - 1}, got {seat!r}")
         return seat
 
-    async def quick_play(self, player: PlayerRow, game_text: object, level: object) -> TableHost:
+    async def quick_play(
+        self,
+        player: PlayerRow,
+        game_text: object,
+        level: object,
+        settings: Mapping[str, object] | None = None,
+    ) -> TableHost:
         try:
             bot = bot_for_level(level)
             players = load_game(game_text if isinstance(game_text, str) else "").num_players
         except CardhallError as e:
             raise ProtocolError("bad_game", str(e)) from None
         bots = {seat: bot for seat in range(1, players)}
-        return await self.create(player, game_text, None, bots, {0: player})
+        return await self.create(player, game_text, settings, bots, {0: player})
 
     async def rematch(self, player: PlayerRow, table_id: str, ref: object = None) -> TableHost:
         known = self._rematches.get(table_id)
