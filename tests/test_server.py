@@ -35,7 +35,7 @@ def test_players_get_a_token_and_are_known_by_it() -> None:
         for bad in ({"name": ""}, {"name": "x" * 41}, {"name": "Ann", "age": 3}, {}):
             response = client.post("/api/players", json=bad)
             assert response.status_code == 400 and response.json()["error"] == "bad_message", bad
-        assert client.post("/api/players", content=b"{not json").json()["error"] == "bad_message"
+        assert client.post("/api/players", content=b"{not json").json()["error"] == "bad_json"
 
 
 def test_the_lobby_lists_games_settings_and_tables() -> None:
@@ -295,6 +295,69 @@ def test_seats_fill_with_people_and_bots_and_empty_when_they_leave() -> None:
         assert other not in {t["table"] for t in client.get("/api/tables").json()["open"]}
 
 
+def test_who_leaves_a_match_may_watch_it_but_not_play_again() -> None:
+    with server() as client:
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        table = new_table(client, ann, "hokm(max_hands=1)", {2: "normal"}, turn_seconds=0)
+        with session(client, ann) as a, session(client, bob) as b:
+            a.send(type="join", table=table, seat=0)
+            b.send(type="join", table=table, seat=1)
+            a.until("table", status="playing")
+            b.send(type="leave", table=table)
+            a.until_seat(1, left=True, stand_in="rules")
+            refused = b.error(type="join", table=table)
+            assert refused["code"] == "seat_taken" and "left" in refused["message"]
+            b.send(type="watch", table=table)
+            assert b.until("table")["you"] is None
+            assert b.error(type="act", table=table, action=0, n=0)["code"] == "not_seated"
+        carl = new_player(client, "Carl")
+        with session(client, carl) as c:  # a stranger may not ask for a rematch, even of a known one
+            assert c.error(type="rematch", table=table)["code"] == "not_seated"
+        with session(client, ann) as a:
+            assert a.error(type="rematch", table=table)["code"] == "not_over"
+
+
+def test_a_person_who_acts_is_back_and_a_refused_act_changes_nothing() -> None:
+    with server() as client:
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        table = new_table(
+            client, ann, "hokm(max_hands=1)", {2: "normal"}, turn_seconds=1, bot_pace_ms=1500
+        )  # the stand-in waits 1.5 s before each move: time for Ann to move first
+        with session(client, ann) as a, session(client, bob) as b:
+            b.send(type="join", table=table, seat=1)
+            b.until("table")
+            a.send(type="join", table=table, seat=0)
+            frame = a.until("table", status="playing")
+            while not frame["legal"]:
+                frame = a.until("update")
+            a.until_seat(0, stand_in="rules")  # too slow: the stand-in plays for Ann
+            assert a.error(type="act", table=table, action=10_000, n=10_000)["code"] in (
+                "stale",
+                "illegal_action",
+            )
+            assert client.get(f"/api/tables/{table}").json()["seats"][0]["stand_in"] == "rules"
+            frame = play_until(a, table, a.frames[-1], lambda f: f["type"] == "update" and bool(f["legal"]))
+            a.send(type="act", table=table, action=frame["legal"][0]["label"], n=frame["n"])
+            back = a.until_seat(0, stand_in=None)  # the update showing her action shows her back
+            assert back["type"] == "update" and any(
+                e["type"] == "action" and e["seat"] == 0 for e in back["events"]
+            )
+
+
+def test_a_seat_whose_connection_turns_to_watching_is_shown_unconnected() -> None:
+    with server() as client:
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        table = new_table(client, ann, "hokm", {2: "normal"}, turn_seconds=0)
+        with session(client, ann) as a, session(client, bob) as b:
+            a.send(type="join", table=table, seat=0)
+            b.send(type="join", table=table, seat=1)
+            a.until("table", status="playing")
+            b.until("table", status="playing")
+            b.send(type="watch", table=table)
+            assert b.until("table")["you"] is None
+            a.until_seat(1, connected=False)
+
+
 def test_chat_reaches_everyone_at_the_table() -> None:
     with server() as client:
         ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
@@ -322,7 +385,8 @@ def test_play_again_with_the_same_people() -> None:
             new = a.until("rematch", ref=3)["new"]
             assert new != table
             a.send(type="rematch", table=table, id=4)
-            assert a.until("rematch", ref=4)["new"] == new  # asking twice: the same new table
+            again = a.until("rematch", ref=4)
+            assert again["new"] == new and again["n"] > 0  # asking twice: the same new table
             a.send(type="join", table=new)
             frame = a.until("table", table=new)
             assert frame["you"] == 0 and frame["status"] == "playing" and frame["rematch_of"] == table

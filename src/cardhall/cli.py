@@ -317,7 +317,15 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     app = create_app(args.db, bot_workers=args.bot_workers)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     console.print(f"cardhall: serving on http://{shown}:{args.port}/  (database {_public_url(args.db)})")
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65536, log_level="warning")
+    # Frames are small JSON: compressing each costs more CPU than it saves on the wire.
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
     return 0
 
 

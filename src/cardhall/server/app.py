@@ -66,8 +66,10 @@ def error_response(e: ProtocolError) -> Response:
 async def body(request: Request, kind: type[Any]) -> Any:
     try:
         return msgspec.json.decode(await request.body(), type=kind)
-    except msgspec.DecodeError as e:
+    except msgspec.ValidationError as e:  # (a DecodeError too: caught first)
         raise ProtocolError("bad_message", f"request body: {e}") from None
+    except msgspec.DecodeError as e:
+        raise ProtocolError("bad_json", f"request body is not JSON: {e}") from None
 
 
 def context(request: Request | WebSocket) -> ServerContext:

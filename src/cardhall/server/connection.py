@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -67,7 +68,8 @@ class Connection:
         self.ctx = ctx
         self.player: PlayerRow | None = None
         self.hosts: dict[str, TableHost] = {}
-        self._out: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX + 1)
+        self._out: deque[str] = deque()
+        self._ready = asyncio.Event()  # frames to send, or the close
         self._tokens = BURST
         self._stamp = time.monotonic()
         self._strikes = 0
@@ -78,23 +80,27 @@ class Connection:
     def send(self, frame: dict[str, Any]) -> None:
         if self._close_code is not None:
             return
-        if self._out.qsize() >= OUTBOX:
+        if len(self._out) >= OUTBOX:
             self._close(WS_TRY_AGAIN_LATER)
             return
-        self._out.put_nowait(encode(frame))
+        self._out.append(encode(frame))
+        self._ready.set()
 
     def _close(self, code: int) -> None:
         if self._close_code is None:
             self._close_code = code
-            self._out.put_nowait(None)
+            self._ready.set()
 
     async def _sender(self) -> None:
+        """Send the frames queued, in order, as they come; after them the close, if one is due."""
         while True:
-            text = await self._out.get()
-            if text is None:
-                await self.ws.close(self._close_code or 1000)
+            await self._ready.wait()
+            self._ready.clear()
+            while self._out:
+                await self.ws.send_text(self._out.popleft())
+            if self._close_code is not None:
+                await self.ws.close(self._close_code)
                 return
-            await self.ws.send_text(text)
 
     # --- receiving -----------------------------------------------------------------------------
 
@@ -173,7 +179,9 @@ class Connection:
             raise ProtocolError("not_authenticated", "say hello with your token first", ref)
         if isinstance(message, Rematch):
             new = await self.ctx.lobby.rematch(self.player, message.table, ref)
-            self.send({"type": "rematch", "table": message.table, "n": 0, "new": new.id, "ref": ref})
+            old = self.ctx.lobby.hosts.get(message.table)
+            number = 0 if old is None or old.table is None else old.table.number
+            self.send({"type": "rematch", "table": message.table, "n": number, "new": new.id, "ref": ref})
             return
         host = self.ctx.lobby.host(message.table, ref)
         if isinstance(message, Join):

@@ -11,6 +11,7 @@ from typing import Any
 
 from cardhall.core import Game
 from cardhall.server import ratings
+from cardhall.server.collector import ShortPauses
 from cardhall.server.committer import Committer
 from cardhall.server.lobby import Lobby
 from cardhall.store import RatingRow, Store
@@ -26,6 +27,7 @@ class ServerContext:
         self.bot_workers = bot_workers
         self._bot_pool: ProcessPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.collector = ShortPauses()
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
 
     @property
@@ -40,8 +42,10 @@ class ServerContext:
         restored = await self.lobby.restore()
         if restored:
             log.info("brought back %d unfinished tables", restored)
+        self.collector.start()
 
     async def stop(self) -> None:
+        await self.collector.stop()
         await self.lobby.stop()
         await self.committer.stop()
         for task in list(self._tasks):

@@ -247,7 +247,13 @@ class TableHost:
         player = listener.player
         assert player is not None
         mine = self._seat_of(player)
+        if mine is not None and self.row.seats[mine].left and self.row.status == "playing":
+            raise ProtocolError(
+                "seat_taken", f"you left table {self.id}: a bot plays your seat to the end (watch it)", ref
+            )
         if mine is None:
+            if self.row.status in ("finished", "abandoned"):
+                raise ProtocolError("table_over", f"the match at table {self.id} is over", ref)
             if self.row.status != "waiting":
                 raise ProtocolError("seat_taken", f"table {self.id} has started: every seat is taken", ref)
             if seat is None:
@@ -272,8 +278,13 @@ class TableHost:
         self._broadcast(seats_changed=True)
 
     async def watch(self, listener: Listener, since: int) -> None:
+        old = self.listeners.get(listener)
         self._attach(listener, None)
         listener.send(self.full_frame(listener, since))
+        if old is not None:  # this connection held a seat: the seat may now have none
+            if self.connected[old] == 0 and self.row.status == "playing":
+                self._away_later(old)
+            self._broadcast(seats_changed=True)
 
     def _attach(self, listener: Listener, seat: int | None) -> None:
         old = self.listeners.get(listener, -1)
@@ -320,8 +331,6 @@ class TableHost:
         if seat is None or self._seat_of(listener.player) != seat:
             raise ProtocolError("not_seated", f"you hold no seat at table {self.id}: join it first", ref)
         table = self._playing(ref)
-        if table.stand_in_for(seat) is not None and not self.row.seats[seat].left:
-            table.stand_in(seat, None)  # he acts: he is back
         try:
             table.apply(seat, action, expect=expect)
         except StaleActionError as e:
@@ -330,7 +339,10 @@ class TableHost:
             raise ProtocolError("illegal_action", str(e), ref) from None
         except CardhallError as e:
             raise ProtocolError("bad_request", str(e), ref) from None
-        await self._applied(seat)
+        came_back = table.stand_in_for(seat) is not None
+        if came_back:
+            table.stand_in(seat, None)  # he acts: he is back
+        await self._applied(seat, seats_changed=came_back)
 
     async def back(self, listener: Listener, ref: Any) -> None:
         seat = self._seat_of(listener.player)
@@ -399,7 +411,7 @@ class TableHost:
         await self.ctx.store.save_table(self.row)
         self.ctx.lobby_changed()
 
-    async def _applied(self, seat: int) -> None:
+    async def _applied(self, seat: int, seats_changed: bool = False) -> None:
         """An action was applied: commit it, show it, and see what comes next."""
         table = self.table
         assert table is not None
@@ -408,7 +420,7 @@ class TableHost:
         await self.ctx.committer.commit([ActionRow(self.id, len(history), acted, action)])
         if table.is_over:
             await self._finish()
-        self._broadcast()
+        self._broadcast(seats_changed)
         await self._advance()
 
     async def _advance(self) -> None:

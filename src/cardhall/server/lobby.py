@@ -120,6 +120,9 @@ class Lobby:
     ) -> TableHost:
         try:
             bot = bot_for_level(level)
+        except CardhallError as e:
+            raise ProtocolError("bad_request", str(e)) from None
+        try:
             players = load_game(game_text if isinstance(game_text, str) else "").num_players
         except CardhallError as e:
             raise ProtocolError("bad_game", str(e)) from None
@@ -127,14 +130,14 @@ class Lobby:
         return await self.create(player, game_text, settings, bots, {0: player})
 
     async def rematch(self, player: PlayerRow, table_id: str, ref: object = None) -> TableHost:
+        old = self.host(table_id, ref)
+        if all(s.player_id != player.id for s in old.row.seats):
+            raise ProtocolError("not_seated", f"you did not play at table {table_id}", ref)  # type: ignore[arg-type]
         known = self._rematches.get(table_id)
         if known is not None and known in self.hosts:
             return self.hosts[known]
-        old = self.host(table_id, ref)
         if old.row.status != "finished":
-            raise ProtocolError("bad_request", f"the match at table {table_id} is not over", ref)  # type: ignore[arg-type]
-        if all(s.player_id != player.id for s in old.row.seats):
-            raise ProtocolError("not_seated", f"you did not play at table {table_id}", ref)  # type: ignore[arg-type]
+            raise ProtocolError("not_over", f"the match at table {table_id} is not over", ref)  # type: ignore[arg-type]
         bots = {s.seat: s.bot for s in old.row.seats if s.kind == "bot" and s.bot}
         ids = [s.player_id for s in old.row.seats if s.kind == "person" and s.player_id is not None]
         found = await self.ctx.store.players(ids)

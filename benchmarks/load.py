@@ -1,0 +1,296 @@
+"""The server under load: N concurrent players on loopback, through real websockets, with persistence on.
+
+    .venv/bin/python benchmarks/load.py [--players 800 1600 3200 ...] [--workload a|b] [--warmup 10]
+        [--seconds 30] [--clients 2] [--db URL] [--json]
+
+For each N a fresh ``cardhall serve`` (its own process, a fresh SQLite file unless ``--db``: every
+applied action is committed before any frame shows it) and ``--clients`` load-generator processes:
+
+- workload ``a``: four people at each ``hearts(decks=1,players=4)`` table (N/4 tables);
+- workload ``b``: one person at each table of the same game, the other seats ``normal`` bots (N
+  tables), the bots at the table's default pace.
+
+Each person thinks 0.5-1.5 s (uniform) whenever his newest frame offers legal actions, then sends a
+random legal one quoting that frame's number. The latency is the time from sending an action to
+receiving the frame that shows it applied (an ``action`` event of his seat); p50 and p99 are over the
+measured window (after ``--warmup`` seconds), with the actions/s the server applied for people (and
+bots, in ``b``), and the CPU the server process and the load generators used (per cent of one core).
+Tables have no turn timer. Players and tables are made through the HTTP API before the clock starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+GAME = "hearts(decks=1,players=4)"
+SETTINGS = {"turn_seconds": 0, "away_seconds": 3600}
+
+
+def raise_open_files() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def http(port: int, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--db", db]
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=raise_open_files
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            http(port, "GET", "/api/games")
+            return process
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"the server did not start: {process.stderr and process.stderr.read()!r}")
+            time.sleep(0.2)
+
+
+def make_tables(port: int, players: int, workload: str) -> list[tuple[str, int, str]]:
+    """(table, seat, token) for every person, the tables made through the HTTP API."""
+    with ThreadPoolExecutor(8) as pool:
+        tokens = list(
+            pool.map(lambda k: http(port, "POST", "/api/players", {"name": f"p{k}"})["token"], range(players))
+        )
+        per_table = 4 if workload == "a" else 1
+        bots = {} if workload == "a" else {str(s): "normal" for s in (1, 2, 3)}
+
+        def table(k: int) -> str:
+            body = {"game": GAME, "settings": SETTINGS, "bots": bots}
+            created: str = http(port, "POST", "/api/tables", body, tokens[k * per_table])["table"]
+            return created
+
+        tables = list(pool.map(table, range(players // per_table)))
+    return [(tables[k // per_table], k % per_table, tokens[k]) for k in range(len(tables) * per_table)]
+
+
+# --- one load-generator process --------------------------------------------------------------------
+
+
+async def person(
+    port: int, table: str, seat: int, token: str, stats: dict[str, Any], window: tuple[float, float]
+) -> None:
+    import msgspec
+    from websockets.asyncio.client import connect
+
+    decode = msgspec.json.Decoder().decode  # a third of the cost of json.loads: the generator stays light
+    rng = random.Random(f"{table}/{seat}")
+    async with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=120, max_size=2**20) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "join", "table": table, "seat": seat}))
+        newest: dict[str, Any] = {}
+        changed = asyncio.Event()
+        sent: tuple[float, int] | None = None  # (when, the number it quoted)
+
+        async def read() -> None:
+            nonlocal newest, sent
+            async for text in ws:
+                frame = decode(text)
+                kind = frame["type"]
+                if kind == "error":
+                    stats["errors"] += 1
+                    if sent is not None:
+                        sent = None  # refused (stale): act again on the newest frame
+                        changed.set()
+                    continue
+                if kind not in ("table", "update"):
+                    continue
+                if frame["n"] < newest.get("n", -1):
+                    continue
+                newest = frame
+                if sent is not None and any(
+                    e["type"] == "action" and e.get("seat") == seat and e["n"] > sent[1] for e in frame["events"]
+                ):
+                    now = time.time()
+                    if window[0] <= now < window[1]:
+                        stats["latency"].append(now - sent[0])
+                        stats["actions"] += 1
+                    sent = None
+                if kind == "update":
+                    for e in frame["events"]:
+                        if e["type"] == "action" and window[0] <= time.time() < window[1]:
+                            stats["events"] += 1
+                changed.set()
+
+        reader = asyncio.create_task(read())
+        try:
+            while not reader.done():
+                await changed.wait()
+                changed.clear()
+                if sent is not None or not newest.get("legal") or newest.get("status") != "playing":
+                    continue
+                await asyncio.sleep(rng.uniform(0.5, 1.5))
+                frame = newest
+                if not frame.get("legal") or sent is not None:
+                    continue
+                action = rng.choice(frame["legal"])["action"]
+                sent = (time.time(), frame["n"])
+                await ws.send(json.dumps({"type": "act", "table": table, "action": action, "n": frame["n"]}))
+        finally:
+            reader.cancel()
+
+
+def client_process(
+    port: int, people: list[tuple[str, int, str]], window: tuple[float, float], out: Any
+) -> None:
+    raise_open_files()
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    stats: dict[str, Any] = {"latency": [], "actions": 0, "errors": 0, "events": 0}
+
+    async def main() -> None:
+        tasks = []
+        for table, seat, token in people:
+            tasks.append(asyncio.create_task(person(port, table, seat, token, stats, window)))
+            await asyncio.sleep(0)  # connect gradually
+        await asyncio.sleep(max(0.0, window[1] - time.time()))
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    started = time.process_time()
+    cpu_at_window: list[float] = []
+
+    async def watch_cpu() -> None:
+        await asyncio.sleep(max(0.0, window[0] - time.time()))
+        cpu_at_window.append(time.process_time())
+
+    async def both() -> None:
+        await asyncio.gather(main(), watch_cpu())
+
+    asyncio.run(both())
+    stats["cpu"] = time.process_time() - (cpu_at_window[0] if cpu_at_window else started)
+    out.put(stats)
+
+
+# --- a level of load -------------------------------------------------------------------------------
+
+
+def run_level(players: int, workload: str, warmup: float, seconds: float, clients: int, db: str) -> dict[str, Any]:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        url = db or f"sqlite+aiosqlite:///{tmp}/load.db"
+        server = start_server(port, url)
+        print(f"server pid {server.pid} on port {port}", file=sys.stderr, flush=True)
+        try:
+            people = make_tables(port, players, workload)
+            start = time.time() + 2 + players / 1000  # time for every connection to open
+            window = (start + warmup, start + warmup + seconds)
+            queue: Any = multiprocessing.get_context("spawn").Queue()
+            by_table: dict[str, list[tuple[str, int, str]]] = {}
+            for p in people:
+                by_table.setdefault(p[0], []).append(p)
+            shares: list[list[tuple[str, int, str]]] = [[] for _ in range(clients)]
+            for k, group in enumerate(by_table.values()):
+                shares[k % clients].extend(group)
+            context = multiprocessing.get_context("spawn")
+            procs = [context.Process(target=client_process, args=(port, s, window, queue)) for s in shares]
+            for p in procs:
+                p.start()
+            time.sleep(max(0.0, window[0] - time.time()))
+            server_cpu = cpu_seconds(server.pid)
+            time.sleep(max(0.0, window[1] - time.time()))
+            server_cpu = cpu_seconds(server.pid) - server_cpu
+            results = [queue.get(timeout=120) for _ in procs]
+            for p in procs:
+                p.join(timeout=60)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    latency = sorted(x for r in results for x in r["latency"])
+
+    def pct(q: float) -> float:
+        return 1000 * latency[min(len(latency) - 1, int(q * len(latency)))] if latency else float("nan")
+
+    return {
+        "workload": workload,
+        "players": players,
+        "tables": len({p[0] for p in people}),
+        "p50_ms": round(pct(0.50), 1),
+        "p99_ms": round(pct(0.99), 1),
+        "mean_ms": round(1000 * statistics.fmean(latency), 1) if latency else None,
+        "person_actions_per_s": round(sum(r["actions"] for r in results) / seconds, 1),
+        "errors": sum(r["errors"] for r in results),
+        "server_cpu_pct": round(100 * server_cpu / seconds, 1),
+        "clients_cpu_pct": round(100 * sum(r["cpu"] for r in results) / seconds, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[800, 1600, 3200, 4800, 6400])
+    parser.add_argument("--workload", choices=("a", "b"), default="a")
+    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
+    parser.add_argument("--db", default="", help="database URL (default: a fresh SQLite file per level)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    raise_open_files()
+    print(f"workload {args.workload}, {GAME}, {os.cpu_count()} cores; persistence on", file=sys.stderr)
+    rows = []
+    for n in args.players:
+        row = run_level(n, args.workload, args.warmup, args.seconds, args.clients, args.db)
+        rows.append(row)
+        if not args.json:
+            print(
+                f"{row['players']:>6} players {row['tables']:>5} tables  p50 {row['p50_ms']:>7} ms"
+                f"  p99 {row['p99_ms']:>7} ms  {row['person_actions_per_s']:>7} actions/s"
+                f"  server CPU {row['server_cpu_pct']:>5}%  load generators CPU {row['clients_cpu_pct']:>5}%"
+                f"  errors {row['errors']}",
+                flush=True,
+            )
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
