@@ -1,6 +1,6 @@
 """The server under load: N concurrent players on loopback, through real websockets, with persistence on.
 
-    .venv/bin/python benchmarks/load.py [--players 800 1600 3200 ...] [--workload a|b] [--warmup 10]
+    .venv/bin/python benchmarks/load.py [--players 800 1600 3200 ...] [--workload a|b] [--warmup 20]
         [--seconds 30] [--clients 2] [--db URL] [--json]
 
 For each N a fresh ``cardhall serve`` (its own process, a fresh SQLite file unless ``--db``: every
@@ -10,11 +10,12 @@ applied action is committed before any frame shows it) and ``--clients`` load-ge
 - workload ``b``: one person at each table of the same game, the other seats ``normal`` bots (N
   tables), the bots at the table's default pace.
 
-Each person thinks 0.5-1.5 s (uniform) whenever his newest frame offers legal actions, then sends a
-random legal one quoting that frame's number. The latency is the time from sending an action to
-receiving the frame that shows it applied (an ``action`` event of his seat); p50 and p99 are over the
-measured window (after ``--warmup`` seconds), with the actions/s the server applied for people (and
-bots, in ``b``), and the CPU the server process and the load generators used (per cent of one core).
+Players arrive at 400 a second (a table's players together), so tables start at different times; the
+clock starts ``--warmup`` seconds after the last has arrived. Each person thinks 0.5-1.5 s (uniform)
+whenever his newest frame offers legal actions, then sends a random legal one quoting that frame's
+number. The latency is the time from sending an action to receiving the frame that shows it applied
+(an ``action`` event of his seat); p50 and p99 are over the measured window, with the actions/s people
+made, and the CPU the server process and the load generators used (per cent of one core).
 Tables have no turn timer. Players and tables are made through the HTTP API before the clock starts.
 """
 
@@ -39,12 +40,15 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import msgspec
+
 GAME = "hearts(decks=1,players=4)"
 SETTINGS = {"turn_seconds": 0, "away_seconds": 3600}
+ARRIVALS = 400  # players arriving per second while the load builds up
 
 
 def raise_open_files() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
@@ -84,7 +88,8 @@ def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
             return process
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"the server did not start: {process.stderr and process.stderr.read()!r}")
+                output = process.stderr.read().decode() if process.stderr else ""
+                raise SystemExit(f"the server did not start: {output}") from None
             time.sleep(0.2)
 
 
@@ -109,71 +114,78 @@ def make_tables(port: int, players: int, workload: str) -> list[tuple[str, int, 
 # --- one load-generator process --------------------------------------------------------------------
 
 
+class Seen(msgspec.Struct):
+    """An event, as far as a load-generating person reads it."""
+
+    type: str
+    n: int
+    seat: int | None = None
+
+
+class Choice(msgspec.Struct):
+    action: int
+
+
+class Frame(msgspec.Struct):
+    """A server frame, as far as a load-generating person reads it (the rest is skipped unread)."""
+
+    type: str
+    n: int = -1
+    status: str = ""
+    legal: list[Choice] = []
+    events: list[Seen] = []
+
+
 async def person(
     port: int, table: str, seat: int, token: str, stats: dict[str, Any], window: tuple[float, float]
 ) -> None:
-    import msgspec
     from websockets.asyncio.client import connect
 
-    decode = msgspec.json.Decoder().decode  # a third of the cost of json.loads: the generator stays light
+    decode = msgspec.json.Decoder(Frame).decode  # the generator reads little, so it stays light
     rng = random.Random(f"{table}/{seat}")
+    loop = asyncio.get_running_loop()
     async with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=120, max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         await ws.send(json.dumps({"type": "join", "table": table, "seat": seat}))
-        newest: dict[str, Any] = {}
-        changed = asyncio.Event()
+        newest = Frame("none")
         sent: tuple[float, int] | None = None  # (when, the number it quoted)
+        thinking = False
+        sending: set[asyncio.Task[None]] = set()
 
-        async def read() -> None:
-            nonlocal newest, sent
-            async for text in ws:
-                frame = decode(text)
-                kind = frame["type"]
-                if kind == "error":
-                    stats["errors"] += 1
-                    if sent is not None:
-                        sent = None  # refused (stale): act again on the newest frame
-                        changed.set()
-                    continue
-                if kind not in ("table", "update"):
-                    continue
-                if frame["n"] < newest.get("n", -1):
-                    continue
+        def decide() -> None:
+            """After thinking: a random legal action of the newest frame."""
+            nonlocal sent, thinking
+            thinking = False
+            if newest.legal and sent is None and newest.status == "playing":
+                action = rng.choice(newest.legal).action
+                sent = (time.time(), newest.n)
+                message = json.dumps({"type": "act", "table": table, "action": action, "n": newest.n})
+                task = loop.create_task(ws.send(message))
+                sending.add(task)
+                task.add_done_callback(sending.discard)
+
+        async for text in ws:
+            frame = decode(text)
+            if frame.type == "error":
+                stats["errors"] += 1
+                sent = None  # refused (stale): act again on the newest frame
+            elif frame.type in ("table", "update") and frame.n >= newest.n:
                 newest = frame
                 if sent is not None and any(
-                    e["type"] == "action" and e.get("seat") == seat and e["n"] > sent[1] for e in frame["events"]
+                    e.type == "action" and e.seat == seat and e.n > sent[1] for e in frame.events
                 ):
                     now = time.time()
                     if window[0] <= now < window[1]:
                         stats["latency"].append(now - sent[0])
                         stats["actions"] += 1
                     sent = None
-                if kind == "update":
-                    for e in frame["events"]:
-                        if e["type"] == "action" and window[0] <= time.time() < window[1]:
-                            stats["events"] += 1
-                changed.set()
-
-        reader = asyncio.create_task(read())
-        try:
-            while not reader.done():
-                await changed.wait()
-                changed.clear()
-                if sent is not None or not newest.get("legal") or newest.get("status") != "playing":
-                    continue
-                await asyncio.sleep(rng.uniform(0.5, 1.5))
-                frame = newest
-                if not frame.get("legal") or sent is not None:
-                    continue
-                action = rng.choice(frame["legal"])["action"]
-                sent = (time.time(), frame["n"])
-                await ws.send(json.dumps({"type": "act", "table": table, "action": action, "n": frame["n"]}))
-        finally:
-            reader.cancel()
+            if newest.legal and sent is None and not thinking and newest.status == "playing":
+                thinking = True
+                loop.call_later(rng.uniform(0.5, 1.5), decide)
 
 
 def client_process(
-    port: int, people: list[tuple[str, int, str]], window: tuple[float, float], out: Any
+    port: int, people: list[tuple[str, int, str]], rate: float, window: tuple[float, float], out: Any
 ) -> None:
     raise_open_files()
     with contextlib.suppress(ImportError):
@@ -184,9 +196,11 @@ def client_process(
 
     async def main() -> None:
         tasks = []
-        for table, seat, token in people:
+        began = time.monotonic()
+        for k, (table, seat, token) in enumerate(people):
             tasks.append(asyncio.create_task(person(port, table, seat, token, stats, window)))
-            await asyncio.sleep(0)  # connect gradually
+            # Players arrive at a steady rate (a table's together), so tables start at different times.
+            await asyncio.sleep(max(0.0, began + (k + 1) / rate - time.monotonic()))
         await asyncio.sleep(max(0.0, window[1] - time.time()))
         for task in tasks:
             task.cancel()
@@ -210,7 +224,9 @@ def client_process(
 # --- a level of load -------------------------------------------------------------------------------
 
 
-def run_level(players: int, workload: str, warmup: float, seconds: float, clients: int, db: str) -> dict[str, Any]:
+def run_level(
+    players: int, workload: str, warmup: float, seconds: float, clients: int, db: str
+) -> dict[str, Any]:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         url = db or f"sqlite+aiosqlite:///{tmp}/load.db"
@@ -218,7 +234,7 @@ def run_level(players: int, workload: str, warmup: float, seconds: float, client
         print(f"server pid {server.pid} on port {port}", file=sys.stderr, flush=True)
         try:
             people = make_tables(port, players, workload)
-            start = time.time() + 2 + players / 1000  # time for every connection to open
+            start = time.time() + 2 + players / ARRIVALS  # every player has arrived
             window = (start + warmup, start + warmup + seconds)
             queue: Any = multiprocessing.get_context("spawn").Queue()
             by_table: dict[str, list[tuple[str, int, str]]] = {}
@@ -228,7 +244,10 @@ def run_level(players: int, workload: str, warmup: float, seconds: float, client
             for k, group in enumerate(by_table.values()):
                 shares[k % clients].extend(group)
             context = multiprocessing.get_context("spawn")
-            procs = [context.Process(target=client_process, args=(port, s, window, queue)) for s in shares]
+            procs = [
+                context.Process(target=client_process, args=(port, s, ARRIVALS / clients, window, queue))
+                for s in shares
+            ]
             for p in procs:
                 p.start()
             time.sleep(max(0.0, window[0] - time.time()))
@@ -267,7 +286,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[800, 1600, 3200, 4800, 6400])
     parser.add_argument("--workload", choices=("a", "b"), default="a")
-    parser.add_argument("--warmup", type=float, default=10)
+    parser.add_argument("--warmup", type=float, default=20)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
     parser.add_argument("--db", default="", help="database URL (default: a fresh SQLite file per level)")

@@ -501,3 +501,19 @@ async def test_a_store_that_cannot_open_says_where_and_why(url: str, reason: str
 async def test_a_missing_postgres_database_is_named(postgres: PostgresServer) -> None:
     with pytest.raises(StoreError, match='database "absent" does not exist'):
         await open_store(postgres.url("absent"))
+
+
+async def test_a_checkpoint_moves_the_log_into_the_database(tmp_path: Path) -> None:
+    """Commits leave the write-ahead log to grow (no commit waits for a checkpoint); a checkpoint,
+    alongside a writer, copies it into the database file."""
+    path = tmp_path / "cardhall.db"
+    store = await open_store(f"sqlite+aiosqlite:///{path}")
+    try:
+        await store.create_player("Ann")
+        before = path.stat().st_size
+        await store.checkpoint()
+        assert path.stat().st_size > before  # the player's row reached the database file
+        wal = path.with_name(path.name + "-wal")
+        assert wal.exists() and wal.stat().st_size > 0
+    finally:
+        await store.close()

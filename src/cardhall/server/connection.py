@@ -96,8 +96,11 @@ class Connection:
         while True:
             await self._ready.wait()
             self._ready.clear()
-            while self._out:
-                await self.ws.send_text(self._out.popleft())
+            try:
+                while self._out:
+                    await self.ws.send_text(self._out.popleft())
+            except (WebSocketDisconnect, OSError):
+                return  # the client is gone: nothing more to send
             if self._close_code is not None:
                 await self.ws.close(self._close_code)
                 return

@@ -17,6 +17,7 @@ from cardhall.server.lobby import Lobby
 from cardhall.store import RatingRow, Store
 
 log = logging.getLogger(__name__)
+CHECKPOINT_SECONDS = 1.0
 
 
 class ServerContext:
@@ -43,6 +44,7 @@ class ServerContext:
         if restored:
             log.info("brought back %d unfinished tables", restored)
         self.collector.start()
+        self.spawn(self._checkpoints())
 
     async def stop(self) -> None:
         await self.collector.stop()
@@ -53,6 +55,15 @@ class ServerContext:
         if self._bot_pool is not None:
             self._bot_pool.shutdown(wait=False, cancel_futures=True)
         await self.store.close()
+
+    async def _checkpoints(self) -> None:
+        """The store's housekeeping, every second, off the path of the commits."""
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await self.store.checkpoint()
+            except Exception:
+                log.exception("checkpoint failed")
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         """Run ``work`` in the background, keeping a reference until it ends."""

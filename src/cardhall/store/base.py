@@ -18,6 +18,10 @@ class Store(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    async def checkpoint(self) -> None:
+        """Housekeeping a long-running server asks for now and then, off the path of any commit
+        (SQLite: copy the write-ahead log into the database). Nothing by default."""
+
     # --- players -------------------------------------------------------------------------------
 
     @abstractmethod

@@ -11,10 +11,13 @@ Choices:
   produce (a test compares them on both databases).
 - **SQLite.** Every connection gets ``journal_mode=WAL`` and ``synchronous=NORMAL`` (a killed process
   keeps every committed transaction; a power cut may lose the last ones), a 10 s ``busy_timeout`` and
-  ``foreign_keys=ON``. The driver's own transaction handling is replaced by a plain ``BEGIN`` (SQLAlchemy's
-  documented recipe), so reads see one snapshot and DDL is transactional. Writers of one store take turns
-  on an ``asyncio.Lock`` rather than on SQLite's busy handler. ``sqlite+aiosqlite:///:memory:`` is one
-  connection (``StaticPool``) shared for the store's life, every use taking that lock.
+  ``foreign_keys=ON``. No commit checkpoints the log (``wal_autocheckpoint=0``: the commit that did
+  would keep every table waiting); :meth:`SqlStore.checkpoint` does, on a connection of its own, and
+  SQLite does when the store closes. The driver's own transaction handling is replaced by a plain
+  ``BEGIN`` (SQLAlchemy's documented recipe), so reads see one snapshot and DDL is transactional.
+  Writers of one store take turns on an ``asyncio.Lock`` rather than on SQLite's busy handler.
+  ``sqlite+aiosqlite:///:memory:`` is one connection (``StaticPool``) shared for the store's life,
+  every use taking that lock.
 - **PostgreSQL.** asyncpg with a 10 s connect timeout; ratings are upserted in key order (no deadlock
   between two finishing tables).
 - **Tokens.** A player's token is ``secrets.token_urlsafe(32)``; only its SHA-256 hex is stored (unique
@@ -260,6 +263,7 @@ def _sqlite_listeners(engine: AsyncEngine) -> None:
         for pragma in (
             "journal_mode=WAL",
             "synchronous=NORMAL",
+            "wal_autocheckpoint=0",
             f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
             "foreign_keys=ON",
         ):
@@ -375,6 +379,17 @@ class SqlStore(Store):
 
     def __repr__(self) -> str:
         return f"<SqlStore {self.url}>"
+
+    async def checkpoint(self) -> None:
+        """SQLite file: copy the write-ahead log into the database, without waiting for (or holding up)
+        a writer (``PASSIVE``)."""
+        if not self.sqlite or self._read_lock is not None:  # PostgreSQL, or one shared memory database
+            return
+        async with self.engine.connect() as c:
+            driver = (await c.get_raw_connection()).driver_connection  # aiosqlite's connection
+            assert driver is not None
+            # Outside SQLAlchemy's transaction (a checkpoint cannot run inside one).
+            await driver.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
         await self.engine.dispose()

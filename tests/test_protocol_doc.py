@@ -1,0 +1,373 @@
+"""``docs/protocol.md`` against the server's code: every client message (its fields, their types and
+defaults), every server frame (its fields, as the code builds them), every error code (and its HTTP
+status), the limits, the table settings and statuses, the bot levels, every HTTP route and request body,
+the example exchange (each client message in it passes the real decoder) and every link. The document
+may name nothing the code does not have, and the code nothing the document leaves out.
+
+No server runs: the app is built only to read its routes, and the frames' fields are read from the
+dict literals that build them in ``src/cardhall/server``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from starlette.routing import Route, WebSocketRoute
+
+from cardhall.server import connection, protocol
+from cardhall.server.app import STATUS, NewPlayer, NewTable, QuickPlay, create_app
+from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS
+from cardhall.store import RATING_POOLS, TABLE_STATUSES
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "protocol.md"
+SERVER = ROOT / "src" / "cardhall" / "server"
+TEXT = DOC.read_text(encoding="utf-8")
+
+HEADING = re.compile(r"^(#{1,6}) (.+?)\s*$", re.M)
+FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+CODE = re.compile(r"`([^`]+)`")
+# The request body of each HTTP route that takes one.
+BODIES: dict[str, type[msgspec.Struct]] = {
+    "POST /api/players": NewPlayer,
+    "POST /api/tables": NewTable,
+    "POST /api/quickplay": QuickPlay,
+}
+CLIENT_MESSAGES: tuple[type[msgspec.Struct], ...] = typing.get_args(protocol.ClientMessage)
+
+
+# --- reading the document ----------------------------------------------------------------------------
+
+
+def _masked(text: str) -> str:
+    """``text`` with its fenced code blocks blanked (same length), so no line in them reads as a heading."""
+    return FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def section(title: str, level: int, text: str = TEXT) -> str:
+    """The body under the heading ``title`` of ``level`` (up to the next heading of that level or above)."""
+    masked = _masked(text)
+    for m in HEADING.finditer(masked):
+        if len(m.group(1)) == level and m.group(2) == title:
+            end = re.compile(rf"^#{{1,{level}}} ", re.M).search(masked, m.end())
+            return text[m.end() : end.start() if end else len(text)]
+    raise AssertionError(f"docs/protocol.md has no heading {'#' * level} {title}")
+
+
+def intro(body: str) -> str:
+    """``body`` up to its first heading."""
+    m = HEADING.search(_masked(body))
+    return body if m is None else body[: m.start()]
+
+
+def code_headings(body: str, level: int) -> list[str]:
+    """The headings of ``level`` in ``body`` that are one code span (``### `join```), unquoted."""
+    found = []
+    for m in HEADING.finditer(_masked(body)):
+        spans = re.fullmatch(r"`([^`]+)`", m.group(2))
+        if len(m.group(1)) == level and spans:
+            found.append(spans.group(1))
+    return found
+
+
+def cells(line: str) -> list[str]:
+    parts = re.split(r"(?<!\\)\|", line.strip())[1:-1]
+    return [p.strip().replace("\\|", "|") for p in parts]
+
+
+def rows(body: str) -> list[list[str]]:
+    """The rows of the first table in ``body`` (header and separator left out); [] when it has none."""
+    table: list[str] = []
+    for line in _masked(body).splitlines():
+        if line.startswith("|"):
+            table.append(line)
+        elif table:
+            break
+    assert not table or (len(table) >= 2 and set(table[1]) <= set("|-: ")), table[:2]
+    return [cells(line) for line in table[2:]]
+
+
+def code(cell: str) -> str:
+    """The first code span of a table cell."""
+    m = CODE.search(cell)
+    assert m is not None, f"no `code` in the cell {cell!r}"
+    return m.group(1)
+
+
+def column(body: str, index: int = 0) -> list[str]:
+    return [code(row[index]) for row in rows(body)]
+
+
+def paragraphs(starting: str) -> list[str]:
+    return [p for p in re.split(r"\n\s*\n", _masked(TEXT)) if p.startswith(starting)]
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading (before duplicates get -1, -2, ...)."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(text: str) -> set[str]:
+    seen: dict[str, int] = {}
+    out = set()
+    for m in HEADING.finditer(_masked(text)):
+        base = slug(m.group(2))
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        out.add(base if count == 0 else f"{base}-{count}")
+    return out
+
+
+# --- reading the code --------------------------------------------------------------------------------
+
+
+def json_type(annotation: Any) -> str:
+    """A field's type as the document writes it: ``int | None`` is "integer or null"."""
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        return " or ".join(json_type(a) for a in typing.get_args(annotation))
+    names = {int: "integer", str: "string", bool: "boolean", float: "number", dict: "object", list: "array"}
+    if annotation is type(None):
+        return "null"
+    return names[typing.get_origin(annotation) or annotation]
+
+
+def default_of(field: msgspec.structs.FieldInfo) -> Any:
+    if field.default is not msgspec.NODEFAULT:
+        return field.default
+    return field.default_factory()
+
+
+def frames_in_code() -> tuple[dict[str, set[str]], set[str]]:
+    """Per server frame type, the keys of the dict literals that build it (``{"type": "update", ...}``),
+    and every key any dict literal or item assignment in the server's modules names."""
+    frames: dict[str, set[str]] = {}
+    keys: set[str] = set()
+    for path in sorted(SERVER.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                names = {
+                    k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                }
+                keys |= names
+                for k, v in zip(node.keys, node.values, strict=True):
+                    if isinstance(k, ast.Constant) and k.value == "type" and isinstance(v, ast.Constant):
+                        frames.setdefault(str(v.value), set()).update(names)
+            elif (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.ctx, ast.Store)
+                and isinstance(node.slice, ast.Constant)
+                and isinstance(node.slice.value, str)
+            ):
+                keys.add(node.slice.value)
+    return frames, keys
+
+
+def seat_entry_keys() -> set[str]:
+    tree = ast.parse((SERVER / "host.py").read_text(encoding="utf-8"))
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "seats_view")
+    literal = next(n for n in ast.walk(function) if isinstance(n, ast.Dict))
+    return {k.value for k in literal.keys if isinstance(k, ast.Constant)}
+
+
+FRAMES, FRAME_KEYS = frames_in_code()
+
+
+def check_fields(body: str, struct: type[msgspec.Struct], leave_out: tuple[str, ...] = ()) -> None:
+    """The field table of ``body`` lists exactly the struct's fields, each with its type and default."""
+    expected = {f.name: f for f in msgspec.structs.fields(struct) if f.name not in leave_out}
+    documented = {code(row[0]): row for row in rows(body)}
+    assert set(documented) == set(expected), f"{struct.__name__}: documented {set(documented)}"
+    for name, field in expected.items():
+        _, kind, default = documented[name][:3]
+        assert kind == json_type(field.type), (struct.__name__, name, kind)
+        if field.required:
+            assert default == "required", (struct.__name__, name, default)
+        else:
+            assert json.loads(code(default)) == default_of(field), (struct.__name__, name, default)
+
+
+# --- the websocket ------------------------------------------------------------------------------------
+
+
+def test_the_client_messages_are_exactly_the_protocols() -> None:
+    assert code_headings(section("Client messages", 2), 3) == list(protocol.MESSAGE_TYPES)
+
+
+def test_the_fields_every_message_has() -> None:
+    documented = {code(row[0]): row for row in rows(intro(section("Client messages", 2)))}
+    assert set(documented) == {"type", "id"}
+    assert documented["type"][1:3] == ["string", "required"]
+    (field,) = msgspec.structs.fields(protocol.Ping)
+    assert field.name == "id" and documented["id"][1] == json_type(field.type)
+    assert json.loads(code(documented["id"][2])) == field.default
+
+
+@pytest.mark.parametrize("struct", CLIENT_MESSAGES, ids=lambda s: str(s.__struct_config__.tag))
+def test_each_client_message_documents_its_fields_reply_and_errors(struct: type[msgspec.Struct]) -> None:
+    body = section(f"`{struct.__struct_config__.tag}`", 3, section("Client messages", 2))
+    check_fields(body, struct, leave_out=("id",))
+    assert "\nReply:" in body and "\nErrors:" in body
+
+
+def test_the_server_frames_are_the_ones_the_code_sends() -> None:
+    assert set(code_headings(section("Server frames", 2), 3)) == set(FRAMES)
+
+
+@pytest.mark.parametrize("frame", sorted(FRAMES))
+def test_each_server_frame_documents_every_field_it_has(frame: str) -> None:
+    documented = column(section(f"`{frame}`", 3, section("Server frames", 2)))
+    assert len(documented) == len(set(documented))
+    assert FRAMES[frame] <= set(documented), f"{frame}: undocumented {FRAMES[frame] - set(documented)}"
+    assert set(documented) <= FRAME_KEYS, f"{frame}: no such field {set(documented) - FRAME_KEYS}"
+
+
+def test_seat_entries_are_documented_field_by_field() -> None:
+    assert set(column(section("Seat entries", 4))) == seat_entry_keys()
+
+
+def test_every_error_code_is_documented_once_with_its_http_status() -> None:
+    table = rows(section("Error codes", 2))
+    codes = [code(row[0]) for row in table]
+    assert sorted(codes) == sorted(protocol.ERROR_CODES)
+    for row in table:
+        status = re.match(r"\d{3}", row[2])
+        if status is None:
+            assert code(row[0]) not in STATUS, f"{row[0]}: the HTTP API maps it to {STATUS[code(row[0])]}"
+        else:
+            assert int(status.group()) == STATUS.get(code(row[0]), 400), row
+
+
+def test_the_errors_of_each_section_are_real_codes_with_their_status() -> None:
+    found = paragraphs("Errors:")
+    assert len(found) >= len(protocol.MESSAGE_TYPES)
+    for paragraph in found:
+        for name in CODE.findall(paragraph):
+            assert name in protocol.ERROR_CODES, f"no error code {name!r}: {paragraph!r}"
+        for status, name in re.findall(r"(\d{3}) `([^`]+)`", paragraph):
+            assert int(status) == STATUS.get(name, 400), paragraph
+
+
+def test_the_limits_and_close_codes_are_the_codes() -> None:
+    modules = {"protocol": protocol, "connection": connection}
+    table = rows(section("Limits and close codes", 2))
+    named = {code(row[0]) for row in table}
+    assert named >= {
+        "protocol.MAX_FRAME",
+        "protocol.MAX_CHAT",
+        "protocol.MAX_NAME",
+        "connection.RATE",
+        "connection.BURST",
+        "connection.STRIKES",
+        "connection.OUTBOX",
+        "connection.WS_POLICY_VIOLATION",
+        "connection.WS_TRY_AGAIN_LATER",
+    }
+    for row in table:
+        module, _, name = code(row[0]).partition(".")
+        assert float(row[1]) == getattr(modules[module], name), row
+
+
+def test_the_example_exchange_is_made_of_real_messages_and_frames() -> None:
+    block = re.search(r"^```text\n(.*?)^```", section("An example exchange", 2), re.M | re.S)
+    assert block is not None
+    entries: list[list[str]] = []
+    for line in block.group(1).splitlines():
+        if line.startswith(("-> ", "<- ")):
+            entries.append([line[:2], line[3:]])
+        else:
+            entries[-1][1] += "\n" + line
+    frames = section("Server frames", 2)
+    seat_fields = seat_entry_keys()
+    sent = set()
+    for arrow, text in entries:
+        message = json.loads(text)
+        if arrow == "->":
+            protocol.decode(json.dumps(message))  # the server would read it
+            sent.add(message["type"])
+            continue
+        kind = message["type"]
+        assert kind in FRAMES, kind
+        assert set(message) <= set(column(section(f"`{kind}`", 3, frames))), message
+        for seat in message.get("seats", []):
+            assert set(seat) == seat_fields
+        if kind == "error":
+            assert message["code"] in protocol.ERROR_CODES
+    assert {"hello", "join", "act"} <= sent
+
+
+# --- tables, settings, bots -------------------------------------------------------------------------
+
+
+def test_the_table_statuses_are_the_stores() -> None:
+    assert column(section("Statuses", 3)) == list(TABLE_STATUSES)
+
+
+def test_every_table_setting_is_documented_with_its_default_and_range() -> None:
+    table = rows(section("Settings", 3))
+    assert [code(row[0]) for row in table] == [o.name for o in TABLE_SETTINGS]
+    for row, option in zip(table, TABLE_SETTINGS, strict=True):
+        assert json.loads(code(row[1])) == option.default, row
+        assert code(row[2]) == option.describe(), row
+
+
+def test_the_bot_levels_are_the_lobbys() -> None:
+    table = rows(section("Bot levels", 3))
+    assert {code(row[0]): code(row[1]) for row in table} == BOT_LEVELS
+
+
+# --- HTTP ---------------------------------------------------------------------------------------------
+
+
+def routes() -> list[str]:
+    app = create_app("sqlite+aiosqlite:///:memory:")  # its lifespan is never entered: no store opens
+    out = []
+    for route in app.routes:
+        if isinstance(route, WebSocketRoute):
+            out.append(f"WS {route.path}")
+        else:
+            assert isinstance(route, Route)
+            out += [f"{method} {route.path}" for method in sorted((route.methods or set()) - {"HEAD"})]
+    return out
+
+
+def test_every_http_route_has_a_section_and_no_other_route_does() -> None:
+    documented = code_headings(section("HTTP API", 2), 3)
+    assert len(documented) == len(set(documented))
+    assert set(documented) == set(routes())
+
+
+@pytest.mark.parametrize("route", sorted(BODIES))
+def test_each_request_body_is_documented_field_by_field(route: str) -> None:
+    check_fields(section(f"`{route}`", 3, section("HTTP API", 2)), BODIES[route])
+
+
+def test_the_leaderboard_pools_are_named() -> None:
+    for pool in RATING_POOLS:
+        assert f"`pool={pool}`" in TEXT
+
+
+# --- links --------------------------------------------------------------------------------------------
+
+
+def test_every_link_leads_somewhere() -> None:
+    own = anchors(TEXT)
+    links = re.findall(r"\]\(([^)\s]+)\)", _masked(TEXT))
+    assert links
+    for link in links:
+        target, _, anchor = link.partition("#")
+        if not target:
+            assert anchor in own, f"no heading for #{anchor}"
+            continue
+        path = (DOC.parent / target).resolve()
+        assert path.exists(), f"{link}: no such file"
+        if anchor:
+            assert anchor in anchors(path.read_text(encoding="utf-8")), link
