@@ -149,39 +149,47 @@ async def person(
         await ws.send(json.dumps({"type": "join", "table": table, "seat": seat}))
         newest = Frame("none")
         sent: tuple[float, int] | None = None  # (when, the number it quoted)
-        thinking = False
+        thinking: asyncio.TimerHandle | None = None
         sending: set[asyncio.Task[None]] = set()
 
         def decide() -> None:
             """After thinking: a random legal action of the newest frame."""
             nonlocal sent, thinking
-            thinking = False
+            thinking = None
             if newest.legal and sent is None and newest.status == "playing":
                 action = rng.choice(newest.legal).action
                 sent = (time.time(), newest.n)
                 message = json.dumps({"type": "act", "table": table, "action": action, "n": newest.n})
                 task = loop.create_task(ws.send(message))
                 sending.add(task)
-                task.add_done_callback(sending.discard)
+                task.add_done_callback(settled)
 
-        async for text in ws:
-            frame = decode(text)
-            if frame.type == "error":
-                stats["errors"] += 1
-                sent = None  # refused (stale): act again on the newest frame
-            elif frame.type in ("table", "update") and frame.n >= newest.n:
-                newest = frame
-                if sent is not None and any(
-                    e.type == "action" and e.seat == seat and e.n > sent[1] for e in frame.events
-                ):
-                    now = time.time()
-                    if window[0] <= now < window[1]:
-                        stats["latency"].append(now - sent[0])
-                        stats["actions"] += 1
-                    sent = None
-            if newest.legal and sent is None and not thinking and newest.status == "playing":
-                thinking = True
-                loop.call_later(rng.uniform(0.5, 1.5), decide)
+        def settled(task: asyncio.Task[None]) -> None:
+            sending.discard(task)
+            if not task.cancelled():
+                task.exception()  # a send cut short by the end of the run: nothing to report
+
+        try:
+            async for text in ws:
+                frame = decode(text)
+                if frame.type == "error":
+                    stats["errors"] += 1
+                    sent = None  # refused (stale): act again on the newest frame
+                elif frame.type in ("table", "update") and frame.n >= newest.n:
+                    newest = frame
+                    if sent is not None and any(
+                        e.type == "action" and e.seat == seat and e.n > sent[1] for e in frame.events
+                    ):
+                        now = time.time()
+                        if window[0] <= now < window[1]:
+                            stats["latency"].append(now - sent[0])
+                            stats["actions"] += 1
+                        sent = None
+                if newest.legal and sent is None and thinking is None and newest.status == "playing":
+                    thinking = loop.call_later(rng.uniform(0.5, 1.5), decide)
+        finally:
+            if thinking is not None:
+                thinking.cancel()
 
 
 def client_process(

@@ -1,0 +1,28 @@
+"""The load benchmark runs end to end at a tiny size: a real server, real websockets, players who act,
+latencies measured and CPU reported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "load.py"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
+@pytest.mark.parametrize("workload", ["a", "b"])
+def test_the_load_benchmark_measures_a_small_load(workload: str) -> None:
+    command = [sys.executable, str(SCRIPT), "--players", "8", "--workload", workload]
+    command += ["--warmup", "1", "--seconds", "4", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert row["workload"] == workload and row["players"] == 8
+    assert row["tables"] == (2 if workload == "a" else 8)
+    assert row["person_actions_per_s"] > 0 and row["errors"] == 0
+    assert 0 < row["p50_ms"] <= row["p99_ms"]
+    assert row["server_cpu_pct"] > 0 and row["clients_cpu_pct"] > 0
