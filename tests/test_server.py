@@ -299,12 +299,16 @@ def test_who_leaves_a_match_may_watch_it_but_not_play_again() -> None:
     with server() as client:
         ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
         table = new_table(client, ann, "hokm(max_hands=1)", {2: "normal"}, turn_seconds=0)
-        with session(client, ann) as a, session(client, bob) as b:
+        with session(client, ann) as a, session(client, bob) as b, session(client, bob) as b2:
             a.send(type="join", table=table, seat=0)
             b.send(type="join", table=table, seat=1)
+            b2.send(type="join", table=table, seat=1)  # Bob on a second device
             a.until("table", status="playing")
+            b2.until("table", status="playing")
             b.send(type="leave", table=table)
             a.until_seat(1, left=True, stand_in="rules")
+            acting = b2.error(type="act", table=table, action=0, n=0)
+            assert acting["code"] == "not_seated" and "left" in acting["message"]
             refused = b.error(type="join", table=table)
             assert refused["code"] == "seat_taken" and "left" in refused["message"]
             b.send(type="watch", table=table)

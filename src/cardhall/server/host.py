@@ -331,6 +331,10 @@ class TableHost:
         if seat is None or self._seat_of(listener.player) != seat:
             raise ProtocolError("not_seated", f"you hold no seat at table {self.id}: join it first", ref)
         table = self._playing(ref)
+        if self.row.seats[seat].left:  # (from another connection of his, still joined)
+            raise ProtocolError(
+                "not_seated", f"you left table {self.id}: a bot plays your seat to the end", ref
+            )
         try:
             table.apply(seat, action, expect=expect)
         except StaleActionError as e:
