@@ -6,10 +6,8 @@ No test asserts a timing: only that the numbers are there, positive and well-for
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import random
-import sys
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -32,6 +30,7 @@ from cardhall.sim.bench import (
     random_playouts,
     sample_states,
 )
+from tests.benchmark_scripts import load_script
 from tests.conformance import fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,13 +163,7 @@ def test_hokm_unchecked_and_checked_play_agree(game_string: str) -> None:
 
 
 def load_peers(script: str = "peers.py") -> ModuleType:
-    name = "cardhall_bench_" + script.removesuffix(".py")
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look the module up while defining its classes
-    spec.loader.exec_module(module)
-    return module
+    return load_script(script)
 
 
 def test_peers_script_runs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,11 +8,9 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,15 +21,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import cardhall
+from tests.benchmark_scripts import load_script
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+load = load_script("load.py")  # its HTTP client and free port
+http, free_port = load.http, load.free_port
 
 
 @contextmanager
@@ -61,16 +55,6 @@ def running_server(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
         process.wait()
         if process.stdout:
             process.stdout.close()
-
-
-def http(port: int, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token is not None:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
 
 
 class Player:
