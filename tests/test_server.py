@@ -150,6 +150,9 @@ def test_every_protocol_error_gets_its_frame_and_changes_nothing() -> None:
             assert s.error(type="hello", token="wrong")["code"] == "bad_token"
             s.send(type="hello", token=ann)
             s.until("welcome")
+            bob = new_player(client, "Bob")
+            again = s.error(type="hello", token=bob)
+            assert again["code"] == "bad_request" and "Ann" in again["message"]  # still Ann's
             assert s.error(type="dance")["code"] == "unknown_type"
             assert s.error(type="join")["code"] == "bad_message"
             assert s.error(type="join", table=waiting, seat="two")["code"] == "bad_message"

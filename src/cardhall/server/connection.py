@@ -170,6 +170,12 @@ class Connection:
             self.send({"type": "pong", "ref": ref})
             return
         if isinstance(message, Hello):
+            if self.player is not None:  # one connection, one player: its seats and chat are his
+                raise ProtocolError(
+                    "bad_request",
+                    f"this connection is {self.player.name}'s: open another to play as someone else",
+                    ref,
+                )
             player = await self.ctx.store.player_by_token(message.token)
             if player is None:
                 raise ProtocolError(
