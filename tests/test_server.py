@@ -3,6 +3,7 @@ and stand-ins, reconnection, chat, rematch, ratings, and tables surviving a rest
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 import cardhall
+from cardhall.cli import main
 from cardhall.server.protocol import MAX_FRAME
 from tests.server_helpers import (
     FAST,
@@ -75,7 +77,9 @@ def test_a_bad_table_is_refused_naming_what_is_wrong(body: dict[str, object], co
 # --- a whole match ---------------------------------------------------------------------------------
 
 
-def test_quick_play_plays_a_match_that_replays_and_rates_the_player() -> None:
+def test_quick_play_plays_a_match_that_replays_and_rates_the_player(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with server() as client:
         token = new_player(client)
         started = client.post(
@@ -91,6 +95,9 @@ def test_quick_play_plays_a_match_that_replays_and_rates_the_player() -> None:
             last = play_to_the_end(s, table, frame)
         assert last["events"][-1]["type"] == "match_over"
         record = client.get(f"/api/tables/{table}/record").json()
+        (tmp_path / "record.jsonl").write_text(json.dumps(record) + "\n")
+        assert main(["replay", str(tmp_path / "record.jsonl")]) == 0  # cardhall replay takes it
+        assert "over" in capsys.readouterr().out
         state = cardhall.replay(record)
         assert state.is_over and list(state.scores) == last["events"][-1]["scores"]
         board = client.get("/api/leaderboard/hokm?pool=bots").json()
