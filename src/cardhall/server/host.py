@@ -39,10 +39,33 @@ from cardhall.store import ActionRow, ChatRow, PlayerRow, ResultRow, SeatRow, Ta
 from cardhall.table import BotJob, BotResult, Event, Occupant, StaleActionError, Table, run_bot_job
 
 if TYPE_CHECKING:
-    from cardhall.server.context import ServerContext
+    from collections.abc import Coroutine, Sequence
+    from concurrent.futures import Executor
+
+    from cardhall.core import Game
+    from cardhall.server.committer import Committer
+    from cardhall.store import RatingRow, Store
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+class Services(Protocol):
+    """What a table needs of the server (:class:`~cardhall.server.context.ServerContext` has it)."""
+
+    store: Store
+    committer: Committer
+
+    @property
+    def bot_pool(self) -> Executor: ...
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
+
+    def lobby_changed(self) -> None: ...
+
+    async def rate(
+        self, game: Game, players: Sequence[int | None], scores: Sequence[int]
+    ) -> list[RatingRow]: ...
 
 
 class Listener(Protocol):
@@ -54,7 +77,7 @@ class Listener(Protocol):
 
 
 class TableHost:
-    def __init__(self, ctx: ServerContext, row: TableRow) -> None:
+    def __init__(self, ctx: Services, row: TableRow) -> None:
         self.ctx = ctx
         self.row = row
         self.table: Table | None = None

@@ -16,21 +16,17 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import load_game
-from cardhall.server.host import TableHost
+from cardhall.server.host import Services, TableHost
 from cardhall.server.protocol import ProtocolError
 from cardhall.server.settings import bot_for_level, table_settings
 from cardhall.store import PlayerRow, SeatRow, TableRow
 
-if TYPE_CHECKING:
-    from cardhall.server.context import ServerContext
-
 
 class Lobby:
-    def __init__(self, ctx: ServerContext) -> None:
+    def __init__(self, ctx: Services) -> None:
         self.ctx = ctx
         self.hosts: dict[str, TableHost] = {}
         self._rematches: dict[str, str] = {}
