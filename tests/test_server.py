@@ -405,6 +405,12 @@ def test_play_again_with_the_same_people() -> None:
             frame = a.until("table", table=new)
             assert frame["you"] == 0 and frame["status"] == "playing" and frame["rematch_of"] == table
             assert [s["bot"] for s in frame["seats"]] == [None, "random", "rules"]
+        new_table(client, ann, "hokm")  # a lobby change: the finished table, unwatched, leaves memory
+        assert client.get("/api/tables/" + table).json()["status"] == "finished"  # (from the store)
+        with session(client, ann) as a:
+            a.send(type="rematch", table=table, id=5)
+            reply = a.receive()  # (this connection is at no table: the reply comes first)
+            assert reply["type"] == "rematch" and reply["new"] == new, reply  # still the same new table
 
 
 # --- a restart -------------------------------------------------------------------------------------

@@ -126,12 +126,13 @@ class Lobby:
         return await self.create(player, game_text, settings, bots, {0: player})
 
     async def rematch(self, player: PlayerRow, table_id: str, ref: object = None) -> TableHost:
-        old = self.host(table_id, ref)
+        known = self.hosts.get(self._rematches.get(table_id, ""))
+        # (the old table may have left memory already: the new one has the same people)
+        old = known if known is not None else self.host(table_id, ref)
         if all(s.player_id != player.id for s in old.row.seats):
             raise ProtocolError("not_seated", f"you did not play at table {table_id}", ref)  # type: ignore[arg-type]
-        known = self._rematches.get(table_id)
-        if known is not None and known in self.hosts:
-            return self.hosts[known]
+        if known is not None:
+            return known
         if old.row.status != "finished":
             raise ProtocolError("not_over", f"the match at table {table_id} is not over", ref)  # type: ignore[arg-type]
         bots = {s.seat: s.bot for s in old.row.seats if s.kind == "bot" and s.bot}
