@@ -81,6 +81,19 @@ def test_knock_needs_deadwood_at_most_ten() -> None:
         act(s, s.nondealer, "knock AS")
 
 
+def test_a_knock_leaving_eleven_deadwood_is_refused() -> None:
+    knocker = "3S 4S 5S 6S KH KD KC 9D AD AC"  # deadwood 11 (9D AD AC)
+    assert deadwood(knocker) == 11 and deadwood(knocker.replace("9D", "2H")) == 4
+    s = new("gin(players=2)", knocker, OPP_PLAIN, "6D", "2H")
+    nd = s.nondealer
+    both_pass(s)
+    assert "knock 9D" in labels(s, nd)  # keeps AD AC 2H: deadwood 4
+    assert "knock 2H" not in labels(s, nd)  # keeps 9D AD AC: deadwood 11, one over the limit
+    assert "discard 2H" in labels(s, nd)
+    with pytest.raises(cardhall.IllegalActionError, match=r"gin.*knock 2H.*deadwood.*would be 11"):
+        act(s, nd, "knock 2H")
+
+
 def test_knock_on_the_first_turn_with_the_upcard() -> None:
     s = new("gin(players=2)", KNOCKER, OPP_PLAIN, "6D")
     act(s, s.nondealer, "take discard")
@@ -144,6 +157,22 @@ def test_layoffs_onto_runs_and_sets_and_declining() -> None:
     act(s, dl, "done")  # declines to lay off KS
     row = s.score_sheet[-1]
     assert row["opponent_deadwood"] == 63 and s.scores[nd] == 61
+
+
+def test_an_ace_is_laid_off_below_a_run_from_the_two() -> None:
+    knocker = "2S 3S 4S 7H 7D 7C KH KD KC 9D"  # deadwood 9 (the 9D)
+    opp = "5C 6C AS 8H 8S 9H 10S JS QD 2D"  # deadwood 69; only AS fits, below 2S 3S 4S
+    assert deadwood(knocker) == 9 and deadwood(opp) == 69
+    s = new("gin(players=2)", knocker, opp, "6D", "2H")
+    nd, dl = s.nondealer, s.dealer
+    both_pass(s)
+    act(s, nd, "knock 9D")
+    assert ["2S", "3S", "4S"] in s.observation(dl)["knock"]["melds"]
+    assert labels(s, dl) == ["lay off AS", "done"]
+    act(s, dl, "lay off AS")  # nothing else fits: the hand is scored
+    row = s.score_sheet[-1]
+    assert row["result"] == "knock" and row["knocker_deadwood"] == 2 and row["opponent_deadwood"] == 68
+    assert s.scores[nd] == 66
 
 
 def test_layoffs_end_by_themselves_when_nothing_fits() -> None:

@@ -277,6 +277,38 @@ def test_must_overtrump() -> None:
     assert legal_labels(state, 0) == {"play JH"}
 
 
+# Trump H. Seat 0: JH KH 10H; seat 1: QH 9H; seat 2: AH 8H (trump order J 9 A 10 K Q 8).
+OVERTRUMP_CHOICE = [
+    "JH KH 10H AC KC QC JC 10C 9C 8C",
+    "QH 9H 7C AD KD QD JD 10D 9D 8D",
+    "AH 8H AS KS QS JS 10S 9S 8S 7S",
+]
+
+
+def test_must_overtrump_when_trump_is_led_only_a_higher_trump_may_follow() -> None:
+    state = state_with(OVERTRUMP_CHOICE, "must_overtrump=true")
+    bid_all(state, ["bas", "bid 3", "bas"])
+    act(state, 1, "trump H")
+    act(state, 1, "play QH")
+    # Seat 2 holds AH (beats QH) and 8H (does not): only AH.
+    assert legal_labels(state, 2) == {"play AH"}
+    with pytest.raises(cardhall.IllegalActionError, match=r"hokm.*8H"):
+        act(state, 2, "play 8H")
+    act(state, 2, "play AH")
+    # Seat 0 must beat the best trump on the trick (AH), not just the led QH: JH, not KH or 10H.
+    assert legal_labels(state, 0) == {"play JH"}
+    act(state, 0, "play JH")
+    assert state.tricks[-1][2] == 0
+    # Without the option any trump follows.
+    plain = state_with(OVERTRUMP_CHOICE)
+    bid_all(plain, ["bas", "bid 3", "bas"])
+    act(plain, 1, "trump H")
+    act(plain, 1, "play QH")
+    assert legal_labels(plain, 2) == {"play AH", "play 8H"}
+    act(plain, 2, "play AH")
+    assert legal_labels(plain, 0) == {"play JH", "play KH", "play 10H"}
+
+
 # --- scoring -------------------------------------------------------------------------------------
 
 

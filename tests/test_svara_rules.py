@@ -89,6 +89,7 @@ BEST, WORST, MID = "AH KH QH", "7D 8H 8S", "9C 9D 10S"  # 31, 8, 10
         "svara(svara_join=maybe)",
         "svara(svara_fee=third)",
         "svara(joker=wild)",
+        "svara(blind_option=maybe)",
     ],
 )
 def test_bad_options_are_refused(bad: str) -> None:
@@ -178,9 +179,7 @@ def test_each_player_bets_blind_once_then_the_blind_bettor_pays_up() -> None:
     act(state, "0 blind 10", "1 blind 20")
     assert state.phase == "open" and state.to_act == (0,)
     assert CALL in state.legal_actions(0)  # a blind bettor may pay up to the current bet
-    act(state, "0 call")
-    assert labels(state, 1)[:3] == ["check", "all in", "raise 20"]
-    act(state, "1 check")
+    act(state, "0 call")  # 20 against 20: the round ends, the last blind bettor has no other turn
     last = state.log[-1]
     assert last["ended"] == "showdown" and last["pot"] == 60
     assert last["shown"] == [
@@ -196,6 +195,47 @@ def test_each_player_bets_blind_once_then_the_blind_bettor_pays_up() -> None:
     assert last["won"] == [{"seat": 0, "amount": 60}]
     # next deal: the deal passes to the left, antes paid again
     assert state.dealer == 0 and state.scores == (1030 - 10, 970 - 10)
+
+
+@pytest.mark.parametrize(
+    ("players", "moves"),
+    [
+        (3, ("0 blind 10", "1 blind 20", "2 look", "2 fold", "0 call")),
+        (3, ("0 blind 10", "1 blind 20", "2 blind 40", "0 call", "1 call")),
+        (4, ("0 blind 10", "1 blind 20", "2 look", "2 fold", "3 fold", "0 call")),
+        (4, ("0 blind 10", "1 blind 20", "2 blind 40", "3 look", "3 fold", "0 call", "1 call")),
+    ],
+)
+def test_a_met_blind_ends_the_round_in_a_showdown(players: int, moves: tuple[str, ...]) -> None:
+    hands = (BEST, WORST, MID, "8C 9H JD")[:players]
+    state = table(f"svara(players={players})", *hands)
+    act(state, *moves)
+    # Everybody still in has put in the same amount: a showdown, no turn (check or raise) for the
+    # last blind bettor.
+    last = state.log[-1]
+    assert last["ended"] == "showdown" and state.deals_done == 1
+    blinds = [int(m.split()[2]) for m in moves if " blind " in m]
+    assert last["pot"] == 10 * players + blinds[-1] * len(blinds)
+    assert [row["seat"] for row in last["shown"]] == list(range(len(blinds)))
+    assert last["won"] == [{"seat": 0, "amount": last["pot"]}]
+
+
+def test_a_raise_over_the_blinds_gives_the_last_blind_bettor_a_turn() -> None:
+    state = table("svara(players=3)", BEST, WORST, MID)
+    act(state, "0 blind 10", "1 blind 20", "2 look", "2 raise 20", "0 call")
+    assert state.to_act == (1,) and labels(state, 1)[:3] == ["fold", "call", "all in"]
+    act(state, "1 call")
+    assert state.log[-1]["ended"] == "showdown" and state.log[-1]["pot"] == 30 + 3 * 40
+
+
+def test_blind_option_gives_the_last_blind_bettor_his_turn() -> None:
+    state = table("svara(players=2,blind_option=true)", BEST, WORST)
+    act(state, "0 blind 10", "1 blind 20", "0 call")
+    assert state.to_act == (1,) and labels(state, 1)[:3] == ["check", "all in", "raise 20"]
+    act(state, "1 raise 100")
+    assert state.current == 120 and state.to_act == (0,)
+    act(state, "0 call")
+    assert state.log[-1]["ended"] == "showdown" and state.log[-1]["pot"] == 20 + 2 * 120
 
 
 def test_an_uncalled_blind_wins_without_showing() -> None:

@@ -20,7 +20,10 @@ Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.g
   blind must raise by at least the last blind (to double it) or fold; a blind bettor may also call (pay up
   to the current bet). Afterwards each player may fold, call, raise by at least the previous raise (and at
   least one ante), or check when he owes nothing. With no blinds the first bet is ``bet X`` (at least one
-  ante). Fold is offered only when a player owes chips.
+  ante). Fold is offered only when a player owes chips. The last blind bettor has acted with his blind:
+  when everybody else still in has paid up to it (or is all in), the round ends in a showdown without
+  another turn for him; only an increase of the highest bet gives him one. ``blind_option=true`` (off by
+  default, not in the rules of record) gives him that turn anyway, to check or raise, as a poker big blind.
 - Any increase of the highest bet (also an all-in short of a full raise) gives every other player with
   chips another turn; only a full raise sets the new minimum raise. The round ends when all who can act
   have acted since the last increase. When at most one player with chips remains and he owes nothing, the
@@ -123,7 +126,7 @@ def text_row(row: dict[str, Any]) -> dict[str, Any]:
 class Svara(Game):
     name = "svara"
     title = "Svara"
-    rules_version = "1"
+    rules_version = "2"
     min_players = 2
     max_players = 8
     option_spec = (
@@ -137,6 +140,7 @@ class Svara(Game):
         ),
         Option("svara_fee", "share", "share: pot / tied players; half_pot: pot / 2", ("share", "half_pot")),
         Option("joker", "standard", "standard: 7C worth 11; substitute: 7C stands for any card", JOKER_MODES),
+        Option("blind_option", False, "the last blind bettor, his blind met, may still check or raise"),
     )
 
     def _configure(self) -> None:
@@ -154,6 +158,7 @@ class Svara(Game):
         self.stack = stack
         self.units = self.players * stack // ante
         self.values = VALUES[str(self.options["joker"])]
+        self.blind_option = bool(self.options["blind_option"])
         self.bet_base = BLIND_BASE + self.units
         self.raise_base = self.bet_base + self.units
         n = self.players
@@ -448,6 +453,9 @@ class SvaraState(State):
             self._emit_looked()
         in_deal, folded, stacks = self.in_deal, self.folded, self.stacks
         self.pending = [in_deal[s] and not folded[s] and stacks[s] > 0 for s in range(self.ruleset.players)]
+        if self.blinds and not self.ruleset.blind_option:
+            # The last blind bettor has acted: he gets another turn only if somebody raises.
+            self.pending[self.blinds[-1][0]] = False
         self.opened = False
         self.min_raise = self.last_blind if self.blinds else self.ruleset.ante
         self._next_actor(first, inclusive=True)
