@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
 
 from cardhall.server import connection, protocol
 from cardhall.server.app import STATUS, NewPlayer, NewTable, QuickPlay, create_app
@@ -333,6 +333,8 @@ def routes() -> list[str]:
     for route in app.routes:
         if isinstance(route, WebSocketRoute):
             out.append(f"WS {route.path}")
+        elif isinstance(route, Mount):  # static files: any path under it, read only
+            out.append(f"GET {route.path}/{{path}}")
         else:
             assert isinstance(route, Route)
             out += [f"{method} {route.path}" for method in sorted((route.methods or set()) - {"HEAD"})]

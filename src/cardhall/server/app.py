@@ -1,5 +1,5 @@
 """The ASGI application: the JSON HTTP API (players, games, the lobby, records, leaderboards), the
-websocket for play at ``/ws``, and the browser client at ``/``.
+websocket for play at ``/ws``, and the browser client at ``/`` (its files under ``/static/``).
 
 The HTTP API (every route in ``docs/protocol.md``): request bodies are checked with msgspec like the
 websocket messages; errors are ``{"error": code, "message": ...}`` with 400 (bad input), 401 (no or bad
@@ -18,7 +18,8 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from cardhall.errors import CardhallError
@@ -221,7 +222,8 @@ async def play(websocket: WebSocket) -> None:
     await Connection(websocket, context(websocket)).serve()
 
 
-INDEX = Path(__file__).resolve().parent.parent / "web" / "index.html"
+WEB = Path(__file__).resolve().parent.parent / "web"
+INDEX = WEB / "index.html"
 
 
 async def index(request: Request) -> Response:
@@ -259,5 +261,6 @@ def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
         Route("/api/tables/{table}/record", record),
         Route("/api/leaderboard/{game}", leaderboard),
         WebSocketRoute("/ws", play),
+        Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
