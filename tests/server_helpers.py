@@ -1,8 +1,11 @@
-"""Helpers for the server tests: an in-process app on a fresh SQLite store, players, and websocket
-sessions that read frames until the one they wait for."""
+"""Helpers for the server tests: an in-process app on a fresh SQLite store, players, websocket sessions
+that read frames until the one they wait for, and a real ``cardhall serve`` in its own process."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,6 +15,7 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from cardhall.server.app import create_app
+from tests.benchmark_scripts import load_script
 
 FAST = {"bot_pace_ms": 0}  # bots play at once in tests
 
@@ -119,3 +123,38 @@ def play_until(
 
 def play_to_the_end(s: Session, table: str, frame: dict[str, Any]) -> dict[str, Any]:
     return play_until(s, table, frame, lambda f: f.get("status") == "finished")
+
+
+# --- a real server process ------------------------------------------------------------------------
+
+load = load_script("load.py")  # its HTTP client and free port
+http, free_port = load.http, load.free_port
+
+
+@contextmanager
+def running_server(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``cardhall serve`` in its own process, once it answers; killed (SIGKILL) if still alive."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                http(port, "GET", "/api/games")
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    output = process.stdout.read().decode() if process.stdout else ""
+                    raise AssertionError(f"the server did not start:\n{output}") from None
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        if process.stdout:
+            process.stdout.close()

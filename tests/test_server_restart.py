@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import signal
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,40 +17,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import cardhall
-from tests.benchmark_scripts import load_script
+from tests.server_helpers import free_port, http, running_server
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
-load = load_script("load.py")  # its HTTP client and free port
-http, free_port = load.http, load.free_port
-
-
-@contextmanager
-def running_server(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``cardhall serve`` in its own process, once it answers; killed (SIGKILL) if still alive."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                http(port, "GET", "/api/games")
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    output = process.stdout.read().decode() if process.stdout else ""
-                    raise AssertionError(f"the server did not start:\n{output}") from None
-                time.sleep(0.1)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        if process.stdout:
-            process.stdout.close()
 
 
 class Player:

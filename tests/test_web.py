@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_server_restart import free_port, running_server
+from tests.server_helpers import free_port, running_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parent / "screenshots"
