@@ -92,6 +92,7 @@ LAYERS = {
     "cardhall.records": (*ENGINE, "cardhall.registry"),
     "cardhall.bots": (*ENGINE, "cardhall.games", "cardhall.registry", "cardhall.bots"),
     "cardhall.table": (*ENGINE, "cardhall.registry", "cardhall.records", "cardhall.bots"),
+    "cardhall.rl": (*ENGINE, "cardhall.registry", "cardhall.bots", "cardhall.table", "cardhall.rl"),
 }
 
 

@@ -1,0 +1,111 @@
+"""The gin encoder (three-hand gin in the box, or two-player gin): one seat's observation as a
+fixed-size array (n = players, 3 or 2, relative to the observing seat; A = the game's number of distinct
+actions; conventions in :mod:`cardhall.rl.encoders.base`).
+
+| field | size | meaning |
+|---|---|---|
+| `phase` | 6 | upcard, draw, discard, layoff, over, other (a phase added later is other) |
+| `role` | 6 | box, captain, advisor, dealer, non-dealer, other |
+| `hand` | 52 | this seat's cards (the advisor's: the team hand) |
+| `discard_pile` | 52 | every card in the discard pile |
+| `top_discard` | 52 | the card on top of the discard pile |
+| `banned_discard` | 52 | the card just taken, which may not be discarded this turn |
+| `known_cards` | 52 n | per relative seat, the cards everyone saw it take from the pile and still held |
+| `shown` | 52 n | per relative seat, every card its moves showed this hand (taken, discarded, ...) |
+| `spread_hands` | 52 n | once someone knocked: each relative seat's cards, face up |
+| `knock_melds` | 52 | the knocker's melds (with the cards laid off on them) |
+| `to_act` | n | the seats to act |
+| `current` | n | whose move it is (not the advisor) |
+| `dealer` | n | the dealer (the box with three players) |
+| `knocker` | n | who knocked this hand |
+| `declined_upcard` | n | who passed on the up-card this hand |
+| `hand_sizes` | n | cards held / 11 |
+| `scores` | n | running totals / target |
+| `hands_won` | n | hands won / 10 |
+| `numbers` | 4 | stock size / 31, advisor has spoken (0/1), knocker's deadwood / 10, his opponent's / 100 |
+| `suggestion` | A (3 players) | the captain's action the advisor suggested (seen by the team only) |
+"""
+
+from __future__ import annotations
+
+from cardhall.core import Observation
+from cardhall.rl.encoders.base import Array, Encoder
+
+PHASES = ("upcard", "draw", "discard", "layoff", "over")
+ROLES = ("box", "captain", "advisor", "dealer", "non-dealer")
+
+
+class GinEncoder(Encoder):
+    def _define(self) -> None:
+        self.phase = self._enum("phase", PHASES, "the phase")
+        self.role = self._enum("role", ROLES, "this seat's role in the hand")
+        self.hand = self._cards("hand", "this seat's cards (the advisor's: the team hand)")
+        self.pile = self._cards("discard_pile", "every card in the discard pile")
+        self.top = self._cards("top_discard", "the card on top of the discard pile")
+        self.banned = self._cards("banned_discard", "the card just taken, which may not be discarded now")
+        self.known = self._seat_cards("known_cards", "cards each seat was seen to take and still holds")
+        self.shown = self._seat_cards("shown", "every card each seat's moves showed this hand")
+        self.spread = self._seat_cards("spread_hands", "once someone knocked: each seat's cards")
+        self.melds = self._cards("knock_melds", "the knocker's melds, with the cards laid off on them")
+        self.to_act = self._per_seat("to_act", "the seats to act")
+        self.current = self._seat("current", "whose move it is (not the advisor)")
+        self.dealer = self._seat("dealer", "the dealer (the box with three players)")
+        self.knocker = self._seat("knocker", "who knocked this hand")
+        self.declined = self._per_seat("declined_upcard", "who passed on the up-card this hand")
+        self.hand_sizes = self._per_seat("hand_sizes", "cards held / 11")
+        self.scores = self._per_seat("scores", "running totals / target")
+        self.hands_won = self._per_seat("hands_won", "hands won / 10")
+        self.numbers = self._add(
+            "numbers",
+            4,
+            "stock size / 31, advisor has spoken (0/1), knocker's deadwood / 10, "
+            "knocker's opponent's deadwood / 100",
+        )
+        self.suggestion = None
+        if self.players == 3:
+            self.suggestion = self._add(
+                "suggestion",
+                self.game.num_distinct_actions,
+                "the captain's action the advisor suggested (one-hot over the game's actions)",
+            )
+
+    def _fill(self, out: Array, obs: Observation, me: int) -> None:
+        self.put_enum(out, self.phase, PHASES, obs["phase"])
+        self.put_enum(out, self.role, ROLES, obs["role"])
+        self.put_cards(out, self.hand, obs["hand"])
+        pile = obs["discard_pile"]
+        self.put_cards(out, self.pile, pile)
+        self.put_cards(out, self.top, pile[-1:])
+        if obs["banned_discard"] is not None:
+            self.put_cards(out, self.banned, (obs["banned_discard"],))
+        for seat, cards in enumerate(obs["known_cards"]):
+            self.put_seat_cards(out, self.known, seat, me, cards)
+        for move in obs["moves"]:
+            if move["card"] is not None:
+                self.put_seat_cards(out, self.shown, move["seat"], me, (move["card"],))
+        if obs["spread_hands"] is not None:
+            for seat, cards in enumerate(obs["spread_hands"]):
+                self.put_seat_cards(out, self.spread, seat, me, cards)
+        self.put_seats(out, self.to_act, obs["to_act"], me)
+        self.put_seat(out, self.current, obs["current"], me)
+        roles = obs["roles"]
+        self.put_seat(out, self.dealer, roles.get("box", roles.get("dealer")), me)
+        knock = obs["knock"]
+        if knock is not None:
+            for meld in knock["melds"]:
+                self.put_cards(out, self.melds, meld)
+            self.put_seat(out, self.knocker, knock["seat"], me)
+            self.put_value(out, self.numbers, knock["deadwood"], 10, 2)
+            self.put_value(out, self.numbers, knock["opponent_deadwood"], 100, 3)
+        self.put_seats(out, self.declined, obs["upcard_declined_by"], me)
+        self.put_per_seat(out, self.hand_sizes, obs["hand_sizes"], me, 11)
+        self.put_per_seat(out, self.scores, obs["scores"], me, obs["target"])
+        self.put_per_seat(out, self.hands_won, obs["hands_won"], me, 10)
+        self.put_value(out, self.numbers, obs["stock_size"], 31)
+        self.put_value(out, self.numbers, float(obs["advised"]), 1, 1)
+        suggestion = obs["suggestion"]
+        if self.suggestion is not None and suggestion is not None:
+            out[self.suggestion.start + suggestion] = 1.0
+
+
+ENCODER = GinEncoder

@@ -1,0 +1,145 @@
+"""The Gymnasium environment: one seat learns, every other seat is one of our bots, by name.
+
+It drives a :class:`~cardhall.table.Table` with the learner's seat as a person and the opponents as
+bots (``opponents="rules"`` for every other seat, or one bot string per other seat in seat order); the
+bots play their turns inside :meth:`step` (and :meth:`reset`) until the learner must act or the match
+is over, drawing from RNGs the Table derives from the match seed, so a seeded reset reproduces the match.
+
+Decisions:
+
+- **Observation**: the seat's encoded observation alone, a ``float32`` array (the game's encoder,
+  :mod:`cardhall.rl.encoders`). The legal actions are a mask over ``Discrete(game.num_distinct_actions)``,
+  given the ways the two maintained conventions read it: ``info["action_mask"]`` (Gymnasium) and
+  :meth:`action_masks` (sb3-contrib's ``MaskablePPO``).
+- **An illegal action** is refused and changes nothing: the learner stays to act in the same position,
+  the step's reward is ``illegal_reward`` (-1 by default) and ``info["illegal_action"]`` holds the
+  game's message. (Gymnasium's ``check_env`` and unmasked learners send any action of the space; an
+  error would stop them, and a silent substitute would hide the mistake.)
+- **Rewards** per deal or per match for the learner's seat (:mod:`cardhall.rl.rewards`; penalty-point
+  games reward the negative of the penalty points); the step that ends the match has ``terminated``.
+- **Seeding**: ``reset(seed=s)`` deals the match from seed ``s``; a reset without a seed draws the match
+  seed from the environment's generator (``np_random``), so a seeded sequence of resets reproduces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from cardhall.core import Game, State
+from cardhall.errors import IllegalActionError, InvalidOptionError
+from cardhall.registry import load_game
+from cardhall.rl.aec import action_mask
+from cardhall.rl.encoders import make_encoder
+from cardhall.rl.rewards import Rewards, check_mode
+from cardhall.table import Occupant, Table
+
+Array = np.ndarray[Any, Any]
+
+
+class CardhallGym(gym.Env[Array, Any]):
+    """One seat of one game against bots, as a Gymnasium environment; see the module's notes."""
+
+    def __init__(
+        self,
+        game: Game | str,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "rules",
+        rewards: str = "deal",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.metadata = {"render_modes": ["ansi"]}
+        self.game = load_game(game)
+        n = self.game.num_players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise InvalidOptionError(f"{self.game}: seat must be 0..{n - 1}, got {seat!r}")
+        self.seat = seat
+        bots = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(bots) != n - 1 or not all(isinstance(b, str) for b in bots):
+            raise InvalidOptionError(
+                f"{self.game}: opponents must be one bot string, or {n - 1} (one per other seat), "
+                f"got {opponents!r}"
+            )
+        seats: list[Occupant | str] = list(bots)
+        seats.insert(seat, Occupant.person("learner"))
+        # A Table built now refuses a bad bot string with its own message, before any reset.
+        Table(self.game, seats, seed=0, events=False)
+        self._seats = seats
+        self.reward_mode = check_mode(self.game, rewards)
+        self.illegal_reward = float(illegal_reward)
+        if render_mode not in (None, "ansi"):
+            raise InvalidOptionError(f"{self.game}: render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.encoder = make_encoder(self.game)
+        self.observation_space = spaces.Box(-1.0, 1.0, (self.encoder.size,), np.float32)
+        self.action_space = spaces.Discrete(self.game.num_distinct_actions)
+        self.table: Table | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Array, dict[str, Any]]:
+        super().reset(seed=seed)
+        match_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
+        self.table = Table(self.game, self._seats, seed=match_seed, events=False)
+        self._rewards = Rewards(self.table.state, self.reward_mode)
+        # What the learner earns before its first action (nothing, in every game now) comes with it.
+        self._carried = self._play_bots()
+        return self._observe(), {"action_mask": self.action_masks()}
+
+    def step(self, action: int) -> tuple[Array, float, bool, bool, dict[str, Any]]:
+        table = self._table()
+        if table.state.is_over:
+            raise InvalidOptionError(f"{self.game}: the match is over; call reset()")
+        try:
+            table.apply(self.seat, int(action))
+        except IllegalActionError as e:
+            info = {"action_mask": self.action_masks(), "illegal_action": str(e)}
+            return self._observe(), self.illegal_reward, False, False, info
+        reward = self._carried + self._earned()
+        self._carried = 0.0
+        reward += self._play_bots()
+        return self._observe(), reward, table.state.is_over, False, {"action_mask": self.action_masks()}
+
+    def action_masks(self) -> Array:
+        """The legal actions of the learner now, as a mask (all zeros once the match is over)."""
+        return action_mask(self._table().state, self.seat).astype(bool)
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    def _table(self) -> Table:
+        if self.table is None:
+            raise InvalidOptionError(f"{self.game}: call reset() before using the environment")
+        return self.table
+
+    def _earned(self) -> float:
+        earned = self._rewards.after_action(self._table().state)
+        return 0.0 if earned is None else earned[self.seat]
+
+    def _play_bots(self) -> float:
+        """Let the bots play until the learner must act (or the match ends); what the learner earned
+        meanwhile."""
+        table = self._table()
+        reward = 0.0
+        while True:
+            bots = table.bots_to_act()
+            if not bots:
+                return reward
+            table.play_bot(bots[0])
+            reward += self._earned()
+
+    def _observe(self) -> Array:
+        state: State = self._table().state
+        return self.encoder.encode(state.observation(self.seat, ints=True))
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        state = self._table().state
+        lines = self.game.describe(state.observation(self.seat))
+        lines.append("scores: " + " ".join(map(str, state.scores)))
+        return "\n".join(lines)
