@@ -1,6 +1,6 @@
 """The gin encoder (three-hand gin in the box, or two-player gin): one seat's observation as a
-fixed-size array (n = players, 3 or 2, relative to the observing seat; A = the game's number of distinct
-actions; conventions in :mod:`cardhall.rl.encoders.base`).
+fixed-size array (n = players, 3 or 2, relative to the observing seat; conventions in
+:mod:`cardhall.rl.encoders.base`).
 
 | field | size | meaning |
 |---|---|---|
@@ -23,16 +23,26 @@ actions; conventions in :mod:`cardhall.rl.encoders.base`).
 | `scores` | n | running totals / target |
 | `hands_won` | n | hands won / 10 |
 | `numbers` | 4 | stock size / 31, advisor has spoken (0/1), knocker's deadwood / 10, his opponent's / 100 |
-| `suggestion` | A (3 players) | the captain's action the advisor suggested (seen by the team only) |
+| `suggestion` | 60 (3 players) | the captain's action the advisor suggested (seen by his team only) |
+
+The suggestion is 8 values of its kind, one-hot (discard, knock, lay off, draw stock, take discard, pass,
+done, other), then its card (52; zeros for an action without a card). It is read from the action's
+label (``game.action_label``: a kind, then maybe a card), so the layout does not depend on how many
+actions the game has; a kind of action added later is *other*.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
+
+from cardhall.cards import parse_card
 from cardhall.core import Observation
+from cardhall.errors import InvalidCardError
 from cardhall.rl.encoders.base import Array, Encoder
 
 PHASES = ("upcard", "draw", "discard", "layoff", "over")
 ROLES = ("box", "captain", "advisor", "dealer", "non-dealer")
+SUGGESTED = ("discard", "knock", "lay off", "draw stock", "take discard", "pass", "done")
 
 
 class GinEncoder(Encoder):
@@ -65,8 +75,10 @@ class GinEncoder(Encoder):
         if self.players == 3:
             self.suggestion = self._add(
                 "suggestion",
-                self.game.num_distinct_actions,
-                "the captain's action the advisor suggested (one-hot over the game's actions)",
+                len(SUGGESTED) + 1 + 52,
+                "the captain's action the advisor suggested: its kind (one-hot: "
+                + ", ".join(SUGGESTED)
+                + ", other), then its card (52 faces)",
             )
 
     def _fill(self, out: Array, obs: Observation, me: int) -> None:
@@ -105,7 +117,26 @@ class GinEncoder(Encoder):
         self.put_value(out, self.numbers, float(obs["advised"]), 1, 1)
         suggestion = obs["suggestion"]
         if self.suggestion is not None and suggestion is not None:
-            out[self.suggestion.start + suggestion] = 1.0
+            kind, card = self._suggested[suggestion]
+            out[self.suggestion.start + kind] = 1.0
+            if card is not None:
+                out[self.suggestion.start + len(SUGGESTED) + 1 + card] = 1.0
+
+    @cached_property
+    def _suggested(self) -> list[tuple[int, int | None]]:
+        """Per action int: the index of its kind in SUGGESTED (or of other), and its card."""
+        out = []
+        for action in range(self.game.num_distinct_actions):
+            words = self.game.action_label(action).split()
+            card: int | None = None
+            try:
+                card = parse_card(words[-1])
+                words = words[:-1]
+            except InvalidCardError:
+                pass
+            kind = " ".join(words)
+            out.append((SUGGESTED.index(kind) if kind in SUGGESTED else len(SUGGESTED), card))
+        return out
 
 
 ENCODER = GinEncoder

@@ -45,7 +45,7 @@ class SvaraEncoder(Encoder):
         self.to_respond = self._per_seat("to_respond", "still has to act in the open round (0/1)")
         self.svara_players = self._per_seat("svara_players", "tied players of the svara in hand")
         self.joined = self._per_seat("joined", "players who paid to join the svara in hand")
-        self.blinds = self._per_seat("blinds", "chips each seat bet blind this deal / S")
+        self.blinds = self._per_seat("blinds", "chips each seat bet blind this deal / S (S: option stack)")
         self.bets = self._per_seat("bets", "chips each seat bet this deal / S")
         self.contributions = self._per_seat("contributions", "chips put into this deal's pot / S")
         self.stacks = self._per_seat("stacks", "chips each seat holds / (S x n)")
