@@ -225,19 +225,22 @@ def test_the_gym_env_plays_every_seat_to_the_end_and_its_rewards_add_up(game: st
     for seat in range(n):
         env = cardhall.rl.gym_env(game, seat=seat, opponents="rules", rewards=rewards)
         env.reset(seed=seat)
-        first = env.table.state.scores
+        first = cardhall.load_game(game).new_game(seed=seat).scores  # before the bots' first moves
         rng = np.random.default_rng(seat)
-        total, terminated = 0.0, False
+        total, every, terminated = 0.0, [0.0] * n, False
         while not terminated:
             action = int(rng.choice(np.flatnonzero(env.action_masks())))
-            _, reward, terminated, _, _ = env.step(action)
+            _, reward, terminated, _, info = env.step(action)
             total += reward
+            every = [a + b for a, b in zip(every, info["rewards"], strict=True)]
         state = env.table.state
         if rewards == "match":
-            expected = 1 / len(state.winners) if seat in state.winners else 0.0
+            expected = [1 / len(state.winners) if s in state.winners else 0.0 for s in range(n)]
         else:
-            expected = (-1 if state.game.lowest_score_wins else 1) * (state.scores[seat] - first[seat])
-        assert total == pytest.approx(expected)
+            sign = -1 if state.game.lowest_score_wins else 1
+            expected = [sign * (last - before) for last, before in zip(state.scores, first, strict=True)]
+        assert total == pytest.approx(expected[seat])
+        assert every == pytest.approx(expected)
         assert not env.action_masks().any()
 
 

@@ -17,6 +17,8 @@ Decisions:
   error would stop them, and a silent substitute would hide the mistake.)
 - **Rewards** per deal or per match for the learner's seat (:mod:`cardhall.rl.rewards`; penalty-point
   games reward the negative of the penalty points); the step that ends the match has ``terminated``.
+  ``info["rewards"]`` has every seat's reward for the step, for a learner that wants its margin over
+  the others rather than its own points (gin scores only the winner of a hand).
 - **Seeding**: ``reset(seed=s)`` deals the match from seed ``s``; a reset without a seed draws the match
   seed from the environment's generator (``np_random``), so a seeded sequence of resets reproduces.
 """
@@ -87,7 +89,7 @@ class CardhallGym(gym.Env[Array, Any]):
         match_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
         self.table = Table(self.game, self._seats, seed=match_seed, events=False)
         self._rewards = Rewards(self.table.state, self.reward_mode)
-        # What the learner earns before its first action (nothing, in every game now) comes with it.
+        # What is earned before the learner's first action (nothing, in every game now) comes with it.
         self._carried = self._play_bots()
         return self._observe(), {"action_mask": self.action_masks()}
 
@@ -100,10 +102,11 @@ class CardhallGym(gym.Env[Array, Any]):
         except IllegalActionError as e:
             info = {"action_mask": self.action_masks(), "illegal_action": str(e)}
             return self._observe(), self.illegal_reward, False, False, info
-        reward = self._carried + self._earned()
-        self._carried = 0.0
-        reward += self._play_bots()
-        return self._observe(), reward, table.state.is_over, False, {"action_mask": self.action_masks()}
+        earned = [a + b for a, b in zip(self._carried, self._earned(), strict=True)]
+        earned = [a + b for a, b in zip(earned, self._play_bots(), strict=True)]
+        self._carried = [0.0] * len(earned)
+        info = {"action_mask": self.action_masks(), "rewards": earned}
+        return self._observe(), earned[self.seat], table.state.is_over, False, info
 
     def action_masks(self) -> Array:
         """The legal actions of the learner now, as a mask (all zeros once the match is over)."""
@@ -116,21 +119,21 @@ class CardhallGym(gym.Env[Array, Any]):
             raise InvalidOptionError(f"{self.game}: call reset() before using the environment")
         return self.table
 
-    def _earned(self) -> float:
+    def _earned(self) -> list[float]:
         earned = self._rewards.after_action(self._table().state)
-        return 0.0 if earned is None else earned[self.seat]
+        return [0.0] * self.game.num_players if earned is None else earned
 
-    def _play_bots(self) -> float:
-        """Let the bots play until the learner must act (or the match ends); what the learner earned
+    def _play_bots(self) -> list[float]:
+        """Let the bots play until the learner must act (or the match ends); what every seat earned
         meanwhile."""
         table = self._table()
-        reward = 0.0
+        total = [0.0] * self.game.num_players
         while True:
             bots = table.bots_to_act()
             if not bots:
-                return reward
+                return total
             table.play_bot(bots[0])
-            reward += self._earned()
+            total = [a + b for a, b in zip(total, self._earned(), strict=True)]
 
     def _observe(self) -> Array:
         state: State = self._table().state

@@ -49,7 +49,15 @@ class Field:
 
 class Encoder(ABC):
     """Base of the per-game encoders: a subclass declares its fields in :meth:`_define` (in order) and
-    fills them in :meth:`_fill`."""
+    fills them in :meth:`_fill`.
+
+    For speed, ``_fill`` mostly collects positions rather than writing them one by one: ``cards``
+    (positions of cards, each copy counting ``1 / copies``) and ``flags`` (positions set to 1, for
+    one-hots and seat flags); numbers go straight into ``out``. :meth:`encode` writes the positions in
+    one go and clips the array to ``[-1, 1]``.
+    """
+
+    copies = 1  # physical copies of each face (Hearts with two decks: 2)
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -66,8 +74,9 @@ class Encoder(ABC):
         """Declare the fields, in order, with :meth:`_add` and its shorthands."""
 
     @abstractmethod
-    def _fill(self, out: Array, obs: Observation, me: int) -> None:
-        """Write the observation of seat ``me`` into ``out`` (zeros on entry)."""
+    def _fill(self, out: Array, cards: list[int], flags: list[int], obs: Observation, me: int) -> None:
+        """Encode the observation of seat ``me``: positions of cards into ``cards``, positions set to 1
+        into ``flags``, numbers into ``out`` (zeros on entry)."""
 
     def _add(self, name: str, size: int, meaning: str) -> Field:
         field = Field(name, self.size, size, meaning)
@@ -99,8 +108,16 @@ class Encoder(ABC):
         if not isinstance(me, int) or isinstance(me, bool):
             raise InvalidOptionError(f"{self.game}: an encoder reads a seat's observation, not a spectator's")
         out = np.zeros(self.size, dtype=np.float32)
-        self._fill(out, obs, me)
-        # A card counted twice in one slice (shown by two moves of a seat) still reads as 1.
+        cards: list[int] = []
+        flags: list[int] = []
+        self._fill(out, cards, flags, obs, me)
+        if cards:
+            if self.copies == 1:
+                out[cards] = 1.0  # a card counted twice in one slice (shown by two moves) reads 1
+            else:
+                np.add.at(out, cards, 1.0 / self.copies)
+        if flags:
+            out[flags] = 1.0
         np.clip(out, -1.0, 1.0, out=out)
         return out
 
@@ -111,42 +128,47 @@ class Encoder(ABC):
         """The relative position of ``seat`` seen from ``me``."""
         return (seat - me) % self.players
 
-    def put_cards(self, out: Array, field: Field, cards: Iterable[int], weight: float = 1.0) -> None:
+    @staticmethod
+    def put_cards(dst: list[int], field: Field, cards: Iterable[int]) -> None:
         start = field.start
-        for card in cards:
-            out[start + card % 52] += weight
+        dst.extend([start + card % 52 for card in cards])
 
-    def put_seat_cards(
-        self, out: Array, field: Field, seat: int, me: int, cards: Iterable[int], weight: float = 1.0
-    ) -> None:
-        start = field.start + 52 * self.rel(seat, me)
-        for card in cards:
-            out[start + card % 52] += weight
+    def put_seat_cards(self, dst: list[int], field: Field, seat: int, me: int, cards: Iterable[int]) -> None:
+        start = field.start + 52 * ((seat - me) % self.players)
+        dst.extend([start + card % 52 for card in cards])
 
-    def put_seat(self, out: Array, field: Field, seat: int | None, me: int) -> None:
+    def put_plays(self, dst: list[int], field: Field, plays: Iterable[dict[str, Any]], me: int) -> None:
+        """Cards played (``{"seat", "card"}`` items), each at its player's relative seat."""
+        start, n = field.start, self.players
+        dst.extend([start + 52 * ((p["seat"] - me) % n) + p["card"] % 52 for p in plays])
+
+    def put_seat(self, flags: list[int], field: Field, seat: int | None, me: int) -> None:
         if seat is not None:
-            out[field.start + self.rel(seat, me)] = 1.0
+            flags.append(field.start + (seat - me) % self.players)
 
-    def put_seats(self, out: Array, field: Field, seats: Iterable[int], me: int) -> None:
-        for seat in seats:
-            out[field.start + self.rel(seat, me)] = 1.0
+    def put_seats(self, flags: list[int], field: Field, seats: Iterable[int], me: int) -> None:
+        start, n = field.start, self.players
+        flags.extend([start + (seat - me) % n for seat in seats])
 
     def put_per_seat(self, out: Array, field: Field, values: Sequence[Any], me: int, scale: float) -> None:
         """``values`` indexed by absolute seat (numbers or booleans), written by relative seat."""
-        n = self.players
-        for seat, value in enumerate(values):
-            out[field.start + (seat - me) % n] = _clip(float(value) / scale)
+        rotated = [*values[me:], *values[:me]]
+        out[field.start : field.stop] = rotated
+        if scale != 1:
+            out[field.start : field.stop] /= scale
 
-    def put_enum(self, out: Array, field: Field, values: Sequence[str], value: object) -> None:
-        index = values.index(value) if value in values else len(values)
-        out[field.start + index] = 1.0
+    @staticmethod
+    def put_enum(flags: list[int], field: Field, values: Sequence[str], value: object) -> None:
+        flags.append(field.start + (values.index(value) if value in values else len(values)))
 
-    def put_value(self, out: Array, field: Field, value: float, scale: float = 1.0, offset: int = 0) -> None:
-        out[field.start + offset] = _clip(value / scale)
+    @staticmethod
+    def put_value(out: Array, field: Field, value: float, scale: float = 1.0, offset: int = 0) -> None:
+        out[field.start + offset] = value / scale
 
-    def put_suit(self, out: Array, field: Field, suit: str | None) -> None:
+    @staticmethod
+    def put_suit(flags: list[int], field: Field, suit: str | None) -> None:
         if suit is not None:
-            out[field.start + SUITS.index(suit)] = 1.0
+            flags.append(field.start + SUITS.index(suit))
 
     # --- documenting -----------------------------------------------------------------------------
 
@@ -160,7 +182,3 @@ class Encoder(ABC):
         ]
         rows += [f"| {f.start}:{f.stop} | `{f.name}` | {f.meaning} |" for f in self.fields]
         return "\n".join(rows)
-
-
-def _clip(value: float) -> float:
-    return -1.0 if value < -1.0 else 1.0 if value > 1.0 else value

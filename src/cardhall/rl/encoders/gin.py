@@ -81,35 +81,33 @@ class GinEncoder(Encoder):
                 + ", other), then its card (52 faces)",
             )
 
-    def _fill(self, out: Array, obs: Observation, me: int) -> None:
-        self.put_enum(out, self.phase, PHASES, obs["phase"])
-        self.put_enum(out, self.role, ROLES, obs["role"])
-        self.put_cards(out, self.hand, obs["hand"])
+    def _fill(self, out: Array, cards: list[int], flags: list[int], obs: Observation, me: int) -> None:
+        self.put_enum(flags, self.phase, PHASES, obs["phase"])
+        self.put_enum(flags, self.role, ROLES, obs["role"])
+        self.put_cards(cards, self.hand, obs["hand"])
         pile = obs["discard_pile"]
-        self.put_cards(out, self.pile, pile)
-        self.put_cards(out, self.top, pile[-1:])
+        self.put_cards(cards, self.pile, pile)
+        self.put_cards(cards, self.top, pile[-1:])
         if obs["banned_discard"] is not None:
-            self.put_cards(out, self.banned, (obs["banned_discard"],))
-        for seat, cards in enumerate(obs["known_cards"]):
-            self.put_seat_cards(out, self.known, seat, me, cards)
-        for move in obs["moves"]:
-            if move["card"] is not None:
-                self.put_seat_cards(out, self.shown, move["seat"], me, (move["card"],))
+            self.put_cards(cards, self.banned, (obs["banned_discard"],))
+        for seat, held in enumerate(obs["known_cards"]):
+            self.put_seat_cards(cards, self.known, seat, me, held)
+        self.put_plays(cards, self.shown, [m for m in obs["moves"] if m["card"] is not None], me)
         if obs["spread_hands"] is not None:
-            for seat, cards in enumerate(obs["spread_hands"]):
-                self.put_seat_cards(out, self.spread, seat, me, cards)
-        self.put_seats(out, self.to_act, obs["to_act"], me)
-        self.put_seat(out, self.current, obs["current"], me)
+            for seat, held in enumerate(obs["spread_hands"]):
+                self.put_seat_cards(cards, self.spread, seat, me, held)
+        self.put_seats(flags, self.to_act, obs["to_act"], me)
+        self.put_seat(flags, self.current, obs["current"], me)
         roles = obs["roles"]
-        self.put_seat(out, self.dealer, roles.get("box", roles.get("dealer")), me)
+        self.put_seat(flags, self.dealer, roles.get("box", roles.get("dealer")), me)
         knock = obs["knock"]
         if knock is not None:
             for meld in knock["melds"]:
-                self.put_cards(out, self.melds, meld)
-            self.put_seat(out, self.knocker, knock["seat"], me)
+                self.put_cards(cards, self.melds, meld)
+            self.put_seat(flags, self.knocker, knock["seat"], me)
             self.put_value(out, self.numbers, knock["deadwood"], 10, 2)
             self.put_value(out, self.numbers, knock["opponent_deadwood"], 100, 3)
-        self.put_seats(out, self.declined, obs["upcard_declined_by"], me)
+        self.put_seats(flags, self.declined, obs["upcard_declined_by"], me)
         self.put_per_seat(out, self.hand_sizes, obs["hand_sizes"], me, 11)
         self.put_per_seat(out, self.scores, obs["scores"], me, obs["target"])
         self.put_per_seat(out, self.hands_won, obs["hands_won"], me, 10)
@@ -118,9 +116,9 @@ class GinEncoder(Encoder):
         suggestion = obs["suggestion"]
         if self.suggestion is not None and suggestion is not None:
             kind, card = self._suggested[suggestion]
-            out[self.suggestion.start + kind] = 1.0
+            flags.append(self.suggestion.start + kind)
             if card is not None:
-                out[self.suggestion.start + len(SUGGESTED) + 1 + card] = 1.0
+                flags.append(self.suggestion.start + len(SUGGESTED) + 1 + card)
 
     @cached_property
     def _suggested(self) -> list[tuple[int, int | None]]:

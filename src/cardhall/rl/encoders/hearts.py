@@ -38,7 +38,7 @@ DIRECTIONS = ("left", "right", "across", "hold")
 
 class HeartsEncoder(Encoder):
     def _define(self) -> None:
-        self.copy = 1.0 / int(self.game.option("decks"))
+        self.copies = int(self.game.option("decks"))
         self.phase = self._enum("phase", PHASES, "the phase")
         self.direction = self._enum("pass_direction", DIRECTIONS, "where the passes go this hand")
         self.hand = self._cards("hand", "this seat's cards")
@@ -59,28 +59,25 @@ class HeartsEncoder(Encoder):
         self.scores = self._per_seat("scores", "running totals / target")
         self.numbers = self._add("numbers", 3, "hearts broken (0/1), widow size / 8, set-aside tricks / 4")
 
-    def _fill(self, out: Array, obs: Observation, me: int) -> None:
-        copy = self.copy
-        self.put_enum(out, self.phase, PHASES, obs["phase"])
-        self.put_enum(out, self.direction, DIRECTIONS, obs["pass_direction"])
-        self.put_cards(out, self.hand, obs["hand"], copy)
-        self.put_cards(out, self.passing, obs["passing"], copy)
-        self.put_cards(out, self.passed, obs["passed_cards"], copy)
-        self.put_cards(out, self.received, obs["received_cards"], copy)
-        for play in obs["trick"]:
-            self.put_seat_cards(out, self.trick, play["seat"], me, (play["card"],), copy)
+    def _fill(self, out: Array, cards: list[int], flags: list[int], obs: Observation, me: int) -> None:
+        self.put_enum(flags, self.phase, PHASES, obs["phase"])
+        self.put_enum(flags, self.direction, DIRECTIONS, obs["pass_direction"])
+        self.put_cards(cards, self.hand, obs["hand"])
+        self.put_cards(cards, self.passing, obs["passing"])
+        self.put_cards(cards, self.passed, obs["passed_cards"])
+        self.put_cards(cards, self.received, obs["received_cards"])
+        self.put_plays(cards, self.trick, obs["trick"], me)
         for trick in obs["tricks"]:
-            for play in trick["cards"]:
-                self.put_seat_cards(out, self.played, play["seat"], me, (play["card"],), copy)
-        self.put_seats(out, self.to_act, obs["to_act"], me)
-        self.put_seat(out, self.dealer, obs["dealer"], me)
-        self.put_seat(out, self.leader, obs["leader"], me)
-        self.put_seat(out, self.passed_to, obs["passed_to"], me)
-        self.put_seat(out, self.received_from, obs["received_from"], me)
-        self.put_seat(out, self.widow_taker, obs["widow_taker"], me)
+            self.put_plays(cards, self.played, trick["cards"], me)
+        self.put_seats(flags, self.to_act, obs["to_act"], me)
+        self.put_seat(flags, self.dealer, obs["dealer"], me)
+        self.put_seat(flags, self.leader, obs["leader"], me)
+        self.put_seat(flags, self.passed_to, obs["passed_to"], me)
+        self.put_seat(flags, self.received_from, obs["received_from"], me)
+        self.put_seat(flags, self.widow_taker, obs["widow_taker"], me)
         self.put_per_seat(out, self.passes_chosen, obs["passes_chosen"], me, 3)
         self.put_per_seat(out, self.hand_sizes, obs["hand_sizes"], me, 26)
-        self.put_per_seat(out, self.trick_points, obs["trick_points"], me, 26 / copy)
+        self.put_per_seat(out, self.trick_points, obs["trick_points"], me, 26 * self.copies)
         self.put_per_seat(out, self.scores, obs["scores"], me, obs["target"])
         self.put_value(out, self.numbers, float(obs["hearts_broken"]))
         self.put_value(out, self.numbers, obs["widow_size"], 8, 1)

@@ -40,19 +40,17 @@ class HokmEncoder(Encoder):
         self.tricks_won = self._per_seat("tricks_won", "tricks taken this hand / 10")
         self.scores = self._per_seat("scores", "running totals / target")
 
-    def _fill(self, out: Array, obs: Observation, me: int) -> None:
-        self.put_enum(out, self.phase, PHASES, obs["phase"])
-        self.put_cards(out, self.hand, obs["hand"])
-        for play in obs["trick"]:
-            self.put_seat_cards(out, self.trick, play["seat"], me, (play["card"],))
+    def _fill(self, out: Array, cards: list[int], flags: list[int], obs: Observation, me: int) -> None:
+        self.put_enum(flags, self.phase, PHASES, obs["phase"])
+        self.put_cards(cards, self.hand, obs["hand"])
+        self.put_plays(cards, self.trick, obs["trick"], me)
         for trick in obs["tricks"]:
-            for play in trick["cards"]:
-                self.put_seat_cards(out, self.played, play["seat"], me, (play["card"],))
-        self.put_seats(out, self.to_act, obs["to_act"], me)
-        self.put_seat(out, self.dealer, obs["dealer"], me)
-        self.put_seat(out, self.leader, obs["leader"], me)
-        self.put_seat(out, self.declarer, obs["declarer"], me)
-        self.put_suit(out, self.trump, obs["trump"])
+            self.put_plays(cards, self.played, trick["cards"], me)
+        self.put_seats(flags, self.to_act, obs["to_act"], me)
+        self.put_seat(flags, self.dealer, obs["dealer"], me)
+        self.put_seat(flags, self.leader, obs["leader"], me)
+        self.put_seat(flags, self.declarer, obs["declarer"], me)
+        self.put_suit(flags, self.trump, obs["trump"])
         for bid in obs["bids"]:
             self.put_value(out, self.bids, bid["contract"], 10, self.rel(bid["seat"], me))
         self.put_per_seat(out, self.tricks_won, obs["tricks_won"], me, 10)

@@ -50,24 +50,22 @@ class KierkiEncoder(Encoder):
         self.deal_points = self._per_seat("deal_points", "points made this deal / 500")
         self.scores = self._per_seat("scores", "running totals / 2000")
 
-    def _fill(self, out: Array, obs: Observation, me: int) -> None:
-        self.put_enum(out, self.phase, PHASES, obs["phase"])
-        out[self.deal.start + obs["deal_number"] - 1] = 1.0
-        self.put_cards(out, self.hand, obs["hand"])
-        for play in obs["trick"]:
-            self.put_seat_cards(out, self.trick, play["seat"], me, (play["card"],))
+    def _fill(self, out: Array, cards: list[int], flags: list[int], obs: Observation, me: int) -> None:
+        self.put_enum(flags, self.phase, PHASES, obs["phase"])
+        flags.append(self.deal.start + obs["deal_number"] - 1)
+        self.put_cards(cards, self.hand, obs["hand"])
+        self.put_plays(cards, self.trick, obs["trick"], me)
         for trick in obs["tricks"]:
-            for play in trick["cards"]:
-                self.put_seat_cards(out, self.played, play["seat"], me, (play["card"],))
+            self.put_plays(cards, self.played, trick["cards"], me)
         for row in obs["layout"]:
             if row is not None:
-                self.put_cards(out, self.layout, range(row["low"], row["high"] + 1))
-        self.put_seats(out, self.to_act, obs["to_act"], me)
-        self.put_seat(out, self.dealer, obs["dealer"], me)
-        self.put_seat(out, self.leader, obs["leader"], me)
-        self.put_seat(out, self.trump_chooser, obs["trump_chooser"], me)
-        self.put_suit(out, self.trump, obs["trump"])
-        self.put_seats(out, self.out, obs["out"], me)
+                self.put_cards(cards, self.layout, range(row["low"], row["high"] + 1))
+        self.put_seats(flags, self.to_act, obs["to_act"], me)
+        self.put_seat(flags, self.dealer, obs["dealer"], me)
+        self.put_seat(flags, self.leader, obs["leader"], me)
+        self.put_seat(flags, self.trump_chooser, obs["trump_chooser"], me)
+        self.put_suit(flags, self.trump, obs["trump"])
+        self.put_seats(flags, self.out, obs["out"], me)
         self.put_per_seat(out, self.hand_sizes, obs["hand_sizes"], me, 13)
         self.put_per_seat(out, self.tricks_won, obs["tricks_won"], me, 13)
         self.put_per_seat(out, self.deal_points, obs["deal_points"], me, 500)

@@ -56,26 +56,26 @@ class SvaraEncoder(Encoder):
             "smallest raise / S, svara fee / S",
         )
 
-    def _fill(self, out: Array, obs: Observation, me: int) -> None:
+    def _fill(self, out: Array, cards: list[int], flags: list[int], obs: Observation, me: int) -> None:
         stack = self.stack
-        self.put_enum(out, self.phase, PHASES, obs["phase"])
-        self.put_cards(out, self.hand, obs["hand"])
+        self.put_enum(flags, self.phase, PHASES, obs["phase"])
+        self.put_cards(cards, self.hand, obs["hand"])
         for shown in obs["showdown"]:
-            self.put_seat_cards(out, self.showdown, shown["seat"], me, shown["cards"])
-        self.put_seats(out, self.to_act, obs["to_act"], me)
-        self.put_seat(out, self.dealer, obs["dealer"], me)
+            self.put_seat_cards(cards, self.showdown, shown["seat"], me, shown["cards"])
+        self.put_seats(flags, self.to_act, obs["to_act"], me)
+        self.put_seat(flags, self.dealer, obs["dealer"], me)
         self.put_per_seat(out, self.in_deal, obs["in_deal"], me, 1)
         self.put_per_seat(out, self.folded, obs["folded"], me, 1)
         self.put_per_seat(out, self.to_respond, obs["to_respond"], me, 1)
-        self.put_seats(out, self.svara_players, obs["svara_players"], me)
-        self.put_seats(out, self.joined, obs["joined"], me)
+        self.put_seats(flags, self.svara_players, obs["svara_players"], me)
+        self.put_seats(flags, self.joined, obs["joined"], me)
         for blind in obs["blinds"]:
-            field_offset = self.rel(blind["seat"], me)
-            self.put_value(out, self.blinds, blind["amount"], stack, field_offset)
+            self.put_value(out, self.blinds, blind["amount"], stack, self.rel(blind["seat"], me))
         self.put_per_seat(out, self.bets, obs["bets"], me, stack)
         self.put_per_seat(out, self.contributions, obs["contributions"], me, stack)
         self.put_per_seat(out, self.stacks, obs["stacks"], me, stack * self.players)
-        numbers = (
+        numbers = self.numbers.start
+        out[numbers : numbers + 8] = (
             float(obs["looked"]),
             float(obs["opened"]),
             float(obs["svara"] > 0),
@@ -85,8 +85,6 @@ class SvaraEncoder(Encoder):
             obs["min_raise"] / stack,
             (obs["svara_fee"] or 0) / stack,
         )
-        for offset, value in enumerate(numbers):
-            self.put_value(out, self.numbers, value, 1, offset)
 
 
 ENCODER = SvaraEncoder
