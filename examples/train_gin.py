@@ -50,11 +50,16 @@ class Margin(gym.Wrapper[Any, Any, Any, Any]):
 
 
 def train(steps: int, opponent: str, seed: int) -> Any:
+    import torch
     from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)  # a small MLP: more threads only contend for the cores
 
     env = Margin(cardhall.rl.gym_env(GAME, seat=0, opponents=opponent))
     env.reset(seed=seed)
-    model = MaskablePPO("MlpPolicy", env, seed=seed, verbose=0, n_steps=2048, batch_size=256, ent_coef=0.01)
+    model = MaskablePPO(
+        "MlpPolicy", env, seed=seed, verbose=0, n_steps=2048, batch_size=256, n_epochs=5, ent_coef=0.01
+    )
     model.learn(total_timesteps=steps)
     return model
 

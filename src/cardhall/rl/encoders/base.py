@@ -152,10 +152,7 @@ class Encoder(ABC):
 
     def put_per_seat(self, out: Array, field: Field, values: Sequence[Any], me: int, scale: float) -> None:
         """``values`` indexed by absolute seat (numbers or booleans), written by relative seat."""
-        rotated = [*values[me:], *values[:me]]
-        out[field.start : field.stop] = rotated
-        if scale != 1:
-            out[field.start : field.stop] /= scale
+        out[field.start : field.stop] = [v / scale for v in (*values[me:], *values[:me])]
 
     @staticmethod
     def put_enum(flags: list[int], field: Field, values: Sequence[str], value: object) -> None:
