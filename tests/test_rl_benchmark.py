@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pettingzoo")
+pytest.importorskip("pettingzoo", reason="needs the rl extra: pip install -e '.[rl]'")
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("numpy")
-pytest.importorskip("pettingzoo")
+pytest.importorskip("numpy", reason="needs the rl extra: pip install -e '.[rl]'")
+pytest.importorskip("pettingzoo", reason="needs the rl extra: pip install -e '.[rl]'")
 
 import numpy as np
 
