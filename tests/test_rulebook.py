@@ -60,6 +60,8 @@ def test_every_game_has_its_rules_in_every_language(game: str, lang: str) -> Non
         assert 400 <= words <= 900, f"{game}: {words} words"
     else:
         assert len(BENGALI.findall(text)) > len(re.findall(r"[A-Za-z]", text)), "mostly Bengali"
+        # the decision in the package docstring: Latin digits in Bengali too, never a mix
+        assert not re.search("[০-৯]", text)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -153,7 +155,7 @@ def test_the_hints_are_the_same_in_both_languages() -> None:
     for game in GAMES:
         for phase in phases(game) + (["arrange"] if game == "gin" else []):
             en, bn = phase_hint(game, phase, "en"), phase_hint(game, phase, "bn")
-            assert en != bn and BENGALI.search(bn)
+            assert en != bn and BENGALI.search(bn) and not re.search("[০-৯]", bn)
             assert sorted(NUMBER.findall(bn)) == sorted(NUMBER.findall(en)), (game, phase)
 
 
