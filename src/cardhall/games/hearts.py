@@ -1,6 +1,6 @@
 """Cancellation Hearts (6-11 players, two decks) and ordinary one-deck Hearts with the Black Maria.
 
-Rules of record: ``shared/rules/cancellation-hearts.md``. One engine plays both: ``decks=2`` (default,
+Rules: ``cardhall/rulebook/hearts.en.md``. One engine plays both: ``decks=2`` (default,
 ``players`` 6..11) is Cancellation Hearts, ``decks=1`` (``players`` 3..7) is ordinary Hearts, where no two
 cards can be identical so nothing is ever cancelled. Choices this module makes:
 

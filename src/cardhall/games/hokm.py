@@ -1,6 +1,6 @@
 """Hokm Egbari (compulsory Hokm): 3 players, 30 cards, every player bids, each scores his own contract.
 
-Rules of record: ``shared/rules/hokm.md``. Choices this module makes:
+Rules: ``cardhall/rulebook/hokm.en.md``. Choices this module makes:
 
 - Seats are numbered in the order of play. Play goes counter-clockwise, so seat ``s + 1`` (mod 3) is the
   player on seat ``s``'s right: it bids and plays after ``s`` and deals the hand after ``s`` has dealt.

@@ -1,7 +1,7 @@
 """Kierki: the Polish 12-deal compendium for 4 players — seven negative deals, four trump deals and the
 loteryjka (Fan Tan). Each player plays for himself; the match is zero-sum (−2600 against +2600).
 
-Rules of record: ``shared/rules/kierki.md``. Choices this module makes where the rules leave room:
+Rules: ``cardhall/rulebook/kierki.en.md``. Choices this module makes where the rules leave room:
 
 - Seats are numbered in the order of play. Play goes clockwise, so seat ``s + 1`` (mod 4) is the player on
   seat ``s``'s left. The first dealer is drawn from the seed; the deal passes to the left (``dealer + 1``)

@@ -1,6 +1,6 @@
 """Svara (Svarka): 2-8 players, 32 cards, three cards each, chips, blind bets and the svara replay.
 
-Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.games.svara_hands`;
+Rules: ``cardhall/rulebook/svara.en.md``. Hand values live in :mod:`cardhall.games.svara_hands`;
 :func:`hand_value` is re-exported here. Choices this module makes where the rules leave room:
 
 - Seats are numbered in the order of play: seat ``s + 1`` is on ``s``'s left and acts after ``s``. The
