@@ -12,6 +12,7 @@ import pytest
 
 import cardhall
 from cardhall.cli import main
+from cardhall.cli.simulate import max_jobs
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "") -> tuple[int, str, str]:
@@ -82,14 +83,61 @@ def test_replay_reads_records_back(capsys: pytest.CaptureFixture[str], tmp_path:
         (["simulate", "hokm", "--games", "1", "--bots", "random,random"], "2 bots"),
         (["play", "nosuchgame"], "unknown game"),
         (["play", "hokm", "--seat", "5"], "seat must be 0..2"),
+        (["simulate", "hokm", "--games", "1", "--jobs", "0"], f"--jobs must be 1..{max_jobs()}"),
+        (["simulate", "hokm", "--games", "1", "--jobs", "-2"], f"--jobs must be 1..{max_jobs()}"),
+        (["simulate", "hokm", "--games", "1", "--jobs", str(max_jobs() + 1)], "--jobs must be 1.."),
+        (["simulate", "hokm", "--games", "1", "--seed", "-1"], "seeds -1..-1, which must lie in 0..2**63-1"),
+        (["simulate", "hokm", "--games", "2", "--seed", str(2**63 - 1)], "must lie in 0..2**63-1"),
     ],
 )
 def test_bad_input_is_refused_clearly(
     argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, _, err = run(argv, capsys)
+    code, out, err = run(argv, capsys)
     assert code == 2
     assert fragment in err
+    assert err.count("\n") == 1 and not out  # one line, and nothing played
+
+
+def test_jobs_100_is_refused_here(capsys: pytest.CaptureFixture[str]) -> None:
+    if max_jobs() >= 100:
+        pytest.skip(f"this machine takes --jobs up to {max_jobs()}")
+    code, _, err = run(["simulate", "hokm", "--games", "1", "--jobs", "100"], capsys)
+    assert code == 2 and "got 100" in err
+
+
+@pytest.mark.parametrize(
+    ("where", "fragment"),
+    [
+        ("missing/out.jsonl", "folder '{tmp}/missing' does not exist"),
+        (".", "that is a folder; give a file name in it"),
+    ],
+)
+def test_records_that_cannot_be_written_are_refused_before_playing(
+    where: str, fragment: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / where
+    argv = ["simulate", "hokm(max_hands=1)", "--games", "2", "--quiet", "--records", str(target)]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and not out
+    assert err.count("\n") == 1 and fragment.format(tmp=tmp_path) in err
+    assert "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_error_is_one_line_naming_the_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What the checks cannot foresee (a disk full, a file that vanished) still ends in one line.
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "x.jsonl"))
+
+    monkeypatch.setattr("cardhall.cli.simulate.simulate", refuse)
+    target = tmp_path / "x.jsonl"
+    argv = ["simulate", "hokm(max_hands=1)", "--games", "1", "--quiet", "--records", str(target)]
+    code, _, err = run(argv, capsys)
+    assert code == 2
+    assert err == f"cardhall simulate: {target}: Permission denied\n"
 
 
 def test_play_explains_a_wrong_input_and_asks_again(capsys: pytest.CaptureFixture[str]) -> None:

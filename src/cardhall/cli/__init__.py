@@ -46,7 +46,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args, console)
     except (CardhallError, ValueError) as e:
-        Console(stderr=True, highlight=False).print(f"cardhall {args.command}: {e}", markup=False)
-        return 2
+        return _refuse(f"cardhall {args.command}: {e}")
+    except OSError as e:  # a file that cannot be read or written: its name and why
+        where = f" {e.filename}:" if e.filename else ""
+        return _refuse(f"cardhall {args.command}:{where} {e.strerror or e}")
     except KeyboardInterrupt:
         return 130
+
+
+def _refuse(message: str) -> int:
+    """Print an error as one line, however long (never wrapped at the terminal's width); exit status 2."""
+    Console(stderr=True, highlight=False).print(message, markup=False, soft_wrap=True)
+    return 2
