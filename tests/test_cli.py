@@ -61,6 +61,19 @@ def test_simulate_is_the_same_with_several_jobs(capsys: pytest.CaptureFixture[st
     assert len(records) == 8 and all(cardhall.replay(r).is_over for r in records)
 
 
+def test_bots_are_named_by_level_too(capsys: pytest.CaptureFixture[str]) -> None:
+    bots = "easy,normal,random"
+    argv = ["simulate", "hokm(max_hands=1)", "--games", "2", "--bots", bots, "--json", "--quiet"]
+    code, out, _ = run(argv, capsys)
+    assert code == 0
+    assert [s["bot"] for s in json.loads(out)["seats"]] == ["easy", "normal", "random"]
+    # play seats its bots through the Table, which reads levels too (its screens are not this test's)
+    code, _, err = run(["play", "hokm", "--seed", "0", "--bots", "easy,hard"], capsys, stdin="quit\n")
+    assert code == 0 and not err
+    code, _, err = run(["play", "hokm", "--bots", "hard(ms=5)"], capsys, stdin="quit\n")
+    assert code == 2 and "level 'hard' takes no options" in err
+
+
 def test_replay_reads_records_back(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     run(["simulate", "hokm(max_hands=1)", "--games", "3", "--records", str(path), "--quiet"], capsys)
