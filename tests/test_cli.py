@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import cardhall
-from cardhall.cli import main
+from cardhall.cli import COMMANDS, main
 from cardhall.cli.simulate import max_jobs
 
 
@@ -182,6 +183,28 @@ def test_play_to_the_end_with_labels_only(capsys: pytest.CaptureFixture[str]) ->
 def test_play_leaves_cleanly_on_end_of_input(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["play", "hokm", "--seed", "0"], capsys, stdin="")
     assert code == 0 and "Left the table" in out
+
+
+def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as done:
+        main([*argv, "--help"])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_help_lists_every_command_in_plain_text(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # argparse wraps at the terminal's width: no wrapping here
+    top = _help([], capsys)
+    listed = re.findall(r"^    (\w+) +(\S.*)$", top, flags=re.M)
+    assert [name for name, _ in listed] == list(COMMANDS)  # each on one line, with what it does
+    assert "`" not in top
+    for name, line in listed:
+        text = _help([name], capsys)
+        assert text.startswith(f"usage: cardhall {name}")
+        assert f"\n\n{line}\n" in text  # its --help starts with the same line
+        assert "`" not in text, f"cardhall {name} --help has reStructuredText in it"
 
 
 def test_python_dash_m_runs_the_cli() -> None:

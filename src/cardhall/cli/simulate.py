@@ -131,9 +131,13 @@ def _print_by_bot(console: Console, summary: dict[str, Any]) -> None:
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s = sub.add_parser("simulate", help="play many matches with bots and report the results")
-    s.add_argument("game")
+    s.add_argument("game", help="game string, e.g. hokm or 'hokm(max_hands=5)'")
     s.add_argument("--games", type=int, required=True, help="number of matches")
-    s.add_argument("--bots", help="one bot for every seat, or one per seat")
+    s.add_argument(
+        "--bots",
+        help="one bot for every seat, or one per seat: random, rules, search(ms=500), "
+        "or a level: easy, normal, hard (default random)",
+    )
     s.add_argument("--seed", type=int, default=0, help="first seed (matches use seed, seed+1, ...)")
     s.add_argument(
         "--jobs", type=int, default=1, help=f"worker processes, 1..{max_jobs()} (4 per core here; default 1)"
