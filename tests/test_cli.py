@@ -95,6 +95,7 @@ def test_replay_reads_records_back(capsys: pytest.CaptureFixture[str], tmp_path:
         (["simulate", "hokm(target=-1)", "--games", "1"], "at least 1"),
         (["simulate", "hokm", "--games", "1", "--bots", "genius"], "unknown bot 'genius'"),
         (["simulate", "hokm", "--games", "1", "--bots", "random,random"], "2 bots"),
+        (["simulate", "hokm", "--games", "1", "--bots", "rules,,random"], "a bot name is missing"),
         (["play", "nosuchgame"], "unknown game"),
         (["play", "hokm", "--seat", "5"], "seat must be 0..2"),
         (["simulate", "hokm", "--games", "1", "--jobs", "0"], f"--jobs must be 1..{max_jobs()}"),
