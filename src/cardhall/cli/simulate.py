@@ -30,6 +30,8 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     game = load_game(args.game)
     bots = resolve_bots(str(game), bot_list(args.bots))
     _check_args(args, game)
+    if args.games < 1:
+        raise CardhallError(f"--games must be at least 1, got {args.games}")
     err = Console(stderr=True)
     with Progress(
         TextColumn(f"{game}"),
@@ -86,8 +88,6 @@ def max_jobs() -> int:
 
 
 def _check_args(args: argparse.Namespace, game: Game) -> None:
-    if args.games < 1:
-        raise CardhallError(f"--games must be at least 1, got {args.games}")
     if not 1 <= args.jobs <= max_jobs():
         raise CardhallError(f"--jobs must be 1..{max_jobs()} (4 per core here), got {args.jobs}")
     last = args.seed + args.games - 1
