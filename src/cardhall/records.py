@@ -21,8 +21,8 @@ from cardhall.registry import load_game
 
 
 def check_record(record: object) -> Game:
-    """The game of a record whose game, rules version and seed are sound (its actions are checked
-    when they are replayed)."""
+    """The game of a record whose game, rules version, seed and stacked deck (if any) are sound (its
+    actions are checked when they are replayed)."""
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a record must be a JSON object, got {type(record).__name__}")
     missing = [k for k in ("game", "rules_version", "seed", "actions") if k not in record]
