@@ -643,7 +643,7 @@ class HeartsState(State):
 
     # --- Game API ----------------------------------------------------------------------------
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == PLAY:
             if seat != self.current:
@@ -1102,7 +1102,7 @@ class HeartsState(State):
                     k -= 1
         return receiver, known
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         form = 1 if ints else 0
         names = NAMES[form]
 

@@ -422,7 +422,7 @@ class HokmState(State):
 
     # --- Game API ----------------------------------------------------------------------------
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         if seat != self.current:  # -1 once the match is over
             return []
         if self.phase == PLAY:
@@ -626,7 +626,7 @@ class HokmState(State):
 
     # --- what a seat sees --------------------------------------------------------------------
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         names = NAMES[ints]
 
         def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[Any]:

@@ -542,7 +542,7 @@ class KierkiState(State):
 
     # --- who acts and what they may do ------------------------------------------------------------
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         if seat != self.current:  # -1 once the match is over
             return []
         phase = self.phase
@@ -784,7 +784,7 @@ class KierkiState(State):
 
     # --- what a seat sees -----------------------------------------------------------------------
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         labels = IDENT if ints else LABELS
         low, high = self.low, self.high
         deal_name, deal_rule = DEAL_INFO[self.deal - 1]

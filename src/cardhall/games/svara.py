@@ -762,7 +762,7 @@ class SvaraState(State):
     def to_act(self) -> tuple[int, ...]:
         return () if self.phase == OVER else (self.actor,)
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         if self.phase == OVER or seat != self.actor:
             return []
         game = self.ruleset
@@ -880,7 +880,7 @@ class SvaraState(State):
             known |= self.hands[seat]
         return known
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         game = self.ruleset
         # The one difference between the two forms: cards and actions as ints, or as their labels.
         names: tuple[int, ...] | tuple[str, ...] = game.action_ints if ints else game.labels
