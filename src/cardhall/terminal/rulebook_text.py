@@ -1,0 +1,49 @@
+"""The rules texts and phase hints of :mod:`cardhall.rulebook`, rendered for the terminal.
+
+``rules_text`` is a Markdown subset (headings, paragraphs, ``-`` lists, ``**bold**``), rendered with
+rich; the options in force are listed under it from the game itself, so a person reads the rules of
+the very game he plays.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markdown import Markdown
+
+from cardhall.core import Game
+from cardhall.options import format_value
+
+try:  # the rulebook lands on its own branch; until then the terminal says so instead of failing
+    from cardhall import rulebook
+except ImportError:  # pragma: no cover - removed once the rulebook is merged
+    rulebook = None  # type: ignore[assignment]
+
+
+def rules_markdown(game: Game, lang: str = "en") -> str:
+    if rulebook is None:
+        return f"# {game.title}\n\nThe rules texts are not installed in this build."
+    return rulebook.rules_text(game.name, lang=lang)
+
+
+def options_line(game: Game) -> str:
+    opts = ", ".join(f"{o.name}={format_value(game.option(o.name))}" for o in game.option_spec)
+    return f"Options in force: {opts}" if opts else "This game has no options."
+
+
+def show_rules(console: Console, game: Game, lang: str = "en", plain: bool = False) -> None:
+    text = rules_markdown(game, lang)
+    if plain:
+        console.print(text, markup=False, highlight=False)
+    else:
+        console.print(Markdown(text))
+    console.print(options_line(game), markup=False, highlight=False)
+
+
+def phase_hint(game: Game, phase: str, lang: str = "en") -> str:
+    """One sentence on what is being decided in ``phase`` ("" when the rulebook has none)."""
+    if rulebook is None or not phase:
+        return ""
+    try:
+        return str(rulebook.phase_hint(game.name, phase, lang=lang))
+    except (KeyError, ValueError):
+        return ""
