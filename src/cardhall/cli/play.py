@@ -62,11 +62,17 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     if save is not None and save.is_dir():
         raise CardhallError(f"--save {save}: that is a folder; name a file")
     if save is not None and not save.parent.is_dir():
-        raise CardhallError(f"--save {save}: the folder {save.parent} does not exist")
+        raise CardhallError(f"--save: the folder {save.parent} does not exist")
     style = terminal_style(console, args.ascii)
     bots = ", ".join(f"seat {s} {o.bot}" for s, o in enumerate(table.seats) if o.is_bot)
-    verb = f"Resuming {table.game} after {len(table.state.history)} actions" if args.resume else f"Playing {table.game}"
-    console.print(f"{verb} (seed {table.seed}); you are seat {me}; bots: {bots}", markup=False, highlight=False)
+    verb = (
+        f"Resuming {table.game} after {len(table.state.history)} actions"
+        if args.resume
+        else f"Playing {table.game}"
+    )
+    console.print(
+        f"{verb} (seed {table.seed}); you are seat {me}; bots: {bots}", markup=False, highlight=False
+    )
     console.print(
         f"Type 'help' at any prompt for how to answer, 'rules' for the rules of {table.game.title}.",
         markup=False,

@@ -21,7 +21,15 @@ from cardhall.core import Game
 from cardhall.errors import CardhallError
 from cardhall.terminal.style import Style, card_of, sort_key
 
-COMMANDS = {"help": "help", "?": "help", "h": "help", "rules": "rules", "quit": "quit", "exit": "quit", "q": "quit"}
+COMMANDS = {
+    "help": "help",
+    "?": "help",
+    "h": "help",
+    "rules": "rules",
+    "quit": "quit",
+    "exit": "quit",
+    "q": "quit",
+}
 MAX_AMOUNTS = 12  # above this many amounts of one verb, the menu shows the common ones only
 
 
@@ -45,7 +53,10 @@ class Menu:
     amounts: list[Amounts] = field(default_factory=list)
 
     def lines(self, style: Style, width: int = 80) -> list[str]:
-        texts = [(f"{k:>2}. {label}", f"{k:>2}. {style.label(label)}") for k, (_, label) in enumerate(self.entries, 1)]
+        texts = [
+            (f"{k:>2}. {label}", f"{k:>2}. {style.label(label)}")
+            for k, (_, label) in enumerate(self.entries, 1)
+        ]
         cell = max((len(plain) for plain, _ in texts), default=0) + 2
         per_line = max(1, min(len(texts), width // max(cell, 1)))
         if len(texts) <= 4 and sum(len(p) + 2 for p, _ in texts) <= width:
@@ -131,7 +142,7 @@ def read_answer(
     try:
         action = game.parse_action(words)
     except CardhallError as e:
-        return Answer(error=f"{e} (type 'help' for how to answer)")
+        return Answer(error=str(e))
     if action not in legal:
         label = game.action_label(action)
         hint = next((a.describe() for a in menu.amounts if label.startswith(a.verb + " ")), None)

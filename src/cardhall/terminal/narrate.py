@@ -86,7 +86,11 @@ def _trick(nr: Narrator, e: Event) -> list[str]:
     plays = "  ".join(f"{nr.short(p['seat'])} {nr.style.card(p['card'])}" for p in e["cards"])
     number = f" {e['number']}" if "number" in e else ""
     winner = e.get("winner")
-    taken = "set aside (no winner)" if winner is None else f"{nr.who(winner)} take{'s' if winner != nr.me else ''} it"
+    taken = (
+        "set aside (no winner)"
+        if winner is None
+        else f"{nr.who(winner)} take{'s' if winner != nr.me else ''} it"
+    )
     line = f"Trick{number}: {plays} -> {taken}"
     extra = []
     if e.get("cancelled"):
@@ -99,11 +103,15 @@ def _trick(nr: Narrator, e: Event) -> list[str]:
 
 
 def _declarer(nr: Narrator, e: Event) -> list[str]:
-    return [f"Bidding over: {nr.who(e['seat'])} declare{'' if e['seat'] == nr.me else 's'}, contract {e['contract']} tricks, and names trump"]
+    return [
+        f"Bidding over: {nr.who(e['seat'])} declare{'' if e['seat'] == nr.me else 's'}, contract {e['contract']} tricks, and names trump"
+    ]
 
 
 def _trump(nr: Narrator, e: Event) -> list[str]:
-    lines = [f"Trump is {nr.style.suit(e['trump'])}, named by {nr.who(e['chooser'])}; {nr.short(e['leader'])} leads"]
+    lines = [
+        f"Trump is {nr.style.suit(e['trump'])}, named by {nr.who(e['chooser'])}; {nr.short(e['leader'])} leads"
+    ]
     if e.get("hand"):
         lines.append("Your full hand: " + nr.style.cards(e["hand"], sort=True))
     return lines
@@ -125,7 +133,9 @@ def _passes(nr: Narrator, e: Event) -> list[str]:
 
 
 def _widow(nr: Narrator, e: Event) -> list[str]:
-    return [f"{nr.who(e['seat'])} take{'' if e['seat'] == nr.me else 's'} the widow ({e['size']} cards, face down)"]
+    return [
+        f"{nr.who(e['seat'])} take{'' if e['seat'] == nr.me else 's'} the widow ({e['size']} cards, face down)"
+    ]
 
 
 def _moon(nr: Narrator, e: Event) -> list[str]:
@@ -169,7 +179,9 @@ def _showdown(nr: Narrator, e: Event) -> list[str]:
 
 
 def _pot_won(nr: Narrator, e: Event) -> list[str]:
-    return [f"{nr.who(e['seat'])} take{'' if e['seat'] == nr.me else 's'} the pot of {e['amount']} ({escape(str(e.get('ended')))})"]
+    return [
+        f"{nr.who(e['seat'])} take{'' if e['seat'] == nr.me else 's'} the pot of {e['amount']} ({escape(str(e.get('ended')))})"
+    ]
 
 
 def _svara(nr: Narrator, e: Event) -> list[str]:

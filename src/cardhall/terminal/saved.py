@@ -72,9 +72,13 @@ def read(path: Path) -> Saved:
     n = game.num_players
     seat, bots = data.get("seat"), data.get("bots")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise InvalidRecordError(f"{path}: not a save file of 'cardhall play' (its 'seat' must be 0..{n - 1})")
+        raise InvalidRecordError(
+            f"{path}: not a save file of 'cardhall play' (its 'seat' must be 0..{n - 1})"
+        )
     if not (isinstance(bots, list) and len(bots) == n and all(b is None or isinstance(b, str) for b in bots)):
-        raise InvalidRecordError(f"{path}: not a save file of 'cardhall play' (it needs 'bots', one per seat)")
+        raise InvalidRecordError(
+            f"{path}: not a save file of 'cardhall play' (it needs 'bots', one per seat)"
+        )
     if bots[seat] is not None or any(b is None for s, b in enumerate(bots) if s != seat):
         raise InvalidRecordError(f"{path}: 'bots' must name a bot for every seat but the person's")
     return Saved(record, seat, bots)

@@ -70,7 +70,9 @@ def seat_lines(game: str, obs: Obs, names: Sequence[str], me: int | None, style:
 
 def _trick(obs: Obs, style: Style, me: int | None) -> str:
     plays = obs.get("trick") or []
-    shown = "  ".join(("you" if p["seat"] == me else str(p["seat"])) + " " + style.card(p["card"]) for p in plays)
+    shown = "  ".join(
+        ("you" if p["seat"] == me else str(p["seat"])) + " " + style.card(p["card"]) for p in plays
+    )
     return "Trick: " + (shown or "(empty)")
 
 

@@ -127,7 +127,11 @@ class Session:
             self.write_save()
             self.tell()
         if self.save is not None:
-            self.say(escape(f"The record is in {self.save} ('cardhall replay {self.save} --show' steps through it)."))
+            self.say(
+                escape(
+                    f"The record is in {self.save} ('cardhall replay {self.save} --show' steps through it)."
+                )
+            )
         return 0
 
     def leave(self) -> None:
@@ -172,4 +176,5 @@ class Session:
                 self.show_screen()
                 self.show_menu(menu)
             elif answer.error:
-                self.say(self.style.warn(answer.error))
+                # One logical line, however long: the terminal wraps it, rich inserts no break.
+                self.console.print(self.style.warn(answer.error), highlight=False, soft_wrap=True)

@@ -69,6 +69,11 @@ class Style:
             return f"[bold red]{shown}[/]" if suit_of(c) in _RED else f"[bold]{shown}[/]"
         return shown
 
+    @staticmethod
+    def card_text(card: int) -> str:
+        """The canonical text of a card int (a second deck's copy reads as its face)."""
+        return format_card(card)
+
     def cards(self, texts: list[str], sort: bool = False) -> str:
         return " ".join(self.card(t) for t in (sorted_cards(texts) if sort else texts)) or "-"
 
