@@ -68,7 +68,8 @@ def _record(save: Path) -> dict[str, object]:
 def visible_now(chunk: str) -> str:
     """The part of the output since the last prompt that shows the present deal: the screen, and the
     narration after the last new deal began (a finished deal's cards are public and may be dealt again)."""
-    lines = ANSI.sub("", chunk).splitlines()
+    # The phase's hint is the rules' prose ("avoid taking Q♠"), not a card on the table.
+    lines = [line for line in ANSI.sub("", chunk).splitlines() if not line.startswith("Hint:")]
     start = max((k for k, line in enumerate(lines) if line.lstrip().startswith(NEW_DEAL)), default=0)
     return "\n".join(lines[start:])
 
@@ -315,3 +316,34 @@ def test_help_and_rules_at_a_prompt_then_the_same_choice() -> None:
     assert "Answer with the number of a choice" in out
     assert "Options in force: target=500" in out
     assert out.count("Your move") == 3
+
+
+def _has_text(lang: str) -> bool:
+    from importlib import resources
+
+    return resources.files("cardhall.rulebook").joinpath(f"hokm.{lang}.md").is_file()
+
+
+@pytest.mark.parametrize(
+    "lang",
+    [
+        "en",
+        pytest.param(
+            "bn",
+            marks=pytest.mark.skipif(not _has_text("bn"), reason="the rulebook's Bengali texts are not here"),
+        ),
+    ],
+)
+def test_rules_of_hokm_with_the_options_in_force(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main_with(["rules", "hokm(target=300)", "--lang", lang], "") == 0
+    out = capsys.readouterr().out
+    assert "Options in force: target=300" in out
+    if lang == "bn":
+        assert re.search("[\u0980-\u09ff]{3}", out)  # Bengali script
+    else:
+        assert "Hokm" in out and "Kaboot" in out
+
+
+def test_rules_in_an_unknown_language_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main_with(["rules", "hokm", "--lang", "xx"], "") == 2
+    assert "unknown language 'xx'" in capsys.readouterr().err

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -11,6 +10,7 @@ from rich.console import Console
 from cardhall.cli.common import bot_list
 from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import load_game
+from cardhall.rulebook import LANGUAGES
 from cardhall.table import Occupant, Table
 from cardhall.terminal import saved
 from cardhall.terminal.session import Session
@@ -41,6 +41,8 @@ def _seats(game_text: str, seat: int, bots_text: str | None) -> tuple[str, list[
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    if args.lang not in LANGUAGES:
+        raise InvalidOptionError(f"--lang must be one of {', '.join(LANGUAGES)}, got {args.lang!r}")
     if args.delay < 0:
         raise InvalidOptionError(f"--delay must be 0 or more seconds, got {args.delay}")
     if args.resume:
@@ -51,7 +53,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         seats = [Occupant.person() if b is None else Occupant.for_bot(b) for b in state.bots]
         table = Table.from_record(state.record, seats)
         me = state.seat
-        save = Path(args.save) if args.save else path
+        save: Path | None = Path(args.save) if args.save else path
     else:
         if not args.game:
             raise CardhallError("name a game (e.g. 'cardhall play hokm'), or --resume FILE")

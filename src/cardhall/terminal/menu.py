@@ -14,6 +14,7 @@ Decisions:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -96,7 +97,7 @@ def build_menu(game: Game, legal: Sequence[int], pot: int | None = None) -> Menu
     for verb in cut:
         items = sorted(by_verb[verb])
         values = [v for v, _, _ in items]
-        steps = {b - a for a, b in zip(values, values[1:], strict=False)}
+        steps = {b - a for a, b in itertools.pairwise(values)}
         amounts.append(Amounts(verb, values[0], values[-1], min(steps) if steps else 1))
         common = set(_common(values, pot))
         keep |= {action for v, action, _ in items if v in common}

@@ -34,6 +34,10 @@ class Narrator:
         name = self.names[seat] if seat < len(self.names) else ""
         return f"seat {seat} ({escape(name)})" if name else f"seat {seat}"
 
+    def verb(self, seat: int, verb: str) -> str:
+        """``verb`` agreeing with the seat: "you take", "seat 2 (rules) takes"."""
+        return verb if seat == self.me else verb + "s"
+
     def short(self, seat: int) -> str:
         return "you" if seat == self.me else f"seat {seat}"
 
@@ -86,11 +90,7 @@ def _trick(nr: Narrator, e: Event) -> list[str]:
     plays = "  ".join(f"{nr.short(p['seat'])} {nr.style.card(p['card'])}" for p in e["cards"])
     number = f" {e['number']}" if "number" in e else ""
     winner = e.get("winner")
-    taken = (
-        "set aside (no winner)"
-        if winner is None
-        else f"{nr.who(winner)} take{'s' if winner != nr.me else ''} it"
-    )
+    taken = "set aside (no winner)" if winner is None else f"{nr.who(winner)} {nr.verb(winner, 'take')} it"
     line = f"Trick{number}: {plays} -> {taken}"
     extra = []
     if e.get("cancelled"):
@@ -103,15 +103,13 @@ def _trick(nr: Narrator, e: Event) -> list[str]:
 
 
 def _declarer(nr: Narrator, e: Event) -> list[str]:
-    return [
-        f"Bidding over: {nr.who(e['seat'])} declare{'' if e['seat'] == nr.me else 's'}, contract {e['contract']} tricks, and names trump"
-    ]
+    who = f"{nr.who(e['seat'])} {nr.verb(e['seat'], 'declare')}"
+    return [f"Bidding over: {who}, contract {e['contract']} tricks, and names trump"]
 
 
 def _trump(nr: Narrator, e: Event) -> list[str]:
-    lines = [
-        f"Trump is {nr.style.suit(e['trump'])}, named by {nr.who(e['chooser'])}; {nr.short(e['leader'])} leads"
-    ]
+    named = f"Trump is {nr.style.suit(e['trump'])}, named by {nr.who(e['chooser'])}"
+    lines = [f"{named}; {nr.short(e['leader'])} leads"]
     if e.get("hand"):
         lines.append("Your full hand: " + nr.style.cards(e["hand"], sort=True))
     return lines
@@ -133,9 +131,7 @@ def _passes(nr: Narrator, e: Event) -> list[str]:
 
 
 def _widow(nr: Narrator, e: Event) -> list[str]:
-    return [
-        f"{nr.who(e['seat'])} take{'' if e['seat'] == nr.me else 's'} the widow ({e['size']} cards, face down)"
-    ]
+    return [f"{nr.who(e['seat'])} {nr.verb(e['seat'], 'take')} the widow ({e['size']} cards, face down)"]
 
 
 def _moon(nr: Narrator, e: Event) -> list[str]:
@@ -179,9 +175,8 @@ def _showdown(nr: Narrator, e: Event) -> list[str]:
 
 
 def _pot_won(nr: Narrator, e: Event) -> list[str]:
-    return [
-        f"{nr.who(e['seat'])} take{'' if e['seat'] == nr.me else 's'} the pot of {e['amount']} ({escape(str(e.get('ended')))})"
-    ]
+    ended = escape(str(e.get("ended")))
+    return [f"{nr.who(e['seat'])} {nr.verb(e['seat'], 'take')} the pot of {e['amount']} ({ended})"]
 
 
 def _svara(nr: Narrator, e: Event) -> list[str]:

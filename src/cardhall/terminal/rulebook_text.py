@@ -10,19 +10,17 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markdown import Markdown
 
+from cardhall import rulebook
 from cardhall.core import Game
+from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.options import format_value
-
-try:  # the rulebook lands on its own branch; until then the terminal says so instead of failing
-    from cardhall import rulebook
-except ImportError:  # pragma: no cover - removed once the rulebook is merged
-    rulebook = None  # type: ignore[assignment]
 
 
 def rules_markdown(game: Game, lang: str = "en") -> str:
-    if rulebook is None:
-        return f"# {game.title}\n\nThe rules texts are not installed in this build."
-    return rulebook.rules_text(game.name, lang=lang)
+    try:
+        return rulebook.rules_text(game.name, lang=lang)
+    except OSError:  # a language the rulebook names but has no text of for this game yet
+        raise InvalidOptionError(f"{game.name}: no rules text in language {lang!r} yet") from None
 
 
 def options_line(game: Game) -> str:
@@ -41,9 +39,9 @@ def show_rules(console: Console, game: Game, lang: str = "en", plain: bool = Fal
 
 def phase_hint(game: Game, phase: str, lang: str = "en") -> str:
     """One sentence on what is being decided in ``phase`` ("" when the rulebook has none)."""
-    if rulebook is None or not phase:
+    if not phase:
         return ""
     try:
-        return str(rulebook.phase_hint(game.name, phase, lang=lang))
-    except (KeyError, ValueError):
+        return rulebook.phase_hint(game.name, phase, lang=lang)
+    except (CardhallError, OSError):
         return ""

@@ -85,8 +85,8 @@ def _hokm(obs: Obs, style: Style, me: int | None) -> list[str]:
 
 
 def _kierki(obs: Obs, style: Style, me: int | None) -> list[str]:
-    head = f"Deal {obs.get('deal_number')}: {escape(str(obs.get('deal_name')))} ({escape(str(obs.get('deal_rule')))})"
-    lines = [head[:200]]
+    name, rule = escape(str(obs.get("deal_name"))), escape(str(obs.get("deal_rule")))
+    lines = [f"Deal {obs.get('deal_number')}: {name} ({rule})"]
     if obs.get("trump"):
         lines[0] += f"  trump {style.suit(obs['trump'])}"
     if obs.get("phase") == "lottery":
@@ -161,7 +161,9 @@ def hand_line(game: str, obs: Obs, style: Style) -> str:
 def screen(title: str, game: str, obs: Obs, names: Sequence[str], me: int | None, style: Style) -> list[str]:
     """The table as ``me`` sees it (without the menu): markup lines, each at most 80 columns wide."""
     lines = seat_lines(game, obs, names, me, style)
-    lines += _GAME_LINES.get(game, lambda o, s, m: [])(obs, style, me)
+    extra = _GAME_LINES.get(game)
+    if extra is not None:
+        lines += extra(obs, style, me)
     if me is not None:
         lines.append(hand_line(game, obs, style))
     return lines

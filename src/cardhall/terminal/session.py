@@ -92,7 +92,9 @@ class Session:
     def show_menu(self, menu: Menu) -> None:
         hint = self.hint()
         if hint:
-            self.say(("[italic]" + escape(hint) + "[/]") if self.style.colour else escape(hint))
+            text = escape("Hint: " + self.style.text(hint))
+            # One logical line (the terminal wraps it), so it is told apart from the table.
+            self.console.print(f"[italic]{text}[/]" if self.style.colour else text, soft_wrap=True)
         for line in menu.lines(self.style):
             self.say(line)
 
@@ -136,7 +138,8 @@ class Session:
 
     def leave(self) -> None:
         table = self.table
-        text = f"Left the table (you were seat {self.me}); seed {table.seed}, {len(table.state.history)} actions."
+        done = len(table.state.history)
+        text = f"Left the table (you were seat {self.me}); seed {table.seed}, {done} actions."
         if self.save is not None:
             text += f" Continue with: cardhall play --resume {self.save}"
         self.say(escape(text))
@@ -169,10 +172,14 @@ class Session:
                 self.say(escape(HELP))
                 hint = self.hint()
                 if hint:
-                    self.say(escape("Now: " + hint))
+                    self.say(escape("Now: " + self.style.text(hint)))
                 self.show_menu(menu)
             elif answer.command == "rules":
-                show_rules(self.console, table.game, self.lang, plain=not self.style.colour)
+                try:
+                    show_rules(self.console, table.game, self.lang, plain=not self.style.colour)
+                except CardhallError as e:
+                    self.console.print(self.style.warn(str(e)), highlight=False, soft_wrap=True)
+                    continue
                 self.show_screen()
                 self.show_menu(menu)
             elif answer.error:

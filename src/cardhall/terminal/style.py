@@ -9,6 +9,7 @@ and the numbered choices of card actions follow it.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from cardhall.cards import SUITS, format_card, parse_card, rank_of, suit_of
 from cardhall.errors import InvalidCardError
 
 SUIT_ORDER = "SHCD"
+_PRETTY_CARD = re.compile(r"(10|[2-9JQKA]|)([♣♦♥♠])")
 _RED = {SUITS.index("H"), SUITS.index("D")}
 
 
@@ -88,6 +90,12 @@ class Style:
         symbol = "♣♦♥♠"[SUITS.index(letter)]
         red = SUITS.index(letter) in _RED
         return f"[bold red]{symbol}[/]" if self.colour and red else symbol
+
+    def text(self, text: str) -> str:
+        """Prose (a hint, the rules) for this terminal: ``Q♠`` written ``QS`` when only ASCII is shown."""
+        if self.pretty:
+            return text
+        return _PRETTY_CARD.sub(lambda m: m.group(1) + SUITS["♣♦♥♠".index(m.group(2))], text)
 
     def em(self, text: str) -> str:
         return f"[bold]{escape(text)}[/]" if self.colour else escape(text)

@@ -55,10 +55,11 @@ def show_record(record: Record, console: Console, style: Style, read: Callable[[
         say(line)
     for k, (seat, action) in enumerate(steps, 1):
         console.print(f"[{k}/{len(steps)}] ", end="", markup=False)
-        line = read()
-        if line is None or line.strip().lower() in ("q", "quit"):
-            if line is None:
-                console.print()
+        answer = read()
+        if answer is None:
+            console.print()
+            return False
+        if answer.strip().lower() in ("q", "quit"):
             return False
         table.apply(seat, action)
         say(f"seat {seat}: {style.label(game.action_label(action))}")
