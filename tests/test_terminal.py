@@ -11,6 +11,7 @@ import os
 import random
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
@@ -347,3 +348,50 @@ def test_rules_of_hokm_with_the_options_in_force(lang: str, capsys: pytest.Captu
 def test_rules_in_an_unknown_language_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main_with(["rules", "hokm", "--lang", "xx"], "") == 2
     assert "unknown language 'xx'" in capsys.readouterr().err
+
+
+# --- replay: files, the summary line, --quiet ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("make", "fragment"),
+    [
+        (lambda: Path("absent.jsonl"), "no such file"),
+        (lambda: Path("."), "is a folder"),
+        (lambda: _write(Path("empty.jsonl"), "\n\n"), "holds no record"),
+    ],
+)
+def test_replay_of_no_records_is_one_line_of_error(
+    make: Callable[[], Path],
+    fragment: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main_with(["replay", str(make())], "") == 2
+    out, err = capsys.readouterr()
+    assert not out and fragment in err and err.count("\n") == 1, err
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_replay_ends_with_a_summary_and_quiet_prints_only_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    done = Table("hokm(max_hands=1)", ["random"] * 3, seed=1)
+    done.play()
+    started = Table("hokm", ["random"] * 3, seed=2)
+    started.play_bot(started.to_act[0])
+    lines = [json.dumps(done.record()), json.dumps(started.record()), "[1, 2]"]
+    path = _write(tmp_path / "r.jsonl", "\n".join(lines) + "\n")
+    assert main_with(["replay", str(path)], "") == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "3 records: 1 finished, 1 unfinished, 1 bad"
+    assert len(out) == 4 and out[2].startswith("line 3: cannot replay")
+    assert main_with(["replay", str(path), "--quiet"], "") == 1
+    quiet = capsys.readouterr().out.splitlines()
+    assert quiet == [out[2], out[-1]]

@@ -14,14 +14,9 @@ from cardhall.rulebook import LANGUAGES
 from cardhall.table import Occupant, Table
 from cardhall.terminal import saved
 from cardhall.terminal.session import Session
-from cardhall.terminal.style import Style, unicode_ok
+from cardhall.terminal.style import terminal_style
 
 DEFAULT_DELAY = 0.4
-
-
-def terminal_style(console: Console, ascii_only: bool) -> Style:
-    pretty = not ascii_only and unicode_ok(console.file)
-    return Style(pretty=pretty, colour=pretty and console.color_system is not None)
 
 
 def _seats(game_text: str, seat: int, bots_text: str | None) -> tuple[str, list[Occupant]]:

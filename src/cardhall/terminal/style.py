@@ -13,6 +13,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from rich.console import Console
 from rich.markup import escape
 
 from cardhall.cards import SUITS, format_card, parse_card, rank_of, suit_of
@@ -102,3 +103,10 @@ class Style:
 
     def warn(self, text: str) -> str:
         return f"[red]{escape(text)}[/]" if self.colour else escape(text)
+
+
+def terminal_style(console: Console, ascii_only: bool) -> Style:
+    """The style a console can show: suit symbols if it can encode them (and not ``ascii_only``),
+    colour if it also has colour (rich's detection: a terminal, ``NO_COLOR`` unset)."""
+    pretty = not ascii_only and unicode_ok(console.file)
+    return Style(pretty=pretty, colour=pretty and console.color_system is not None)
