@@ -32,6 +32,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
 ASCII_CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")
 PRETTY_CARD = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
 PRETTY_SUITS = dict(zip("♣♦♥♠", "CDHS", strict=True))
+MENU_LINE = re.compile(r"\s*1\. ")
 NEW_DEAL = ("--- Deal", "--- Svara deal")
 
 
@@ -69,8 +70,14 @@ def _record(save: Path) -> dict[str, object]:
 def visible_now(chunk: str) -> str:
     """The part of the output since the last prompt that shows the present deal: the screen, and the
     narration after the last new deal began (a finished deal's cards are public and may be dealt again)."""
-    # The phase's hint is the rules' prose ("avoid taking Q♠"), not a card on the table.
-    lines = [line for line in ANSI.sub("", chunk).splitlines() if not line.startswith("Hint:")]
+    lines = []
+    in_hint = False
+    for line in ANSI.sub("", chunk).splitlines():
+        # The phase's hint is the rules' prose ("avoid taking Q♠"), not a card on the table; the menu
+        # follows it.
+        in_hint = line.startswith("Hint:") or (in_hint and not MENU_LINE.match(line))
+        if not in_hint:
+            lines.append(line)
     start = max((k for k, line in enumerate(lines) if line.lstrip().startswith(NEW_DEAL)), default=0)
     return "\n".join(lines[start:])
 

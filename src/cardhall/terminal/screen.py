@@ -26,8 +26,8 @@ def _at(values: Any, seat: int, default: Any = None) -> Any:
 
 def _seat_stats(game: str, obs: Obs, seat: int, wide: bool) -> str:
     sizes = _at(obs.get("hand_sizes"), seat)
-    cards = "" if sizes is None else (f"{sizes} cards  " if wide else f"{sizes}c ")
-    score = f"score {_at(obs.get('scores'), seat, 0)}" if wide else f"={_at(obs.get('scores'), seat, 0)}"
+    cards = "" if sizes is None else (f"{sizes} cards  " if wide else f"{sizes} cards ")
+    score = f"score {_at(obs.get('scores'), seat, 0)}" if wide else f"sc {_at(obs.get('scores'), seat, 0)}"
     if game == "hokm":
         bid = next((b["contract"] for b in obs.get("bids", []) if b["seat"] == seat), None)
         tricks = _at(obs.get("tricks_won"), seat, 0)
@@ -36,7 +36,8 @@ def _seat_stats(game: str, obs: Obs, seat: int, wide: bool) -> str:
         points = _at(obs.get("deal_points"), seat, 0)
         return f"{cards}tricks {_at(obs.get('tricks_won'), seat, 0)}  this deal {points:+d}  {score}"
     if game == "hearts":
-        return f"{cards}points {_at(obs.get('trick_points'), seat, 0)} {score}"
+        points = _at(obs.get("trick_points"), seat, 0)
+        return f"{cards}{'points' if wide else 'pts'} {points}  {score}"
     if game == "gin":
         role = next((r for r, s in (obs.get("roles") or {}).items() if s == seat), "")
         won = _at(obs.get("hands_won"), seat, 0)
@@ -61,8 +62,9 @@ def seat_lines(game: str, obs: Obs, names: Sequence[str], me: int | None, style:
     cells = []
     for seat, name in enumerate(names):
         mark = ">" if seat in to_act else ("D" if obs.get("dealer") == seat else " ")
-        who = "you" if seat == me else name[:8]
-        text = f"{mark} seat {seat} {who:<8} {_seat_stats(game, obs, seat, wide)}"[: cell - 1]
+        size = 8 if wide else 6
+        who = "you" if seat == me else name[:size]
+        text = f"{mark} seat {seat} {who:<{size}} {_seat_stats(game, obs, seat, wide)}"[: cell - 1]
         cells.append(style.em(text.ljust(cell)) if seat == me else escape(text.ljust(cell)))
     per_line = 1 if wide else 2
     return ["".join(cells[k : k + per_line]).rstrip() for k in range(0, len(cells), per_line)]
@@ -148,22 +150,28 @@ _GAME_LINES: dict[str, Callable[[Obs, Style, int | None], list[str]]] = {
 }
 
 
-def hand_line(game: str, obs: Obs, style: Style) -> str:
+def hand_line(game: str, obs: Obs, style: Style, new: Sequence[str] = ()) -> str:
+    """The hand in the display order; ``new``: cards that came into it since the last screen (a draw,
+    a pass received), named after it."""
     hand = obs.get("hand") or []
     if game == "svara" and not obs.get("looked"):
         return "Your hand: (face down: you have not looked)"
     text = "Your hand: " + style.cards(hand, sort=True)
     if game == "svara" and obs.get("hand_value") is not None:
         text += f"  (value {obs['hand_value']})"
+    if new:
+        text += f"  (new: {style.cards(list(new), sort=True)})"
     return text
 
 
-def screen(title: str, game: str, obs: Obs, names: Sequence[str], me: int | None, style: Style) -> list[str]:
+def screen(
+    game: str, obs: Obs, names: Sequence[str], me: int | None, style: Style, new: Sequence[str] = ()
+) -> list[str]:
     """The table as ``me`` sees it (without the menu): markup lines, each at most 80 columns wide."""
     lines = seat_lines(game, obs, names, me, style)
     extra = _GAME_LINES.get(game)
     if extra is not None:
         lines += extra(obs, style, me)
     if me is not None:
-        lines.append(hand_line(game, obs, style))
+        lines.append(hand_line(game, obs, style, new))
     return lines

@@ -61,11 +61,13 @@ class Session:
         names = [o.bot or o.name or o.kind for o in table.seats]
         self.narrator = Narrator(table.game.name, names, self.me, self.style)
         self.shown = 0
+        self.last_hand: list[str] = []
 
     # --- output --------------------------------------------------------------------------------
 
     def say(self, markup: str) -> None:
-        self.console.print(markup, highlight=False, soft_wrap=False)
+        # Wrapped at word boundaries to the terminal's width (80 columns when it is not a terminal).
+        self.console.print(markup, highlight=False, width=min(self.console.width, 80))
 
     def tell(self) -> int:
         """Narrate the person's new events; the number of lines written."""
@@ -83,8 +85,22 @@ class Session:
         line, dot = ("─", "·") if self.style.pretty else ("-", "-")
         title = f"{line * 2} {game.title} {dot} {game} {dot} you are seat {self.me} "
         self.say(escape((title + line * max(0, 80 - len(title)))[:80]))
-        for line in screen(game.title, game.name, obs, self.narrator.names, self.me, self.style):
+        hand = list(obs.get("hand") or [])
+        new = self.new_cards(hand)
+        self.last_hand = hand
+        for line in screen(game.name, obs, self.narrator.names, self.me, self.style, new):
             self.say(line)
+
+    def new_cards(self, hand: list[str]) -> list[str]:
+        """The cards in ``hand`` that were not in it at the last screen, unless a new deal began."""
+        left = list(self.last_hand)
+        new = []
+        for card in hand:
+            if card in left:
+                left.remove(card)
+            else:
+                new.append(card)
+        return new if len(new) < min(len(hand), 4) else []
 
     def hint(self) -> str:
         return phase_hint(self.table.game, str(self.table.observation(self.me).get("phase", "")), self.lang)
@@ -93,8 +109,7 @@ class Session:
         hint = self.hint()
         if hint:
             text = escape("Hint: " + self.style.text(hint))
-            # One logical line (the terminal wraps it), so it is told apart from the table.
-            self.console.print(f"[italic]{text}[/]" if self.style.colour else text, soft_wrap=True)
+            self.say(f"[italic]{text}[/]" if self.style.colour else text)
         for line in menu.lines(self.style):
             self.say(line)
 
