@@ -144,11 +144,8 @@ class Session:
             self.write_save()
             self.tell()
         if self.save is not None:
-            self.say(
-                escape(
-                    f"The record is in {self.save} ('cardhall replay {self.save} --show' steps through it)."
-                )
-            )
+            text = f"The record is in {self.save} ('cardhall replay {self.save} --show' steps through it)."
+            self.console.print(escape(text), highlight=False, soft_wrap=True)
         return 0
 
     def leave(self) -> None:
@@ -157,7 +154,7 @@ class Session:
         text = f"Left the table (you were seat {self.me}); seed {table.seed}, {done} actions."
         if self.save is not None:
             text += f" Continue with: cardhall play --resume {self.save}"
-        self.say(escape(text))
+        self.console.print(escape(text), highlight=False, soft_wrap=True)  # a command to copy: unbroken
 
     def why(self, action: int) -> str:
         try:
