@@ -65,7 +65,7 @@ def _action(nr: Narrator, e: Event) -> list[str]:
 
 
 def _deal(nr: Narrator, e: Event) -> list[str]:
-    head = f"Deal {e['deal']}"
+    head = f"Deal {e.get('deal_number', e['deal'])}"  # Kierki's deals keep their numbers in a practice match
     if "name" in e:  # Kierki's deals have names
         head += f": {escape(e['name'])} ({escape(e.get('rule', ''))})"
     parts = [f"dealer {nr.short(e['dealer'])}"]
@@ -197,7 +197,7 @@ def _busted(nr: Narrator, e: Event) -> list[str]:
 
 
 def _deal_scored(nr: Narrator, e: Event) -> list[str]:
-    lines = [nr.style.em(f"Deal {e['deal']} scored")]
+    lines = [nr.style.em(f"Deal {e.get('deal_number', e['deal'])} scored")]
     if nr.game == "hokm" and "contracts" in e:
         for s, (c, t, m) in enumerate(zip(e["contracts"], e["tricks"], e["made"], strict=True)):
             lines.append(

@@ -32,6 +32,8 @@ def _seat_stats(game: str, obs: Obs, seat: int, wide: bool) -> str:
         bid = next((b["contract"] for b in obs.get("bids", []) if b["seat"] == seat), None)
         tricks = _at(obs.get("tricks_won"), seat, 0)
         return f"{cards}bid {'-' if bid is None else bid}  tricks {tricks}  {score}"
+    if game == "kierki" and obs.get("phase") == "lottery":
+        return f"{cards}{score}"
     if game == "kierki":
         points = _at(obs.get("deal_points"), seat, 0)
         return f"{cards}tricks {_at(obs.get('tricks_won'), seat, 0)}  this deal {points:+d}  {score}"

@@ -171,7 +171,10 @@ class Session:
         self.show_menu(menu)
         while True:
             self.console.print(f"Your move (1-{len(menu.entries)}, an action, help, rules, quit): ", end="")
-            line = self.read()
+            try:
+                line = self.read()
+            except KeyboardInterrupt:  # Ctrl-C leaves like Ctrl-D: the save file is already written
+                line = None
             if line is None:
                 self.console.print()
                 return None

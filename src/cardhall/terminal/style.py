@@ -82,7 +82,10 @@ class Style:
 
     def label(self, text: str) -> str:
         """An action label with its cards styled: ``play QS`` -> ``play Q♠``."""
-        return " ".join(self.card(w) if card_of(w) is not None else escape(w) for w in text.split(" "))
+        words = text.split(" ")
+        if len(words) == 2 and words[0] == "trump" and words[1] in SUITS:  # "trump S" names a suit
+            return f"trump {self.suit(words[1])}"
+        return " ".join(self.card(w) if card_of(w) is not None else escape(w) for w in words)
 
     def suit(self, letter: str) -> str:
         """A suit letter (``"C"``) as its symbol (or the letter in ASCII)."""
