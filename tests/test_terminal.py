@@ -402,3 +402,16 @@ def test_replay_ends_with_a_summary_and_quiet_prints_only_it(
     assert main_with(["replay", str(path), "--quiet"], "") == 1
     quiet = capsys.readouterr().out.splitlines()
     assert quiet == [out[2], out[-1]]
+
+
+def test_svara_amounts_are_typed_with_a_short_menu() -> None:
+    table = Table("svara", [Occupant.person(), "rules", "rules", "rules"], seed=7)
+    out, _ = session_output(table, 0, ["raise 255", "raise 250", "quit"])
+    first = out.split("Your move")[0]
+    menu = re.findall(r"(\d+)\. (raise \d+)", first)
+    assert 2 <= len(menu) <= 5  # the minimum, double, about the pot, the maximum: not a hundred lines
+    assert "or type 'raise N' with N from 20 to" in first
+    answer = out.split("Your move")[1].splitlines()
+    assert "'raise 255' is not an amount you may use now: type 'raise N' with N from 20 to" in answer[0]
+    mine = [table.game.action_label(a) for s, a in table.record()["actions"] if s == 0]
+    assert mine == ["raise 250"]

@@ -143,6 +143,10 @@ def read_answer(
     try:
         action = game.parse_action(words)
     except CardhallError as e:
+        typed = _amount(" ".join(words.lower().split()))
+        amounts = next((a for a in menu.amounts if typed and typed[0] == a.verb), None)
+        if amounts is not None:
+            return Answer(error=f"{words!r} is not an amount you may use now: type {amounts.describe()}")
         return Answer(error=str(e))
     if action not in legal:
         label = game.action_label(action)
