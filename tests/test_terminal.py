@@ -67,6 +67,22 @@ def _record(save: Path) -> dict[str, object]:
     return {k: v for k, v in data.items() if k not in ("seat", "bots")}
 
 
+def shown_hand(chunk: str) -> list[str]:
+    """The cards of the last 'Your hand:' line on the screen, sorted."""
+    line = ANSI.sub("", chunk).split("Your hand:")[-1].splitlines()[0].split("(")[0]
+    if "face down" in line:
+        return []
+    return sorted(
+        [r + s for r, s in ASCII_CARD.findall(line)]
+        + [r + PRETTY_SUITS[s] for r, s in PRETTY_CARD.findall(line)]
+    )
+
+
+def real_hand(save: Path, me: int) -> list[str]:
+    hand = replay(_record(save)).observation(me)["hand"]
+    return sorted(format_card(cardhall.parse_card(c)) for c in hand)  # canonical: 'QS'
+
+
 def visible_now(chunk: str) -> str:
     """The part of the output since the last prompt that shows the present deal: the screen, and the
     narration after the last new deal began (a finished deal's cards are public and may be dealt again)."""
@@ -95,6 +111,7 @@ def drive(child: pexpect.spawn, save: Path, me: int, rng: random.Random, max_pro
             return ANSI.sub("", "".join(out))
         leaked = cards_named(visible_now(child.before)) & secret_faces(save, me)
         assert not leaked, f"cards hidden from seat {me} on screen: {leaked}\n{child.before}"
+        assert shown_hand(child.before) == real_hand(save, me), child.before
         child.sendline(str(rng.randint(1, int(child.match.group(1)))))
     raise AssertionError("the match did not end")
 
@@ -113,8 +130,8 @@ GAMES = {
         "hearts(max_hands=1)",
         ["pass left", "You passed", "You received", "cancelled", "Deal 1 scored"],
     ),
-    "gin": ("gin(max_hands=1)", ["Deal 1 scored", "captain", "advisor"]),
-    "svara": ("svara(max_deals=2)", ["Deal 1 scored", "won you", "paid you", "Deal 2 scored"]),
+    "gin": ("gin(max_hands=1)", ["Deal 1 scored", "captain", "advisor", "melds", "deadwood", "points"]),
+    "svara": ("svara(max_deals=2)", ["Deal 1 scored", "won you", "paid you", "Showdown:", "pot of"]),
 }
 
 
