@@ -85,8 +85,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "play",
         help="play one seat in the terminal against bots",
-        description="Play one seat in the terminal against bots. At any prompt: a number, an action "
-        "('play QS', 'raise 250'), 'help', 'rules' or 'quit'.",
+        description="play one seat in the terminal against bots",
+        epilog="At any prompt: a number, an action ('play QS', 'raise 250'), 'help', 'rules' or 'quit'.",
     )
     p.add_argument("game", nargs="?", help="game string, e.g. hokm or 'hokm(target=300)'")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")

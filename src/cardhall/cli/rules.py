@@ -19,8 +19,8 @@ def cmd_rules(args: argparse.Namespace, console: Console) -> int:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "rules",
-        help="print the rules of a game",
-        description="Print the rules of a game, and the options in force for the game string given.",
+        help="print the rules of a game, with the options in force",
+        description="print the rules of a game, with the options in force",
     )
     p.add_argument("game", help="game string, e.g. hokm or 'hokm(target=300)'")
     p.add_argument("--lang", default="en", help="language: en (English) or bn (Bengali)")
