@@ -112,6 +112,8 @@ def drive(child: pexpect.spawn, save: Path, me: int, rng: random.Random, max_pro
         leaked = cards_named(visible_now(child.before)) & secret_faces(save, me)
         assert not leaked, f"cards hidden from seat {me} on screen: {leaked}\n{child.before}"
         assert shown_hand(child.before) == real_hand(save, me), child.before
+        screen = ANSI.sub("", child.before).split("you are seat")[-1].splitlines()[1:]
+        assert len(screen) + 2 <= 24 and all(len(line) <= 80 for line in screen), child.before  # 80x24
         child.sendline(str(rng.randint(1, int(child.match.group(1)))))
     raise AssertionError("the match did not end")
 
@@ -131,6 +133,9 @@ GAMES = {
         ["pass left", "You passed", "You received", "cancelled", "Deal 1 scored"],
     ),
     "gin": ("gin(max_hands=1)", ["Deal 1 scored", "captain", "advisor", "melds", "deadwood", "points"]),
+    # The largest tables must fit 80x24 too.
+    "hearts, 11 players": ("hearts(players=11,max_hands=1)", ["You passed", "Deal 1 scored"]),
+    "svara, 8 players": ("svara(players=8,max_deals=1)", ["Deal 1 scored"]),
     "svara": ("svara(max_deals=2)", ["Deal 1 scored", "won you", "paid you", "Showdown:", "pot of"]),
 }
 
