@@ -285,6 +285,8 @@ def test_save_then_resume_continues_the_same_match(
     final = json.loads(save.read_text(encoding="utf-8"))
     assert final["actions"][: len(first["actions"])] == first["actions"]
     assert replay(_record(save)).is_over
+    assert main_with(["play", "--resume", str(save)], "") == 2
+    assert "that match is over" in " ".join(capsys.readouterr().err.split())  # however it wraps
 
 
 def main_with(argv: list[str], stdin: str) -> int:

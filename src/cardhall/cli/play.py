@@ -48,6 +48,11 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         seats = [Occupant.person() if b is None else Occupant.for_bot(b) for b in state.bots]
         table = Table.from_record(state.record, seats)
         me = state.seat
+        if table.is_over:
+            raise CardhallError(
+                f"{path}: that match is over (scores {list(table.state.scores)}); "
+                f"'cardhall replay {path} --show' steps through it"
+            )
         save: Path | None = Path(args.save) if args.save else path
     else:
         if not args.game:
