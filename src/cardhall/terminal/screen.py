@@ -124,6 +124,11 @@ def _gin(obs: Obs, style: Style, me: int | None) -> list[str]:
     ]
     if obs.get("suggestion"):
         lines.append(f"Your advisor suggests: {style.label(str(obs['suggestion']))}")
+    # The knocker's choice of layout (phase "arrange"): each numbered as its action, "arrange 2".
+    for i, layout in enumerate(obs.get("arrangements") or [], 1):
+        melds = "  ".join("[" + style.cards(m) + "]" for m in layout["melds"])
+        dead = style.cards(layout.get("deadwood_cards") or [])
+        lines.append(f"arrange {i}: {melds}  deadwood {dead} = {layout.get('deadwood')}")
     knock = obs.get("knock")
     if knock:
         melds = "  ".join("[" + style.cards(m) + "]" for m in knock.get("melds", []))
