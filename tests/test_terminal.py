@@ -450,6 +450,7 @@ def test_every_event_of_a_match_is_told_in_its_own_words(game: str) -> None:
 
     table = Table(game, ["rules"] * cardhall.load_game(game).num_players, seed=11)
     table.play()
+    assert {"deal", "deal_scored", "match_over"} <= {e["type"] for e in table.events(0)}
     for seat in (0, None):
         narrator = Narrator(table.game.name, ["rules"] * table.game.num_players, seat, Style(False, False))
         for event in table.events(seat):
