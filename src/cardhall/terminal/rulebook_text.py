@@ -33,8 +33,8 @@ def show_rules(console: Console, game: Game, lang: str = "en", plain: bool = Fal
     if plain:
         console.print(text, markup=False, highlight=False)
     else:
-        console.print(Markdown(text))
-    console.print(options_line(game), markup=False, highlight=False)
+        console.print(Markdown(text), width=min(console.width, 80))  # a readable measure, piped or not
+    console.print(options_line(game), markup=False, highlight=False, width=min(console.width, 80))
 
 
 def phase_hint(game: Game, phase: str, lang: str = "en") -> str:
