@@ -134,7 +134,8 @@ def _gin(obs: Obs, style: Style, me: int | None) -> list[str]:
         melds = "  ".join("[" + style.cards(m) + "]" for m in knock.get("melds", []))
         lines.append(f"Knock by seat {knock['seat']}: {melds}  deadwood {knock.get('deadwood')}")
         if knock.get("layoffs"):
-            lines.append("Laid off: " + escape(str(knock["layoffs"])))
+            laid = ", ".join(f"{style.card(x['card'])} (seat {x['seat']})" for x in knock["layoffs"])
+            lines.append("Laid off: " + laid)
     return lines
 
 
