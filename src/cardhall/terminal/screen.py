@@ -107,8 +107,8 @@ def _kierki(obs: Obs, style: Style, me: int | None) -> list[str]:
 
 def _hearts(obs: Obs, style: Style, me: int | None) -> list[str]:
     first = f"Hand {obs.get('hand_number')}  pass {escape(str(obs.get('pass_direction')))}"
-    if obs.get("phase") == "pass":
-        chosen = _at(obs.get("passes_chosen"), me or 0, 0)
+    if obs.get("phase") == "pass" and me is not None:
+        chosen = _at(obs.get("passes_chosen"), me, 0)
         first += f"  (you have chosen {chosen}: {style.cards(obs.get('passing') or [])})"
     first += f"  hearts {'broken' if obs.get('hearts_broken') else 'not broken'}"
     first += f"  widow {obs.get('widow_size')}  target {obs.get('target')}"
@@ -119,7 +119,8 @@ def _gin(obs: Obs, style: Style, me: int | None) -> list[str]:
     pile = obs.get("discard_pile") or []
     top = style.card(pile[-1]) if pile else "(empty)"
     lines = [
-        f"Hand {obs.get('hand_number')}  you are the {obs.get('role')}  stock {obs.get('stock_size')}"
+        f"Hand {obs.get('hand_number')}{'  you are the ' + str(obs.get('role')) if me is not None else ''}"
+        f"  stock {obs.get('stock_size')}"
         f"  discard pile: {top} ({len(pile)} cards)  target {obs.get('target')}"
     ]
     if obs.get("suggestion"):
@@ -158,6 +159,12 @@ _GAME_LINES: dict[str, Callable[[Obs, Style, int | None], list[str]]] = {
 }
 
 
+def table_lines(game: str, obs: Obs, style: Style, me: int | None) -> list[str]:
+    """What lies on the table (trump, contract, the trick, the pot, the discard pile)."""
+    lines = _GAME_LINES.get(game)
+    return [] if lines is None else lines(obs, style, me)
+
+
 def hand_line(game: str, obs: Obs, style: Style, new: Sequence[str] = ()) -> str:
     """The hand in the display order; ``new``: cards that came into it since the last screen (a draw,
     a pass received), named after it."""
@@ -177,9 +184,7 @@ def screen(
 ) -> list[str]:
     """The table as ``me`` sees it (without the menu): markup lines, each at most 80 columns wide."""
     lines = seat_lines(game, obs, names, me, style)
-    extra = _GAME_LINES.get(game)
-    if extra is not None:
-        lines += extra(obs, style, me)
+    lines += table_lines(game, obs, style, me)
     if me is not None:
         lines.append(hand_line(game, obs, style, new))
     return lines

@@ -22,16 +22,20 @@ from cardhall.records import check_record
 from cardhall.table import Table
 from cardhall.terminal import saved
 from cardhall.terminal.narrate import Narrator
+from cardhall.terminal.screen import table_lines
 from cardhall.terminal.style import Style
 
 
 def _hands(table: Table, style: Style) -> list[str]:
+    """Every seat's hand, then what lies on the table as a spectator sees it."""
     zones = table.state.zones()
     lines = []
     for seat in range(table.game.num_players):
         cards = zones.get(f"hand {seat}", [])
         texts = [style.card_text(card) for card in cards]
         lines.append(f"  seat {seat}: {style.cards(texts, sort=True)}")
+    if not table.is_over:
+        lines += ["  " + line for line in table_lines(table.game.name, table.observation(None), style, None)]
     return lines
 
 
