@@ -121,7 +121,7 @@ def _gin(obs: Obs, style: Style, me: int | None) -> list[str]:
     lines = [
         f"Hand {obs.get('hand_number')}{'  you are the ' + str(obs.get('role')) if me is not None else ''}"
         f"  stock {obs.get('stock_size')}"
-        f"  discard pile: {top} ({len(pile)} cards)  target {obs.get('target')}"
+        f"  discard pile: {top} ({len(pile)} card{'' if len(pile) == 1 else 's'})  target {obs.get('target')}"
     ]
     if obs.get("suggestion"):
         lines.append(f"Your advisor suggests: {style.label(str(obs['suggestion']))}")
