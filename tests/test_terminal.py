@@ -459,3 +459,23 @@ def test_every_event_of_a_match_is_told_in_its_own_words(game: str) -> None:
             assert all(isinstance(line, str) and "\n" not in line for line in lines)
             if event["type"] not in ("seat", "action"):
                 assert lines, event
+
+
+def test_the_delay_follows_each_bot_move_the_person_sees() -> None:
+    table = Table("hearts(decks=1,players=4)", [Occupant.person(), "rules", "rules", "rules"], seed=3)
+    pauses: list[float] = []
+    lines = iter(["1", "1", "1", "quit"])
+    out = io.StringIO()
+    session = Session(
+        table,
+        0,
+        Console(file=out, width=80, color_system=None),
+        Style(pretty=False, colour=False),
+        delay=0.25,
+        read=lambda: next(lines, None),
+        sleep=pauses.append,
+    )
+    session.run()
+    seen = [e for e in table.events(0) if e["type"] == "action" and e["seat"] != 0 and not e["hidden"]]
+    # Another seat's pass is told ("pass") but not waited for; every card a bot plays is.
+    assert seen and pauses == [0.25] * len(seen)

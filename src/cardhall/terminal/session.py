@@ -55,6 +55,7 @@ class Session:
     lang: str = "en"
     save: Path | None = None
     read: Callable[[], str | None] = read_line
+    sleep: Callable[[float], None] = time.sleep
 
     def __post_init__(self) -> None:
         table = self.table
@@ -69,15 +70,17 @@ class Session:
         # Wrapped at word boundaries to the terminal's width (80 columns when it is not a terminal).
         self.console.print(markup, highlight=False, width=min(self.console.width, 80))
 
-    def tell(self) -> int:
-        """Narrate the person's new events; the number of lines written."""
-        written = 0
+    def tell(self) -> bool:
+        """Narrate the person's new events; whether any showed something worth a pause (another
+        seat's hidden pass is told, but there is nothing to follow)."""
+        worth = False
         for event in self.table.events(self.me, since=self.shown):
-            for line in self.narrator.lines(event):
+            lines = self.narrator.lines(event)
+            for line in lines:
                 self.say(line)
-                written += 1
+            worth = worth or (bool(lines) and not event.get("hidden"))
         self.shown = self.table.number
-        return written
+        return worth
 
     def show_screen(self) -> None:
         table, game = self.table, self.table.game
@@ -130,7 +133,7 @@ class Session:
                 table.play_bot(bots[0])
                 self.write_save()
                 if self.tell() and self.delay > 0:
-                    time.sleep(self.delay)
+                    self.sleep(self.delay)
                 continue
             if table.is_over:
                 break
