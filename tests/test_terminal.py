@@ -479,3 +479,14 @@ def test_the_delay_follows_each_bot_move_the_person_sees() -> None:
     seen = [e for e in table.events(0) if e["type"] == "action" and e["seat"] != 0 and not e["hidden"]]
     # Another seat's pass is told ("pass") but not waited for; every card a bot plays is.
     assert seen and pauses == [0.25] * len(seen)
+
+
+def test_hints_and_rules_in_bengali_at_the_prompt() -> None:
+    table = Table("hokm", [Occupant.person(), "rules", "rules"], seed=3)
+    out = io.StringIO()
+    lines = iter(["rules", "quit"])
+    console = Console(file=out, width=80, color_system=None)
+    Session(table, 0, console, Style(False, False), lang="bn", read=lambda: next(lines, None)).run()
+    hint = next(line for line in out.getvalue().splitlines() if line.startswith("Hint:"))
+    assert re.search("[\u0980-\u09ff]{3}", hint)
+    assert out.getvalue().count("Your move") == 2 and "Options in force" in out.getvalue()
