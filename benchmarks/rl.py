@@ -228,10 +228,11 @@ def ratios(measures: dict[str, Measure]) -> list[dict[str, Any]]:
 
 def compiled() -> bool:
     try:
-        from cardhall.core import Game
+        import cardhall.core  # noqa: F401 - is_compiled looks at the loaded module
+        from cardhall.engine_build import is_compiled
     except ImportError:
         return False
-    return not Game.__module__.endswith(".py") and type(Game).__name__ != "ABCMeta"
+    return is_compiled()
 
 
 def main(argv: list[str] | None = None) -> int:

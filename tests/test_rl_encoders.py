@@ -183,3 +183,27 @@ def test_docs_rl_md_shows_the_layouts_as_the_code_has_them() -> None:
     assert set(documented) >= set(game_classes())
     for game_string in documented:
         assert make_encoder(cardhall.load_game(game_string)).table() in text, game_string
+
+
+# Games whose hand sizes differ by seat during play, with the scale each encoder divides them by.
+HAND_SIZES = {
+    "gin(players=2,max_hands=1)": 11,
+    "hearts(players=8,max_hands=1)": 26,
+    "kierki(last_deal=1)": 13,
+}
+
+
+@pytest.mark.parametrize("game_string", HAND_SIZES)
+def test_per_seat_numbers_are_written_by_relative_seat(game_string: str) -> None:
+    encoder = make_encoder(cardhall.load_game(game_string))
+    field, scale = encoder.field("hand_sizes"), HAND_SIZES[game_string]
+    uneven = 0
+    for state in states_of(game_string, seed=2):
+        n = state.game.num_players
+        for seat in range(n):
+            obs = state.observation(seat, ints=True)
+            sizes = obs["hand_sizes"]
+            uneven += len(set(sizes)) > 1
+            written = encoder.encode(obs)[field.start : field.stop] * scale
+            assert written.tolist() == pytest.approx([sizes[(seat + i) % n] for i in range(n)])
+    assert uneven  # some states tell the seats apart

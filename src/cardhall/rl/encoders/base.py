@@ -111,14 +111,18 @@ class Encoder(ABC):
         cards: list[int] = []
         flags: list[int] = []
         self._fill(out, cards, flags, obs, me)
+        # Numbers first: the ones written below are in range already. ``out.clip`` and ``np.fromiter``
+        # rather than ``np.clip`` and indexing by the list: each saves a microsecond or two a call.
+        out.clip(-1.0, 1.0, out=out)
+        if self.copies == 1:
+            cards += flags  # a card counted twice in one slice (shown by two moves) reads 1
+        elif cards:
+            np.add.at(out, np.fromiter(cards, np.intp, len(cards)), 1.0 / self.copies)
+            cards = flags
+        else:
+            cards = flags
         if cards:
-            if self.copies == 1:
-                out[cards] = 1.0  # a card counted twice in one slice (shown by two moves) reads 1
-            else:
-                np.add.at(out, cards, 1.0 / self.copies)
-        if flags:
-            out[flags] = 1.0
-        np.clip(out, -1.0, 1.0, out=out)
+            out[np.fromiter(cards, np.intp, len(cards))] = 1.0
         return out
 
     def field(self, name: str) -> Field:
@@ -138,9 +142,11 @@ class Encoder(ABC):
         dst.extend([start + card % 52 for card in cards])
 
     def put_plays(self, dst: list[int], field: Field, plays: Iterable[dict[str, Any]], me: int) -> None:
-        """Cards played (``{"seat", "card"}`` items), each at its player's relative seat."""
+        """Cards played (``{"seat", "card"}`` items, a card of None skipped), each at its player's
+        relative seat."""
         start, n = field.start, self.players
-        dst.extend([start + 52 * ((p["seat"] - me) % n) + p["card"] % 52 for p in plays])
+        at = [start + 52 * ((seat - me) % n) for seat in range(n)]
+        dst += [at[p["seat"]] + c % 52 for p in plays if (c := p["card"]) is not None]
 
     def put_seat(self, flags: list[int], field: Field, seat: int | None, me: int) -> None:
         if seat is not None:
@@ -152,7 +158,11 @@ class Encoder(ABC):
 
     def put_per_seat(self, out: Array, field: Field, values: Sequence[Any], me: int, scale: float) -> None:
         """``values`` indexed by absolute seat (numbers or booleans), written by relative seat."""
-        out[field.start : field.stop] = [v / scale for v in (*values[me:], *values[:me])]
+        # One scalar write per seat: quicker than numpy converting a short list into a slice.
+        at = field.start - me
+        n = self.players
+        for seat, value in enumerate(values):
+            out[at + seat if seat >= me else at + seat + n] = value / scale
 
     @staticmethod
     def put_enum(flags: list[int], field: Field, values: Sequence[str], value: object) -> None:

@@ -92,7 +92,7 @@ class GinEncoder(Encoder):
             self.put_cards(cards, self.banned, (obs["banned_discard"],))
         for seat, held in enumerate(obs["known_cards"]):
             self.put_seat_cards(cards, self.known, seat, me, held)
-        self.put_plays(cards, self.shown, [m for m in obs["moves"] if m["card"] is not None], me)
+        self.put_plays(cards, self.shown, obs["moves"], me)  # a move without a card shows none
         if obs["spread_hands"] is not None:
             for seat, held in enumerate(obs["spread_hands"]):
                 self.put_seat_cards(cards, self.spread, seat, me, held)
