@@ -231,7 +231,7 @@ def test_the_gym_env_plays_every_seat_to_the_end_and_its_rewards_add_up(game: st
     for seat in range(n):
         env = cardhall.rl.gym_env(game, seat=seat, opponents="rules", rewards=rewards)
         env.reset(seed=seat)
-        first = cardhall.load_game(game).new_game(seed=seat).scores  # before the bots' first moves
+        first = cardhall.load_game(game).new_game(seed=env.table.seed).scores  # before the bots' moves
         rng = np.random.default_rng(seat)
         total, every, terminated = 0.0, [0.0] * n, False
         while not terminated:
@@ -248,6 +248,24 @@ def test_the_gym_env_plays_every_seat_to_the_end_and_its_rewards_add_up(game: st
         assert total == pytest.approx(expected[seat])
         assert every == pytest.approx(expected)
         assert not env.action_masks().any()
+
+
+# A deal of two-player gin where the rules bot, not dealing, takes the up-card and knocks at once.
+KNOCKED_BEFORE_SEAT_0_ACTS = 3102847083982095640
+
+
+def test_a_match_the_bots_end_before_the_learner_acts_is_skipped_reproducibly() -> None:
+    def reset() -> tuple[cardhall.rl.CardhallGym, dict]:
+        env = cardhall.rl.gym_env("gin(players=2,max_hands=1)", seat=0, opponents="rules")
+        _, info = env.reset(seed=KNOCKED_BEFORE_SEAT_0_ACTS)
+        return env, info
+
+    (env, info), (again, _) = reset(), reset()
+    assert info["skipped_seeds"] == [KNOCKED_BEFORE_SEAT_0_ACTS]
+    assert not env.table.state.is_over and info["action_mask"].any()
+    assert env.table.seed == again.table.seed != KNOCKED_BEFORE_SEAT_0_ACTS
+    _, info = cardhall.rl.gym_env("gin(players=2,max_hands=1)", seat=0, opponents="random").reset(seed=5)
+    assert "skipped_seeds" not in info
 
 
 def test_the_gym_env_reproduces_a_seeded_match_with_its_bots() -> None:

@@ -21,6 +21,11 @@ Decisions:
   the others rather than its own points (gin scores only the winner of a hand).
 - **Seeding**: ``reset(seed=s)`` deals the match from seed ``s``; a reset without a seed draws the match
   seed from the environment's generator (``np_random``), so a seeded sequence of resets reproduces.
+- **A match the bots end before the learner's first decision** (two-player gin: the non-dealer takes the
+  up-card and knocks at once, about one deal in 2,000 with ``rules``) is skipped: Gymnasium's ``reset``
+  cannot end an episode, and an episode without a decision teaches nothing. ``reset`` deals the next
+  match from the generator and lists the skipped seeds in ``info["skipped_seeds"]``; the deal is then
+  no longer the seed's own, but a seeded reset still reproduces.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from cardhall.rl.rewards import Rewards, check_mode
 from cardhall.table import Occupant, Table
 
 Array = np.ndarray[Any, Any]
+MAX_SKIPPED = 1000  # matches in a row the bots may end before the learner acts, before reset gives up
 
 
 class CardhallGym(gym.Env[Array, Any]):
@@ -86,12 +92,33 @@ class CardhallGym(gym.Env[Array, Any]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Array, dict[str, Any]]:
         super().reset(seed=seed)
-        match_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
-        self.table = Table(self.game, self._seats, seed=match_seed, events=False)
-        self._rewards = Rewards(self.table.state, self.reward_mode)
-        # What is earned before the learner's first action (nothing, in every game now) comes with it.
-        self._carried = self._play_bots()
-        return self._observe(), {"action_mask": self.action_masks()}
+        match_seed = seed if seed is not None else self._draw_seed()
+        skipped: list[int] = []
+        while True:
+            self.table = Table(self.game, self._seats, seed=match_seed, events=False)
+            self._rewards = Rewards(self.table.state, self.reward_mode)
+            # What is earned before the learner's first action (a hand the bots ended, in a match of
+            # several) comes with the reward of that action.
+            self._carried = self._play_bots()
+            if not self.table.state.is_over:
+                break
+            # The bots ended the match before the learner had a decision (gin's non-dealer can take
+            # the up-card and knock at once): Gymnasium's reset cannot end an episode, and there is
+            # nothing to learn from it, so the next match is dealt, from the environment's generator.
+            skipped.append(match_seed)
+            if len(skipped) >= MAX_SKIPPED:
+                raise InvalidOptionError(
+                    f"{self.game}: the bots ended {MAX_SKIPPED} matches in a row before seat {self.seat} "
+                    "had a decision"
+                )
+            match_seed = self._draw_seed()
+        info: dict[str, Any] = {"action_mask": self.action_masks()}
+        if skipped:
+            info["skipped_seeds"] = skipped
+        return self._observe(), info
+
+    def _draw_seed(self) -> int:
+        return int(self.np_random.integers(2**63 - 1))
 
     def step(self, action: int) -> tuple[Array, float, bool, bool, dict[str, Any]]:
         table = self._table()
