@@ -207,3 +207,27 @@ def test_per_seat_numbers_are_written_by_relative_seat(game_string: str) -> None
             written = encoder.encode(obs)[field.start : field.stop] * scale
             assert written.tolist() == pytest.approx([sizes[(seat + i) % n] for i in range(n)])
     assert uneven  # some states tell the seats apart
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    ["gin(max_hands=2)", "gin(players=2,max_hands=3)", "gin(players=2,allow_same_discard=true)"],
+)
+def test_the_gin_fast_path_gives_the_same_array_as_the_observation(game_string: str) -> None:
+    """``encode_state`` (from the state's card masks) and ``encode`` (from the observation) agree for
+    every seat at every step, so the fast path carries what the observation does and nothing more."""
+    encoder = make_encoder(cardhall.load_game(game_string))
+    knocked = 0
+    for seed in (3, 4):
+        for state in states_of(game_string, seed=seed):
+            knocked += state.observation(0, ints=True)["knock"] is not None
+            for seat in range(state.game.num_players):
+                fast = encoder.encode_state(state, seat)
+                slow = encoder.encode(state.observation(seat, ints=True))
+                assert fast.dtype == slow.dtype == np.float32
+                assert np.array_equal(fast, slow), [
+                    f.name for f in encoder.fields if (fast != slow)[f.start : f.stop].any()
+                ]
+    assert knocked  # the knock's fields were compared too
+    with pytest.raises(ValueError, match="seat"):
+        cardhall.load_game(game_string).new_game(seed=1).card_masks(7)

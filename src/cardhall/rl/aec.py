@@ -134,7 +134,7 @@ class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         state = self._state()
         seat = self._seat_of[agent]
         return {
-            "observation": self.encoder.encode(state.observation(seat, ints=True)),
+            "observation": self.encoder.encode_state(state, seat),
             "action_mask": action_mask(state, seat),
         }
 

@@ -164,7 +164,7 @@ class CardhallGym(gym.Env[Array, Any]):
 
     def _observe(self) -> Array:
         state: State = self._table().state
-        return self.encoder.encode(state.observation(self.seat, ints=True))
+        return self.encoder.encode_state(state, self.seat)
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from cardhall.core import Game, Observation
+from cardhall.core import Game, Observation, State
 from cardhall.errors import InvalidOptionError
 
 Array = npt.NDArray[np.float32]
@@ -124,6 +124,11 @@ class Encoder(ABC):
         if cards:
             out[np.fromiter(cards, np.intp, len(cards))] = 1.0
         return out
+
+    def encode_state(self, state: State, seat: int) -> Array:
+        """The array for ``seat`` in ``state``: :meth:`encode` of its observation, unless a game's encoder
+        has a faster way to the same array (the environments call this)."""
+        return self.encode(state.observation(seat, ints=True))
 
     def field(self, name: str) -> Field:
         return self._by_name[name]

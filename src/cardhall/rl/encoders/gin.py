@@ -35,8 +35,10 @@ from __future__ import annotations
 
 from functools import cached_property
 
+import numpy as np
+
 from cardhall.cards import parse_card
-from cardhall.core import Observation
+from cardhall.core import Observation, State
 from cardhall.errors import InvalidCardError
 from cardhall.rl.encoders.base import Array, Encoder
 
@@ -119,6 +121,66 @@ class GinEncoder(Encoder):
             flags.append(self.suggestion.start + kind)
             if card is not None:
                 flags.append(self.suggestion.start + len(SUGGESTED) + 1 + card)
+
+    def encode_state(self, state: State, seat: int) -> Array:
+        """The same array as :meth:`encode` of the seat's observation, built from the state's
+        ``card_masks(seat)`` (the observation's facts with cards as bitmasks): every 0/1 position goes
+        into one big int, unpacked at once; the numbers are written one by one. Several times faster,
+        since nothing is built or read per move of the hand."""
+        v = state.card_masks(seat)  # type: ignore[attr-defined]
+        n, me = self.players, seat
+        rel = [(s - me) % n for s in range(n)]
+        bits = (
+            v["hand"] << self.hand.start
+            | v["pile"] << self.pile.start
+            | 1 << self.phase.start + (PHASES.index(v["phase"]) if v["phase"] in PHASES else len(PHASES))
+            | 1 << self.role.start + (ROLES.index(v["role"]) if v["role"] in ROLES else len(ROLES))
+            | 1 << self.dealer.start + rel[v["dealer"]]
+        )
+        if v["top"] >= 0:
+            bits |= 1 << self.top.start + v["top"]
+        if v["banned"] >= 0:
+            bits |= 1 << self.banned.start + v["banned"]
+        known, shown = self.known.start, self.shown.start
+        for s in range(n):
+            bits |= v["known"][s] << known + 52 * rel[s] | v["shown"][s] << shown + 52 * rel[s]
+        if v["spread"] is not None:
+            for s, held in enumerate(v["spread"]):
+                bits |= held << self.spread.start + 52 * rel[s]
+        for s in v["to_act"]:
+            bits |= 1 << self.to_act.start + rel[s]
+        for s in v["declined"]:
+            bits |= 1 << self.declined.start + rel[s]
+        if v["current"] >= 0:
+            bits |= 1 << self.current.start + rel[v["current"]]
+        if v["knocker"] >= 0:
+            bits |= v["melds"] << self.melds.start | 1 << self.knocker.start + rel[v["knocker"]]
+        suggestion = v["suggestion"]
+        if self.suggestion is not None and suggestion >= 0:
+            kind, card = self._suggested[suggestion]
+            bits |= 1 << self.suggestion.start + kind
+            if card is not None:
+                bits |= 1 << self.suggestion.start + len(SUGGESTED) + 1 + card
+        packed = np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8)
+        out = np.unpackbits(packed, count=self.size, bitorder="little").astype(np.float32)
+        sizes, scores, won = self.hand_sizes.start, self.scores.start, self.hands_won.start
+        target = v["target"]
+        for s in range(n):
+            r = rel[s]
+            out[sizes + r] = min(v["hand_sizes"][s] / 11, 1.0)
+            out[scores + r] = min(v["scores"][s] / target, 1.0)
+            out[won + r] = min(v["hands_won"][s] / 10, 1.0)
+        numbers = self.numbers.start
+        out[numbers] = min(v["stock_size"] / 31, 1.0)
+        out[numbers + 1] = float(v["advised"])
+        if v["knocker"] >= 0:
+            out[numbers + 2] = min(v["deadwood"] / 10, 1.0)
+            out[numbers + 3] = min(v["opponent_deadwood"] / 100, 1.0)
+        return out
+
+    @cached_property
+    def _bytes(self) -> int:
+        return (self.size + 7) // 8
 
     @cached_property
     def _suggested(self) -> list[tuple[int, int | None]]:
