@@ -4,6 +4,10 @@ measure it in a duplicate-deal tournament against the ``random`` and ``rules`` b
     pip install 'cardhall[train]'      # sb3-contrib and torch: heavy, so not in `all`
     python examples/train_gin.py [--steps 200000] [--opponent random] [--deals 500] [--save gin_ppo.zip]
 
+The run docs/rl.md reports (about six minutes on one core):
+
+    nice python examples/train_gin.py --steps 300000 --opponent rules --deals 500
+
 - **Game**: ``gin(players=2,max_hands=1)``, one hand a match, so an episode is one hand.
 - **Training**: the learner sits in seat 0 (the deal decides who deals, so it plays both roles), the
   opponent is the bot ``--opponent``; the reward of a step is the learner's points minus the opponent's

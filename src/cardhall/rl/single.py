@@ -22,10 +22,11 @@ Decisions:
 - **Seeding**: ``reset(seed=s)`` deals the match from seed ``s``; a reset without a seed draws the match
   seed from the environment's generator (``np_random``), so a seeded sequence of resets reproduces.
 - **A match the bots end before the learner's first decision** (two-player gin: the non-dealer takes the
-  up-card and knocks at once, about one deal in 2,000 with ``rules``) is skipped: Gymnasium's ``reset``
-  cannot end an episode, and an episode without a decision teaches nothing. ``reset`` deals the next
-  match from the generator and lists the skipped seeds in ``info["skipped_seeds"]``; the deal is then
-  no longer the seed's own, but a seeded reset still reproduces.
+  up-card and knocks at once; once in 2,000 resets against ``rules`` in one run) is skipped:
+  Gymnasium's ``reset`` cannot end an episode, and an episode without a decision teaches nothing.
+  ``reset`` deals the next match from the generator and lists the skipped seeds in
+  ``info["skipped_seeds"]``; the deal is then no longer the seed's own, but a seeded reset still
+  reproduces.
 """
 
 from __future__ import annotations
