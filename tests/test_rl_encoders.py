@@ -44,7 +44,7 @@ def states_of(game_string: str, seed: int):
     state = game.new_game(seed=seed)
     while not state.is_over:
         yield state
-        seat = state.to_act[0]
+        seat = rng.choice(state.to_act)  # with several to act (the gin advisor, passers), any of them
         legal = state.legal_actions(seat)
         obs = state.observation(seat, ints=True)
         action = rng.choice(legal) if rng.random() < 0.2 else bot.act(obs, legal, rng)
@@ -217,10 +217,12 @@ def test_the_gin_fast_path_gives_the_same_array_as_the_observation(game_string: 
     """``encode_state`` (from the state's card masks) and ``encode`` (from the observation) agree for
     every seat at every step, so the fast path carries what the observation does and nothing more."""
     encoder = make_encoder(cardhall.load_game(game_string))
-    knocked = 0
+    knocked = suggested = 0
     for seed in (3, 4):
         for state in states_of(game_string, seed=seed):
             knocked += state.observation(0, ints=True)["knock"] is not None
+            seats = range(state.game.num_players)
+            suggested += any(state.observation(s, ints=True)["suggestion"] is not None for s in seats)
             for seat in range(state.game.num_players):
                 fast = encoder.encode_state(state, seat)
                 slow = encoder.encode(state.observation(seat, ints=True))
@@ -229,5 +231,6 @@ def test_the_gin_fast_path_gives_the_same_array_as_the_observation(game_string: 
                     f.name for f in encoder.fields if (fast != slow)[f.start : f.stop].any()
                 ]
     assert knocked  # the knock's fields were compared too
+    assert suggested or cardhall.load_game(game_string).num_players == 2  # and the advisor's suggestion
     with pytest.raises(ValueError, match="seat"):
         cardhall.load_game(game_string).new_game(seed=1).card_masks(7)
