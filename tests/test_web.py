@@ -67,65 +67,278 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
 
 
-def enter(page: Page, name: str) -> None:
+def shots(page: Page, name: str) -> None:
+    """Desktop and phone screenshots of the page as it is now (the viewport put back afterwards)."""
+    shot(page, f"{name}-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, f"{name}-phone")
+    page.set_viewport_size(DESKTOP)
+
+
+def enter(page: Page, name: str, bengali: bool = False) -> None:
     page.goto("/")
+    page.wait_for_selector("#name")
+    if bengali:
+        page.click("#lang")
+        page.wait_for_selector("text=কার্ড হলে স্বাগতম")
     page.fill("#name", name)
     page.click("#enter")
     page.wait_for_selector("#quickplay")
+
+
+def quick_play(page: Page, game: str, options: str = "", level: str = "easy") -> None:
+    page.select_option("#qp-game", game)
+    page.fill("#qp-options", options)
+    page.select_option("#qp-level", level)
+    page.select_option("#qp-pace", "0")
+    page.click("#quickplay")
+    page.wait_for_selector(".table-view .arena .seat")
+
+
+# What a person clicks next, in this order: confirming a pass, a move button (also the choices of a card
+# with several actions), the stock or the pile, a legal card of his hand not yet picked.
+PLAYABLE = (
+    "#confirm-pass:not([disabled])",
+    ".actions button.act:not([disabled])",
+    ".felt .card.legal",
+    ".hand .card.legal:not(.picked)",
+)
+
+
+def play_until(page: Page, done: str, max_moves: int = 300, before_move: Any = None) -> int:
+    """Play the first playable thing until ``done`` shows; the number of clicks made."""
+    moves = 0
+    while True:
+        page.wait_for_selector(", ".join((done, *PLAYABLE)), timeout=30_000)
+        if page.locator(done).count():
+            return moves
+        if before_move is not None and before_move(moves):
+            continue
+        for selector in PLAYABLE:
+            target = page.locator(selector)
+            if target.count():
+                try:
+                    target.first.click(timeout=2_000)
+                    moves += 1
+                except Error:  # the table moved on (a new frame re-drew it) between finding and clicking
+                    pass
+                break
+        assert moves < max_moves
+
+
+LATIN = re.compile(r"[A-Za-z]")
+BENGALI = re.compile(r"[\u0980-\u09ff]")
+CARD_TEXT = re.compile(r"(10|[2-9AKQJ])[♣♦♥♠]")
+
+
+def table_text(page: Page) -> str:
+    """The text of the table screen, the cards' printed indices left out (they stay as on real cards)."""
+    text = page.inner_text(".table-view") + page.inner_text("#top")
+    return CARD_TEXT.sub("", text).replace("English", "").replace("বাংলা", "")
+
+
+def assert_one_language(page: Page, bengali: bool) -> None:
+    text = table_text(page)
+    if bengali:
+        assert not LATIN.findall(text), f"English left on the Bengali table: {text!r}"
+    else:
+        assert not BENGALI.findall(text), f"Bengali left on the English table: {text!r}"
+
+
+def switch_language(page: Page, bengali: bool) -> None:
+    page.click("#lang")
+    page.wait_for_function(f"document.documentElement.lang === '{'bn' if bengali else 'en'}'")
+    page.wait_for_selector(".table-view")
+
+
+def assert_scored(page: Page, seats: int) -> None:
+    """The deal summary lists every seat, and the scores beside the table show its totals."""
+    summary = page.locator(".deal-summary")
+    assert summary.count() == 1
+    assert summary.locator("tbody tr").count() == seats
+    totals = summary.locator("tbody tr td:last-child").all_inner_texts()
+    scores = page.locator(".scores td").all_inner_texts()
+    assert totals == scores, (totals, scores)
+    assert page.locator(".sheet-table tbody tr").count() >= 1
 
 
 def test_a_person_plays_a_hokm_deal_against_easy_bots(page: Page) -> None:
     enter(page, "Ann")
     page.wait_for_selector('.game strong:text("Hokm Egbari")')
     shot(page, "lobby-en-desktop")
-    page.select_option("#qp-game", "hokm")
-    page.fill("#qp-options", "max_hands=1")
-    page.select_option("#qp-level", "easy")
-    page.select_option("#qp-pace", "0")
-    page.click("#quickplay")
+    quick_play(page, "hokm", "max_hands=1")
     page.wait_for_selector(".hand .card")
-    assert page.locator(".ring .seat").count() == 2
-    assert page.locator(".ring .badge.bot").count() == 2
+    assert page.locator(".arena .seat").count() == 3
+    assert page.locator(".arena .seat:not(.me) .badge.bot").count() == 2
     assert page.locator(".hand .card").count() == 10  # Hokm deals ten cards to each of three seats
 
-    moves = 0
-    reloaded = shot_taken = False
-    playable = ".hand .card.legal, .actions button.act:not([disabled])"
-    while True:
-        page.wait_for_selector(f".match-over, {playable}", timeout=30_000)
-        if page.locator(".match-over").count():
-            break
-        mid_trick = page.locator(".trick .card").count() and page.locator(".hand .card.legal").count()
-        if mid_trick and not shot_taken:
+    state = {"reloaded": False, "shot": False, "bas": False}
+
+    def before_move(moves: int) -> bool:
+        bas = page.locator('.actions button[data-label="bid bas"]')
+        if bas.count():
+            assert bas.inner_text() == "Bas"  # the lowest contract by its name, not "2"
+            state["bas"] = True
+        mid_trick = page.locator(".felt .played:not(.taken):not(.taking)").count()
+        if mid_trick and page.locator(".hand .card.legal").count() and not state["shot"]:
+            # legal cards highlighted and the others dimmed, each named for screen readers
+            legal = page.locator(".hand .card.legal").first.get_attribute("aria-label") or ""
+            assert legal.endswith(", playable"), legal
+            if page.locator(".hand .card.dim").count():
+                dim = page.locator(".hand .card.dim").first.get_attribute("aria-label") or ""
+                assert dim.endswith(", not playable now"), dim
             shot(page, "table-en-desktop")
-            shot_taken = True
-        if moves == 3 and not reloaded:
+            state["shot"] = True
+        if moves == 3 and not state["reloaded"]:
             # A reload mid-deal: the page rejoins its table (since the last event it had) and plays on.
+            hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
             page.reload()
             page.wait_for_selector(".hand .card")
             assert page.locator(".log li").count() >= 4
-            reloaded = True
-            continue
-        try:
-            page.locator(playable).first.click(timeout=2_000)
-        except Error:  # the table moved on (a new frame re-drew it) between finding and clicking
-            continue
-        moves += 1
-        assert moves < 100
+            again = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            assert again == hand  # the same deal continues
+            state["reloaded"] = True
+            return True
+        return False
 
+    moves = play_until(page, ".match-over", before_move=before_move)
     assert moves >= 10  # a bid, maybe trump, and at least nine cards of his (one may go to a stand-in)
-    assert reloaded
+    assert state["reloaded"] and state["bas"]
     assert "Winners" in page.inner_text(".match-over")
     assert page.locator(".scores tbody tr").count() == 3
-    assert re.search(r"Deal 1 scored: Ann [+-]?\d+", page.inner_text(".log"))
+    assert re.search(r"Deal \d+ scored: Ann [+−]?\d+", page.inner_text(".log"))
     assert page.get_attribute(".table-view", "data-status") == "finished"
+    assert_scored(page, 3)
+    assert page.locator(".deal-summary th", has_text="Contract").count() == 1
+    # The last trick stays on the felt after the deal, its winner's card marked.
+    assert page.locator(".felt .played").count() == 3
+    assert page.locator(".felt .played.winner").count() == 1
+    assert_one_language(page, bengali=False)
     shot(page, "table-en-over-desktop")
     page.set_viewport_size(PHONE)
     shot(page, "table-en-over-phone")
 
 
-LATIN = re.compile(r"[A-Za-z]")
-CARD_TEXT = re.compile(r"(10|[2-9AKQJ])[♣♦♥♠]")
+def test_svara_bets_with_the_amount_control(page: Page) -> None:
+    enter(page, "Ann")
+    quick_play(page, "svara", "players=3,max_deals=1")
+    state = {"bet": None}
+
+    def before_move(moves: int) -> bool:
+        if state["bet"] is not None or not page.locator(".amount").count():
+            return False
+        if page.get_attribute(".table-view", "data-phase") == "blind":
+            # his own cards stay face down until he looks
+            assert page.locator(".hand .card.back").count() == 3
+        amount = page.locator(".amount").first
+        verb = amount.get_attribute("data-verb")
+        low = int(amount.locator(".amount-field").get_attribute("min") or 0)
+        step = int(amount.locator(".amount-field").get_attribute("step") or 1)
+        # A typed amount between two legal ones goes up to the next legal one.
+        amount.locator(".amount-field").fill(str(low + 1))
+        amount.locator(".amount-field").dispatch_event("change")
+        assert amount.locator(".send").get_attribute("data-label") == f"{verb} {low + step}"
+        amount.locator(".preset.min").click()
+        assert amount.locator(".send").get_attribute("data-label") == f"{verb} {low}"
+        shots(page, "table-svara-en")
+        amount.locator(".send").click()
+        state["bet"] = f"Ann: {verb} {low}"
+        return True
+
+    play_until(page, ".deal-summary", before_move=before_move)
+    assert state["bet"] and state["bet"] in page.inner_text(".log")
+    assert_scored(page, 3)
+    assert page.locator(".deal-summary th", has_text="Paid").count() == 1
+    assert page.locator(".felt .pot").count() == 1
+    assert_one_language(page, bengali=False)
+    switch_language(page, bengali=True)
+    assert_one_language(page, bengali=True)
+    shots(page, "table-svara-bn-over")
+
+
+def test_gin_in_bengali_draws_discards_and_scores_the_hand(page: Page) -> None:
+    enter(page, "রহিম", bengali=True)
+    quick_play(page, "gin", "max_hands=1")
+    page.wait_for_selector(".felt .stock, .felt .pile")
+    seen = {"checked": False}
+
+    def before_move(moves: int) -> bool:
+        if not seen["checked"] and page.locator(".hand .card").count():
+            assert page.locator(".arena .badge.role").count() == 3  # box, captain, advisor
+            assert_one_language(page, bengali=True)
+            shots(page, "table-gin-bn")
+            seen["checked"] = True
+        return False
+
+    play_until(page, ".deal-summary", before_move=before_move)
+    assert_scored(page, 3)
+    assert_one_language(page, bengali=True)
+    shots(page, "table-gin-bn-over")
+    switch_language(page, bengali=False)
+    assert_one_language(page, bengali=False)
+
+
+def test_cancellation_hearts_in_bengali_passes_three_cards_and_scores_the_hand(page: Page) -> None:
+    enter(page, "রহিম", bengali=True)
+    quick_play(page, "hearts", "max_hands=1")
+    page.wait_for_selector("#confirm-pass")
+    assert page.locator(".arena .seat").count() == 6
+    assert page.locator("#confirm-pass").is_disabled()  # nothing picked yet
+    picks = page.locator(".hand .card.legal")
+    for i in range(3):
+        picks.nth(i).click()
+    assert page.locator(".hand .card.picked").count() == 3
+    picks.nth(3).click()  # a fourth card is not picked
+    assert page.locator(".hand .card.picked").count() == 3
+    passed = page.locator(".hand .card.picked").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    assert_one_language(page, bengali=True)
+    shots(page, "table-hearts-bn-pass")
+    page.click("#confirm-pass")
+    # Each of the three passes is sent as the server offers it; the exchange follows.
+    page.wait_for_selector(".log li.ev-passes", timeout=30_000)
+    assert page.locator(".hand .card").count() == 17
+    mine = page.locator(".log li.ev-passes").inner_text()
+    assert all(c[:-1] in mine for c in passed), (passed, mine)
+    play_until(page, ".deal-summary")
+    assert_scored(page, 6)
+    assert_one_language(page, bengali=True)
+    shots(page, "table-hearts-bn-over")
+
+
+def test_kierki_shows_the_deal_and_its_rule_and_the_score_sheet(page: Page) -> None:
+    enter(page, "Ann")
+    quick_play(page, "kierki", "last_deal=1")
+    page.wait_for_selector(".hand .card")
+    info = page.inner_text(".info")
+    assert "deal 1 of 12: no tricks" in info and "−20 per trick" in info
+    assert page.locator("details.sheet[open]").count() == 1  # Kierki's score sheet is part of the game
+    play_until(page, ".deal-summary")
+    assert_scored(page, 4)
+    assert "tricks ×" in page.inner_text(".deal-summary")
+    assert_one_language(page, bengali=False)
+    shots(page, "table-kierki-en-over")
+    switch_language(page, bengali=True)
+    assert_one_language(page, bengali=True)
+
+
+def test_the_kierki_lottery_is_laid_out_by_suit_in_bengali(page: Page) -> None:
+    enter(page, "রহিম", bengali=True)
+    quick_play(page, "kierki", "first_deal=12")
+    page.wait_for_selector(".felt .lottery")
+    assert page.locator(".felt .lottery .lottery-row").count() == 4
+    shot_taken = {"done": False}
+
+    def before_move(moves: int) -> bool:
+        if moves == 4 and not shot_taken["done"]:
+            assert_one_language(page, bengali=True)
+            shots(page, "table-lottery-bn")
+            shot_taken["done"] = True
+        return False
+
+    play_until(page, ".deal-summary", before_move=before_move)
+    assert page.locator(".felt .lottery .card").count() > 4
+    assert_scored(page, 4)
+    assert_one_language(page, bengali=True)
 
 
 def test_the_bengali_lobby_shows_no_english(page: Page) -> None:
@@ -152,22 +365,61 @@ def test_the_bengali_lobby_shows_no_english(page: Page) -> None:
     assert page.get_attribute("html", "lang") == "bn"
 
 
+HAND = "cards => cards.map(c => c.dataset.card)"
+
+
+def test_two_people_at_one_table_each_see_only_their_own_hand(browser: Browser, base_url: str) -> None:
+    contexts = [browser.new_context(viewport=DESKTOP, base_url=base_url) for _ in range(2)]
+    try:
+        pages = [context.new_page() for context in contexts]
+        enter(pages[0], "Ann")
+        enter(pages[1], "Bob")
+        table = pages[0].evaluate(
+            """async () => {
+                const response = await fetch("/api/tables", {
+                    method: "POST",
+                    headers: {Authorization: `Bearer ${localStorage.getItem("cardhall.token")}`},
+                    body: JSON.stringify({game: "hokm", bots: {"2": "easy"}, settings: {bot_pace_ms: 0}}),
+                });
+                return (await response.json()).table;
+            }"""
+        )
+        for p in pages:  # the page opens the table it remembers, as after a reload
+            p.evaluate(
+                "id => { localStorage.setItem('cardhall.table', id);"
+                " localStorage.setItem('cardhall.mode', 'join'); }",
+                table,
+            )
+            p.reload()
+            p.wait_for_selector(".arena .seat")
+        for p in pages:
+            p.wait_for_selector(".hand .card")
+        hands = [p.locator(".hand .card").evaluate_all(HAND) for p in pages]
+        assert len(hands[0]) == len(hands[1]) == 10
+        assert not set(hands[0]) & set(hands[1])
+        for p, other in ((pages[0], hands[1]), (pages[1], hands[0])):
+            # the hand sorted: each suit in one run
+            suits = [c[-1] for c in p.locator(".hand .card").evaluate_all(HAND)]
+            assert len([s for i, s in enumerate(suits) if i == 0 or s != suits[i - 1]]) == len(set(suits))
+            shown = set(p.locator("[data-card]").evaluate_all(HAND))
+            assert not shown & set(other)
+            assert page_names(p) >= {"Ann", "Bob"}
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def page_names(page: Page) -> set[str]:
+    return set(page.locator(".arena .seat-name").all_inner_texts())
+
+
 def test_the_bengali_table_shows_no_english_but_the_cards(page: Page) -> None:
-    page.goto("/")
-    page.click("#lang")
-    page.wait_for_selector("text=কার্ড হলে স্বাগতম")
-    page.fill("#name", "রহিম")
-    page.click("#enter")
-    page.wait_for_selector("#quickplay")
-    page.select_option("#qp-game", "hokm")
-    page.select_option("#qp-pace", "0")
-    page.click("#quickplay")
+    enter(page, "রহিম", bengali=True)
+    quick_play(page, "hokm", "", level="normal")
     page.wait_for_selector(".actions button.act, .hand .card.legal")
     page.wait_for_selector(".log li")
-    # Card ranks keep their symbols (A, K, Q, J), as on the cards themselves.
-    text = CARD_TEXT.sub("", page.inner_text(".table-view") + page.inner_text("#top"))
-    text = text.replace("English", "")  # the language switch
-    assert not LATIN.findall(text), f"English left on the Bengali table: {text!r}"
+    assert_one_language(page, bengali=True)
+    assert page.locator('.actions button[data-label="bid bas"]').inner_text() == "বাস"
     shot(page, "table-bn-desktop")
     page.set_viewport_size(PHONE)
     shot(page, "table-bn-phone")
