@@ -106,10 +106,31 @@ export const hearts = {
       text: t("hearts.confirm", { count: need, chosen: cards.length }),
       onclick: () => {
         view.picked.clear();
-        view.queue(cards.map((c) => `pass ${c}`));
+        view.passTarget = [...(o.passing || []), ...cards];
+        hearts.pump(view);
       },
     });
     return [[confirm], entries.filter((e) => !e.label.startsWith("pass "))];
+  },
+  /**
+   * Sends the next card of the confirmed pass, one action per frame: what is still to pass is the pass
+   * chosen minus what the observation says has gone (a refused or doubled send heals itself).
+   */
+  pump(view) {
+    const o = view.state.observation || {};
+    if (!view.passTarget || view.pending) return;
+    if (o.phase !== "pass") {
+      view.passTarget = null;
+      return;
+    }
+    const left = [...view.passTarget];
+    for (const card of o.passing || []) {
+      const i = left.indexOf(card);
+      if (i >= 0) left.splice(i, 1);
+    }
+    const entry = left.length ? view.state.legal.find((e) => e.label === `pass ${left[0]}`) : null;
+    if (!left.length) view.passTarget = null;
+    else if (entry) view.act(entry);
   },
   summaryLines(e, view) {
     const out = [];

@@ -46,8 +46,9 @@ export function seatBox(view, seat) {
   if (entry.left) badges.push(h("span", { class: "badge away", text: t("table.left") }));
   else if (entry.kind === "person" && entry.connected === false)
     badges.push(h("span", { class: "badge away", text: t("badge.away") }));
-  badges.push(...view.game.badges(o, seat, view));
-  const facts = view.game.facts(o, seat, view);
+  // Before the match there is no observation: names only.
+  if (s.observation) badges.push(...view.game.badges(o, seat, view));
+  const facts = s.observation ? view.game.facts(o, seat, view) : [];
   const pos = around(seatAngle(view, seat), 44, 43);
   const turn = toAct.has(seat);
   const name = seatName(view, seat);

@@ -7,13 +7,14 @@ import { h, signed } from "./dom.js";
 export function dealSummary(view, e, closable) {
   const seats = view.state.seats.map((_, seat) => seat);
   const cols = view.game.summaryColumns(e, view);
+  const deal = e.deal_number ?? e.deal; // Kierki names its deals by their place among the twelve
   return h(
     "section",
-    { class: "deal-summary", role: "status", "aria-label": t("summary.title", { deal: e.deal }) },
+    { class: "deal-summary", role: "status", "aria-label": t("summary.title", { deal }) },
     h(
       "div",
       { class: "summary-head" },
-      h("h3", { text: t("summary.title", { deal: e.deal }) }),
+      h("h3", { text: t("summary.title", { deal }) }),
       closable
         ? h("button", {
             type: "button",
