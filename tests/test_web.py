@@ -130,6 +130,7 @@ LATIN = re.compile(r"[A-Za-z]")
 BENGALI = re.compile(r"[\u0980-\u09ff]")
 CARD_TEXT = re.compile(r"(10|[2-9AKQJ])[♣♦♥♠]")
 NAMES = ("Ann", "Bob", "রহিম")
+HAND = "cards => cards.map(c => c.dataset.card)"
 
 
 def table_text(page: Page) -> str:
@@ -195,11 +196,11 @@ def test_a_person_plays_a_hokm_deal_against_easy_bots(page: Page) -> None:
             state["shot"] = True
         if moves == 3 and not state["reloaded"]:
             # A reload mid-deal: the page rejoins its table (since the last event it had) and plays on.
-            hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            hand = page.locator(".hand .card").evaluate_all(HAND)
             page.reload()
             page.wait_for_selector(".hand .card")
             assert page.locator(".log li").count() >= 4
-            again = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            again = page.locator(".hand .card").evaluate_all(HAND)
             assert again == hand  # the same deal continues
             state["reloaded"] = True
             return True
@@ -210,7 +211,7 @@ def test_a_person_plays_a_hokm_deal_against_easy_bots(page: Page) -> None:
     assert state["reloaded"] and state["bas"]
     assert "Winners" in page.inner_text(".match-over")
     assert page.locator(".scores tbody tr").count() == 3
-    assert re.search(r"Deal \d+ scored: Ann [+−]?\d+", page.inner_text(".log"))
+    assert re.search(r"Deal \d+ scored: Ann [+-]?\d+", page.inner_text(".log"))
     assert page.get_attribute(".table-view", "data-status") == "finished"
     assert_scored(page, 3)
     assert page.locator(".deal-summary th", has_text="Contract").count() == 1
@@ -317,6 +318,18 @@ def test_kierki_shows_the_deal_and_its_rule_and_the_score_sheet(page: Page) -> N
     info = page.inner_text(".info")
     assert "deal 1 of 12: no tricks" in info and "−20 per trick" in info
     assert page.locator("details.sheet[open]").count() == 1  # Kierki's score sheet is part of the game
+    # Keyboard play: a number picks the n-th legal card, Enter plays it.
+    page.wait_for_selector(".hand .card.legal")
+    held = page.locator(".hand .card").count()
+    first = page.locator(".hand .card.legal").first.get_attribute("data-card")
+    page.keyboard.press("1")
+    assert page.evaluate("document.activeElement.dataset.card") == first
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.card") == first
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('.hand .card').length === {held - 1}")
+    assert first not in page.locator(".hand .card").evaluate_all(HAND)
     play_until(page, ".deal-summary")
     assert_scored(page, 4)
     assert "tricks ×" in page.inner_text(".deal-summary")
@@ -368,9 +381,6 @@ def test_the_bengali_lobby_shows_no_english(page: Page) -> None:
     page.reload()
     page.wait_for_selector('.game strong:text("হোকম এগবারি")')
     assert page.get_attribute("html", "lang") == "bn"
-
-
-HAND = "cards => cards.map(c => c.dataset.card)"
 
 
 def test_two_people_at_one_table_each_see_only_their_own_hand(browser: Browser, base_url: str) -> None:

@@ -304,7 +304,7 @@ export class TableView {
       info.push(key ? t(key) : o.phase);
     }
     const deal = o.hand_number ?? o.deal_number;
-    if (deal) info.push(t("table.deal", { deal }));
+    if (deal && game.dealChip) info.push(t("table.deal", { deal }));
     info.push(...game.info(o, this));
 
     const toAct = (o.to_act || s.to_act || []).filter((seat) => seat !== you);

@@ -10,6 +10,8 @@ export const base = {
   direction: 1,
   /** Whether the game plays tricks (drawn in the middle; the last trick on demand). */
   tricks: true,
+  /** Whether the bar shows the deal's number by itself. */
+  dealChip: true,
   /** Verbs whose actions carry an amount ("raise 40") and get one amount control. */
   amountVerbs: [],
 

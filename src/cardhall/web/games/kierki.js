@@ -30,7 +30,11 @@ function row(suit, ends) {
   if (ends) {
     const low = RANKS.indexOf(ends.low.slice(0, -1));
     const high = RANKS.indexOf(ends.high.slice(0, -1));
-    for (let r = low; r <= high; r++) cards.push(cardElement(`${RANKS[r]}${suit}`, "mini"));
+    for (let r = low; r <= high; r++) {
+      const card = cardElement(`${RANKS[r]}${suit}`, "mini");
+      card.style.gridColumn = String(r + 2); // each rank in its column, so the rows line up round the 7s
+      cards.push(card);
+    }
   }
   return h(
     "div",
@@ -43,6 +47,7 @@ function row(suit, ends) {
 export const kierki = {
   ...base,
   sheetOpen: true,
+  dealChip: false, // the deal's name says which of the twelve it is
   info(o) {
     const out = [];
     if (o.deal_number) {

@@ -25,7 +25,7 @@ export const svara = {
   info(o) {
     const out = [];
     if (o.svara) out.push(t("svara.round", { round: o.svara }));
-    if (o.current_bet) out.push(t("svara.current_bet", { amount: o.current_bet }));
+    if (o.current_bet && (o.phase === "blind" || o.phase === "open")) out.push(t("svara.current_bet", { amount: o.current_bet }));
     if (o.ante) out.push(t("svara.ante", { amount: o.ante }));
     return out;
   },

@@ -20,9 +20,7 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** A signed number in the page's digits: "+20", "−40", "0". */
+/** A signed number in the page's digits: "+20", "-40", "0". */
 export function signed(value, num) {
-  if (value > 0) return `+${num(value)}`;
-  if (value < 0) return `−${num(-value)}`;
-  return num(0);
+  return value > 0 ? `+${num(value)}` : num(value);
 }
