@@ -218,6 +218,11 @@ def test_a_person_plays_a_hokm_deal_against_easy_bots(page: Page) -> None:
     # The last trick stays on the felt after the deal, its winner's card marked.
     assert page.locator(".felt .played").count() == 3
     assert page.locator(".felt .played.winner").count() == 1
+    # On demand (button or key L), the trick before it.
+    page.keyboard.press("l")
+    assert page.locator(".last-trick .card").count() == 3
+    page.click("#last-trick")
+    assert page.locator(".last-trick").count() == 0
     assert_one_language(page, bengali=False)
     shot(page, "table-en-over-desktop")
     page.set_viewport_size(PHONE)

@@ -218,7 +218,8 @@ export class TableView {
     });
     const suits = [...groups.keys()];
     if (order) suits.sort((a, b) => order.indexOf(a) - order.indexOf(b));
-    const anyLegal = (s.legal || []).length > 0;
+    // Cards are dimmed only when some card is playable (not while bidding or betting).
+    const anyLegal = byCard.size > 0;
     return suits.map((suit) =>
       h(
         "div",
