@@ -97,7 +97,8 @@ export const gin = {
         : t("gin.knock_head", { who: view.seatName(k.seat), deadwood: k.deadwood });
       const spread = [];
       (o.spread_hands || []).forEach((cards, seat) => {
-        if (seat === k.seat || !cards?.length) return;
+        // the viewer's own spread hand is his hand below
+        if (seat === k.seat || seat === view.state.you || !cards?.length) return;
         spread.push(
           h(
             "div",

@@ -64,7 +64,8 @@ export function seatBox(view, seat) {
     },
     h("div", { class: "seat-name", text: name }),
     h("div", { class: "badges" }, badges),
-    facts.length ? h("div", { class: "facts", text: facts.join(" · ") }) : null,
+    // each fact its own span: a phone shows the first two (the scores are in their table below)
+    facts.length ? h("div", { class: "facts" }, facts.map((fact) => h("span", { text: fact }))) : null,
     h("div", { class: "timer", "data-seat": seat }),
   );
 }

@@ -42,7 +42,7 @@ function placed(view, plays, closed, animate) {
       }
     } else if (!view.seenPlays.has(key)) cls = "new";
     const to = winnerAngle === null ? at : around(winnerAngle, 27, 25);
-    const end = { left: at.left + 0.4 * (to.left - at.left), top: at.top + 0.4 * (to.top - at.top) };
+    const end = { left: at.left + 0.25 * (to.left - at.left), top: at.top + 0.25 * (to.top - at.top) };
     const el = h(
       "div",
       {
