@@ -1,8 +1,15 @@
 """The browser client (``src/cardhall/web``) in a real browser: Debian's headless Chromium driven by
-Playwright against ``cardhall serve`` in its own process (SQLite file). A person opens the page, picks a
-name, quick-plays a Hokm deal against easy bots by clicking his legal cards and buttons (reloading the page
-once mid-deal), and sees the score; the Bengali lobby and table show no English (card ranks aside).
-Screenshots (desktop and phone) go to ``tests/screenshots/`` (two of them are in docs/screenshots/).
+Playwright against ``cardhall serve`` in its own process (SQLite file). For each of the five games a
+person quick-plays against easy bots (normal ones in Svara, whose easy bots go all in blind) by clicking
+his legal cards, the stock or pile and the buttons, until a deal is scored: the deal summary lists every
+seat and the scores beside the table show its totals. On the way: Hokm's Bas by name, a reload mid-deal
+that continues the same deal, the last trick on demand; Svara's amount control (a typed amount goes up to
+the next legal one, the presets, the label sent); Hearts' three cards picked then confirmed and passed;
+Kierki's deal name and rule, its score sheet, keyboard play, the lottery laid out by suit; two people at
+one table each seeing only their own hand. Each table screen is checked to be in one language (Bengali:
+no Latin letters but the cards' printed indices and people's names), then switched to the other.
+Screenshots (desktop and phone, both languages) go to ``tests/screenshots/``; ``docs/screenshots/`` holds
+copies of ``table-en-desktop.png`` and of ``table-hearts-bn-pass-phone.png`` (as ``table-bn-phone.png``).
 
 Without ``/usr/bin/chromium`` (``apt-get install chromium fonts-beng``) or Playwright the tests are
 skipped, except in CI (the env var ``CI`` set), where ``.ci/run`` installs them and they must run.

@@ -5,11 +5,7 @@
 import { t } from "../i18n.js";
 import { cardElement } from "../cards.js";
 import { h } from "./dom.js";
-import { around, seatAngle } from "./seats.js";
-
-function pct(value) {
-  return `${value.toFixed(1)}%`;
-}
+import { seatAngle } from "./seats.js";
 
 function lastTricks(view) {
   const out = [];
@@ -24,9 +20,10 @@ function placed(view, plays, closed, animate) {
   const winnerAngle = closed && closed.winner !== null ? seatAngle(view, closed.winner) : null;
   const cancelled = new Set(closed?.cancelled || []);
   return plays.map((play, i) => {
+    // Where the card lies is the direction of its player (--cx, --cy) times the felt's radii, set in the
+    // stylesheet (smaller on a phone); a taken trick leans toward its winner (--wx, --wy).
     const angle = seatAngle(view, play.seat);
-    const at = around(angle, 27, 25);
-    const from = around(angle, 55, 60);
+    const toward = winnerAngle ?? angle;
     const key = `${(view.state.observation?.tricks || []).length}:${play.seat}:${play.card}`;
     let cls = "";
     const states = [];
@@ -41,20 +38,16 @@ function placed(view, plays, closed, animate) {
         states.push(t("table.card_cancelled"));
       }
     } else if (!view.seenPlays.has(key)) cls = "new";
-    const to = winnerAngle === null ? at : around(winnerAngle, 27, 25);
-    const end = { left: at.left + 0.25 * (to.left - at.left), top: at.top + 0.25 * (to.top - at.top) };
     const el = h(
       "div",
       {
         class: `played ${cls}`,
         "data-seat": play.seat,
         style: {
-          "--x0": pct(at.left),
-          "--y0": pct(at.top),
-          "--xs": pct(from.left),
-          "--ys": pct(from.top),
-          "--x1": pct(end.left),
-          "--y1": pct(end.top),
+          "--cx": Math.cos(angle).toFixed(3),
+          "--cy": Math.sin(angle).toFixed(3),
+          "--wx": Math.cos(toward).toFixed(3),
+          "--wy": Math.sin(toward).toFixed(3),
           zIndex: String(i + 1),
         },
       },
