@@ -1,13 +1,14 @@
 """The browser client (``src/cardhall/web``) in a real browser: Debian's headless Chromium driven by
 Playwright against ``cardhall serve`` in its own process (SQLite file). For each of the five games a
-person quick-plays against easy bots (normal ones in Svara, whose easy bots go all in blind) by clicking
-his legal cards, the stock or pile and the buttons, until a deal is scored: the deal summary lists every
+person quick-plays against easy bots (normal ones in Svara, so that bets stay small) by clicking his
+legal cards, the stock or pile and the buttons, until a deal is scored: the deal summary lists every
 seat and the scores beside the table show its totals. On the way: Hokm's Bas by name, a reload mid-deal
-that continues the same deal, the last trick on demand; Svara's amount control (a typed amount goes up to
-the next legal one, the presets, the label sent); Hearts' three cards picked then confirmed and passed;
-Kierki's deal name and rule, its score sheet, keyboard play, the lottery laid out by suit; two people at
-one table each seeing only their own hand. Each table screen is checked to be in one language (Bengali:
-no Latin letters but the cards' printed indices and people's names), then switched to the other.
+that continues the same deal, the last trick on demand; Svara's amount control (a typed amount goes up
+to the next legal one, the presets, the label sent); Hearts' three cards picked then confirmed and
+passed; Kierki's deal name and rule, its score sheet, keyboard play, the lottery laid out by suit; two
+people at one table each seeing only their own hand; a stand-in bot seen playing for a person out of
+time. Each table screen is checked to be in one language (Bengali: no Latin letters but the cards'
+printed indices and people's names), then switched to the other.
 Screenshots (desktop and phone, both languages) go to ``tests/screenshots/``; ``docs/screenshots/`` holds
 copies of ``table-en-desktop.png`` and of ``table-hearts-bn-pass-phone.png`` (as ``table-bn-phone.png``).
 
@@ -434,6 +435,31 @@ def test_two_people_at_one_table_each_see_only_their_own_hand(browser: Browser, 
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_bot_visibly_plays_for_a_person_out_of_time(page: Page) -> None:
+    enter(page, "Ann")
+    table = page.evaluate(
+        """async () => {
+            const response = await fetch("/api/quickplay", {
+                method: "POST",
+                headers: {Authorization: `Bearer ${localStorage.getItem("cardhall.token")}`},
+                body: JSON.stringify(
+                    {game: "hokm", level: "easy", settings: {bot_pace_ms: 0, turn_seconds: 1}}
+                ),
+            });
+            return (await response.json()).table;
+        }"""
+    )
+    page.evaluate("id => { localStorage.setItem('cardhall.table', id); }", table)
+    page.reload()
+    page.wait_for_selector(".hand .card")
+    # Ann does nothing: when her second runs out the stand-in plays for her, and everyone sees it.
+    page.wait_for_selector(".seat.me.standing-in .badge.stand-in", timeout=20_000)
+    assert page.locator(".stand-in-banner #back").count() == 1
+    assert "a bot is playing for you" in page.inner_text(".stand-in-banner")
+    page.wait_for_function("document.querySelectorAll('.log li.ev-action').length > 3")
+    assert re.search(r"^Ann: ", page.inner_text(".log"), re.MULTILINE)  # the stand-in's moves are hers
 
 
 def page_names(page: Page) -> set[str]:

@@ -78,6 +78,7 @@ export class TableView {
   frame(frame) {
     if (frame.type === "chat" || frame.type === "rematch") return;
     const s = this.state;
+    const handBefore = JSON.stringify(s.observation?.hand || []);
     for (const field of ["n", "status", "observation", "legal", "deadlines", "to_act", "seats", "game", "you"]) {
       if (field in frame) s[field] = frame[field];
     }
@@ -95,7 +96,11 @@ export class TableView {
     this.events = this.events.slice(-LOG_KEEP);
     sessionStorage.setItem(this.key(), JSON.stringify({ n: s.n, events: this.events, scored: this.scored }));
     this.pending = false;
-    if (!s.legal?.length) this.selected = null;
+    // A selection names cards by their place in the hand: it ends when the hand changes.
+    if (!s.legal?.length || JSON.stringify(s.observation?.hand || []) !== handBefore) {
+      this.selected = null;
+      if (!this.passTarget) this.picked.clear();
+    }
     this.message = "";
     this.render();
     this.game.pump?.(this);
@@ -376,7 +381,7 @@ export class TableView {
         h(
           "div",
           { class: `arena seats-${s.seats.length}` },
-          h("div", { class: "felt", "aria-label": t("table.trick") }, game.tricks ? trickArea(this, o) : null, game.felt(o, this)),
+          h("div", { class: "felt", "aria-label": t(game.tricks ? "table.trick" : "table.middle") }, game.tricks ? trickArea(this, o) : null, game.felt(o, this)),
           s.seats.map((_, seat) => seatBox(this, seat)),
         ),
         game.panel(o, this),
