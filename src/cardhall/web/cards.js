@@ -74,6 +74,8 @@ export function cardName(label) {
 /** An action label ("bid bas", "play QS", "trump C", "blind 40") in the page's language. */
 export function actionText(label) {
   if (has(`table.action.${label}`)) return t(`table.action.${label}`);
+  // the gin advisor's "suggest <one of the captain's actions>"
+  if (label.startsWith("suggest ")) return t("table.suggest", { action: actionText(label.slice(8)) });
   return label
     .split(" ")
     .map((word, i) => {
