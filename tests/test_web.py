@@ -221,6 +221,8 @@ def test_a_person_plays_a_hokm_deal_against_easy_bots(page: Page) -> None:
     assert page.locator(".scores tbody tr").count() == 3
     assert re.search(r"Deal \d+ scored: Ann [+-]?\d+", page.inner_text(".log"))
     assert page.get_attribute(".table-view", "data-status") == "finished"
+    # Screen readers hear the last events from a live region that survives the redraws.
+    assert "The match is over" in (page.locator("p.sr-only[aria-live]").text_content() or "")
     assert_scored(page, 3)
     assert page.locator(".deal-summary th", has_text="Contract").count() == 1
     # The last trick stays on the felt after the deal, its winner's card marked.

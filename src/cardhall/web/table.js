@@ -42,6 +42,12 @@ export class TableView {
       this.scored = saved.scored || [];
       this.state.n = saved.n;
     }
+    // Screen readers hear what happens from one live region that stays while the table is redrawn (the
+    // table itself is redrawn whole at each frame, so it is not live).
+    this.announcer = document.createElement("p");
+    this.announcer.className = "sr-only";
+    this.announcer.setAttribute("aria-live", "polite");
+    document.body.append(this.announcer);
     this.onKey = (event) => this.keydown(event);
     document.addEventListener("keydown", this.onKey);
     this.timer = setInterval(() => this.tick(), 1000);
@@ -60,6 +66,7 @@ export class TableView {
   forget() {
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKey);
+    this.announcer.remove();
     sessionStorage.removeItem(this.key());
   }
 
@@ -83,9 +90,11 @@ export class TableView {
       if (field in frame) s[field] = frame[field];
     }
     this.game = gameModule(s.game);
+    const fresh = [];
     for (const e of frame.events || []) {
       if (this.events.length && e.n <= this.events[this.events.length - 1].n) continue;
       this.events.push(e);
+      fresh.push(e);
       if (e.type === "deal") {
         this.picked.clear();
         this.amounts = {};
@@ -94,6 +103,8 @@ export class TableView {
       if (e.type === "deal_scored" && !this.scored.some((x) => x.n === e.n)) this.scored.push(e);
     }
     this.events = this.events.slice(-LOG_KEEP);
+    // A whole table frame (a join) is not read out, only what happens from then on.
+    if (frame.type === "update" && fresh.length) this.announcer.textContent = fresh.slice(-3).map((e) => line(this, e)).join(". ");
     sessionStorage.setItem(this.key(), JSON.stringify({ n: s.n, events: this.events, scored: this.scored }));
     this.pending = false;
     // A selection names cards by their place in the hand: it ends when the hand changes.
@@ -330,6 +341,7 @@ export class TableView {
         "div",
         {
           class: `table-view game-${name}${this.pending ? " pending" : ""}`,
+          "aria-live": "off",
           "data-status": s.status,
           "data-phase": o.phase || "",
         },
