@@ -44,6 +44,21 @@ export const svara = {
   },
   felt(o, view) {
     const out = [h("div", { class: "pot", role: "status" }, h("span", { class: "chips-icon", "aria-hidden": "true" }), t("table.pot", { pot: o.pot ?? 0 }))];
+    // Each player's bet this round lies in front of him, until a showdown shows the hands there.
+    if (!(o.showdown || []).length) {
+      (o.bets || []).forEach((bet, seat) => {
+        if (!bet) return;
+        const angle = seatAngle(view, seat);
+        out.push(
+          h(
+            "div",
+            { class: "bet-chip", "data-seat": seat, style: { "--cx": Math.cos(angle).toFixed(3), "--cy": Math.sin(angle).toFixed(3) } },
+            h("span", { class: "chips-icon", "aria-hidden": "true" }),
+            t("svara.bet", { amount: bet }),
+          ),
+        );
+      });
+    }
     for (const shown of o.showdown || []) {
       const pos = around(seatAngle(view, shown.seat), 30, 28);
       out.push(
