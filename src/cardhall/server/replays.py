@@ -1,0 +1,51 @@
+"""A finished match, position by position, for the browser's replay viewer (``GET
+/api/tables/{table}/replay``): the browser decides no rules, so the engine replays the record
+(:func:`cardhall.records.replay`) and each position comes rendered as data.
+
+Position ``k`` (0 .. the number of actions) is the match after its first ``k`` actions: position 0 is
+the first deal, position ``k`` shows the ``k``-th action (its seat and label), the events of the rules
+it caused (their public fields), every seat's hand (all hands open: the match is over) and the
+spectator's observation. A response holds at most :data:`MAX_POSITIONS` positions (a long Hearts match
+has over a thousand actions, and each position carries an observation): the viewer asks for the page it
+needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from cardhall.core import EventEntry, Record, State
+from cardhall.records import actions, check_record, replay
+
+MAX_POSITIONS: Final = 50
+
+
+def position(
+    state: State, step: int, seat: int | None, label: str | None, events: list[EventEntry]
+) -> dict[str, Any]:
+    return {
+        "step": step,
+        "seat": seat,
+        "action": label,
+        "events": [public for public, _, _ in events],
+        "hands": [state.observation(s)["hand"] for s in range(state.game.num_players)],
+        "observation": state.observation(None),
+    }
+
+
+def replay_page(record: Record, start: int, count: int) -> tuple[int, list[dict[str, Any]]]:
+    """The number of actions of ``record`` and its positions ``start .. start + count - 1`` (fewer at
+    the end); ``start`` is within 0 .. that number and ``count`` within 1 .. MAX_POSITIONS."""
+    game = check_record(record)
+    moves = actions(record)
+    end = min(start + count, len(moves) + 1)
+    state = replay({**record, "actions": [list(m) for m in moves[: max(start - 1, 0)]]}, events=True)
+    logged = state.events if state.events is not None else []
+    out = [position(state, 0, None, None, list(logged))] if start == 0 else []
+    for step in range(max(start, 1), end):
+        seat, action = moves[step - 1]
+        label = game.action_label(action)
+        mark = len(logged)
+        state.apply(seat, action)
+        out.append(position(state, step, seat, label, logged[mark:]))
+    return len(moves), out
