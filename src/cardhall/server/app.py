@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket
 
 from cardhall.errors import CardhallError
 from cardhall.registry import game_classes
+from cardhall.rulebook import LANGUAGES, rules_text
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
@@ -267,6 +268,17 @@ async def replay_steps(request: Request) -> Response:
 
 
 @api
+async def rules(request: Request) -> Response:
+    game = request.path_params["game"]
+    lang = request.query_params.get("lang", "en")
+    if game not in game_classes():
+        raise ProtocolError("no_such_game", f"unknown game {game!r} (games: {', '.join(game_classes())})")
+    if lang not in LANGUAGES:
+        raise ProtocolError("bad_request", f"lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
+    return json_response({"game": game, "lang": lang, "markdown": rules_text(game, lang)})
+
+
+@api
 async def leaderboard(request: Request) -> Response:
     game = request.path_params["game"]
     pool = request.query_params.get("pool", "people")
@@ -338,6 +350,7 @@ def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
         Route("/api/tables/{table}/replay", replay_steps),
         Route("/api/finished", finished),
         Route("/api/leaderboard/{game}", leaderboard),
+        Route("/api/rules/{game}", rules),
         WebSocketRoute("/ws", play),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
