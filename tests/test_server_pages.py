@@ -4,7 +4,11 @@ finished match position by position (``GET /api/tables/{table}/replay``), with t
 
 from __future__ import annotations
 
+import itertools
+import json
+import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -143,7 +147,7 @@ def test_a_replay_steps_through_the_whole_match_with_every_hand_open() -> None:
         for position, (seat, action) in zip(positions[1:], record["actions"], strict=True):
             assert (position["seat"], position["action"]) == (seat, game.action_label(action))
         # A card played leaves its player's hand at that step, and only then.
-        for before, after in zip(positions, positions[1:], strict=False):
+        for before, after in itertools.pairwise(positions):
             word, _, card = after["action"].partition(" ")
             if word == "play":
                 assert card in before["hands"][after["seat"]] and card not in after["hands"][after["seat"]]
@@ -202,3 +206,22 @@ def test_an_abandoned_table_replays_to_nothing() -> None:
                 time.sleep(0.05)
         data = client.get(f"/api/tables/{table}/replay").json()
         assert (data["steps"], data["positions"]) == (0, [])
+
+
+# --- the browser's explanations of the options the server lists -------------------------------------------
+
+
+def test_every_option_the_server_lists_is_explained_in_both_catalogues() -> None:
+    web = Path(cardhall.__file__).parent / "web" / "i18n"
+    catalogues = {lang: json.loads((web / f"{lang}.json").read_text("utf-8")) for lang in ("en", "bn")}
+    with server() as client:
+        listed = client.get("/api/games").json()
+    keys = [f"options.{g['name']}.{o['name']}" for g in listed["games"] for o in g["options"]]
+    keys += [f"options.table.{s['name']}" for s in listed["settings"]]
+    assert len(keys) > 40
+    for lang, catalogue in catalogues.items():
+        missing = [k for k in keys if not catalogue.get(k, "").strip()]
+        assert not missing, f"{lang}: no explanation of {missing}"
+    # Bengali explanations are Bengali: a few Latin words (the option values people type) at most.
+    for key in keys:
+        assert re.search("[\u0980-\u09ff]", catalogues["bn"][key]), key

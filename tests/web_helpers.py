@@ -45,8 +45,9 @@ def base_url(tmp_path: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture
-def page(browser: Browser, base_url: str) -> Iterator[Page]:
+@pytest.fixture(name="page")
+def browser_page(browser: Browser, base_url: str) -> Iterator[Page]:
+    """A desktop-sized page of a fresh server; any script error in it fails the test."""
     context = browser.new_context(viewport=DESKTOP, base_url=base_url)
     page = context.new_page()
     errors: list[Any] = []

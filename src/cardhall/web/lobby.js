@@ -593,7 +593,7 @@ export class WaitingRoom {
         "section",
         { class: "panel room", "aria-labelledby": "room-title", "data-table": this.id },
         h("h2", { id: "room-title", text: t("lobby.room_title", { game: title }) }),
-        s ? h("p", { class: "game-string" }, h("code", { text: s.game })) : null,
+        s && s.game.includes("(") ? h("p", { class: "game-string" }, h("code", { text: s.game })) : null,
         h("p", { class: "room-id" }, t("lobby.room_id"), " ", h("code", { text: this.id })),
         s
           ? h("p", {

@@ -6,7 +6,7 @@ import { t, num, has } from "./i18n.js";
 import { h, api } from "./util.js";
 import { cardElement, actionText } from "./cards.js";
 
-const PAGE = 50; // positions asked for at once (the server's most)
+const PAGE = 20; // positions asked for at once (the server's most)
 
 class Replay {
   constructor(el, table) {
@@ -81,14 +81,17 @@ class Replay {
     }
     const what = [];
     if (p.action !== null) what.push(h("li", { class: "move", text: t("replay.move", { who: this.seatName(p.seat), action: actionText(p.action) }) }));
-    else what.push(h("li", { text: t("replay.start") }));
+    else if (!p.events.length) what.push(h("li", { text: t("replay.start") }));
     for (const e of p.events) what.push(h("li", { class: `ev-${e.type}`, text: this.narrate(e) }));
     const facts = [];
     if (o.phase) facts.push(t("replay.phase", { phase: has(`phase.${o.phase}`) ? t(`phase.${o.phase}`) : o.phase }));
     if (o.trump) facts.push(t("replay.trump", { suit: has(`suit.${o.trump}`) ? t(`suit.${o.trump}`) : o.trump }));
     if (typeof o.pot === "number") facts.push(t("replay.pot", { pot: o.pot }));
     if (o.deal_name) facts.push(o.deal_name);
-    const trick = (o.trick || []).map((x) =>
+    // The trick on the table; when this move completed one, the trick as it was taken.
+    const taken = p.events.filter((e) => e.type === "trick").pop();
+    const shown = (o.trick || []).length ? o.trick : taken ? taken.cards : [];
+    const trick = shown.map((x) =>
       h("figure", { class: "played" }, cardElement(x.card), h("figcaption", { text: this.seatName(x.seat) })),
     );
     const pile = o.discard_pile && o.discard_pile.length ? o.discard_pile.slice(-1) : null;
@@ -108,12 +111,14 @@ class Replay {
     this.el.querySelector(".replay-body").replaceChildren(
       h("ol", { class: "replay-what", "aria-label": t("replay.what") }, what),
       facts.length ? h("p", { class: "replay-facts", text: facts.join(" · ") }) : null,
-      h(
-        "div",
-        { class: "replay-felt", "aria-label": t("replay.middle") },
-        trick.length ? h("div", { class: "trick" }, trick) : null,
-        pile ? h("figure", { class: "played" }, cardElement(pile[0]), h("figcaption", { text: t("replay.pile") })) : null,
-      ),
+      trick.length || pile
+        ? h(
+            "div",
+            { class: "replay-felt", role: "group", "aria-label": t("replay.middle") },
+            trick.length ? h("div", { class: "trick" }, trick) : null,
+            pile ? h("figure", { class: "played" }, cardElement(pile[0]), h("figcaption", { text: t("replay.pile") })) : null,
+          )
+        : null,
       h("div", { class: "replay-seats" }, seats),
     );
   }
@@ -165,11 +170,11 @@ export async function showReplay(table) {
     h(
       "div",
       { class: "replay-nav", role: "toolbar", "aria-label": t("replay.controls") },
-      button("first", "⏮", t("replay.first"), () => r.go(0)),
+      button("first", "«", t("replay.first"), () => r.go(0)),
       button("prev", "◀", t("replay.prev"), () => r.go(r.step - 1)),
       h("span", { class: "replay-where", role: "status" }),
       button("next", "▶", t("replay.next"), () => r.go(r.step + 1)),
-      button("last", "⏭", t("replay.last"), () => r.go(r.meta ? r.meta.steps : 0)),
+      button("last", "»", t("replay.last"), () => r.go(r.meta ? r.meta.steps : 0)),
       slider,
     ),
     h("div", { class: "replay-body" }, h("p", { text: t("replay.loading") })),
