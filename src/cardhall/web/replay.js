@@ -108,7 +108,7 @@ class Replay {
         this.cards(p.hands[i], t("replay.hand_of", { who: this.seatName(i) })),
       ),
     );
-    this.el.querySelector(".replay-body").replaceChildren(
+    const body = [
       h("ol", { class: "replay-what", "aria-label": t("replay.what") }, what),
       facts.length ? h("p", { class: "replay-facts", text: facts.join(" · ") }) : null,
       trick.length || pile
@@ -120,7 +120,8 @@ class Replay {
           )
         : null,
       h("div", { class: "replay-seats" }, seats),
-    );
+    ];
+    this.el.querySelector(".replay-body").replaceChildren(...body.filter(Boolean)); // (null would show as "null")
   }
 }
 
