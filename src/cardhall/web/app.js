@@ -111,6 +111,8 @@ function hooks(id) {
       closeTable();
     },
     lobby: () => closeTable(),
+    rules: (game) => showRules(game),
+    replay: () => showReplay(id), // once the match is over
     h,
   };
 }
