@@ -14,7 +14,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 import cardhall
-from tests.web_helpers import PHONE, base_url, browser, browser_page, enter, shot  # noqa: F401 (fixtures)
+from tests.web_helpers import PHONE, SHOTS, base_url, browser, browser_page, enter, shot  # noqa: F401 (fixtures)
 
 LANGS = ("en", "bn")
 LATIN = re.compile(r"[A-Za-z]+")
@@ -60,7 +60,7 @@ def finished_match(page: Page) -> str:
 
 def test_a_person_creates_a_table_with_options_and_fills_it_with_bots(page: Page) -> None:
     enter(page, "Ann")
-    shot(page, "lobby-en-desktop")
+    shot(page, "lobby-create-en-desktop")
     page.select_option("#ct-game", "hokm")
     page.click(".create details:first-of-type summary")
     # Each option is explained beside its control, from the catalogue.
@@ -72,6 +72,7 @@ def test_a_person_creates_a_table_with_options_and_fills_it_with_bots(page: Page
     page.click(".create details:nth-of-type(2) summary")
     page.fill("#ct-set-turn_seconds", "45")
     page.fill("#ct-set-bot_pace_ms", "0")
+    page.locator(".create").screenshot(path=str(SHOTS / "create-en-desktop.png"), animations="disabled")
     page.click("#create")
 
     page.wait_for_selector(".room-seats .room-seat.me")
@@ -221,9 +222,9 @@ def test_the_bengali_lobby_room_and_replay_show_no_english(page: Page) -> None:
     text = page.inner_text("#main") + page.inner_text("#top")
     assert not LATIN.findall(text.replace("English", "")), f"English left in the Bengali lobby: {text!r}"
     assert "১" in page.inner_text(".leaderboard tbody")  # numbers in Bengali digits
-    shot(page, "lobby-bn-desktop")
+    shot(page, "lobby-finished-bn-desktop")
     page.set_viewport_size(PHONE)
-    shot(page, "lobby-bn-phone")
+    shot(page, "lobby-finished-bn-phone")
     page.set_viewport_size({"width": 1280, "height": 800})
 
     page.click(f'.replays li[data-table="{table}"] button.replay')
