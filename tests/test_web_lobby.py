@@ -270,3 +270,50 @@ def test_every_text_the_lobby_pages_ask_for_is_in_both_catalogues() -> None:
     assert [k for k in catalogues["en"] if k.startswith(mine)] == [
         k for k in catalogues["bn"] if k.startswith(mine)
     ]
+
+
+SHORT = {
+    "gin": "gin(max_hands=1)",
+    "hearts": "hearts(max_hands=1)",
+    "hokm": "hokm(max_hands=1)",
+    "kierki": "kierki(last_deal=1)",
+    "svara": "svara(max_deals=1)",
+}
+
+
+def test_a_finished_match_of_every_game_replays_by_its_table_id(page: Page) -> None:
+    assert set(SHORT) == set(cardhall.game_classes())
+    enter(page, "Ann")
+    tables = {}
+    for game, text in SHORT.items():
+        players = cardhall.load_game(text).num_players
+        created = api(
+            page,
+            "POST",
+            "/api/tables",
+            {"game": text, "settings": {"bot_pace_ms": 0}, "bots": {str(s): "easy" for s in range(players)}},
+        )
+        tables[game] = (created["table"], players)
+    for table, _ in tables.values():  # (the bots play the five matches at once)
+        wait_status(page, table, ("finished",))
+    for game, (table, players) in tables.items():
+        steps = len(api(page, "GET", f"/api/tables/{table}/record")["actions"])
+        page.fill("#replay-id", table)
+        page.click("#replay-go")
+        page.wait_for_selector(f'#replay-dialog[data-table="{table}"] .replay-seat .card')
+        assert page.locator(".replay-seat").count() == players
+        page.keyboard.press("End")
+        page.wait_for_selector(f'.replay-where:text("Move {steps} of {steps}")')
+        assert page.locator(".replay-what li").count() >= 1
+        page.keyboard.press("Home")
+        page.wait_for_selector(f'.replay-where:text("Move 0 of {steps}")')
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f'.replay-where:text("Move 1 of {steps}")')
+        shot(page, f"replay-{game}-en-desktop", full_page=False)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#replay-dialog", state="hidden")
+    # An id that names no table says so.
+    page.fill("#replay-id", "nosuch12")
+    page.click("#replay-go")
+    page.wait_for_selector("#replay-dialog .error")
+    assert "could not be loaded" in page.inner_text("#replay-dialog .error")

@@ -15,10 +15,19 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from cardhall.cards import format_card
 from cardhall.core import EventEntry, Record, State
 from cardhall.records import actions, check_record, replay
 
 MAX_POSITIONS: Final = 20
+
+
+def hand(state: State, seat: int) -> list[str]:
+    """The cards ``seat`` holds, in the order its own observation shows them (the engine's zones say
+    what they are: a gin advisor's observation shows his captain's hand, not his own)."""
+    held = [format_card(c) for c in state.zones().get(f"hand {seat}", [])]
+    shown: list[str] = state.observation(seat)["hand"]
+    return shown if sorted(shown) == sorted(held) else held
 
 
 def position(
@@ -29,7 +38,7 @@ def position(
         "seat": seat,
         "action": label,
         "events": [public for public, _, _ in events],
-        "hands": [state.observation(s)["hand"] for s in range(state.game.num_players)],
+        "hands": [hand(state, s) for s in range(state.game.num_players)],
         "observation": state.observation(None),
     }
 
