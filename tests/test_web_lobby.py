@@ -317,3 +317,27 @@ def test_a_finished_match_of_every_game_replays_by_its_table_id(page: Page) -> N
     page.click("#replay-go")
     page.wait_for_selector("#replay-dialog .error")
     assert "could not be loaded" in page.inner_text("#replay-dialog .error")
+
+
+def test_the_lobby_shows_a_new_table_by_itself_and_a_spectator_may_sit_down(page: Page) -> None:
+    enter(page, "Ann")
+    assert page.locator(".tables li").count() == 0
+    table = api(page, "POST", "/api/tables", {"game": "kierki", "settings": {"bot_pace_ms": 0}})["table"]
+    # No reload: the lobby asks for the tables again by itself.
+    page.wait_for_selector(f'.tables li[data-table="{table}"]', timeout=15_000)
+    page.click(f'.tables li[data-table="{table}"] button.watch')
+    page.wait_for_selector(".room-seats .room-seat")
+    assert page.locator(".room-seat .sit").count() == 4
+    assert page.locator(".room-seat .add-bot").count() == 0  # a spectator seats no bots
+    page.click('.room-seat[data-seat="2"] .sit')
+    page.wait_for_selector('.room-seat.me[data-seat="2"]')
+    assert page.locator(".room-seat .add-bot").count() == 3
+    assert page.locator(".room-seat .sit").count() == 0
+    seats = api(page, "GET", f"/api/tables/{table}")["seats"]
+    assert [s["kind"] for s in seats] == ["empty", "empty", "person", "empty"]
+    # The waiting room survives a reload.
+    page.reload()
+    page.wait_for_selector('.room-seat.me[data-seat="2"]')
+    page.click("#room-leave")
+    page.wait_for_selector("#quickplay")
+    assert api(page, "GET", f"/api/tables/{table}")["status"] == "abandoned"

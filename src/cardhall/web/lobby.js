@@ -269,32 +269,54 @@ function createTable(catalogue, nav) {
   );
 }
 
+const POLL_MS = 5000; // how often the lobby asks again for the open and running tables
+
 function tables(listing, nav) {
-  const row = (table, verb) =>
+  const button = (table, verb) =>
+    h("button", {
+      type: "button",
+      class: verb,
+      text: t(`lobby.${verb}`),
+      "aria-label": t(`lobby.${verb}_table`, { game: gameTitle(gameName(table.game)) }),
+      onclick: () => nav.openTable(table.table, verb, table.status === "waiting"),
+    });
+  const row = (table, verbs) =>
     h(
       "li",
-      { class: "table-row" },
+      { class: "table-row", "data-table": table.table },
       h("strong", { text: gameTitle(gameName(table.game)) }),
       h("span", { class: "names", text: table.seats.map(seatLabel).join(", ") }),
-      h("button", {
-        type: "button",
-        class: verb,
-        text: t(`lobby.${verb}`),
-        "aria-label": t(`lobby.${verb}_table`, { game: gameTitle(gameName(table.game)) }),
-        onclick: () => nav.openTable(table.table, verb, table.status === "waiting"),
-      }),
+      verbs.map((verb) => button(table, verb)),
     );
-  return h(
+  const panel = h(
     "section",
-    { class: "panel tables", "aria-labelledby": "open-title" },
+    { class: "panel tables", "aria-labelledby": "open-title", "data-listing": JSON.stringify(listing) },
     h("h2", { id: "open-title", text: t("lobby.open") }),
-    listing.open.length ? h("ul", {}, listing.open.map((x) => row(x, "join"))) : h("p", { text: t("lobby.none") }),
+    listing.open.length
+      ? h("ul", {}, listing.open.map((x) => row(x, ["join", "watch"])))
+      : h("p", { text: t("lobby.none") }),
     h("h2", { text: t("lobby.running") }),
     listing.running.length
-      ? h("ul", {}, listing.running.map((x) => row(x, "watch")))
+      ? h("ul", {}, listing.running.map((x) => row(x, ["watch"])))
       : h("p", { text: t("lobby.none") }),
     h("button", { type: "button", id: "refresh", text: t("lobby.refresh"), onclick: () => nav.render() }),
   );
+  // Tables come and go: ask again now and then while this panel is shown, and redraw it when they
+  // changed, unless the keyboard is in it (a redraw would take the focus away).
+  const timer = setInterval(async () => {
+    if (!panel.isConnected) return clearInterval(timer);
+    let fresh;
+    try {
+      fresh = await api("GET", "/api/tables");
+    } catch {
+      return;
+    }
+    const same = JSON.stringify(fresh) === panel.dataset.listing;
+    if (same || !panel.isConnected || panel.contains(document.activeElement)) return;
+    clearInterval(timer);
+    panel.replaceWith(tables(fresh, nav));
+  }, POLL_MS);
+  return panel;
 }
 
 function gamesPanel(catalogue) {
@@ -547,7 +569,7 @@ export class WaitingRoom {
               ? t("lobby.seat_you", { name: x.name })
               : x.name;
       const controls = [];
-      if (x.kind === "empty") {
+      if (x.kind === "empty" && s.you !== null) {
         const pick = level(x.seat);
         controls.push(
           pick,
@@ -559,21 +581,21 @@ export class WaitingRoom {
             onclick: () => this.hooks.send({ type: "bot", table: this.id, seat: x.seat, level: pick.value }),
           }),
         );
-        if (s.you === null) {
-          controls.push(
-            h("button", {
-              type: "button",
-              class: "sit",
-              text: t("lobby.sit"),
-              "aria-label": t("lobby.sit_at", { seat: x.seat + 1 }),
-              onclick: () => {
-                this.mode = "join";
-                store.set("mode", "join");
-                this.hooks.send({ type: "join", table: this.id, seat: x.seat });
-              },
-            }),
-          );
-        }
+      }
+      if (x.kind === "empty" && s.you === null) {
+        controls.push(
+          h("button", {
+            type: "button",
+            class: "sit",
+            text: t("lobby.sit"),
+            "aria-label": t("lobby.sit_at", { seat: x.seat + 1 }),
+            onclick: () => {
+              this.mode = "join";
+              store.set("mode", "join");
+              this.hooks.send({ type: "join", table: this.id, seat: x.seat });
+            },
+          }),
+        );
       }
       return h(
         "li",
