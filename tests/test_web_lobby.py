@@ -194,6 +194,12 @@ def test_the_rules_page_in_english_and_in_bengali(page: Page) -> None:
     shot(page, "rules-en-desktop", full_page=False)
     page.keyboard.press("Escape")
     page.wait_for_selector("#rules-dialog", state="hidden")
+    # A link opens the rules page too; closing it drops the link, so that it opens it again.
+    page.goto("/#rules/svara")
+    page.wait_for_selector('#rules-dialog[data-game="svara"] h2')
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rules-dialog", state="hidden")
+    assert page.evaluate("location.hash") == ""
 
     page.click("#lang")
     page.wait_for_function("document.documentElement.lang === 'bn'")
@@ -312,6 +318,11 @@ def test_a_finished_match_of_every_game_replays_by_its_table_id(page: Page) -> N
         shot(page, f"replay-{game}-en-desktop", full_page=False)
         page.keyboard.press("Escape")
         page.wait_for_selector("#replay-dialog", state="hidden")
+    # A link opens a replay too.
+    table = tables["kierki"][0]
+    page.goto(f"/#replay/{table}")
+    page.wait_for_selector(f'#replay-dialog[data-table="{table}"] .replay-seat .card')
+    page.keyboard.press("Escape")
     # An id that names no table says so.
     page.fill("#replay-id", "nosuch12")
     page.click("#replay-go")

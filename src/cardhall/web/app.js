@@ -1,7 +1,8 @@
 // The browser client's bootstrap: the websocket connection (said hello once, rejoining its table after a
 // drop), the header (name, connection, language), and which page shows: the name form, the lobby
 // (lobby.js), a table's waiting room (lobby.js) or the table (table.js). Rules (rules.js) and replays
-// (replay.js) open in dialogs over any page: `window.cardhall.showRules(game)` and `showReplay(table)`.
+// (replay.js) open in dialogs over any page: `window.cardhall.showRules(game)` and `showReplay(table)`,
+// or from a link: /#rules/hokm, /#replay/<table id>.
 // No build step: plain ES modules served under /static/, over the protocol of docs/protocol.md.
 import { setLanguage, language, t } from "./i18n.js";
 import { TableView } from "./table.js";
@@ -158,8 +159,17 @@ document.getElementById("lang").addEventListener("click", async () => {
   render();
 });
 
+/** The dialog a link names (#rules/<game>, #replay/<table>), if any. */
+function followLink() {
+  const m = /^#(rules|replay)\/([\w-]+)$/.exec(location.hash);
+  if (m && m[1] === "rules") showRules(m[2]);
+  else if (m) showReplay(m[2]);
+}
+window.addEventListener("hashchange", followLink);
+
 await setLanguage(store.get("lang") || "en");
 const table = store.get("table");
 header();
 if (store.get("token") && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");
 else render();
+followLink();

@@ -5,6 +5,7 @@
 import { t, num, has } from "./i18n.js";
 import { h, api } from "./util.js";
 import { cardElement, actionText } from "./cards.js";
+import { forgetLink } from "./rules.js";
 
 const PAGE = 20; // positions asked for at once (the server's most)
 
@@ -87,7 +88,6 @@ class Replay {
     if (o.phase) facts.push(t("replay.phase", { phase: has(`phase.${o.phase}`) ? t(`phase.${o.phase}`) : o.phase }));
     if (o.trump) facts.push(t("replay.trump", { suit: has(`suit.${o.trump}`) ? t(`suit.${o.trump}`) : o.trump }));
     if (typeof o.pot === "number") facts.push(t("replay.pot", { pot: o.pot }));
-    if (o.deal_name) facts.push(o.deal_name);
     // The trick on the table; when this move completed one, the trick as it was taken.
     const taken = p.events.filter((e) => e.type === "trick").pop();
     const shown = (o.trick || []).length ? o.trick : taken ? taken.cards : [];
@@ -148,7 +148,10 @@ export async function showReplay(table) {
   let el = document.getElementById("replay-dialog");
   if (!el) {
     el = h("dialog", { id: "replay-dialog", class: "sheet", "aria-labelledby": "replay-title" });
-    el.addEventListener("close", () => el.replaceChildren());
+    el.addEventListener("close", () => {
+      el.replaceChildren();
+      forgetLink();
+    });
     document.body.append(el);
   }
   const r = new Replay(el, table);

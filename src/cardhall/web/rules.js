@@ -60,11 +60,20 @@ export function markdown(text) {
   return blocks;
 }
 
+/** A dialog opened from a link (#rules/hokm, #replay/<table>) drops it when it closes, so the same link
+ * opens it again. */
+export function forgetLink() {
+  if (/^#(rules|replay)\//.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
+}
+
 function dialog(id) {
   let el = document.getElementById(id);
   if (el) return el;
   el = h("dialog", { id, class: "sheet", "aria-labelledby": `${id}-title` });
-  el.addEventListener("close", () => el.replaceChildren());
+  el.addEventListener("close", () => {
+    el.replaceChildren();
+    forgetLink();
+  });
   document.body.append(el);
   return el;
 }
