@@ -233,6 +233,15 @@ def test_the_bengali_lobby_room_and_replay_show_no_english(page: Page) -> None:
     shot(page, "lobby-finished-bn-phone")
     page.set_viewport_size({"width": 1280, "height": 800})
 
+    # The options of a game, explained in Bengali (beside their names, which people type as they are).
+    page.click('.game[data-game="hokm"] .explained summary')
+    explained = page.locator('.game[data-game="hokm"] dd').all_inner_texts()
+    assert len(explained) == len(cardhall.game_classes()["hokm"].option_spec)
+    for text in explained:
+        assert re.search("[\u0980-\u09ff]", text), text
+        assert not english_words(text, "hokm"), text
+    page.locator('.game[data-game="hokm"]').screenshot(path=str(SHOTS / "options-bn-desktop.png"))
+
     page.click(f'.replays li[data-table="{table}"] button.replay')
     page.wait_for_selector("#replay-dialog .replay-seat .card")
     page.keyboard.press("ArrowRight")
