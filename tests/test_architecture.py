@@ -90,6 +90,7 @@ LAYERS = {
     "cardhall.games": (*ENGINE, "cardhall.games"),
     "cardhall.registry": (*ENGINE, "cardhall.games"),
     "cardhall.records": (*ENGINE, "cardhall.registry"),
+    "cardhall.rulebook": ("cardhall.errors", "cardhall.registry"),
     "cardhall.bots": (*ENGINE, "cardhall.games", "cardhall.registry", "cardhall.bots"),
     "cardhall.table": (*ENGINE, "cardhall.registry", "cardhall.records", "cardhall.bots"),
 }
