@@ -18,61 +18,21 @@ skipped, except in CI (the env var ``CI`` set), where ``.ci/run`` installs them 
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.server_helpers import free_port, running_server
-
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parent / "screenshots"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 375, "height": 812}
-
-if not os.environ.get("CI"):
-    if not CHROMIUM.exists():
-        pytest.skip(
-            "the browser tests need Debian's chromium: apt-get install chromium fonts-beng",
-            allow_module_level=True,
-        )
-    pytest.importorskip("playwright", reason="the browser tests need Playwright (the dev extra)")
-
-from playwright.sync_api import Browser, Error, Page, sync_playwright  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM))
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def base_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    with running_server(tmp_path / "web.db", port):
-        yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture
-def page(browser: Browser, base_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport=DESKTOP, base_url=base_url)
-    page = context.new_page()
-    errors: list[Any] = []
-    page.on("pageerror", lambda error: errors.append(error))
-    yield page
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
+from tests.web_helpers import (  # noqa: F401 (fixtures)
+    DESKTOP,
+    PHONE,
+    Browser,
+    Error,
+    Page,
+    base_url,
+    browser,
+    browser_page,
+    enter,
+    shot,
+)
 
 
 def shots(page: Page, name: str) -> None:
@@ -81,17 +41,6 @@ def shots(page: Page, name: str) -> None:
     page.set_viewport_size(PHONE)
     shot(page, f"{name}-phone")
     page.set_viewport_size(DESKTOP)
-
-
-def enter(page: Page, name: str, bengali: bool = False) -> None:
-    page.goto("/")
-    page.wait_for_selector("#name")
-    if bengali:
-        page.click("#lang")
-        page.wait_for_selector("text=কার্ড হলে স্বাগতম")
-    page.fill("#name", name)
-    page.click("#enter")
-    page.wait_for_selector("#quickplay")
 
 
 def quick_play(page: Page, game: str, options: str = "", level: str = "easy") -> None:
@@ -233,6 +182,19 @@ def test_a_person_plays_a_hokm_deal_against_easy_bots(page: Page) -> None:
     assert page.locator(".last-trick .card").count() == 3
     page.click("#last-trick")
     assert page.locator(".last-trick").count() == 0
+    # From the table: its game's rules, and the replay of the match just finished.
+    page.click("#rules")
+    page.wait_for_selector('#rules-dialog[data-game="hokm"][data-lang="en"] h2')
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rules-dialog", state="hidden")
+    page.click("#table-replay")
+    page.wait_for_selector("#replay-dialog .replay-seat .card")
+    page.keyboard.press("ArrowRight")  # steps the replay; the table under it keeps still
+    page.wait_for_selector('.replay-where:text("Move 1 of")')
+    page.keyboard.press("l")
+    assert page.locator(".last-trick").count() == 0
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#replay-dialog", state="hidden")
     assert_one_language(page, bengali=False)
     shot(page, "table-en-over-desktop")
     page.set_viewport_size(PHONE)
@@ -278,7 +240,7 @@ def test_svara_bets_with_the_amount_control(page: Page) -> None:
 
 
 def test_gin_in_bengali_draws_discards_and_scores_the_hand(page: Page) -> None:
-    enter(page, "রহিম", bengali=True)
+    enter(page, "রহিম", "bn")
     quick_play(page, "gin", "max_hands=1")
     page.wait_for_selector(".felt .stock, .felt .pile")
     seen = {"checked": False}
@@ -300,7 +262,7 @@ def test_gin_in_bengali_draws_discards_and_scores_the_hand(page: Page) -> None:
 
 
 def test_cancellation_hearts_in_bengali_passes_three_cards_and_scores_the_hand(page: Page) -> None:
-    enter(page, "রহিম", bengali=True)
+    enter(page, "রহিম", "bn")
     quick_play(page, "hearts", "max_hands=1")
     page.wait_for_selector("#confirm-pass")
     assert page.locator(".arena .seat").count() == 6
@@ -355,7 +317,7 @@ def test_kierki_shows_the_deal_and_its_rule_and_the_score_sheet(page: Page) -> N
 
 
 def test_the_kierki_lottery_is_laid_out_by_suit_in_bengali(page: Page) -> None:
-    enter(page, "রহিম", bengali=True)
+    enter(page, "রহিম", "bn")
     quick_play(page, "kierki", "first_deal=12")
     page.wait_for_selector(".felt .lottery")
     assert page.locator(".felt .lottery .lottery-row").count() == 4
@@ -398,7 +360,10 @@ def test_the_bengali_lobby_shows_no_english(page: Page) -> None:
     assert page.get_attribute("html", "lang") == "bn"
 
 
-def test_two_people_at_one_table_each_see_only_their_own_hand(browser: Browser, base_url: str) -> None:
+def test_two_people_at_one_table_each_see_only_their_own_hand(
+    browser: Browser,  # noqa: F811 (the fixture)
+    base_url: str,  # noqa: F811 (the fixture)
+) -> None:
     contexts = [browser.new_context(viewport=DESKTOP, base_url=base_url) for _ in range(2)]
     try:
         pages = [context.new_page() for context in contexts]
@@ -469,7 +434,7 @@ def page_names(page: Page) -> set[str]:
 
 
 def test_the_bengali_table_shows_no_english_but_the_cards(page: Page) -> None:
-    enter(page, "রহিম", bengali=True)
+    enter(page, "রহিম", "bn")
     quick_play(page, "hokm", "", level="normal")
     page.wait_for_selector(".actions button.act, .hand .card.legal")
     page.wait_for_selector(".log li")

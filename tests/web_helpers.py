@@ -27,7 +27,10 @@ if not os.environ.get("CI"):
         )
     pytest.importorskip("playwright", reason="the browser tests need Playwright (the dev extra)")
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Error, Page, sync_playwright  # noqa: E402
+
+# The browser tests import Playwright's names from here, after the skip above.
+__all__ = ["Browser", "Error", "Page"]
 
 
 @pytest.fixture(scope="module")

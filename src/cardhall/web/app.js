@@ -11,8 +11,6 @@ import { renderLobby, renderName, WaitingRoom } from "./lobby.js";
 import { showRules } from "./rules.js";
 import { showReplay } from "./replay.js";
 
-export { h };
-
 window.cardhall = { showRules, showReplay };
 
 // --- the websocket: one connection, said hello once, rejoining its table after a drop ------------------
@@ -114,7 +112,6 @@ function hooks(id) {
     lobby: () => closeTable(),
     rules: (game) => showRules(game),
     replay: () => showReplay(id), // once the match is over
-    h,
   };
 }
 

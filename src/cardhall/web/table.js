@@ -179,6 +179,8 @@ export class TableView {
     const target = event.target;
     if (target instanceof HTMLElement && target.closest("input, select, textarea")) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
+    // A dialog over the table (the rules, a replay) has the keys to itself.
+    if (document.querySelector("dialog[open]")) return;
     const cards = [...this.root.querySelectorAll(".hand .card")];
     const at = cards.indexOf(document.activeElement);
     if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
@@ -334,7 +336,7 @@ export class TableView {
     const focusWasIn = this.root.contains(document.activeElement) ? document.activeElement : null;
     const focusLabel = focusWasIn?.dataset?.label;
     const focusHand = Boolean(focusWasIn?.closest?.(".hand"));
-    const showRules = () => window.cardhall?.showRules?.(name);
+    const showRules = () => this.hooks.rules(name);
 
     this.root.replaceChildren(
       h(
@@ -369,6 +371,10 @@ export class TableView {
                 })
               : null,
             h("button", { type: "button", id: "rules", text: t("table.rules"), onclick: showRules }),
+            // A finished match may be stepped through at once, every hand open.
+            over && s.status === "finished"
+              ? h("button", { type: "button", id: "table-replay", text: t("replay.open"), onclick: () => this.hooks.replay() })
+              : null,
             h("button", { type: "button", id: "to-lobby", text: t("table.lobby"), onclick: () => this.hooks.lobby() }),
             mine && !over
               ? h("button", { type: "button", id: "leave", text: t("table.leave"), onclick: () => this.hooks.leave() })

@@ -7,14 +7,21 @@ export const store = {
   drop: (key) => localStorage.removeItem(`cardhall.${key}`),
 };
 
-/** An element: `attrs` are attributes (`on...` listeners, `text` its text), `children` nodes or text. */
+/** An element: `attrs` are attributes (`on...` listeners, `text` its text, `style` an object of styles),
+ * `children` nodes or text (nested arrays flattened). */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (key === "text") el.textContent = value;
-    else el.setAttribute(key, value === true ? "" : value);
+    else if (key === "style" && typeof value === "object") {
+      // custom properties (--x) by setProperty, the others by name
+      for (const [name, v] of Object.entries(value)) {
+        if (name.startsWith("--")) el.style.setProperty(name, v);
+        else el.style[name] = v;
+      }
+    } else el.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat(Infinity)) {
     if (child !== null && child !== undefined && child !== false) el.append(child);
