@@ -5,9 +5,10 @@ legal cards, the stock or pile and the buttons, until a deal is scored: the deal
 seat and the scores beside the table show its totals. On the way: Hokm's Bas by name, a reload mid-deal
 that continues the same deal, the last trick on demand; Svara's amount control (a typed amount goes up
 to the next legal one, the presets, the label sent); Hearts' three cards picked then confirmed and
-passed; Kierki's deal name and rule, its score sheet, keyboard play, the lottery laid out by suit; two
-people at one table each seeing only their own hand; a stand-in bot seen playing for a person out of
-time. Each table screen is checked to be in one language (Bengali: no Latin letters but the cards'
+passed; Kierki's deal name and rule, its score sheet, keyboard play, a dropped connection that comes
+back by itself, the lottery laid out by suit; the rules page and the replay opened from a finished
+table; two people at one table each seeing only their own hand; a stand-in bot seen playing for a
+person out of time. Each table screen is checked to be in one language (Bengali: no Latin letters but the cards'
 printed indices and people's names), then switched to the other.
 Screenshots (desktop and phone, both languages) go to ``tests/screenshots/``; ``docs/screenshots/`` holds
 copies of ``table-en-desktop.png`` and of ``table-hearts-bn-pass-phone.png`` (as ``table-bn-phone.png``).
@@ -288,7 +289,17 @@ def test_cancellation_hearts_in_bengali_passes_three_cards_and_scores_the_hand(p
     shots(page, "table-hearts-bn-over")
 
 
+# Keeps the page's websockets, so that a test may drop its connection as a network would.
+KEEP_SOCKETS = """
+window.sockets = [];
+window.WebSocket = class extends window.WebSocket {
+    constructor(...args) { super(...args); window.sockets.push(this); }
+};
+"""
+
+
 def test_kierki_shows_the_deal_and_its_rule_and_the_score_sheet(page: Page) -> None:
+    page.add_init_script(KEEP_SOCKETS)
     enter(page, "Ann")
     quick_play(page, "kierki", "last_deal=1")
     page.wait_for_selector(".hand .card")
@@ -307,6 +318,11 @@ def test_kierki_shows_the_deal_and_its_rule_and_the_score_sheet(page: Page) -> N
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.querySelectorAll('.hand .card').length === {held - 1}")
     assert first not in page.locator(".hand .card").evaluate_all(HAND)
+    # A network drop: the page says it is offline, connects again by itself and plays on.
+    page.evaluate("window.sockets.at(-1).close()")
+    page.wait_for_function("window.sockets.length === 2")
+    page.wait_for_selector('#conn[data-status="online"]')
+    assert page.locator(".hand .card").count() == held - 1
     play_until(page, ".deal-summary")
     assert_scored(page, 4)
     assert "tricks ×" in page.inner_text(".deal-summary")
