@@ -8,8 +8,8 @@ to the next legal one, the presets, the label sent); Hearts' three cards picked 
 passed; Kierki's deal name and rule, its score sheet, keyboard play, a dropped connection that comes
 back by itself, the lottery laid out by suit; the rules page and the replay opened from a finished
 table; two people at one table each seeing only their own hand; a stand-in bot seen playing for a
-person out of time. Each table screen is checked to be in one language (Bengali: no Latin letters but the cards'
-printed indices and people's names), then switched to the other.
+person out of time. Each table screen is checked to be in one language (Bengali: no Latin letters but
+the cards' printed indices and people's names), then switched to the other.
 Screenshots (desktop and phone, both languages) go to ``tests/screenshots/``; ``docs/screenshots/`` holds
 copies of ``table-en-desktop.png`` and of ``table-hearts-bn-pass-phone.png`` (as ``table-bn-phone.png``).
 
