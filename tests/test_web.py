@@ -380,9 +380,9 @@ def test_two_people_at_one_table_each_see_only_their_own_hand(
     browser: Browser,  # noqa: F811 (the fixture)
     base_url: str,  # noqa: F811 (the fixture)
 ) -> None:
-    contexts = [browser.new_context(viewport=DESKTOP, base_url=base_url) for _ in range(2)]
+    contexts = [browser.new_context(viewport=DESKTOP, base_url=base_url) for _ in range(3)]
     try:
-        pages = [context.new_page() for context in contexts]
+        pages = [context.new_page() for context in contexts[:2]]
         enter(pages[0], "Ann")
         enter(pages[1], "Bob")
         table = pages[0].evaluate(
@@ -415,6 +415,14 @@ def test_two_people_at_one_table_each_see_only_their_own_hand(
             shown = set(p.locator("[data-card]").evaluate_all(HAND))
             assert not shown & set(other)
             assert page_names(p) >= {"Ann", "Bob"}
+        # A third person watches from the lobby's list of tables being played: no hand, no card of theirs.
+        watcher = contexts[2].new_page()
+        enter(watcher, "Cat")
+        watcher.click(f'.tables li[data-table="{table}"] button.watch')
+        watcher.wait_for_selector(".arena .seat")
+        assert watcher.locator(".hand").count() == 0 and watcher.locator("#leave").count() == 0
+        assert page_names(watcher) >= {"Ann", "Bob"}
+        assert not set(watcher.locator("[data-card]").evaluate_all(HAND)) & (set(hands[0]) | set(hands[1]))
     finally:
         for context in contexts:
             context.close()
