@@ -50,6 +50,9 @@ export class TableView {
     document.body.append(this.announcer);
     this.onKey = (event) => this.keydown(event);
     document.addEventListener("keydown", this.onKey);
+    // The log's lines wrap anew when the window changes size: its latest line stays in view.
+    this.onResize = () => this.scrollLog();
+    window.addEventListener("resize", this.onResize);
     this.timer = setInterval(() => this.tick(), 1000);
     this.render();
   }
@@ -66,6 +69,7 @@ export class TableView {
   forget() {
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.onResize);
     this.announcer.remove();
     sessionStorage.removeItem(this.key());
   }
@@ -420,11 +424,15 @@ export class TableView {
         ),
       ),
     );
-    const logEl = this.root.querySelector(".log");
-    if (logEl) logEl.scrollTop = logEl.scrollHeight;
+    this.scrollLog();
     if (focusHand && this.focusIndex !== null) this.focusCard(this.focusIndex);
     else if (focusLabel) this.root.querySelector(`button[data-label="${CSS.escape(focusLabel)}"]`)?.focus();
     this.tick();
+  }
+
+  scrollLog() {
+    const logEl = this.root.querySelector(".log");
+    if (logEl) logEl.scrollTop = logEl.scrollHeight;
   }
 
   actionText(label) {
