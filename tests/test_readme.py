@@ -18,11 +18,3 @@ def test_the_readme_has_examples() -> None:
 @pytest.mark.parametrize("number", range(len(BLOCKS)))
 def test_a_readme_example_runs(number: int) -> None:
     exec(compile(BLOCKS[number], f"README.md example {number + 1}", "exec"), {})
-
-
-def test_the_readme_images_exist() -> None:
-    """The pictures the README shows (the browser client's screenshots) are files of the repository."""
-    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", README.read_text(encoding="utf-8"))
-    assert images
-    for image in images:
-        assert (README.parent / image).is_file(), image
