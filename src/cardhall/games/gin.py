@@ -61,15 +61,15 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   hidden. The score sheet holds numbers only. Each move of the hand (``moves``) carries the card it
   showed (``take discard`` the card taken), so the bots' form (cards and actions as ints) says as much.
 - Events (``docs/schema/gin.json``): ``deal`` (``deal``, ``dealer``, ``roles``, ``upcard``,
-  ``stock_size``; privately each holder's ``hand``, and the team hand to the advisor); ``knock`` when the
-  knocker has laid out his melds and the hands are spread (after ``arrange N`` when he had a choice) (``knocker``, ``gin``, his ``melds`` as laid, ``deadwood_cards``, ``deadwood``, the
-  ``opponent``, his ``opponent_hand`` now shown and its ``opponent_deadwood``); ``deal_scored``
-  (``deal``, ``dealer``, ``result`` knock/gin/undercut/void, ``knocker``, both deadwoods,
-  ``deadwood_difference`` + ``bonus`` = the winner's points, ``winner``, ``credited``, ``points``,
-  ``totals``); ``match_bonuses`` at the end when a bonus is not zero (``game_bonus``, ``shutout``,
-  ``hands_won``, ``box_bonus``, ``points``, ``totals``). Draws, discards, knocks and lay-offs are action
-  events (so is ``arrange N``); the advisor's ``suggest ...`` / ``no suggestion`` show their label to his team only (everyone
-  else sees ``advise``).
+  ``stock_size``; privately each holder's ``hand``, and the team hand to the advisor); ``knock`` once the
+  knocker has laid out his melds (after ``arrange N`` when he had a choice) and the hands are spread
+  (``knocker``, ``gin``, his ``melds`` as laid, ``deadwood_cards``, ``deadwood``, the ``opponent``, his
+  ``opponent_hand`` now shown and its ``opponent_deadwood``); ``deal_scored`` (``deal``, ``dealer``,
+  ``result`` knock/gin/undercut/void, ``knocker``, both deadwoods, ``deadwood_difference`` + ``bonus`` =
+  the winner's points, ``winner``, ``credited``, ``points``, ``totals``); ``match_bonuses`` at the end
+  when a bonus is not zero (``game_bonus``, ``shutout``, ``hands_won``, ``box_bonus``, ``points``,
+  ``totals``). Draws, discards, knocks, arrangements and lay-offs are action events; the advisor's
+  ``suggest ...`` / ``no suggestion`` show their label to his team only (everyone else sees ``advise``).
 """
 
 from __future__ import annotations
