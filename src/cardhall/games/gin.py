@@ -84,6 +84,7 @@ from cardhall.errors import InvalidOptionError
 from cardhall.games._deal import deal_constrained
 from cardhall.games.gin_melds import (
     ARRANGE_CAP,
+    CARD_VALUES,
     KNOCK_LIMIT,
     Arrangement,
     arrangements_mask,
@@ -95,6 +96,7 @@ from cardhall.games.gin_melds import (
     knock_discards,
     layoff_meld,
     layoff_targets,
+    melds_within,
 )
 from cardhall.options import Option
 
@@ -194,6 +196,39 @@ def _mask(cards: list[int]) -> int:
 _SUIT_CARDS: Final = tuple(
     tuple(tuple(13 * s + r for r in range(13) if p >> r & 1) for p in range(1 << 13)) for s in range(4)
 )
+
+KNOCKER_TRIES: Final = 5000
+
+
+def arranging_hand(known: int, pool: list[int], size: int, rng: random.Random) -> int:
+    """A hand for a knocker choosing his layout, as someone who cannot see it may picture it: ``known``
+    (the cards he was seen taking) plus ``size`` cards of ``pool``, with a choice of layouts (at least
+    two, within the knock limit, not gin), built from random melds of the pool and low cards. Not a
+    uniform draw among such hands, which are too rare to find by dealing at random; raises ValueError
+    when the pool holds none (not in practice: ``KNOCKER_TRIES`` tries)."""
+    free = 0
+    for c in pool:
+        free |= 1 << c
+    melds = [m for m in melds_within(free | known) if not m & ~free & ~known]
+    low = [c for c in pool if CARD_VALUES[c] <= 4]
+    target = known.bit_count() + size
+    for _ in range(KNOCKER_TRIES):
+        hand = known
+        for m in rng.sample(melds, min(len(melds), 4)):
+            if not m & hand and (hand | m).bit_count() <= target:
+                hand |= m
+        fill = [c for c in low if not hand >> c & 1]
+        rng.shuffle(fill)
+        rest = [c for c in pool if not hand >> c & 1]
+        rng.shuffle(rest)
+        for c in fill + rest:
+            if hand.bit_count() >= target:
+                break
+            hand |= 1 << c
+        if deadwood_mask(hand) > 0 and len(arrangements_mask(hand)) >= 2:
+            return hand
+    raise ValueError("no hand of the unseen cards gives the knocker a choice of layouts")
+
 
 # What a search bot's opponent model gives Gin.sample_state: the opponent's whole hand (a mask), from
 # the state being built (everything public and the observing seat's own hand filled in), the
@@ -337,7 +372,9 @@ class Gin(Game):
         The opponent's hidden cards are dealt uniformly at random, or, with ``opponent_hand`` (a search
         bot's opponent model, see :data:`OpponentHand`), his hand is the one it chooses; the stock gets
         the rest in random order. Draws from ``rng``: the new seed, then the opponent model's draws (or
-        the uniform deal), then the stock's order."""
+        the uniform deal), then the stock's order. While the opponent arranges his melds after a knock
+        (phase ``arrange``), his hand must give him that choice: it comes from :func:`arranging_hand`
+        instead."""
         o = observation
         seat = o["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -419,7 +456,12 @@ class Gin(Game):
             seen |= 1 << c
         unseen = [c for c in range(52) if not seen >> c & 1]
         size = o["hand_sizes"][opp] - taken.bit_count()
-        if opponent_hand is None:
+        if phase == ARRANGE and opp == new.knocker:
+            # He knocked and has a choice of layouts: his hand must allow it (no opponent model here).
+            hand = arranging_hand(taken, unseen, size, rng)
+            stock = [c for c in unseen if not hand >> c & 1]
+            stock = deal_constrained(stock, [len(stock)], [0], rng)[0]  # in random order
+        elif opponent_hand is None:
             dealt = deal_constrained(unseen, [size, len(unseen) - size], [0, 0], rng)
             hand = taken | _mask(dealt[0])
             stock = dealt[1]
@@ -1017,9 +1059,19 @@ class GinState(State):
         holders = [] if self.spread else [s for s in (self.dealer, self.nondealer) if not self._sees(seat, s)]
         unknown = [self.hands[s] & ~self.known[s] for s in holders]
         cards = [c for m in unknown for c in cards_of(m)] + list(self.stock)
+        dealt_to = holders
+        arranging = self.phase == ARRANGE and self.knocker in holders
+        if arranging:
+            # A knocker choosing his layout holds a hand with such a choice (see arranging_hand).
+            k = self.knocker
+            hidden = self.hands[k] & ~self.known[k]
+            new.hands[k] = arranging_hand(self.known[k], cards, hidden.bit_count(), rng)
+            cards = [c for c in cards if not new.hands[k] >> c & 1]
+            unknown = [m for s, m in zip(holders, unknown, strict=True) if s != k]
+            dealt_to = [s for s in holders if s != k]
         sizes = [m.bit_count() for m in unknown] + [len(self.stock)]
         piles = deal_constrained(cards, sizes, [0] * len(sizes), rng)
-        for s, pile in zip(holders, piles, strict=False):
+        for s, pile in zip(dealt_to, piles, strict=False):
             mask = self.known[s]
             for c in pile:
                 mask |= 1 << c
@@ -1032,7 +1084,7 @@ class GinState(State):
             and not new.hands[team] >> (new.suggestion % 52) & 1
         ):
             new.suggestion = -1  # the re-dealt team hand no longer holds the suggested card
-        if self.phase == ARRANGE and self.knocker in holders:
+        if arranging:
             new.arrangements = self._arrangements(new.hands[self.knocker])
             if new.suggestion - ARRANGE_BASE >= len(new.arrangements):
                 new.suggestion = -1  # the re-dealt hand has fewer layouts than the one suggested

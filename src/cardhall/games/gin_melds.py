@@ -378,3 +378,24 @@ def arrangements_mask(hand: int, limit: int = KNOCK_LIMIT) -> list[tuple[list[in
     out = [f for f in found if not any(d != f[3] and d & f[3] == d for d in deads)]
     out.sort(key=lambda o: (o[0], o[1], [tuple(gin_sorted(cards_of(m))) for m in o[2]]))
     return [(melds, dead, value) for _, _, melds, dead, value in out]
+
+
+def melds_within(cards: int) -> list[int]:
+    """Every set (of 3 or 4) and every run of 3 to 5 cards that ``cards`` hold, as masks."""
+    melds: list[int] = []
+    for r in range(13):
+        m = cards & RANK_MASKS[r]
+        if m.bit_count() >= 3:
+            if m.bit_count() == 4:
+                melds.append(m)
+                melds.extend(m & ~(1 << c) for c in cards_of(m))
+            else:
+                melds.append(m)
+    for s in range(4):
+        g = _to_gin(cards >> (13 * s) & SUIT_BITS)
+        for length in (3, 4, 5):
+            run = (1 << length) - 1
+            for lo in range(14 - length):
+                if g >> lo & run == run:
+                    melds.append(_from_gin(run << lo) << (13 * s))
+    return melds
