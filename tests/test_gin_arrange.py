@@ -10,7 +10,7 @@ from itertools import combinations
 import pytest
 
 import cardhall
-from cardhall.bots.rules_gin import GinRulesBot
+from cardhall.bots.rules_gin import GinRulesBot, arrange_choice
 from cardhall.cards import cards_of
 from cardhall.games.gin import ARRANGE_BASE, NO_SUGGESTION, SUGGEST_BASE, Gin, GinState
 from cardhall.games.gin_melds import (
@@ -152,7 +152,7 @@ def test_labels_round_trip() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_rules_bot_lays_out_the_fewest_lay_offs(players: int) -> None:
-    # Three runs leave 2C 6C 2D 6D 2H 6H to lay off, three sets only 3S 4S 5S: it lays out the sets.
+    # Equal deadwood: three runs leave 2C 6C 2D 6D 2H 6H to lay off, three sets only 3S 4S 5S: the sets.
     s = knocked(players)
     nd = s.nondealer
     bot = GinRulesBot(s.game)
@@ -164,13 +164,24 @@ def test_rules_bot_lays_out_the_fewest_lay_offs(players: int) -> None:
         assert advice == SUGGEST_BASE + ARRANGE_BASE + 1
 
 
-def test_rules_bot_breaks_a_tie_in_lay_offs_by_deadwood() -> None:
-    # The set of fours (deadwood 6) leaves 4S 8S KS, the run 2H-4H (deadwood 9) AH 5H 8S KS.
-    s = new("gin(players=2)", "2H 3H 4H 4C 4D 9S 10S JS QS AC", BOX, "KS", "QH")
-    both_pass(s)
-    act(s, s.nondealer, "knock QH")
-    nd = s.nondealer
-    assert GinRulesBot(s.game).act_state(s, nd, s.legal_actions(nd), random.Random(0)) == ARRANGE_BASE
+def test_rules_bot_weighs_deadwood_against_lay_offs() -> None:
+    # 2H 3H 4H 4C 4D with AC: the run (deadwood 4C 4D AC = 9) leaves AH 5H to lay off (value 6), the
+    # set (deadwood 2H 3H AC = 6) leaves 4S; the spade run 9-Q is in both. The set wins on deadwood.
+    layouts = [
+        ([to_mask("4C 4D 4H"), to_mask("9S 10S JS QS")], 6),
+        ([to_mask("2H 3H 4H"), to_mask("9S 10S JS QS")], 9),
+    ]
+    hand = to_mask("2H 3H 4H 4C 4D 9S 10S JS QS AC")
+    assert arrange_choice(layouts, hand, 0) == 0
+    assert arrange_choice(layouts[::-1], hand, 0) == 1
+    # Three points less deadwood are worth more than the chance of AD or 5D being laid off...
+    run_a = [to_mask("2D 3D 4D")]  # lays off AD or 5D
+    set_a = [to_mask("4C 4D 4H")]  # lays off 4S
+    assert arrange_choice([(run_a, 5), (set_a, 8)], 0, 0) == 0
+    # ...but not more than a likely lay-off of high cards: Q-K of a run against a set with nothing left.
+    run_b = [to_mask("10S JS QS")]  # 9S or KS
+    set_b = [to_mask("QC QD QH QS")]  # nothing
+    assert arrange_choice([(run_b, 4), (set_b, 8)], 0, 0) == 1
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -13,10 +13,16 @@
   that deadwood is at most a limit that falls as the stock shrinks (10 early, then 8, then 6, 4 late):
   early knocks win before the opponent has melded, late knocks with much deadwood get undercut. When it
   does not knock it keeps discarding toward gin.
-- **Arranging the melds** (when a knock can be laid out several ways): the layout that leaves the
-  opponent the fewest cards to lay off, counted as the distinct cards that would extend one of its melds
-  and that he may hold (not in the bot's hand, not in the discard pile); ties: the least deadwood, then
-  the first in the engine's order.
+- **Arranging the melds** (when a knock can be laid out several ways): the layout with the least
+  expected count after lay-offs: its deadwood plus ``LAYOFF_CHANCE`` (1/3, about the chance that the
+  opponent holds a given unseen card) times the value of the cards that would extend one of its melds
+  and that he may hold (not in the bot's hand, not in the discard pile); ties: fewer such cards, then
+  the first in the engine's order. So with equal deadwood it lays out what leaves the fewest lay-offs
+  (three sets rather than three runs in issue 17's example). Choosing the fewest lay-offs first, whatever
+  the deadwood, was measured worse: over the 345 choices of 6,000 rules-against-rules hands, the
+  knocker's mean margin was 11.02 points with it, 11.98 taking the engine's first layout, 12.10 taking
+  the least deadwood then the fewest lay-offs, 12.33 with this rule (12.68 for a player who knew the
+  opponent's hand).
 - **Lay-offs**: it lays off the card that lowers its deadwood most, one at a time, and says ``done`` when no
   lay-off lowers it (a card that is part of its own meld is kept).
 - **Three players**: as box or captain it plays its hand; as advisor it suggests exactly what it would play
@@ -237,19 +243,27 @@ def discard_costs(
     return out
 
 
-def layoff_count(melds: list[int], hand: int, pile: int) -> int:
-    """How many cards the opponent could lay off at once on ``melds``: the cards that would extend one
+LAYOFF_CHANCE = 1 / 3
+
+
+def layoff_cards(melds: list[int], hand: int, pile: int) -> int:
+    """The cards the opponent could lay off at once on ``melds`` (a mask): those that would extend one
     of them, outside the knocker's ``hand`` and the discard ``pile``."""
-    return (layoff_targets(melds) & ~hand & ~pile).bit_count()
+    return layoff_targets(melds) & ~hand & ~pile
 
 
 def arrange_choice(layouts: list[tuple[list[int], int]], hand: int, pile: int) -> int:
-    """The index of the layout (melds, deadwood value) leaving the fewest lay-offs (:func:`layoff_count`);
-    ties: the least deadwood, then the first."""
-    return min(
-        range(len(layouts)),
-        key=lambda i: (layoff_count(layouts[i][0], hand, pile), layouts[i][1], i),
-    )
+    """The index of the layout (melds, deadwood value) the rules bot lays out: the least deadwood plus
+    ``LAYOFF_CHANCE`` times the value of its :func:`layoff_cards`; ties: fewer of them, then the first."""
+    best_key: tuple[float, int, int] | None = None
+    best = 0
+    for i, (melds, value) in enumerate(layouts):
+        cards = layoff_cards(melds, hand, pile)
+        worth = sum(CARD_VALUES[c] for c in cards_of(cards))
+        key = (value + LAYOFF_CHANCE * worth, cards.bit_count(), i)
+        if best_key is None or key < best_key:
+            best_key, best = key, i
+    return best
 
 
 def ranked_discards(o: Observation, legal: list[int]) -> list[int]:
