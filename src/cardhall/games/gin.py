@@ -588,7 +588,7 @@ class GinState(State):
             return (self.current, self.advisor)
         return (self.current,)
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         if self.phase == OVER:
             return []
         if seat == self.current:
@@ -905,7 +905,7 @@ class GinState(State):
     def _sees(self, seat: int | None, holder: int) -> bool:
         return seat is not None and (seat == holder or (seat == self.advisor and holder == self.nondealer))
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         form = 1 if ints else 0
         cards = _CARD_NAMES[form]
         suits = _SUIT_NAMES[form]
