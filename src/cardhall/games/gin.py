@@ -1,6 +1,6 @@
 """Gin Rummy: three-hand gin with a player "in the box" (default), or ordinary two-player gin.
 
-Rules of record: ``shared/rules/gin.md``. One 52-card deck, A low, J Q K worth 10; melds are sets of 3-4
+Rules: ``cardhall/rulebook/gin.en.md``. One 52-card deck, A low, J Q K worth 10; melds are sets of 3-4
 of a rank and runs of 3+ in a suit. :func:`deadwood` and :func:`best_melds` (from ``gin_melds``) give the
 exact minimum deadwood and a best arrangement of any hand. Choices this module makes:
 
