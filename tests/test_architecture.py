@@ -95,6 +95,17 @@ LAYERS = {
     "cardhall.table": (*ENGINE, "cardhall.registry", "cardhall.records", "cardhall.bots"),
 }
 
+# The person's terminal front end: everything below the front ends, never another front end.
+LAYERS["cardhall.terminal"] = (
+    *ENGINE,
+    "cardhall.registry",
+    "cardhall.records",
+    "cardhall.bots",
+    "cardhall.table",
+    "cardhall.rulebook",
+    "cardhall.terminal",
+)
+
 
 @pytest.mark.parametrize("layer", sorted(LAYERS))
 def test_each_layer_imports_only_from_below(layer: str) -> None:
