@@ -1,11 +1,14 @@
 // Gin Rummy at the table: the roles (box, captain, advisor), the stock and the discard pile (click the
 // stock to draw, the pile to take its top card, whenever the server offers that), the advisor's
-// suggestion shown to his captain (the suggested card marked), the knock laid out (the knocker's melds
-// with the cards laid off on them, his deadwood, the other hand spread), and each hand's result. Any
+// suggestion shown to his captain (the suggested card marked), the knocker's choice of layout when his
+// cards can be laid out more than one way (each layout drawn beside its button), the knock laid out (the
+// knocker's melds with the cards laid off on them, his deadwood, the other hand spread), and each hand's
+// result. Any
 // action the table does not know (a new phase's labels) still gets its labelled button.
 import { t } from "../i18n.js";
 import { actionText, cardBack, cardElement, cardText, isCard } from "../cards.js";
 import { h } from "../table/dom.js";
+import { button } from "../table/controls.js";
 import { base } from "./base.js";
 
 function roleOf(o, seat) {
@@ -122,6 +125,40 @@ export const gin = {
       );
     }
     return out;
+  },
+  /**
+   * The knocker's choice of layout (phase arrange): each layout he may lay out, its melds and deadwood
+   * drawn, with its button ("arrange N"; his advisor's "suggest arrange N").
+   */
+  controls(view, o, entries) {
+    const layouts = o.phase === "arrange" && Array.isArray(o.arrangements) ? o.arrangements : null;
+    const byNumber = new Map();
+    const rest = [];
+    for (const entry of entries) {
+      const m = layouts && /^(suggest )?arrange (\d+)$/.exec(entry.label);
+      if (m) byNumber.set(Number(m[2]), entry);
+      else rest.push(entry);
+    }
+    if (!byNumber.size) return [[], entries];
+    const cards = (list) => h("div", { class: "meld" }, list.map((c) => cardElement(c, "mini")));
+    const choices = layouts.map((layout, i) => {
+      const entry = byNumber.get(i + 1);
+      const label = t("gin.layout", { n: i + 1, deadwood: layout.deadwood });
+      return h(
+        "div",
+        { class: "layout", role: "group", "aria-label": label, "data-layout": i + 1 },
+        h("small", { text: label }),
+        h("div", { class: "melds" }, layout.melds.map(cards)),
+        layout.deadwood_cards.length ? cards(layout.deadwood_cards) : null,
+        entry
+          ? button(view, entry, {
+              text: t(entry.label.startsWith("suggest ") ? "gin.layout_suggest" : "gin.layout_choose"),
+              "aria-label": `${label}: ${actionText(entry.label)}`,
+            })
+          : null,
+      );
+    });
+    return [[h("section", { class: "layouts", "aria-label": t("gin.layouts") }, h("strong", { text: t("gin.layouts") }), choices)], rest];
   },
   cardMark(o, card, index, view) {
     const role = roleOf(o, view.state.you);
