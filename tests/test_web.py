@@ -283,6 +283,8 @@ def test_cancellation_hearts_in_bengali_passes_three_cards_and_scores_the_hand(p
     page.click("#confirm-pass")
     # Each of the three passes is sent as the server offers it; the exchange follows.
     page.wait_for_selector(".log li.ev-passes", timeout=30_000)
+    # The others' passes name no card: each reads as a card passed, not as a bare "pass".
+    assert page.locator(".log li.ev-action", has_text="বট ২ একটি তাস দিলেন").count() == 3
     assert page.locator(".hand .card").count() == 17
     mine = page.locator(".log li.ev-passes").inner_text()
     assert all(c[:-1] in mine for c in passed), (passed, mine)
