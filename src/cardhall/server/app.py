@@ -1,5 +1,6 @@
-"""The ASGI application: the JSON HTTP API (players, games, the lobby, records, leaderboards), the
-websocket for play at ``/ws``, and the browser client at ``/`` (its files under ``/static/``).
+"""The ASGI application: the JSON HTTP API (players, games, the lobby, records, replays, leaderboards,
+rules), the websocket for play at ``/ws``, and the browser client at ``/`` (its files under
+``/static/``).
 
 The HTTP API (every route in ``docs/protocol.md``): request bodies are checked with msgspec like the
 websocket messages; errors are ``{"error": code, "message": ...}`` with 400 (bad input), 401 (no or bad
@@ -8,6 +9,7 @@ token: ``Authorization: Bearer <token>``), 404 (no such table) or 409 (not possi
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -24,9 +26,11 @@ from starlette.websockets import WebSocket
 
 from cardhall.errors import CardhallError
 from cardhall.registry import game_classes
+from cardhall.rulebook import LANGUAGES, rules_text
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
+from cardhall.server.replays import MAX_POSITIONS, replay_page
 from cardhall.server.settings import BOT_LEVELS, bot_for_level, settings_spec
 from cardhall.store import RATING_POOLS, PlayerRow, Store
 
@@ -35,6 +39,7 @@ STATUS = {
     "bad_token": 401,
     "not_authenticated": 401,
     "no_such_table": 404,
+    "no_such_game": 404,
     "not_over": 409,
     "table_over": 409,
 }
@@ -190,6 +195,89 @@ async def record(request: Request) -> Response:
     return json_response(await store.record(table_id))
 
 
+def query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
+    """An integer query parameter within ``low .. high``; ``bad_request`` naming it otherwise."""
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise ProtocolError("bad_request", f"{name} must be an integer in {low}..{high}, got {text!r}")
+    return value
+
+
+# How many finished tables the lobby lists at most (newest first).
+FINISHED_LIMIT = 50
+
+
+@api
+async def finished(request: Request) -> Response:
+    limit = query_int(request, "limit", 20, 1, FINISHED_LIMIT)
+    rows = await context(request).store.tables(("finished",), limit)
+    return json_response(
+        {
+            "tables": [
+                {
+                    "table": r.id,
+                    "game": r.game,
+                    "seats": [
+                        {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "player": s.player_id}
+                        for s in r.seats
+                    ],
+                    "finished_at": None if r.finished_at is None else r.finished_at.isoformat(),
+                }
+                for r in rows
+            ]
+        }
+    )
+
+
+@api
+async def replay_steps(request: Request) -> Response:
+    table_id = request.path_params["table"]
+    store = context(request).store
+    row = await store.table(table_id)
+    if row is None:
+        raise ProtocolError("no_such_table", f"no table {table_id!r}")
+    if row.status not in ("finished", "abandoned"):
+        raise ProtocolError(
+            "not_over", f"the match at table {table_id} is not over: its replay comes at the end"
+        )
+    record = await store.record(table_id)
+    assert record is not None
+    steps = len(record["actions"]) if row.status == "finished" else 0
+    start = query_int(request, "from", 0, 0, steps)
+    count = query_int(request, "count", MAX_POSITIONS, 1, MAX_POSITIONS)
+    positions: list[dict[str, Any]] = []
+    if row.status == "finished":
+        # Replaying a long match is CPU work: off the event loop.
+        steps, positions = await asyncio.to_thread(replay_page, record, start, count)
+    return json_response(
+        {
+            "table": table_id,
+            "game": row.game,
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in row.seats],
+            "steps": steps,
+            "from": start,
+            "positions": positions,
+        }
+    )
+
+
+@api
+async def rules(request: Request) -> Response:
+    game = request.path_params["game"]
+    lang = request.query_params.get("lang", "en")
+    if game not in game_classes():
+        raise ProtocolError("no_such_game", f"unknown game {game!r} (games: {', '.join(game_classes())})")
+    if lang not in LANGUAGES:
+        raise ProtocolError("bad_request", f"lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
+    return json_response({"game": game, "lang": lang, "markdown": rules_text(game, lang)})
+
+
 @api
 async def leaderboard(request: Request) -> Response:
     game = request.path_params["game"]
@@ -259,7 +347,10 @@ def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
         Route("/api/quickplay", quick_play, methods=["POST"]),
         Route("/api/tables/{table}", table_summary),
         Route("/api/tables/{table}/record", record),
+        Route("/api/tables/{table}/replay", replay_steps),
+        Route("/api/finished", finished),
         Route("/api/leaderboard/{game}", leaderboard),
+        Route("/api/rules/{game}", rules),
         WebSocketRoute("/ws", play),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]

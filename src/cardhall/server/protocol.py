@@ -89,6 +89,7 @@ ERROR_CODES: Final = (
     "not_authenticated",
     "bad_token",
     "no_such_table",
+    "no_such_game",
     "no_such_seat",
     "seat_taken",
     "not_seated",

@@ -37,16 +37,21 @@ def write(path: Path, record: Record, seat: int, bots: list[str | None]) -> None
     os.replace(tmp, path)
 
 
-def read_json(path: Path) -> Any:
-    """The first JSON value of a file (a record file has one per line); one-line errors only."""
+def read_text(path: Path) -> str:
+    """A record or save file's text; a folder, a missing or unreadable file is a one-line error."""
     if path.is_dir():
         raise InvalidRecordError(f"{path} is a folder, not a record file")
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InvalidRecordError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise InvalidRecordError(f"{path}: cannot read it ({e})") from None
+
+
+def read_json(path: Path) -> Any:
+    """The first JSON value of a file (a record file has one per line); one-line errors only."""
+    text = read_text(path)
     line = next((ln for ln in text.splitlines() if ln.strip()), "")
     if not line:
         raise InvalidRecordError(f"{path} is empty")

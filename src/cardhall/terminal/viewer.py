@@ -82,15 +82,7 @@ def show_record(record: Record, console: Console, style: Style, read: Callable[[
 
 def show_file(path: Path, console: Console, style: Style, read: Callable[[], str | None]) -> int:
     """Step through every record of a records or save file, one after the other."""
-    if path.is_dir():
-        raise InvalidRecordError(f"{path} is a folder, not a record file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidRecordError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidRecordError(f"{path}: cannot read it ({e})") from None
-    lines = [(k, line) for k, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = [(k, line) for k, line in enumerate(saved.read_text(path).splitlines(), 1) if line.strip()]
     if not lines:
         raise InvalidRecordError(f"{path} holds no record")
     for lineno, line in lines:

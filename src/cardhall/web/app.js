@@ -1,37 +1,17 @@
-// The browser client: the lobby (name, games, quick play, open tables) and the table, over the protocol of
-// docs/protocol.md. No build step: plain ES modules served under /static/.
-import { setLanguage, language, t, num } from "./i18n.js";
+// The browser client's bootstrap: the websocket connection (said hello once, rejoining its table after a
+// drop), the header (name, connection, language), and which page shows: the name form, the lobby
+// (lobby.js), a table's waiting room (lobby.js) or the table (table.js). Rules (rules.js) and replays
+// (replay.js) open in dialogs over any page: `window.cardhall.showRules(game)` and `showReplay(table)`,
+// or from a link: /#rules/hokm, /#replay/<table id>.
+// No build step: plain ES modules served under /static/, over the protocol of docs/protocol.md.
+import { setLanguage, language, t } from "./i18n.js";
 import { TableView } from "./table.js";
+import { h, store } from "./util.js";
+import { renderLobby, renderName, WaitingRoom } from "./lobby.js";
+import { showRules } from "./rules.js";
+import { showReplay } from "./replay.js";
 
-const store = {
-  get: (key) => localStorage.getItem(`cardhall.${key}`),
-  set: (key, value) => localStorage.setItem(`cardhall.${key}`, value),
-  drop: (key) => localStorage.removeItem(`cardhall.${key}`),
-};
-
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "text") el.textContent = value;
-    else el.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) el.append(child);
-  }
-  return el;
-}
-
-async function api(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
-  const token = store.get("token");
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, { method, headers, body: body && JSON.stringify(body) });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw Object.assign(new Error(data.message || response.statusText), data);
-  return data;
-}
+window.cardhall = { showRules, showReplay };
 
 // --- the websocket: one connection, said hello once, rejoining its table after a drop ------------------
 
@@ -80,9 +60,8 @@ class Link {
 // --- the page --------------------------------------------------------------------------------------------
 
 const main = document.getElementById("main");
-let games = null;
 let link = null;
-let view = null;
+let view = null; // the open table: a WaitingRoom while its seats are taken, then a TableView
 
 function setConnection(status) {
   const el = document.getElementById("conn");
@@ -108,6 +87,7 @@ function connect() {
         if (frame.code === "bad_token") logout();
         if (["no_such_table", "table_over", "seat_taken"].includes(frame.code) && view) view.gone(frame);
       } else if (view && frame.table === view.id) {
+        if (view.waiting && frame.type === "table" && frame.status !== "waiting") promote();
         view.frame(frame);
       }
     },
@@ -118,30 +98,45 @@ function connect() {
 }
 
 function logout() {
-  store.drop("token");
-  store.drop("name");
-  store.drop("table");
+  for (const key of ["token", "name", "id", "table", "room"]) store.drop(key);
   render();
 }
 
-function openTable(id, mode) {
-  store.set("table", id);
-  store.set("mode", mode);
-  view = new TableView(main, id, mode, {
+function hooks(id) {
+  return {
     send: (message) => connect().send(message),
     leave: () => {
       connect().send({ type: "leave", table: id });
       closeTable();
     },
     lobby: () => closeTable(),
-    h,
-  });
+    rules: (game) => showRules(game),
+    replay: () => showReplay(id), // once the match is over
+  };
+}
+
+/** Open table `id` to "join" or "watch" it; `waiting`: its seats are still being taken (the waiting room). */
+function openTable(id, mode, waiting = false) {
+  store.set("table", id);
+  store.set("mode", mode);
+  if (waiting) store.set("room", "1");
+  else store.drop("room");
+  view = waiting ? new WaitingRoom(main, id, mode, hooks(id)) : new TableView(main, id, mode, hooks(id));
   connect().wanted = () => view.attach();
   connect().send(view.attach());
 }
 
+/** The match of the waiting room's table started: the table view takes over (its frames follow). */
+function promote() {
+  const { id, mode } = view;
+  view.forget();
+  store.drop("room");
+  view = new TableView(main, id, mode, hooks(id));
+}
+
 function closeTable() {
   store.drop("table");
+  store.drop("room");
   if (view) view.forget();
   view = null;
   if (link) link.wanted = null;
@@ -151,168 +146,8 @@ function closeTable() {
 async function render() {
   header();
   if (view) return view.render();
-  if (!store.get("token")) return renderName();
-  return renderLobby();
-}
-
-function renderName() {
-  main.replaceChildren(
-    h(
-      "form",
-      {
-        class: "panel name-form",
-        onsubmit: async (event) => {
-          event.preventDefault();
-          const name = event.target.elements.name.value.trim();
-          if (!name) return;
-          try {
-            const player = await api("POST", "/api/players", { name });
-            store.set("token", player.token);
-            store.set("name", player.name);
-            render();
-          } catch (e) {
-            event.target.querySelector(".error").textContent = t("error.name");
-          }
-        },
-      },
-      h("h2", { text: t("name.title") }),
-      h("label", { for: "name", text: t("name.label") }),
-      h("input", { id: "name", name: "name", maxlength: 40, required: true, autocomplete: "nickname" }),
-      h("button", { type: "submit", id: "enter", text: t("name.enter") }),
-      h("p", { class: "error", role: "alert" }),
-    ),
-  );
-}
-
-function gameTitle(name) {
-  return t(`game.${name}.title`);
-}
-
-async function renderLobby() {
-  if (!games) games = await api("GET", "/api/games");
-  let listing = { open: [], running: [] };
-  try {
-    listing = await api("GET", "/api/tables");
-  } catch {
-    /* shown empty */
-  }
-  if (view) return; // a table opened meanwhile
-  const gameSelect = h(
-    "select",
-    { id: "qp-game", "aria-label": t("lobby.game") },
-    games.games.map((g) => h("option", { value: g.name, text: gameTitle(g.name) })),
-  );
-  const options = h("input", { id: "qp-options", placeholder: "max_hands=1", "aria-label": t("lobby.options") });
-  const level = h(
-    "select",
-    { id: "qp-level", "aria-label": t("lobby.level") },
-    Object.keys(games.bot_levels).map((l) => h("option", { value: l, text: t(`level.${l}`), selected: l === "normal" })),
-  );
-  const pace = h(
-    "select",
-    { id: "qp-pace", "aria-label": t("lobby.pace") },
-    [
-      ["1500", "pace.slow"],
-      ["700", "pace.normal"],
-      ["0", "pace.fast"],
-    ].map(([v, k]) => h("option", { value: v, text: t(k), selected: v === "700" })),
-  );
-  const error = h("p", { class: "error", role: "alert" });
-  const quick = h(
-    "form",
-    {
-      class: "panel quick",
-      onsubmit: async (event) => {
-        event.preventDefault();
-        const extra = options.value.trim();
-        const game = extra ? `${gameSelect.value}(${extra})` : gameSelect.value;
-        try {
-          const table = await api("POST", "/api/quickplay", {
-            game,
-            level: level.value,
-            settings: { bot_pace_ms: Number(pace.value) },
-          });
-          openTable(table.table, "join");
-        } catch (e) {
-          error.textContent = t("error.quickplay", { message: e.message });
-        }
-      },
-    },
-    h("h2", { text: t("lobby.quick") }),
-    h("div", { class: "row" }, h("label", { text: t("lobby.game") }, gameSelect)),
-    h("div", { class: "row" }, h("label", { text: t("lobby.options") }, options)),
-    h("div", { class: "row" }, h("label", { text: t("lobby.level") }, level), h("label", { text: t("lobby.pace") }, pace)),
-    h("button", { type: "submit", id: "quickplay", text: t("lobby.play") }),
-    error,
-  );
-  const gameList = h(
-    "section",
-    { class: "panel games" },
-    h("h2", { text: t("lobby.games") }),
-    h(
-      "ul",
-      {},
-      games.games.map((g) =>
-        h(
-          "li",
-          { class: "game" },
-          h("strong", { text: gameTitle(g.name) }),
-          " ",
-          h("span", {
-            class: "players",
-            text:
-              g.players[0] === g.players[1]
-                ? t("lobby.players_fixed", { count: g.players[0] })
-                : t("lobby.players", { min: g.players[0], max: g.players[1] }),
-          }),
-          h("p", { class: "blurb", text: t(`game.${g.name}.blurb`) }),
-          h(
-            "details",
-            {},
-            h("summary", { text: t("lobby.options_of") }),
-            h(
-              "dl",
-              {},
-              g.options.map((o) => [
-                h("dt", {}, h("code", { text: `${o.name}=${o.default}` })),
-                h("dd", { text: o.help }),
-              ]),
-            ),
-          ),
-        ),
-      ),
-    ),
-  );
-  const row = (table, verb) =>
-    h(
-      "li",
-      { class: "table-row" },
-      h("span", { text: `${gameTitle(table.game.split("(")[0])} · ${table.table}` }),
-      " ",
-      h("span", {
-        class: "names",
-        text: table.seats.map((s) => (s.kind === "empty" ? t("seat.empty") : s.name)).join(", "),
-      }),
-      " ",
-      h("button", {
-        type: "button",
-        class: verb,
-        text: t(`lobby.${verb}`),
-        onclick: () => openTable(table.table, verb),
-      }),
-    );
-  const tables = h(
-    "section",
-    { class: "panel tables" },
-    h("h2", { text: t("lobby.open") }),
-    listing.open.length ? h("ul", {}, listing.open.map((x) => row(x, "join"))) : h("p", { text: t("lobby.none") }),
-    h("h2", { text: t("lobby.running") }),
-    listing.running.length
-      ? h("ul", {}, listing.running.map((x) => row(x, "watch")))
-      : h("p", { text: t("lobby.none") }),
-    h("button", { type: "button", id: "refresh", text: t("lobby.refresh"), onclick: () => render() }),
-  );
-  main.replaceChildren(h("div", { class: "lobby" }, quick, tables, gameList));
+  if (!store.get("token")) return renderName(main, render);
+  return renderLobby(main, { openTable, render, busy: () => view !== null });
 }
 
 document.getElementById("lang").addEventListener("click", async () => {
@@ -321,8 +156,17 @@ document.getElementById("lang").addEventListener("click", async () => {
   render();
 });
 
+/** The dialog a link names (#rules/<game>, #replay/<table>), if any. */
+function followLink() {
+  const m = /^#(rules|replay)\/([\w-]+)$/.exec(location.hash);
+  if (m && m[1] === "rules") showRules(m[2]);
+  else if (m) showReplay(m[2]);
+}
+window.addEventListener("hashchange", followLink);
+
 await setLanguage(store.get("lang") || "en");
 const table = store.get("table");
 header();
-if (store.get("token") && table) openTable(table, store.get("mode") || "join");
+if (store.get("token") && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");
 else render();
+followLink();

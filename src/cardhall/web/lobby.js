@@ -1,0 +1,651 @@
+// The lobby: the player's name, quick play, creating a table (game, options, table settings), the open
+// and running tables (join, watch), the five games with their options explained, the leaderboards, the
+// finished matches to replay, and the waiting room of a table whose seats are still being taken.
+// Texts come from the catalogue (lobby.*, options.*, leaderboard.*); an option's explanation falls back to
+// the server's English help text only when the catalogue lacks it.
+import { t, num, has } from "./i18n.js";
+import { h, api, store } from "./util.js";
+import { showRules } from "./rules.js";
+import { showReplay } from "./replay.js";
+
+let games = null; // GET /api/games, asked once
+
+export async function gameList() {
+  if (!games) games = await api("GET", "/api/games");
+  return games;
+}
+
+export function gameTitle(name) {
+  return t(`game.${name}.title`);
+}
+
+/** The name of a game string's game: "hokm(target=300)" -> "hokm". */
+export function gameName(text) {
+  return text.split("(")[0];
+}
+
+/** An option of a game (or a table setting, game "table") explained in the page's language. */
+export function optionHelp(game, option) {
+  const key = `options.${game}.${option.name}`;
+  return has(key) ? t(key) : option.help;
+}
+
+/** A bot by its level's name ("bot: easy") when it is one of the lobby's levels, else its bot string. */
+export function botLabel(bot) {
+  const level = Object.entries(games?.bot_levels || {}).find(([, spec]) => spec === bot);
+  return t("lobby.seat_bot", { bot: level ? t(`level.${level[0]}`) : bot });
+}
+
+function seatLabel(seat) {
+  if (seat.kind === "empty") return t("lobby.seat_empty");
+  if (seat.kind === "bot") return botLabel(seat.bot || seat.name);
+  return seat.name;
+}
+
+// --- the name form ------------------------------------------------------------------------------------
+
+export function renderName(main, done) {
+  main.replaceChildren(
+    h(
+      "form",
+      {
+        class: "panel name-form",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          const name = event.target.elements.name.value.trim();
+          if (!name) return;
+          try {
+            const player = await api("POST", "/api/players", { name });
+            store.set("token", player.token);
+            store.set("name", player.name);
+            store.set("id", String(player.id));
+            done();
+          } catch (e) {
+            event.target.querySelector(".error").textContent = t("error.name");
+          }
+        },
+      },
+      h("h2", { text: t("name.title") }),
+      h("label", { for: "name", text: t("name.label") }),
+      h("input", { id: "name", name: "name", maxlength: 40, required: true, autocomplete: "nickname" }),
+      h("button", { type: "submit", id: "enter", text: t("name.enter") }),
+      h("p", { class: "error", role: "alert" }),
+    ),
+  );
+}
+
+// --- controls for options and settings, from their description ("2|3", "int 1..", "true|false") --------
+
+function optionControl(id, option) {
+  const allowed = String(option.allowed);
+  if (allowed === "true|false") {
+    return h("input", { id, type: "checkbox", checked: option.default === true, "data-kind": "bool" });
+  }
+  if (allowed.includes("|")) {
+    return h(
+      "select",
+      { id, "data-kind": "choice" },
+      allowed.split("|").map((v) => h("option", { value: v, text: v, selected: String(option.default) === v })),
+    );
+  }
+  const range = /^int (\d*)\.\.(\d*)$/.exec(allowed);
+  return h("input", {
+    id,
+    type: "number",
+    "data-kind": "int",
+    value: String(option.default),
+    min: range && range[1] !== "" ? range[1] : null,
+    max: range && range[2] !== "" ? range[2] : null,
+    step: 1,
+    inputmode: "numeric",
+  });
+}
+
+function controlValue(el) {
+  if (el.dataset.kind === "bool") return el.checked;
+  if (el.dataset.kind === "int") return Number(el.value);
+  return el.value;
+}
+
+/** A labelled control per option, its explanation under it; returns [element, () => changed values]. */
+function optionFields(prefix, game, options) {
+  const rows = options.map((o) => {
+    const id = `${prefix}-${o.name}`;
+    const control = optionControl(id, o);
+    const help = h("small", { id: `${id}-help`, class: "help", text: optionHelp(game, o) });
+    control.setAttribute("aria-describedby", help.id);
+    return {
+      o,
+      control,
+      el: h("div", { class: "field" }, h("label", { for: id }, h("code", { text: o.name })), control, help),
+    };
+  });
+  const values = () => {
+    const out = {};
+    for (const { o, control } of rows) {
+      const value = controlValue(control);
+      if (value !== o.default) out[o.name] = value;
+    }
+    return out;
+  };
+  return [h("div", { class: "fields" }, rows.map((r) => r.el)), values];
+}
+
+function gameString(game, options) {
+  const parts = Object.entries(options).map(([k, v]) => `${k}=${v}`);
+  return parts.length ? `${game}(${parts.join(",")})` : game;
+}
+
+// --- the lobby ----------------------------------------------------------------------------------------
+
+/** The lobby page in `main`; `nav.openTable(id, mode, waiting)` opens a table. */
+export async function renderLobby(main, nav) {
+  const catalogue = await gameList();
+  let listing = { open: [], running: [] };
+  let finished = { tables: [] };
+  try {
+    [listing, finished] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/finished")]);
+  } catch {
+    /* shown empty */
+  }
+  if (nav.busy()) return; // a table opened meanwhile
+  if (!store.get("id")) {
+    api("GET", "/api/players/me")
+      .then((me) => store.set("id", String(me.id)))
+      .catch(() => {});
+  }
+  main.replaceChildren(
+    h(
+      "div",
+      { class: "lobby" },
+      quickPlay(catalogue, nav),
+      createTable(catalogue, nav),
+      tables(listing, nav),
+      leaderboards(catalogue),
+      replays(finished),
+      gamesPanel(catalogue),
+    ),
+  );
+}
+
+function gameSelect(id, catalogue, label, onchange) {
+  return h(
+    "select",
+    { id, "aria-label": label, onchange },
+    catalogue.games.map((g) => h("option", { value: g.name, text: gameTitle(g.name) })),
+  );
+}
+
+function levelSelect(id, catalogue) {
+  return h(
+    "select",
+    { id, "aria-label": t("lobby.level") },
+    Object.keys(catalogue.bot_levels).map((l) =>
+      h("option", { value: l, text: t(`level.${l}`), selected: l === "normal" }),
+    ),
+  );
+}
+
+function quickPlay(catalogue, nav) {
+  const game = gameSelect("qp-game", catalogue, t("lobby.game"));
+  const options = h("input", { id: "qp-options", placeholder: "max_hands=1", "aria-label": t("lobby.options") });
+  const level = levelSelect("qp-level", catalogue);
+  const pace = h(
+    "select",
+    { id: "qp-pace", "aria-label": t("lobby.pace") },
+    [
+      ["1500", "pace.slow"],
+      ["700", "pace.normal"],
+      ["0", "pace.fast"],
+    ].map(([v, k]) => h("option", { value: v, text: t(k), selected: v === "700" })),
+  );
+  const error = h("p", { class: "error", role: "alert" });
+  return h(
+    "form",
+    {
+      class: "panel quick",
+      "aria-labelledby": "quick-title",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const extra = options.value.trim();
+        try {
+          const table = await api("POST", "/api/quickplay", {
+            game: extra ? `${game.value}(${extra})` : game.value,
+            level: level.value,
+            settings: { bot_pace_ms: Number(pace.value) },
+          });
+          nav.openTable(table.table, "join", false);
+        } catch (e) {
+          error.textContent = t("error.quickplay", { message: e.message });
+        }
+      },
+    },
+    h("h2", { id: "quick-title", text: t("lobby.quick") }),
+    h("div", { class: "row" }, h("label", { text: t("lobby.game") }, game)),
+    h("div", { class: "row" }, h("label", { text: t("lobby.options") }, options)),
+    h("div", { class: "row" }, h("label", { text: t("lobby.level") }, level), h("label", { text: t("lobby.pace") }, pace)),
+    h("button", { type: "submit", id: "quickplay", text: t("lobby.play") }),
+    error,
+  );
+}
+
+function createTable(catalogue, nav) {
+  const holder = h("div", { class: "game-options" });
+  let optionValues = () => ({});
+  const fill = () => {
+    const g = catalogue.games.find((x) => x.name === game.value);
+    const [el, values] = optionFields("ct-opt", g.name, g.options);
+    optionValues = values;
+    holder.replaceChildren(el);
+  };
+  const game = gameSelect("ct-game", catalogue, t("lobby.game"), fill);
+  const [settingsEl, settingValues] = optionFields("ct-set", "table", catalogue.settings);
+  const error = h("p", { class: "error", role: "alert" });
+  fill();
+  return h(
+    "form",
+    {
+      class: "panel create",
+      "aria-labelledby": "create-title",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          const table = await api("POST", "/api/tables", {
+            game: gameString(game.value, optionValues()),
+            settings: settingValues(),
+          });
+          nav.openTable(table.table, "join", true);
+        } catch (e) {
+          error.textContent = t("lobby.create_failed", { message: e.message });
+        }
+      },
+    },
+    h("h2", { id: "create-title", text: t("lobby.create") }),
+    h("div", { class: "row" }, h("label", { text: t("lobby.game") }, game)),
+    h("details", {}, h("summary", { text: t("lobby.game_options") }), holder),
+    h("details", {}, h("summary", { text: t("lobby.table_settings") }), settingsEl),
+    h("button", { type: "submit", id: "create", text: t("lobby.create_button") }),
+    error,
+  );
+}
+
+const POLL_MS = 5000; // how often the lobby asks again for the open and running tables
+
+function tables(listing, nav) {
+  const button = (table, verb) =>
+    h("button", {
+      type: "button",
+      class: verb,
+      text: t(`lobby.${verb}`),
+      "aria-label": t(`lobby.${verb}_table`, { game: gameTitle(gameName(table.game)) }),
+      onclick: () => nav.openTable(table.table, verb, table.status === "waiting"),
+    });
+  const row = (table, verbs) =>
+    h(
+      "li",
+      { class: "table-row", "data-table": table.table },
+      h("strong", { text: gameTitle(gameName(table.game)) }),
+      h("span", { class: "names", text: table.seats.map(seatLabel).join(", ") }),
+      verbs.map((verb) => button(table, verb)),
+    );
+  const panel = h(
+    "section",
+    { class: "panel tables", "aria-labelledby": "open-title", "data-listing": JSON.stringify(listing) },
+    h("h2", { id: "open-title", text: t("lobby.open") }),
+    listing.open.length
+      ? h("ul", {}, listing.open.map((x) => row(x, ["join", "watch"])))
+      : h("p", { text: t("lobby.none") }),
+    h("h2", { text: t("lobby.running") }),
+    listing.running.length
+      ? h("ul", {}, listing.running.map((x) => row(x, ["watch"])))
+      : h("p", { text: t("lobby.none") }),
+    h("button", { type: "button", id: "refresh", text: t("lobby.refresh"), onclick: () => nav.render() }),
+  );
+  // Tables come and go: ask again now and then while this panel is shown, and redraw it when they
+  // changed, unless the keyboard is in it (a redraw would take the focus away).
+  const timer = setInterval(async () => {
+    if (!panel.isConnected) return clearInterval(timer);
+    let fresh;
+    try {
+      fresh = await api("GET", "/api/tables");
+    } catch {
+      return;
+    }
+    const same = JSON.stringify(fresh) === panel.dataset.listing;
+    if (same || !panel.isConnected || panel.contains(document.activeElement)) return;
+    clearInterval(timer);
+    panel.replaceWith(tables(fresh, nav));
+  }, POLL_MS);
+  return panel;
+}
+
+function gamesPanel(catalogue) {
+  return h(
+    "section",
+    { class: "panel games", "aria-labelledby": "games-title" },
+    h("h2", { id: "games-title", text: t("lobby.games") }),
+    h(
+      "ul",
+      {},
+      catalogue.games.map((g) =>
+        h(
+          "li",
+          { class: "game", "data-game": g.name },
+          h("strong", { text: gameTitle(g.name) }),
+          " ",
+          h("span", {
+            class: "players",
+            text:
+              g.players[0] === g.players[1]
+                ? t("lobby.players_fixed", { count: g.players[0] })
+                : t("lobby.players", { min: g.players[0], max: g.players[1] }),
+          }),
+          h("p", { class: "blurb", text: t(`game.${g.name}.blurb`) }),
+          h(
+            "details",
+            { class: "explained" },
+            h("summary", { text: t("lobby.options_of") }),
+            h(
+              "dl",
+              {},
+              g.options.map((o) => [
+                h("dt", {}, h("code", { text: `${o.name}=${o.default}` })),
+                h("dd", { text: optionHelp(g.name, o) }),
+              ]),
+            ),
+          ),
+          h(
+            "div",
+            { class: "game-links" },
+            h("button", {
+              type: "button",
+              class: "rules-link",
+              text: t("lobby.rules"),
+              "aria-label": t("lobby.rules_of", { game: gameTitle(g.name) }),
+              onclick: () => showRules(g.name),
+            }),
+            h("button", {
+              type: "button",
+              class: "board-link",
+              text: t("lobby.leaderboard"),
+              "aria-label": t("lobby.leaderboard_of", { game: gameTitle(g.name) }),
+              onclick: () => {
+                const select = document.getElementById("lb-game");
+                select.value = g.name;
+                select.dispatchEvent(new Event("change"));
+                select.scrollIntoView({ block: "center" });
+                select.focus();
+              },
+            }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+// --- leaderboards -----------------------------------------------------------------------------------
+
+function leaderboards(catalogue) {
+  const body = h("div", { class: "board", "aria-live": "polite" });
+  const pool = h(
+    "select",
+    { id: "lb-pool", "aria-label": t("leaderboard.pool") },
+    ["people", "bots"].map((p) => h("option", { value: p, text: t(`leaderboard.pool_${p}`) })),
+  );
+  const show = async () => {
+    const chosen = game.value;
+    let data;
+    try {
+      data = await api("GET", `/api/leaderboard/${encodeURIComponent(chosen)}?pool=${pool.value}`);
+    } catch (e) {
+      body.replaceChildren(h("p", { class: "error", role: "alert", text: t("leaderboard.failed") }));
+      return;
+    }
+    if (chosen !== game.value) return; // another game was chosen meanwhile
+    if (!data.players.length) {
+      body.replaceChildren(h("p", { class: "empty", text: t("leaderboard.empty") }));
+      return;
+    }
+    body.replaceChildren(
+      h(
+        "table",
+        { class: "leaderboard", "data-game": chosen },
+        h("caption", { text: t("leaderboard.caption", { game: gameTitle(chosen) }) }),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["rank", "player", "rating", "games"].map((c) => h("th", { scope: "col", text: t(`leaderboard.${c}`) })),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          data.players.map((p, i) =>
+            h(
+              "tr",
+              { class: String(p.player) === store.get("id") ? "me" : null },
+              h("td", { text: num(i + 1) }),
+              h("th", { scope: "row", class: "name", text: p.name }),
+              h("td", { text: num(Math.round(p.rating * 10) / 10) }),
+              h("td", { text: num(p.games) }),
+            ),
+          ),
+        ),
+      ),
+    );
+  };
+  const game = gameSelect("lb-game", catalogue, t("leaderboard.game"), show);
+  pool.addEventListener("change", show);
+  show();
+  return h(
+    "section",
+    { class: "panel leaderboards", "aria-labelledby": "lb-title" },
+    h("h2", { id: "lb-title", text: t("leaderboard.title") }),
+    h(
+      "div",
+      { class: "row" },
+      h("label", { text: t("leaderboard.game") }, game),
+      h("label", { text: t("leaderboard.pool") }, pool),
+    ),
+    body,
+  );
+}
+
+// --- finished matches to replay -----------------------------------------------------------------------
+
+function replays(finished) {
+  const me = store.get("id");
+  const mine = (table) => table.seats.some((s) => s.player !== null && String(s.player) === me);
+  const sorted = [...finished.tables.filter(mine), ...finished.tables.filter((x) => !mine(x))];
+  const id = h("input", {
+    id: "replay-id",
+    name: "table",
+    required: true,
+    maxlength: 20,
+    autocomplete: "off",
+    "aria-label": t("replay.by_id"),
+  });
+  return h(
+    "section",
+    { class: "panel replays", "aria-labelledby": "replays-title" },
+    h("h2", { id: "replays-title", text: t("replay.recent") }),
+    sorted.length
+      ? h(
+          "ul",
+          {},
+          sorted.map((table) =>
+            h(
+              "li",
+              { class: `table-row${mine(table) ? " mine" : ""}`, "data-table": table.table },
+              h("strong", { text: gameTitle(gameName(table.game)) }),
+              h("span", { class: "names", text: table.seats.map(seatLabel).join(", ") }),
+              h("button", {
+                type: "button",
+                class: "replay",
+                text: t("replay.open"),
+                "aria-label": t("replay.open_of", { game: gameTitle(gameName(table.game)) }),
+                onclick: () => showReplay(table.table),
+              }),
+            ),
+          ),
+        )
+      : h("p", { text: t("lobby.none") }),
+    h(
+      "form",
+      {
+        class: "row",
+        onsubmit: (event) => {
+          event.preventDefault();
+          if (id.value.trim()) showReplay(id.value.trim());
+        },
+      },
+      h("label", { text: t("replay.by_id") }, id),
+      h("button", { type: "submit", id: "replay-go", text: t("replay.open") }),
+    ),
+  );
+}
+
+// --- the waiting room: seats being taken, bots added, the match starting when every seat is taken --------
+
+export class WaitingRoom {
+  constructor(root, id, mode, hooks) {
+    this.root = root;
+    this.id = id;
+    this.mode = mode;
+    this.hooks = hooks;
+    this.waiting = true; // app.js hands the table over to the table view once the match starts
+    this.state = null;
+    this.message = "";
+    this.render();
+  }
+
+  attach() {
+    return { type: this.mode === "watch" ? "watch" : "join", table: this.id };
+  }
+
+  frame(frame) {
+    if (frame.type === "table") this.state = frame;
+    else if (frame.type === "update" && this.state && frame.seats) this.state.seats = frame.seats;
+    else return;
+    this.message = "";
+    this.render();
+  }
+
+  error(frame) {
+    this.message = t("lobby.refused", { code: frame.code });
+    this.render();
+  }
+
+  gone() {
+    this.message = t("error.gone");
+    this.render();
+  }
+
+  forget() {}
+
+  render() {
+    const s = this.state;
+    const title = s ? gameTitle(gameName(s.game)) : t("lobby.room");
+    const seats = s ? s.seats : [];
+    const empty = seats.filter((x) => x.kind === "empty").length;
+    const level = (seat) =>
+      h(
+        "select",
+        { id: `room-level-${seat}`, "aria-label": t("lobby.bot_level_for", { seat: seat + 1 }) },
+        ["easy", "normal", "hard"].map((l) => h("option", { value: l, text: t(`level.${l}`), selected: l === "normal" })),
+      );
+    const seatRow = (x) => {
+      const you = s.you === x.seat;
+      const who =
+        x.kind === "empty"
+          ? t("lobby.seat_empty")
+          : x.kind === "bot"
+            ? botLabel(x.bot)
+            : you
+              ? t("lobby.seat_you", { name: x.name })
+              : x.name;
+      const controls = [];
+      if (x.kind === "empty" && s.you !== null) {
+        const pick = level(x.seat);
+        controls.push(
+          pick,
+          h("button", {
+            type: "button",
+            class: "add-bot",
+            text: t("lobby.add_bot"),
+            "aria-label": t("lobby.add_bot_at", { seat: x.seat + 1 }),
+            onclick: () => this.hooks.send({ type: "bot", table: this.id, seat: x.seat, level: pick.value }),
+          }),
+        );
+      }
+      if (x.kind === "empty" && s.you === null) {
+        controls.push(
+          h("button", {
+            type: "button",
+            class: "sit",
+            text: t("lobby.sit"),
+            "aria-label": t("lobby.sit_at", { seat: x.seat + 1 }),
+            onclick: () => {
+              this.mode = "join";
+              store.set("mode", "join");
+              this.hooks.send({ type: "join", table: this.id, seat: x.seat });
+            },
+          }),
+        );
+      }
+      return h(
+        "li",
+        { class: `room-seat ${x.kind}${you ? " me" : ""}`, "data-seat": x.seat },
+        h("span", { class: "seat-no", text: t("lobby.seat_number", { seat: x.seat + 1 }) }),
+        h("span", { class: "seat-who", text: who }),
+        h("span", { class: "seat-controls" }, controls),
+      );
+    };
+    const settings = s
+      ? Object.entries(s.settings).map(([k, v]) =>
+          h("li", {}, h("code", { text: k }), " ", typeof v === "number" ? num(v) : String(v)),
+        )
+      : [];
+    this.root.replaceChildren(
+      h(
+        "section",
+        { class: "panel room", "aria-labelledby": "room-title", "data-table": this.id },
+        h("h2", { id: "room-title", text: t("lobby.room_title", { game: title }) }),
+        s && s.game.includes("(") ? h("p", { class: "game-string" }, h("code", { text: s.game })) : null,
+        h("p", { class: "room-id" }, t("lobby.room_id"), " ", h("code", { text: this.id })),
+        s
+          ? h("p", {
+              class: "room-status",
+              role: "status",
+              text: empty ? t("lobby.room_waiting", { count: empty }) : t("lobby.room_starting"),
+            })
+          : h("p", { text: t("conn.connecting") }),
+        s ? h("ol", { class: "room-seats", "aria-label": t("lobby.seats") }, seats.map(seatRow)) : null,
+        settings.length
+          ? h("details", {}, h("summary", { text: t("lobby.table_settings") }), h("ul", { class: "settings" }, settings))
+          : null,
+        h("p", { class: "error", role: "alert", text: this.message }),
+        h(
+          "div",
+          { class: "row" },
+          s
+            ? h("button", {
+                type: "button",
+                id: "room-rules",
+                text: t("lobby.rules"),
+                onclick: () => showRules(gameName(s.game)),
+              })
+            : null,
+          h("button", { type: "button", id: "room-lobby", text: t("lobby.back"), onclick: () => this.hooks.lobby() }),
+          s && s.you !== null
+            ? h("button", { type: "button", id: "room-leave", text: t("lobby.leave"), onclick: () => this.hooks.leave() })
+            : null,
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,205 @@
+// The replay viewer of a finished match, in a dialog over any page: step through it (first, previous, next,
+// last, a slider; the arrow keys, Home and End) with every hand open. The browser decides nothing: the
+// server replays the record and sends each position rendered as data (GET /api/tables/{table}/replay),
+// a page of positions at a time.
+import { t, num, has } from "./i18n.js";
+import { h, api } from "./util.js";
+import { cardElement, actionText } from "./cards.js";
+import { forgetLink } from "./rules.js";
+
+const PAGE = 20; // positions asked for at once (the server's most)
+
+class Replay {
+  constructor(el, table) {
+    this.el = el;
+    this.table = table;
+    this.pages = new Map(); // first step of a page -> its positions
+    this.meta = null;
+    this.step = 0;
+  }
+
+  async load(step) {
+    const from = Math.floor(step / PAGE) * PAGE;
+    if (!this.pages.has(from)) {
+      const data = await api("GET", `/api/tables/${encodeURIComponent(this.table)}/replay?from=${from}&count=${PAGE}`);
+      this.meta = data;
+      this.pages.set(from, data.positions);
+    }
+    return this.pages.get(from)[step - from];
+  }
+
+  async go(step) {
+    if (!this.meta) return;
+    this.step = Math.max(0, Math.min(step, this.meta.steps));
+    const position = await this.load(this.step);
+    if (this.step === step || position) this.show(position);
+  }
+
+  seatName(seat) {
+    const s = this.meta.seats[seat];
+    if (!s) return t("replay.seat", { seat: seat + 1 });
+    if (s.kind === "bot") return t("replay.bot", { seat: seat + 1 });
+    return s.name || t("replay.seat", { seat: seat + 1 });
+  }
+
+  narrate(event) {
+    const who = (seat) => (seat === null || seat === undefined ? "" : this.seatName(seat));
+    switch (event.type) {
+      case "deal":
+        return t("replay.ev.deal", { deal: event.deal ?? 1 });
+      case "trick":
+        return event.winner === null || event.winner === undefined
+          ? t("replay.ev.trick_aside")
+          : t("replay.ev.trick", { who: who(event.winner) });
+      case "deal_scored":
+        return t("replay.ev.deal_scored", {
+          deal: event.deal,
+          points: (event.points || []).map((p, s) => `${who(s)} ${p > 0 ? "+" : ""}${num(p)}`).join(", "),
+        });
+      default:
+        return has(`replay.ev.${event.type}`) ? t(`replay.ev.${event.type}`, { who: who(event.seat) }) : event.type;
+    }
+  }
+
+  cards(labels, label) {
+    return h("div", { class: "cards", role: "list", "aria-label": label }, (labels || []).map((c) => {
+      const card = cardElement(c);
+      card.setAttribute("role", "listitem");
+      return card;
+    }));
+  }
+
+  show(p) {
+    const o = p.observation || {};
+    const steps = this.meta.steps;
+    const toAct = new Set(o.to_act || []);
+    this.el.querySelector(".replay-where").textContent = t("replay.step", { step: p.step, steps });
+    const slider = this.el.querySelector(".replay-slider");
+    slider.value = String(p.step);
+    slider.setAttribute("aria-valuetext", t("replay.step", { step: p.step, steps }));
+    for (const [cls, off] of [["first", p.step === 0], ["prev", p.step === 0], ["next", p.step === steps], ["last", p.step === steps]]) {
+      this.el.querySelector(`.replay-${cls}`).disabled = off;
+    }
+    const what = [];
+    if (p.action !== null) what.push(h("li", { class: "move", text: t("replay.move", { who: this.seatName(p.seat), action: actionText(p.action) }) }));
+    else if (!p.events.length) what.push(h("li", { text: t("replay.start") }));
+    for (const e of p.events) what.push(h("li", { class: `ev-${e.type}`, text: this.narrate(e) }));
+    const facts = [];
+    if (o.phase) facts.push(t("replay.phase", { phase: has(`phase.${o.phase}`) ? t(`phase.${o.phase}`) : o.phase }));
+    if (o.trump) facts.push(t("replay.trump", { suit: has(`suit.${o.trump}`) ? t(`suit.${o.trump}`) : o.trump }));
+    if (typeof o.pot === "number") facts.push(t("replay.pot", { pot: o.pot }));
+    // The trick on the table; when this move completed one, the trick as it was taken.
+    const taken = p.events.filter((e) => e.type === "trick").pop();
+    const shown = (o.trick || []).length ? o.trick : taken ? taken.cards : [];
+    const trick = shown.map((x) =>
+      h("figure", { class: "played" }, cardElement(x.card), h("figcaption", { text: this.seatName(x.seat) })),
+    );
+    const pile = o.discard_pile && o.discard_pile.length ? o.discard_pile.slice(-1) : null;
+    const seats = this.meta.seats.map((s, i) =>
+      h(
+        "section",
+        { class: `replay-seat${toAct.has(i) ? " turn" : ""}${p.seat === i ? " acted" : ""}`, "data-seat": i, "aria-label": this.seatName(i) },
+        h(
+          "div",
+          { class: "replay-seat-head" },
+          h("strong", { text: this.seatName(i) }),
+          o.scores && o.scores[i] !== undefined ? h("span", { class: "score", text: t("replay.score", { score: o.scores[i] }) }) : null,
+        ),
+        this.cards(p.hands[i], t("replay.hand_of", { who: this.seatName(i) })),
+      ),
+    );
+    const body = [
+      h("ol", { class: "replay-what", "aria-label": t("replay.what") }, what),
+      facts.length ? h("p", { class: "replay-facts", text: facts.join(" · ") }) : null,
+      trick.length || pile
+        ? h(
+            "div",
+            { class: "replay-felt", role: "group", "aria-label": t("replay.middle") },
+            trick.length ? h("div", { class: "trick" }, trick) : null,
+            pile ? h("figure", { class: "played" }, cardElement(pile[0]), h("figcaption", { text: t("replay.pile") })) : null,
+          )
+        : null,
+      h("div", { class: "replay-seats" }, seats),
+    ];
+    this.el.querySelector(".replay-body").replaceChildren(...body.filter(Boolean)); // (null would show as "null")
+  }
+}
+
+function button(cls, symbol, label, onclick) {
+  return h("button", { type: "button", class: `replay-${cls}`, text: symbol, "aria-label": label, title: label, onclick });
+}
+
+let current = null; // the replay shown, for the keys
+
+// On the document, not the dialog: the focused button may have just been disabled (at either end).
+document.addEventListener("keydown", (event) => {
+  const el = document.getElementById("replay-dialog");
+  if (!current || !el || !el.open || !current.meta) return;
+  if (event.target.classList?.contains("replay-slider") || event.altKey || event.ctrlKey || event.metaKey) return;
+  const moves = { ArrowRight: current.step + 1, ArrowLeft: current.step - 1, Home: 0, End: current.meta.steps };
+  if (event.key in moves) {
+    event.preventDefault();
+    current.go(moves[event.key]);
+  }
+});
+
+/** Open the replay viewer of finished table `table` (its id). */
+export async function showReplay(table) {
+  let el = document.getElementById("replay-dialog");
+  if (!el) {
+    el = h("dialog", { id: "replay-dialog", class: "sheet", "aria-labelledby": "replay-title" });
+    el.addEventListener("close", () => {
+      el.replaceChildren();
+      forgetLink();
+    });
+    document.body.append(el);
+  }
+  const r = new Replay(el, table);
+  const slider = h("input", {
+    type: "range",
+    class: "replay-slider",
+    min: 0,
+    max: 0,
+    value: 0,
+    "aria-label": t("replay.slider"),
+    oninput: () => r.go(Number(slider.value)),
+  });
+  el.replaceChildren(
+    h(
+      "div",
+      { class: "sheet-bar" },
+      h("span", { id: "replay-title", class: "sheet-title", text: t("replay.title") }),
+      h("button", { type: "button", class: "close", id: "replay-close", text: "×", "aria-label": t("replay.close"), onclick: () => el.close() }),
+    ),
+    h(
+      "div",
+      { class: "replay-nav", role: "toolbar", "aria-label": t("replay.controls") },
+      button("first", "«", t("replay.first"), () => r.go(0)),
+      button("prev", "◀", t("replay.prev"), () => r.go(r.step - 1)),
+      h("span", { class: "replay-where", role: "status" }),
+      button("next", "▶", t("replay.next"), () => r.go(r.step + 1)),
+      button("last", "»", t("replay.last"), () => r.go(r.meta ? r.meta.steps : 0)),
+      slider,
+    ),
+    h("div", { class: "replay-body" }, h("p", { text: t("replay.loading") })),
+  );
+  current = r;
+  el.dataset.table = table;
+  if (!el.open) el.showModal();
+  try {
+    const first = await r.load(0);
+    const title = t("replay.title_of", { game: t(`game.${r.meta.game.split("(")[0]}.title`) });
+    el.querySelector("#replay-title").textContent = title;
+    slider.max = String(r.meta.steps);
+    if (!first) {
+      el.querySelector(".replay-body").replaceChildren(h("p", { text: t("replay.never_played") }));
+      return;
+    }
+    r.show(first);
+    el.querySelector(".replay-next").focus();
+  } catch (e) {
+    el.querySelector(".replay-body").replaceChildren(
+      h("p", { class: "error", role: "alert", text: e.error === "not_over" ? t("replay.not_over") : t("replay.failed") }),
+    );
+  }
+}

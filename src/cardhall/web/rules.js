@@ -1,0 +1,107 @@
+// The rules page of a game, in a dialog over any page (the lobby, a waiting room, a table): its text comes
+// from the server (GET /api/rules/{game}?lang=..., the rules of record in the player's words) as a small
+// Markdown subset, rendered here element by element: "#", "##", "###" headings, paragraphs, "-" lists and
+// **bold** (`code` too). Text only ever goes in as text (textContent), never as HTML.
+import { t, language } from "./i18n.js";
+import { h, api } from "./util.js";
+
+const INLINE = /\*\*(.+?)\*\*|`([^`]+)`/g;
+
+/** The inline pieces of a line: text, **bold** and `code`, as nodes. */
+export function inline(text) {
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(INLINE)) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push(m[1] !== undefined ? h("strong", { text: m[1] }) : h("code", { text: m[2] }));
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+/** The Markdown subset as elements: "#" becomes h2 (the dialog's title), "##" h3, "###" h4. */
+export function markdown(text) {
+  const blocks = [];
+  let paragraph = [];
+  let list = null;
+  const flush = () => {
+    if (paragraph.length) blocks.push(h("p", {}, inline(paragraph.join(" "))));
+    paragraph = [];
+    list = null;
+  };
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const heading = /^(#{1,3})\s+(.*)$/.exec(line);
+    const item = /^[-*]\s+(.*)$/.exec(line);
+    if (!line) {
+      flush();
+    } else if (heading) {
+      flush();
+      blocks.push(h(`h${heading[1].length + 1}`, {}, inline(heading[2])));
+    } else if (item) {
+      if (paragraph.length) {
+        blocks.push(h("p", {}, inline(paragraph.join(" "))));
+        paragraph = [];
+      }
+      if (!list) {
+        list = h("ul");
+        blocks.push(list);
+      }
+      list.append(h("li", {}, inline(item[1])));
+    } else if (list && /^\s/.test(raw)) {
+      list.lastChild.append(" ", ...inline(line)); // a list item's continued line
+    } else {
+      list = null;
+      paragraph.push(line);
+    }
+  }
+  flush();
+  return blocks;
+}
+
+/** A dialog opened from a link (#rules/hokm, #replay/<table>) drops it when it closes, so the same link
+ * opens it again. */
+export function forgetLink() {
+  if (/^#(rules|replay)\//.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
+}
+
+function dialog(id) {
+  let el = document.getElementById(id);
+  if (el) return el;
+  el = h("dialog", { id, class: "sheet", "aria-labelledby": `${id}-title` });
+  el.addEventListener("close", () => {
+    el.replaceChildren();
+    forgetLink();
+  });
+  document.body.append(el);
+  return el;
+}
+
+/** Show the rules of `game` (its name: "hokm") in the page's language. */
+export async function showRules(game) {
+  const el = dialog("rules-dialog");
+  const close = h("button", {
+    type: "button",
+    class: "close",
+    id: "rules-close",
+    text: "×",
+    "aria-label": t("rules.close"),
+    onclick: () => el.close(),
+  });
+  const body = h("div", { class: "rules-text", lang: language() }, h("p", { text: t("rules.loading") }));
+  el.replaceChildren(
+    h("div", { class: "sheet-bar" }, h("span", { id: "rules-dialog-title", class: "sheet-title", text: t("rules.title", { game: t(`game.${game}.title`) }) }), close),
+    body,
+  );
+  el.dataset.game = game;
+  if (!el.open) el.showModal();
+  try {
+    const data = await api("GET", `/api/rules/${encodeURIComponent(game)}?lang=${language()}`);
+    body.replaceChildren(...markdown(data.markdown));
+    el.dataset.lang = data.lang;
+  } catch (e) {
+    body.replaceChildren(h("p", { class: "error", role: "alert", text: t("rules.failed") }));
+  }
+  close.focus();
+}

@@ -1,0 +1,44 @@
+// One readable line per event of the table's stream (docs/events.md), in the page's language; a game's
+// own events are worded by its module (games/<game>.js), the shared ones here.
+import { t, num } from "../i18n.js";
+import { actionText, cardText } from "../cards.js";
+import { signed } from "./dom.js";
+
+export function line(view, e) {
+  const own = view.game.line(e, view);
+  if (own) return own;
+  const who = (seat) => view.seatName(seat);
+  const cards = (list) => (list || []).map((c) => cardText(c.card ?? c)).join(" ");
+  const people = (list) => (list || []).map(who).join(", ");
+  switch (e.type) {
+    case "seat":
+      return t("ev.seat", { name: who(e.seat), seat: e.seat + 1 });
+    case "action":
+      return t("ev.action", { who: who(e.seat), action: actionText(e.action) });
+    case "deal":
+      return t("ev.deal", { deal: e.deal, dealer: who(e.dealer) });
+    case "trump":
+      return t("ev.trump", { who: who(e.chooser), suit: cardText(`A${e.trump}`).slice(1) });
+    case "trick":
+      return e.winner === null
+        ? t("ev.trick_aside", { cards: cards(e.cards) })
+        : t("ev.trick", { who: who(e.winner), cards: cards(e.cards) });
+    case "deal_scored":
+      return t("ev.deal_scored", {
+        deal: e.deal,
+        points: (e.points || []).map((p, seat) => `${who(seat)} ${signed(p, num)}`).join(", "),
+      });
+    case "match_over":
+      return t("ev.match_over", { winners: people(e.winners) });
+    case "widow":
+      return t("ev.widow", { who: who(e.seat), size: e.size });
+    case "knock":
+      return t("ev.knock", { who: who(e.knocker ?? e.seat) });
+    case "svara":
+      return t("ev.svara", { players: people(e.players), pot: e.pot });
+    case "busted":
+      return t("ev.busted", { players: people(e.players) });
+    default:
+      return t(`ev.${e.type}`);
+  }
+}

@@ -1,0 +1,41 @@
+// Small helpers every page module shares: the saved settings (localStorage), building elements without
+// innerHTML (text always goes in as text), and the JSON HTTP API with the player's token.
+
+export const store = {
+  get: (key) => localStorage.getItem(`cardhall.${key}`),
+  set: (key, value) => localStorage.setItem(`cardhall.${key}`, value),
+  drop: (key) => localStorage.removeItem(`cardhall.${key}`),
+};
+
+/** An element: `attrs` are attributes (`on...` listeners, `text` its text, `style` an object of styles),
+ * `children` nodes or text (nested arrays flattened). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "text") el.textContent = value;
+    else if (key === "style" && typeof value === "object") {
+      // custom properties (--x) by setProperty, the others by name
+      for (const [name, v] of Object.entries(value)) {
+        if (name.startsWith("--")) el.style.setProperty(name, v);
+        else el.style[name] = v;
+      }
+    } else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined && child !== false) el.append(child);
+  }
+  return el;
+}
+
+/** A call of the HTTP API (docs/protocol.md); an error response throws with its `error` and `message`. */
+export async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  const token = store.get("token");
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method, headers, body: body && JSON.stringify(body) });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw Object.assign(new Error(data.message || response.statusText), data);
+  return data;
+}
