@@ -154,7 +154,7 @@ def test_a_phase_the_encoder_does_not_know_reads_as_other() -> None:
     obs = game.new_game(seed=1).observation(0, ints=True)
     phase = encoder.field("phase")
     known = encoder.encode(obs)[phase.start : phase.stop]
-    obs["phase"] = "arrange"  # e.g. a phase a later version of the rules adds
+    obs["phase"] = "show"  # e.g. a phase a later version of the rules adds
     unknown = encoder.encode(obs)[phase.start : phase.stop]
     assert known[-1] == 0 and known.sum() == 1
     assert unknown.tolist() == [0.0] * (phase.size - 1) + [1.0]
@@ -217,10 +217,11 @@ def test_the_gin_fast_path_gives_the_same_array_as_the_observation(game_string: 
     """``encode_state`` (from the state's card masks) and ``encode`` (from the observation) agree for
     every seat at every step, so the fast path carries what the observation does and nothing more."""
     encoder = make_encoder(cardhall.load_game(game_string))
-    knocked = suggested = 0
+    knocked = suggested = arranging = 0
     for seed in (3, 4):
         for state in states_of(game_string, seed=seed):
             knocked += state.observation(0, ints=True)["knock"] is not None
+            arranging += state.observation(0, ints=True)["phase"] == "arrange"
             seats = range(state.game.num_players)
             suggested += any(state.observation(s, ints=True)["suggestion"] is not None for s in seats)
             for seat in range(state.game.num_players):
@@ -230,7 +231,7 @@ def test_the_gin_fast_path_gives_the_same_array_as_the_observation(game_string: 
                 assert np.array_equal(fast, slow), [
                     f.name for f in encoder.fields if (fast != slow)[f.start : f.stop].any()
                 ]
-    assert knocked  # the knock's fields were compared too
+    assert knocked and arranging  # the knock's fields and the knocker's layouts were compared too
     assert suggested or cardhall.load_game(game_string).num_players == 2  # and the advisor's suggestion
     with pytest.raises(ValueError, match="seat"):
         cardhall.load_game(game_string).new_game(seed=1).card_masks(7)

@@ -93,6 +93,7 @@ from cardhall.games.gin_melds import (
     deadwood,
     deadwood_mask,
     gin_rank,
+    is_set,
     knock_discards,
     layoff_meld,
     layoff_targets,
@@ -939,10 +940,20 @@ class GinState(State):
         pile = 0
         for c in self.pile:
             pile |= 1 << c
+        laid = self.knocker >= 0 and self.phase != ARRANGE  # nothing is laid while he arranges
         melds = 0
-        if self.knocker >= 0:
+        if laid:
             for m in self.melds:
                 melds |= m
+        # The knocker's layouts to choose from, as his side sees them: (deadwood cards, cards in sets).
+        layouts: list[tuple[int, int]] = []
+        if self.phase == ARRANGE and self._sees(seat, self.knocker):
+            for choice, dead, _ in self.arrangements:
+                in_sets = 0
+                for m in choice:
+                    if is_set(m):
+                        in_sets |= m
+                layouts.append((dead, in_sets))
         over = self.phase == OVER
         return {
             "phase": self.phase,
@@ -955,14 +966,13 @@ class GinState(State):
             "shown": shown,
             "spread": list(self.hands) if self.spread else None,
             "melds": melds,
+            "arrangements": layouts,
             "to_act": self.to_act,
             "current": -1 if over else self.current,
             "dealer": self.dealer,
-            "knocker": self.knocker,
-            "deadwood": self.knock_value if self.knocker >= 0 else 0,
-            "opponent_deadwood": deadwood_mask(self.hands[self._other(self.knocker)])
-            if self.knocker >= 0
-            else 0,
+            "knocker": self.knocker if laid else -1,
+            "deadwood": self.knock_value if laid else 0,
+            "opponent_deadwood": deadwood_mask(self.hands[self._other(self.knocker)]) if laid else 0,
             "declined": declined,
             "hand_sizes": [h.bit_count() for h in self.hands],
             "scores": list(self.scores_),

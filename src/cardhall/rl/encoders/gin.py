@@ -4,7 +4,7 @@ fixed-size array (n = players, 3 or 2, relative to the observing seat; conventio
 
 | field | size | meaning |
 |---|---|---|
-| `phase` | 6 | upcard, draw, discard, layoff, over, other (a phase added later is other) |
+| `phase` | 7 | upcard, draw, discard, arrange, layoff, over, other (a phase added later is other) |
 | `role` | 6 | box, captain, advisor, dealer, non-dealer, other |
 | `hand` | 52 | this seat's cards (the advisor's: the team hand) |
 | `discard_pile` | 52 | every card in the discard pile |
@@ -14,6 +14,7 @@ fixed-size array (n = players, 3 or 2, relative to the observing seat; conventio
 | `shown` | 52 n | per relative seat, every card its moves showed this hand (taken, discarded, ...) |
 | `spread_hands` | 52 n | once someone knocked: each relative seat's cards, face up |
 | `knock_melds` | 52 | the knocker's melds (with the cards laid off on them) |
+| `arrangements` | 104 x 6 | while the knocker picks a layout, to his side: per layout, deadwood, set cards |
 | `to_act` | n | the seats to act |
 | `current` | n | whose move it is (not the advisor) |
 | `dealer` | n | the dealer (the box with three players) |
@@ -23,12 +24,16 @@ fixed-size array (n = players, 3 or 2, relative to the observing seat; conventio
 | `scores` | n | running totals / target |
 | `hands_won` | n | hands won / 10 |
 | `numbers` | 4 | stock size / 31, advisor has spoken (0/1), knocker's deadwood / 10, his opponent's / 100 |
-| `suggestion` | 60 (3 players) | the captain's action the advisor suggested (seen by his team only) |
+| `suggestion` | 67 (3 players) | the captain's action the advisor suggested (seen by his team only) |
 
-The suggestion is 8 values of its kind, one-hot (discard, knock, lay off, draw stock, take discard, pass,
-done, other), then its card (52; zeros for an action without a card). It is read from the action's
-label (``game.action_label``: a kind, then maybe a card), so the layout does not depend on how many
-actions the game has; a kind of action added later is *other*.
+The suggestion is 9 values of its kind, one-hot (discard, knock, lay off, draw stock, take discard, pass,
+done, arrange, other), then its card (52; zeros for an action without a card), then the layout it names
+(6, one-hot, for ``arrange N``). It is read from the action's label (``game.action_label``: a kind, then
+maybe a card or a layout's number), so the layout does not depend on how many actions the game has; a
+kind of action added later is *other*.
+
+The knocker may be offered up to 16 layouts (the game's cap), but no hand has shown more than 5 (the
+game's own search), so the array holds the first ``LAYOUTS`` = 6: a seventh would read as zeros.
 """
 
 from __future__ import annotations
@@ -42,9 +47,10 @@ from cardhall.core import Observation, State
 from cardhall.errors import InvalidCardError
 from cardhall.rl.encoders.base import Array, Encoder
 
-PHASES = ("upcard", "draw", "discard", "layoff", "over")
+PHASES = ("upcard", "draw", "discard", "arrange", "layoff", "over")
 ROLES = ("box", "captain", "advisor", "dealer", "non-dealer")
-SUGGESTED = ("discard", "knock", "lay off", "draw stock", "take discard", "pass", "done")
+SUGGESTED = ("discard", "knock", "lay off", "draw stock", "take discard", "pass", "done", "arrange")
+LAYOUTS = 6  # the knocker's layouts the array shows (more than 5 never seen)
 
 
 class GinEncoder(Encoder):
@@ -59,6 +65,12 @@ class GinEncoder(Encoder):
         self.shown = self._seat_cards("shown", "every card each seat's moves showed this hand")
         self.spread = self._seat_cards("spread_hands", "once someone knocked: each seat's cards")
         self.melds = self._cards("knock_melds", "the knocker's melds, with the cards laid off on them")
+        self.layouts = self._add(
+            "arrangements",
+            104 * LAYOUTS,
+            f"while the knocker chooses his layout, seen by his side: per layout (the first {LAYOUTS}, "
+            "`arrange 1` ..), its deadwood cards (52 faces), then its cards in sets (52 faces)",
+        )
         self.to_act = self._per_seat("to_act", "the seats to act")
         self.current = self._seat("current", "whose move it is (not the advisor)")
         self.dealer = self._seat("dealer", "the dealer (the box with three players)")
@@ -77,10 +89,10 @@ class GinEncoder(Encoder):
         if self.players == 3:
             self.suggestion = self._add(
                 "suggestion",
-                len(SUGGESTED) + 1 + 52,
+                len(SUGGESTED) + 1 + 52 + LAYOUTS,
                 "the captain's action the advisor suggested: its kind (one-hot: "
                 + ", ".join(SUGGESTED)
-                + ", other), then its card (52 faces)",
+                + f", other), then its card (52 faces), then the layout it names (one-hot, {LAYOUTS})",
             )
 
     def _fill(self, out: Array, cards: list[int], flags: list[int], obs: Observation, me: int) -> None:
@@ -109,6 +121,12 @@ class GinEncoder(Encoder):
             self.put_seat(flags, self.knocker, knock["seat"], me)
             self.put_value(out, self.numbers, knock["deadwood"], 10, 2)
             self.put_value(out, self.numbers, knock["opponent_deadwood"], 100, 3)
+        start = self.layouts.start
+        for i, layout in enumerate((obs.get("arrangements") or [])[:LAYOUTS]):
+            cards += [start + 104 * i + c for c in layout["deadwood_cards"]]
+            for meld in layout["melds"]:
+                if len({c % 13 for c in meld}) == 1:  # a set: every card of one rank
+                    cards += [start + 104 * i + 52 + c for c in meld]
         self.put_seats(flags, self.declined, obs["upcard_declined_by"], me)
         self.put_per_seat(out, self.hand_sizes, obs["hand_sizes"], me, 11)
         self.put_per_seat(out, self.scores, obs["scores"], me, obs["target"])
@@ -117,10 +135,7 @@ class GinEncoder(Encoder):
         self.put_value(out, self.numbers, float(obs["advised"]), 1, 1)
         suggestion = obs["suggestion"]
         if self.suggestion is not None and suggestion is not None:
-            kind, card = self._suggested[suggestion]
-            flags.append(self.suggestion.start + kind)
-            if card is not None:
-                flags.append(self.suggestion.start + len(SUGGESTED) + 1 + card)
+            flags += self._suggested[suggestion]
 
     def encode_state(self, state: State, seat: int) -> Array:
         """The same array as :meth:`encode` of the seat's observation, built from the state's
@@ -144,6 +159,9 @@ class GinEncoder(Encoder):
         known, shown = self.known.start, self.shown.start
         for s in range(n):
             bits |= v["known"][s] << known + 52 * rel[s] | v["shown"][s] << shown + 52 * rel[s]
+        start = self.layouts.start
+        for i, (dead, in_sets) in enumerate(v["arrangements"][:LAYOUTS]):
+            bits |= dead << start + 104 * i | in_sets << start + 104 * i + 52
         if v["spread"] is not None:
             for s, held in enumerate(v["spread"]):
                 bits |= held << self.spread.start + 52 * rel[s]
@@ -157,10 +175,8 @@ class GinEncoder(Encoder):
             bits |= v["melds"] << self.melds.start | 1 << self.knocker.start + rel[v["knocker"]]
         suggestion = v["suggestion"]
         if self.suggestion is not None and suggestion >= 0:
-            kind, card = self._suggested[suggestion]
-            bits |= 1 << self.suggestion.start + kind
-            if card is not None:
-                bits |= 1 << self.suggestion.start + len(SUGGESTED) + 1 + card
+            for position in self._suggested[suggestion]:
+                bits |= 1 << position
         packed = np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8)
         out = np.unpackbits(packed, count=self.size, bitorder="little").astype(np.float32)
         sizes, scores, won = self.hand_sizes.start, self.scores.start, self.hands_won.start
@@ -183,19 +199,28 @@ class GinEncoder(Encoder):
         return (self.size + 7) // 8
 
     @cached_property
-    def _suggested(self) -> list[tuple[int, int | None]]:
-        """Per action int: the index of its kind in SUGGESTED (or of other), and its card."""
+    def _suggested(self) -> list[list[int]]:
+        """Per action int, the positions its suggestion sets: its kind (an index in SUGGESTED, or
+        other), its card if it names one, the layout if it names one."""
+        assert self.suggestion is not None
+        start = self.suggestion.start
         out = []
         for action in range(self.game.num_distinct_actions):
             words = self.game.action_label(action).split()
-            card: int | None = None
-            try:
-                card = parse_card(words[-1])
-                words = words[:-1]
-            except InvalidCardError:
-                pass
+            positions = []
+            if words[-1].isdigit():  # "arrange N": the N-th layout
+                layout = int(words.pop()) - 1
+                if layout < LAYOUTS:
+                    positions.append(start + len(SUGGESTED) + 1 + 52 + layout)
+            else:
+                try:
+                    positions.append(start + len(SUGGESTED) + 1 + parse_card(words[-1]))
+                    words = words[:-1]
+                except InvalidCardError:
+                    pass
             kind = " ".join(words)
-            out.append((SUGGESTED.index(kind) if kind in SUGGESTED else len(SUGGESTED), card))
+            positions.append(start + (SUGGESTED.index(kind) if kind in SUGGESTED else len(SUGGESTED)))
+            out.append(positions)
         return out
 
 
