@@ -93,6 +93,7 @@ LAYERS = {
     "cardhall.rulebook": ("cardhall.errors", "cardhall.registry"),
     "cardhall.bots": (*ENGINE, "cardhall.games", "cardhall.registry", "cardhall.bots"),
     "cardhall.table": (*ENGINE, "cardhall.registry", "cardhall.records", "cardhall.bots"),
+    "cardhall.rl": (*ENGINE, "cardhall.registry", "cardhall.bots", "cardhall.table", "cardhall.rl"),
 }
 
 # The person's terminal front end: everything below the front ends, never another front end.

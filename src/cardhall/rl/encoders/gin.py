@@ -1,0 +1,227 @@
+"""The gin encoder (three-hand gin in the box, or two-player gin): one seat's observation as a
+fixed-size array (n = players, 3 or 2, relative to the observing seat; conventions in
+:mod:`cardhall.rl.encoders.base`).
+
+| field | size | meaning |
+|---|---|---|
+| `phase` | 7 | upcard, draw, discard, arrange, layoff, over, other (a phase added later is other) |
+| `role` | 6 | box, captain, advisor, dealer, non-dealer, other |
+| `hand` | 52 | this seat's cards (the advisor's: the team hand) |
+| `discard_pile` | 52 | every card in the discard pile |
+| `top_discard` | 52 | the card on top of the discard pile |
+| `banned_discard` | 52 | the card just taken, which may not be discarded this turn |
+| `known_cards` | 52 n | per relative seat, the cards everyone saw it take from the pile and still held |
+| `shown` | 52 n | per relative seat, every card its moves showed this hand (taken, discarded, ...) |
+| `spread_hands` | 52 n | once someone knocked: each relative seat's cards, face up |
+| `knock_melds` | 52 | the knocker's melds (with the cards laid off on them) |
+| `arrangements` | 104 x 6 | while the knocker picks a layout, to his side: per layout, deadwood, set cards |
+| `to_act` | n | the seats to act |
+| `current` | n | whose move it is (not the advisor) |
+| `dealer` | n | the dealer (the box with three players) |
+| `knocker` | n | who knocked this hand |
+| `declined_upcard` | n | who passed on the up-card this hand |
+| `hand_sizes` | n | cards held / 11 |
+| `scores` | n | running totals / target |
+| `hands_won` | n | hands won / 10 |
+| `numbers` | 4 | stock size / 31, advisor has spoken (0/1), knocker's deadwood / 10, his opponent's / 100 |
+| `suggestion` | 67 (3 players) | the captain's action the advisor suggested (seen by his team only) |
+
+The suggestion is 9 values of its kind, one-hot (discard, knock, lay off, draw stock, take discard, pass,
+done, arrange, other), then its card (52; zeros for an action without a card), then the layout it names
+(6, one-hot, for ``arrange N``). It is read from the action's label (``game.action_label``: a kind, then
+maybe a card or a layout's number), so the layout does not depend on how many actions the game has; a
+kind of action added later is *other*.
+
+The knocker may be offered up to 16 layouts (the game's cap), but no hand has shown more than 5 (the
+game's own search), so the array holds the first ``LAYOUTS`` = 6: a seventh would read as zeros.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from cardhall.cards import parse_card
+from cardhall.core import Observation, State
+from cardhall.errors import InvalidCardError
+from cardhall.rl.encoders.base import Array, Encoder
+
+PHASES = ("upcard", "draw", "discard", "arrange", "layoff", "over")
+ROLES = ("box", "captain", "advisor", "dealer", "non-dealer")
+SUGGESTED = ("discard", "knock", "lay off", "draw stock", "take discard", "pass", "done", "arrange")
+LAYOUTS = 6  # the knocker's layouts the array shows (more than 5 never seen)
+
+
+class GinEncoder(Encoder):
+    def _define(self) -> None:
+        self.phase = self._enum("phase", PHASES, "the phase")
+        self.role = self._enum("role", ROLES, "this seat's role in the hand")
+        self.hand = self._cards("hand", "this seat's cards (the advisor's: the team hand)")
+        self.pile = self._cards("discard_pile", "every card in the discard pile")
+        self.top = self._cards("top_discard", "the card on top of the discard pile")
+        self.banned = self._cards("banned_discard", "the card just taken, which may not be discarded now")
+        self.known = self._seat_cards("known_cards", "cards each seat was seen to take and still holds")
+        self.shown = self._seat_cards("shown", "every card each seat's moves showed this hand")
+        self.spread = self._seat_cards("spread_hands", "once someone knocked: each seat's cards")
+        self.melds = self._cards("knock_melds", "the knocker's melds, with the cards laid off on them")
+        self.layouts = self._add(
+            "arrangements",
+            104 * LAYOUTS,
+            f"while the knocker chooses his layout, seen by his side: per layout (the first {LAYOUTS}, "
+            "`arrange 1` ..), its deadwood cards (52 faces), then its cards in sets (52 faces)",
+        )
+        self.to_act = self._per_seat("to_act", "the seats to act")
+        self.current = self._seat("current", "whose move it is (not the advisor)")
+        self.dealer = self._seat("dealer", "the dealer (the box with three players)")
+        self.knocker = self._seat("knocker", "who knocked this hand")
+        self.declined = self._per_seat("declined_upcard", "who passed on the up-card this hand")
+        self.hand_sizes = self._per_seat("hand_sizes", "cards held / 11")
+        self.scores = self._per_seat("scores", "running totals / target")
+        self.hands_won = self._per_seat("hands_won", "hands won / 10")
+        self.numbers = self._add(
+            "numbers",
+            4,
+            "stock size / 31, advisor has spoken (0/1), knocker's deadwood / 10, "
+            "knocker's opponent's deadwood / 100",
+        )
+        self.suggestion = None
+        if self.players == 3:
+            self.suggestion = self._add(
+                "suggestion",
+                len(SUGGESTED) + 1 + 52 + LAYOUTS,
+                "the captain's action the advisor suggested: its kind (one-hot: "
+                + ", ".join(SUGGESTED)
+                + f", other), then its card (52 faces), then the layout it names (one-hot, {LAYOUTS})",
+            )
+
+    def _fill(self, out: Array, cards: list[int], flags: list[int], obs: Observation, me: int) -> None:
+        self.put_enum(flags, self.phase, PHASES, obs["phase"])
+        self.put_enum(flags, self.role, ROLES, obs["role"])
+        self.put_cards(cards, self.hand, obs["hand"])
+        pile = obs["discard_pile"]
+        self.put_cards(cards, self.pile, pile)
+        self.put_cards(cards, self.top, pile[-1:])
+        if obs["banned_discard"] is not None:
+            self.put_cards(cards, self.banned, (obs["banned_discard"],))
+        for seat, held in enumerate(obs["known_cards"]):
+            self.put_seat_cards(cards, self.known, seat, me, held)
+        self.put_plays(cards, self.shown, obs["moves"], me)  # a move without a card shows none
+        if obs["spread_hands"] is not None:
+            for seat, held in enumerate(obs["spread_hands"]):
+                self.put_seat_cards(cards, self.spread, seat, me, held)
+        self.put_seats(flags, self.to_act, obs["to_act"], me)
+        self.put_seat(flags, self.current, obs["current"], me)
+        roles = obs["roles"]
+        self.put_seat(flags, self.dealer, roles.get("box", roles.get("dealer")), me)
+        knock = obs["knock"]
+        if knock is not None:
+            for meld in knock["melds"]:
+                self.put_cards(cards, self.melds, meld)
+            self.put_seat(flags, self.knocker, knock["seat"], me)
+            self.put_value(out, self.numbers, knock["deadwood"], 10, 2)
+            self.put_value(out, self.numbers, knock["opponent_deadwood"], 100, 3)
+        start = self.layouts.start
+        for i, layout in enumerate((obs.get("arrangements") or [])[:LAYOUTS]):
+            cards += [start + 104 * i + c for c in layout["deadwood_cards"]]
+            for meld in layout["melds"]:
+                if len({c % 13 for c in meld}) == 1:  # a set: every card of one rank
+                    cards += [start + 104 * i + 52 + c for c in meld]
+        self.put_seats(flags, self.declined, obs["upcard_declined_by"], me)
+        self.put_per_seat(out, self.hand_sizes, obs["hand_sizes"], me, 11)
+        self.put_per_seat(out, self.scores, obs["scores"], me, obs["target"])
+        self.put_per_seat(out, self.hands_won, obs["hands_won"], me, 10)
+        self.put_value(out, self.numbers, obs["stock_size"], 31)
+        self.put_value(out, self.numbers, float(obs["advised"]), 1, 1)
+        suggestion = obs["suggestion"]
+        if self.suggestion is not None and suggestion is not None:
+            flags += self._suggested[suggestion]
+
+    def encode_state(self, state: State, seat: int) -> Array:
+        """The same array as :meth:`encode` of the seat's observation, built from the state's
+        ``card_masks(seat)`` (the observation's facts with cards as bitmasks): every 0/1 position goes
+        into one big int, unpacked at once; the numbers are written one by one. Several times faster,
+        since nothing is built or read per move of the hand."""
+        v = state.card_masks(seat)  # type: ignore[attr-defined]
+        n, me = self.players, seat
+        rel = [(s - me) % n for s in range(n)]
+        bits = (
+            v["hand"] << self.hand.start
+            | v["pile"] << self.pile.start
+            | 1 << self.phase.start + (PHASES.index(v["phase"]) if v["phase"] in PHASES else len(PHASES))
+            | 1 << self.role.start + (ROLES.index(v["role"]) if v["role"] in ROLES else len(ROLES))
+            | 1 << self.dealer.start + rel[v["dealer"]]
+        )
+        if v["top"] >= 0:
+            bits |= 1 << self.top.start + v["top"]
+        if v["banned"] >= 0:
+            bits |= 1 << self.banned.start + v["banned"]
+        known, shown = self.known.start, self.shown.start
+        for s in range(n):
+            bits |= v["known"][s] << known + 52 * rel[s] | v["shown"][s] << shown + 52 * rel[s]
+        start = self.layouts.start
+        for i, (dead, in_sets) in enumerate(v["arrangements"][:LAYOUTS]):
+            bits |= dead << start + 104 * i | in_sets << start + 104 * i + 52
+        if v["spread"] is not None:
+            for s, held in enumerate(v["spread"]):
+                bits |= held << self.spread.start + 52 * rel[s]
+        for s in v["to_act"]:
+            bits |= 1 << self.to_act.start + rel[s]
+        for s in v["declined"]:
+            bits |= 1 << self.declined.start + rel[s]
+        if v["current"] >= 0:
+            bits |= 1 << self.current.start + rel[v["current"]]
+        if v["knocker"] >= 0:
+            bits |= v["melds"] << self.melds.start | 1 << self.knocker.start + rel[v["knocker"]]
+        suggestion = v["suggestion"]
+        if self.suggestion is not None and suggestion >= 0:
+            for position in self._suggested[suggestion]:
+                bits |= 1 << position
+        packed = np.frombuffer(bits.to_bytes(self._bytes, "little"), np.uint8)
+        out = np.unpackbits(packed, count=self.size, bitorder="little").astype(np.float32)
+        sizes, scores, won = self.hand_sizes.start, self.scores.start, self.hands_won.start
+        target = v["target"]
+        for s in range(n):
+            r = rel[s]
+            out[sizes + r] = min(v["hand_sizes"][s] / 11, 1.0)
+            out[scores + r] = min(v["scores"][s] / target, 1.0)
+            out[won + r] = min(v["hands_won"][s] / 10, 1.0)
+        numbers = self.numbers.start
+        out[numbers] = min(v["stock_size"] / 31, 1.0)
+        out[numbers + 1] = float(v["advised"])
+        if v["knocker"] >= 0:
+            out[numbers + 2] = min(v["deadwood"] / 10, 1.0)
+            out[numbers + 3] = min(v["opponent_deadwood"] / 100, 1.0)
+        return out
+
+    @cached_property
+    def _bytes(self) -> int:
+        return (self.size + 7) // 8
+
+    @cached_property
+    def _suggested(self) -> list[list[int]]:
+        """Per action int, the positions its suggestion sets: its kind (an index in SUGGESTED, or
+        other), its card if it names one, the layout if it names one."""
+        assert self.suggestion is not None
+        start = self.suggestion.start
+        out = []
+        for action in range(self.game.num_distinct_actions):
+            words = self.game.action_label(action).split()
+            positions = []
+            if words[-1].isdigit():  # "arrange N": the N-th layout
+                layout = int(words.pop()) - 1
+                if layout < LAYOUTS:
+                    positions.append(start + len(SUGGESTED) + 1 + 52 + layout)
+            else:
+                try:
+                    positions.append(start + len(SUGGESTED) + 1 + parse_card(words[-1]))
+                    words = words[:-1]
+                except InvalidCardError:
+                    pass
+            kind = " ".join(words)
+            positions.append(start + (SUGGESTED.index(kind) if kind in SUGGESTED else len(SUGGESTED)))
+            out.append(positions)
+        return out
+
+
+ENCODER = GinEncoder
