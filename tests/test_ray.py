@@ -5,6 +5,8 @@ without Ray. One local Ray with two worker CPUs serves the module; no Ray proces
 from __future__ import annotations
 
 import json
+import os
+import socket
 import subprocess
 import sys
 import time
@@ -142,6 +144,75 @@ def test_the_command_line_starts_its_own_ray_and_stops_it(
     assert json.loads(done.stdout) == expected
     assert remote.read_text() == local.read_text()
     assert not wait_gone(ray_daemons() - before), "the command line left its Ray running"
+
+
+@pytest.fixture
+def cluster(ray: Any, tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    """A second local Ray, started as a cluster is (``ray start --head``), whose workers import a
+    cardhall of their own: a decoy that refuses to load. Yields its address and the environment a driver
+    needs to join it."""
+    decoy = tmp_path / "cluster-site" / "cardhall"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text('raise ImportError("the cluster\'s own cardhall")\n')
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # Ray enables token authentication for new clusters unless told not to; this private one is not.
+    env = os.environ | {"RAY_AUTH_MODE": "disabled"}
+    head_env = env | {"PYTHONPATH": str(decoy.parent)}
+    before = ray_daemons()
+    log = (tmp_path / "head.log").open("w")
+    ray_bin = Path(sys.executable).with_name("ray")
+    start = ["start", "--head", "--block", "--num-cpus", "1", "--port", str(port)]
+    head = subprocess.Popen(
+        [str(ray_bin), *start, "--include-dashboard=false", "--disable-usage-stats"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=head_env,
+        cwd=tmp_path,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while "Ray runtime started" not in (tmp_path / "head.log").read_text():
+            assert head.poll() is None and time.monotonic() < deadline, (tmp_path / "head.log").read_text()
+            time.sleep(0.3)
+        yield f"127.0.0.1:{port}", env
+    finally:
+        head.terminate()  # --block stops the whole cluster it started
+        head.wait(timeout=60)
+        log.close()
+        assert not wait_gone(ray_daemons() - before), "the cluster's Ray daemons outlived it"
+
+
+def test_a_cluster_gets_this_checkout_shipped(
+    cluster: tuple[str, dict[str, str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    address, env = cluster
+    argv = ["simulate", "svara(max_deals=1)", "--games", "10", "--json", "--quiet", "--records"]
+    assert main([*argv, str(tmp_path / "local.jsonl")]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardhall", *argv, str(tmp_path / "ray.jsonl"), "--ray", address],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == expected
+    assert (tmp_path / "ray.jsonl").read_text() == (tmp_path / "local.jsonl").read_text()
+    # Shipping nothing, the workers import the cluster's own cardhall, and the run says so.
+    unshipped = (
+        "import sys; from cardhall.sim import ray_runner; from cardhall.cli import main\n"
+        "ray_runner.RayExecutor.runtime_env = lambda self: {}\n"
+        f"sys.exit(main(['simulate', 'hokm', '--games', '2', '--quiet', '--ray', '{address}']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", unshipped], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 2, done.stderr
+    said = " ".join(done.stderr.split())  # as one line, however the terminal wrapped it
+    assert "install this cardhall on the cluster" in said and "the cluster's own cardhall" in said
 
 
 def test_without_ray_the_option_says_how_to_install_it(

@@ -46,6 +46,7 @@ from cardhall.errors import CardhallError
 from cardhall.sim.simulate import Batches, MatchResult, Task, play_chunk
 
 INSTALL_HINT = "--ray needs Ray (not installed): pip install 'cardhall[ray]'"
+MISMATCH = "install this cardhall on the cluster, or run from a checkout so that --ray ships it"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent  # the cardhall package the driver runs
 
 
@@ -183,11 +184,16 @@ class RayExecutor:
                         f"--ray: a worker died {self.max_retries + 1} time(s) playing tasks "
                         f"{start}-{start + size - 1} of {game_text}; giving up"
                     ) from e
+                except ray.exceptions.RayTaskError as e:
+                    # The function or its arguments did not load: the cluster's cardhall, not this one.
+                    if isinstance(e.cause, ImportError) or "failed to import" in str(e.cause):
+                        why = str(e).strip().splitlines()[-1]
+                        raise CardhallError(f"--ray: {MISMATCH} (a worker could not import it: {why})") from e
+                    raise
                 if fingerprint != driver:
                     raise CardhallError(
                         f"--ray: a worker runs other cardhall code ({where}, sources {fingerprint}) than "
-                        f"this driver ({PACKAGE_DIR}, sources {driver}): install the same version on the "
-                        "cluster, or run from a checkout so --ray ships it"
+                        f"this driver ({PACKAGE_DIR}, sources {driver}): {MISMATCH}"
                     )
                 per_match = took / len(results)
                 yield start, results
