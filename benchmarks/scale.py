@@ -1,0 +1,195 @@
+"""Simulations past one machine: Ray's per-task cost, a match's cost per game, throughput on 1 and 2
+workers, and the scaling a cluster of N machines would give.
+
+    .venv/bin/python benchmarks/scale.py [--seconds T] [--rounds N] [--matches M] [--json]
+
+1. **A match's cost** per game (whole matches at the default options with rules bots, and with random
+   bots where they finish; one short search match), in this process on one core (CPU time), and the
+   batch the Ray executor would give it (``RayExecutor.batch_size``: about 0.25 s of play per task).
+2. **Ray's per-task cost** with empty tasks on a local Ray of 2 CPUs: one task at a time (the round
+   trip), and a stream kept ``2 x CPUs`` deep with ``ray.wait`` as the executor does (tasks/s, and
+   the driver's CPU per task).
+3. **Throughput**: the same ``M`` matches with ``--jobs 1`` (this process), ``--jobs 2`` (local
+   processes), and on a local Ray of 1 and of 2 CPUs (the executor's adaptive batches), ``--rounds``
+   rounds interleaved, best round of each (a shared machine only ever slows a run down); a Ray's
+   start-up and its workers' first imports are outside the timing (one warm-up run each) and
+   reported on their own. The driver's CPU per match on Ray is measured too: it caps a cluster.
+4. **Projection** to N machines of this machine's size from those numbers (see ``benchmarks/scale.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import time
+from typing import Any
+
+import ray
+
+from cardhall.engine_build import is_compiled
+from cardhall.registry import load_game
+from cardhall.sim.ray_runner import RayExecutor
+from cardhall.sim.simulate import Executor, Processes, play_chunk, simulate
+
+# Whole matches at the default options; random bots get a hand limit where they would never finish
+# (random play in Hokm loses points without end, and random gin rarely knocks).
+COSTS = (
+    ("hokm(max_hands=5)", "random"),
+    ("hokm", "rules"),
+    ("kierki", "random"),
+    ("kierki", "rules"),
+    ("hearts", "random"),
+    ("hearts", "rules"),
+    ("gin(max_hands=5)", "random"),
+    ("gin", "rules"),
+    ("svara", "random"),
+    ("svara", "rules"),
+    ("hokm(max_hands=1)", "search(ms=20),rules,rules"),
+)
+WORKLOAD = ("hokm", "rules")  # the throughput runs: whole Hokm matches to 500 between rules bots
+
+
+def match_cost(game: str, bots: str, seconds: float) -> tuple[dict[str, Any], float, int]:
+    """CPU seconds per match, playing seeds 0, 1, ... in this process for about ``seconds``."""
+    names = bots.split(",") if "," in bots else [bots] * load_game(game).num_players
+    play_chunk(game, [(10_000, tuple(names))], False)  # imports and tables, outside the timing
+    began, played, actions = time.process_time(), 0, 0
+    while time.process_time() - began < seconds or played < 2:
+        actions += play_chunk(game, [(played, tuple(names))], False)[0].actions
+        played += 1
+    per_match = (time.process_time() - began) / played
+    batch = RayExecutor().batch_size(per_match, 1_000_000, 1)
+    return {"game": game, "bots": bots, "matches": played, "actions": actions / played}, per_match, batch
+
+
+def start_ray(cpus: int) -> float:
+    began = time.perf_counter()
+    ray.init(address="local", num_cpus=cpus, include_dashboard=False, logging_level=logging.WARNING)
+    return time.perf_counter() - began
+
+
+def empty() -> None:
+    return None
+
+
+def task_overhead(seconds: float) -> dict[str, float]:
+    """Empty tasks on the Ray this process has joined: round trip, and a stream as the executor runs."""
+    remote = ray.remote(num_cpus=1)(empty)
+    cpus = int(ray.cluster_resources()["CPU"])
+    ray.get([remote.remote() for _ in range(4 * cpus)])  # workers up and warm
+    began, trips = time.perf_counter(), 0
+    while time.perf_counter() - began < seconds / 2:
+        ray.get(remote.remote())
+        trips += 1
+    round_trip = (time.perf_counter() - began) / trips
+    began, cpu, done = time.perf_counter(), time.process_time(), 0
+    in_flight = [remote.remote() for _ in range(2 * cpus)]
+    while time.perf_counter() - began < seconds / 2:
+        [ref], in_flight = ray.wait(in_flight, num_returns=1)
+        ray.get(ref)
+        done += 1
+        in_flight.append(remote.remote())
+    wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+    ray.get(in_flight)
+    return {
+        "round_trip_ms": round_trip * 1e3,
+        "stream_tasks_per_s": done / wall,
+        "cpu_ms_per_task": wall * cpus / done * 1e3,  # the cluster's CPU time per task
+        "driver_cpu_ms_per_task": cpu / done * 1e3,
+    }
+
+
+def throughput(executor: Executor, matches: int) -> tuple[float, float]:
+    """Matches per second (wall) of the workload, and the driver's CPU ms per match."""
+    game, bots = WORKLOAD
+    began, cpu = time.perf_counter(), time.process_time()
+    report = simulate(game, [bots], matches, seed=0, executor=executor)
+    wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+    assert len(report.results) == matches
+    return matches / wall, cpu / matches * 1e3
+
+
+def measure(seconds: float, rounds: int, matches: int) -> dict[str, Any]:
+    load_game("hokm")  # loads the engine, so is_compiled can tell
+    out: dict[str, Any] = {"compiled": is_compiled(), "costs": [], "throughput": {}}
+    for game, bots in COSTS:
+        row, per_match, batch = match_cost(game, bots, seconds)
+        out["costs"].append(row | {"ms_per_match": per_match * 1e3, "batch": batch})
+    best: dict[str, float] = {}
+    driver: dict[str, float] = {}
+    startups: list[float] = []
+    for _ in range(rounds):
+        for name, jobs in (("jobs 1", 1), ("jobs 2", 2)):
+            best[name] = max(best.get(name, 0.0), throughput(Processes(jobs), matches)[0])
+        for cpus in (1, 2):
+            name = f"ray {cpus}"
+            startups.append(start_ray(cpus))
+            try:
+                throughput(RayExecutor(), 4 * cpus)  # the workers start and import cardhall
+                if cpus == 2 and "overhead" not in out:
+                    out["overhead"] = task_overhead(seconds)
+                rate, cpu = throughput(RayExecutor(), matches)
+            finally:
+                ray.shutdown()
+            best[name] = max(best.get(name, 0.0), rate)
+            driver[name] = min(driver.get(name, math.inf), cpu)
+    out["throughput"] = {"matches": matches, "per_s": best, "driver_cpu_ms_per_match": driver}
+    out["ray_start_s"] = min(startups)
+    return out
+
+
+def projection(result: dict[str, Any], machines: int, cores: int = 2) -> float:
+    """Matches/s of the workload on ``machines`` machines of ``cores`` CPUs: every CPU as fast as the
+    1-CPU Ray measured here, less the per-task overhead, capped by what one driver can take in."""
+    one = result["throughput"]["per_s"]["ray 1"]
+    cost = next(r for r in result["costs"] if (r["game"], r["bots"]) == WORKLOAD)
+    task = cost["batch"] * cost["ms_per_match"]
+    efficiency = task / (task + result["overhead"]["cpu_ms_per_task"])
+    cap = 1e3 / result["throughput"]["driver_cpu_ms_per_match"]["ray 2"]
+    return float(min(machines * cores * one * efficiency, cap))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per cost measurement (default 3)")
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved throughput rounds (default 2)")
+    parser.add_argument("--matches", type=int, default=400, help="matches per throughput run (default 400)")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    args = parser.parse_args(argv)
+    result = measure(args.seconds, args.rounds, args.matches)
+    result["projection"] = {n: projection(result, n) for n in (1, 2, 4, 8, 16, 32, 64, 128)}
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"engine: {'compiled' if result['compiled'] else 'pure Python'}")
+    print(
+        "\n| game | bots | actions/match | ms/match (CPU) | batch (matches/task) |\n|---|---|---:|---:|---:|"
+    )
+    for r in result["costs"]:
+        print(
+            f"| `{r['game']}` | {r['bots']} | {r['actions']:.0f} | {r['ms_per_match']:.2f} | {r['batch']} |"
+        )
+    o = result["overhead"]
+    print(
+        f"\nRay: start {result['ray_start_s']:.1f} s; empty task round trip {o['round_trip_ms']:.2f} ms; "
+        f"stream {o['stream_tasks_per_s']:,.0f} tasks/s on 2 CPUs = {o['cpu_ms_per_task']:.2f} CPU ms "
+        f"per task; driver {o['driver_cpu_ms_per_task']:.2f} CPU ms per task"
+    )
+    t = result["throughput"]
+    game, bots = WORKLOAD
+    print(f"\n{t['matches']} matches of `{game}`, {bots} bots:\n")
+    print("| run | matches/s | vs jobs 1 |\n|---|---:|---:|")
+    for name, rate in t["per_s"].items():
+        print(f"| {name} | {rate:.1f} | {rate / t['per_s']['jobs 1']:.2f}x |")
+    driver = ", ".join(f"{k} {v:.2f} ms" for k, v in t["driver_cpu_ms_per_match"].items())
+    print(f"\ndriver CPU per match on Ray: {driver}")
+    print("\n| machines (2 CPUs each) | projected matches/s |\n|---:|---:|")
+    for n, rate in result["projection"].items():
+        print(f"| {n} | {rate:,.0f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
