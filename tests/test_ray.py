@@ -1,17 +1,20 @@
 """Simulations and tournaments on Ray (``--ray``): the same results and records as ``--jobs 1``, a worker
-that dies mid-run retried without counting anything twice, the command line end to end, the message
-without Ray. One local Ray with two worker CPUs serves the module; no Ray process outlives it."""
+that dies mid-run (or is killed from outside) retried without counting anything twice, the command line
+end to end, the message without Ray. One local Ray with two worker CPUs serves the module; no Ray process
+outlives it."""
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +37,28 @@ def ray_daemons() -> set[int]:
                 pids.add(int(proc.name))
         except OSError:
             continue  # gone meanwhile
+    return pids
+
+
+def parent(pid: int) -> int | None:
+    try:
+        return int((Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def busy_workers() -> list[int]:
+    """Pids of Ray workers playing a batch now, only those of a Ray this process started (their parent
+    is a raylet whose parent is this process): a test kills nothing of any other Ray on the machine."""
+    ours = {pid for pid in ray_daemons() if parent(pid) == os.getpid()}
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            busy = proc.name.isdigit() and (proc / "comm").read_text().strip() == "ray::play_batch"
+        except OSError:
+            continue
+        if busy and parent(int(proc.name)) in ours:
+            pids.append(int(proc.name))
     return pids
 
 
@@ -62,22 +87,36 @@ def ray() -> Iterator[Any]:
         assert not wait_gone(ray_daemons() - before), "Ray daemons left running after ray.shutdown()"
 
 
-def run_both(tmp_path: Path, game: str, bots: list[str], games: int, **kw: Any) -> tuple[Any, ...]:
+def run_both(
+    tmp_path: Path,
+    game: str,
+    bots: list[str],
+    games: int,
+    rotate: bool = False,
+    executor: RayExecutor | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Any, ...]:
     """The same run with ``--jobs 1`` and on Ray: both reports, both records files, Ray's progress."""
     local, remote = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
-    one = simulate(game, bots, games, seed=11, records_path=str(local), rotate=kw.pop("rotate", False))
-    progress: list[int] = []
+    one = simulate(game, bots, games, seed=11, records_path=str(local), rotate=rotate)
+    steps: list[int] = []
+
+    def advance(k: int) -> None:
+        steps.append(k)
+        if progress is not None:
+            progress(k)
+
     on_ray = simulate(
         game,
         bots,
         games,
         seed=11,
         records_path=str(remote),
-        rotate=one.rotate,
-        executor=RayExecutor(**kw),
-        progress=progress.append,
+        rotate=rotate,
+        executor=executor or RayExecutor(),
+        progress=advance,
     )
-    return one, on_ray, local.read_text(), remote.read_text(), progress
+    return one, on_ray, local.read_text(), remote.read_text(), steps
 
 
 def assert_same(one: SimulationReport, other: SimulationReport) -> None:
@@ -86,19 +125,26 @@ def assert_same(one: SimulationReport, other: SimulationReport) -> None:
 
 
 def test_a_simulation_matches_jobs_1_results_and_records(ray: Any, tmp_path: Path) -> None:
+    executor = RayExecutor()
     one, on_ray, records1, records2, progress = run_both(
-        tmp_path, "hokm(max_hands=1)", ["rules", "random", "random"], 80
+        tmp_path, "hokm(max_hands=1)", ["rules", "random", "random"], 80, executor=executor
     )
     assert_same(one, on_ray)
     assert records2 == records1 and len(records1.splitlines()) == 80
     # Progress came as the tasks finished, batch by batch, and counted every match once.
     assert sum(progress) == 80 and len(progress) > 2
+    # Both worker processes played.
+    assert len(executor.workers) == 2 and sum(executor.workers.values()) == 80, executor.workers
 
 
 def test_a_tournament_of_search_bots_matches_jobs_1(ray: Any, tmp_path: Path) -> None:
     bots = ["search(iterations=4)", "rules", "random"]
-    one, on_ray, records1, records2, _ = run_both(tmp_path, "hokm(max_hands=1)", bots, 4, rotate=True)
+    executor = RayExecutor()
+    one, on_ray, records1, records2, _ = run_both(
+        tmp_path, "hokm(max_hands=1)", bots, 4, rotate=True, executor=executor
+    )
     assert_same(one, on_ray)
+    assert len(executor.workers) == 2  # the search matches were spread over both CPUs
     assert records2 == records1
     assert Counter(r.seed for r in on_ray.results) == {11: 3, 12: 3, 13: 3, 14: 3}
     assert [b["seats_played"] for b in on_ray.summary()["by_bot"]] == [12, 12, 12]
@@ -106,8 +152,9 @@ def test_a_tournament_of_search_bots_matches_jobs_1(ray: Any, tmp_path: Path) ->
 
 def test_a_worker_killed_mid_run_is_retried_and_nothing_counts_twice(ray: Any, tmp_path: Path) -> None:
     marker = tmp_path / "crashed"
+    executor = RayExecutor(crash_marker=str(marker))
     one, on_ray, records1, records2, progress = run_both(
-        tmp_path, "hearts(decks=1,players=4,max_hands=1)", ["rules"], 40, crash_marker=str(marker)
+        tmp_path, "hearts(decks=1,players=4,max_hands=1)", ["rules"], 40, executor=executor
     )
     assert marker.exists(), "no worker died: the fault was not injected"
     died_playing = int(marker.read_text())  # the first seed of the batch whose worker died
@@ -115,6 +162,38 @@ def test_a_worker_killed_mid_run_is_retried_and_nothing_counts_twice(ray: Any, t
     assert_same(one, on_ray)
     assert records2 == records1
     assert sum(progress) == 40 == len(on_ray.results)
+
+
+def test_a_worker_killed_from_outside_mid_run_changes_nothing(ray: Any, tmp_path: Path) -> None:
+    # SIGKILL, from another thread, to a worker busy playing a batch once the run is under way.
+    under_way = threading.Event()
+    killed: list[int] = []
+
+    def kill_a_busy_worker() -> None:
+        under_way.wait(60)
+        deadline = time.monotonic() + 60
+        while not killed and time.monotonic() < deadline:
+            for pid in busy_workers()[:1]:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            time.sleep(0.002)
+
+    killer = threading.Thread(target=kill_a_busy_worker, daemon=True)
+    killer.start()
+    executor = RayExecutor()
+    one, on_ray, records1, records2, progress = run_both(
+        tmp_path,
+        "hearts(decks=1,players=4,max_hands=1)",
+        ["rules"],
+        160,
+        executor=executor,
+        progress=lambda k: under_way.set(),
+    )
+    killer.join(timeout=60)
+    assert killed, "no worker was busy to kill: the run ended first"
+    assert_same(one, on_ray)
+    assert records2 == records1
+    assert sum(progress) == 160 == len(on_ray.results)
 
 
 def test_workers_running_other_code_stop_the_run(ray: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,9 +34,11 @@ import hashlib
 import logging
 import math
 import os
+import socket
 import time
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -78,8 +80,9 @@ def checkout_dir() -> Path | None:
 
 def play_batch(
     game_text: str, tasks: Sequence[Task], keep_records: bool, crash_marker: str | None = None
-) -> tuple[list[MatchResult], float, str, str]:
-    """One Ray task: the batch's results, the seconds it took, and where and which code played it.
+) -> tuple[list[MatchResult], float, str, str, str]:
+    """One Ray task: the batch's results, the seconds it took, which code played it (a hash of the
+    sources, and their directory), and which worker (host and process).
 
     ``crash_marker`` is fault injection for the tests: the first attempt, of any task, to create that
     file plays its batch and then dies, as a worker killed mid-run would.
@@ -95,7 +98,8 @@ def play_batch(
             os.write(fd, str(tasks[0][0]).encode())
             os.close(fd)
             os._exit(1)
-    return results, time.perf_counter() - began, code_fingerprint(), str(PACKAGE_DIR)
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    return results, time.perf_counter() - began, code_fingerprint(), str(PACKAGE_DIR), worker
 
 
 @dataclass
@@ -107,6 +111,8 @@ class RayExecutor:
     target_seconds: float = 0.25  # how long a batch should last, once a match's cost is known
     max_retries: int = 3  # attempts after a worker dies, per task
     crash_marker: str | None = None  # tests only: see play_batch
+    # Matches played per worker ("host:pid") in the last run: how far the run actually spread.
+    workers: Counter[str] = field(default_factory=Counter, init=False)
 
     def __post_init__(self) -> None:
         import_ray()  # refuse at once, before any file is opened or match played
@@ -167,6 +173,7 @@ class RayExecutor:
         in_flight: dict[Any, tuple[int, int]] = {}  # task reference -> (first task, number of tasks)
         queued = 0  # tasks submitted so far
         per_match: float | None = None  # seconds a match took in the last batch back
+        self.workers.clear()
         try:
             while queued < len(tasks) or in_flight:
                 while queued < len(tasks) and len(in_flight) < 2 * cpus:
@@ -178,7 +185,7 @@ class RayExecutor:
                 [ref], _ = ray.wait(list(in_flight), num_returns=1)
                 start, size = in_flight.pop(ref)
                 try:
-                    results, took, fingerprint, where = ray.get(ref)
+                    results, took, fingerprint, where, worker = ray.get(ref)
                 except ray.exceptions.WorkerCrashedError as e:
                     raise CardhallError(
                         f"--ray: a worker died {self.max_retries + 1} time(s) playing tasks "
@@ -196,6 +203,7 @@ class RayExecutor:
                         f"this driver ({PACKAGE_DIR}, sources {driver}): {MISMATCH}"
                     )
                 per_match = took / len(results)
+                self.workers[worker] += len(results)
                 yield start, results
         finally:
             for ref in in_flight:  # stopped early: nothing else will read these
