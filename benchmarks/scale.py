@@ -1,7 +1,7 @@
 """Simulations past one machine: Ray's per-task cost, a match's cost per game, throughput on 1 and 2
-workers, and the scaling a cluster of N machines would give.
+workers, a tournament of search bots, and the scaling a cluster of N machines would give.
 
-    .venv/bin/python benchmarks/scale.py [--seconds T] [--rounds N] [--matches M] [--json]
+    .venv/bin/python benchmarks/scale.py [--seconds T] [--rounds N] [--matches M] [--seeds S] [--json]
 
 1. **A match's cost** per game (whole matches at the default options with rules bots, and with random
    bots where they finish; one short search match), in this process on one core (CPU time), and the
@@ -14,7 +14,12 @@ workers, and the scaling a cluster of N machines would give.
    rounds interleaved, best round of each (a shared machine only ever slows a run down); a Ray's
    start-up and its workers' first imports are outside the timing (one warm-up run each) and
    reported on their own. The driver's CPU per match on Ray is measured too: it caps a cluster.
-4. **Projection** to N machines of this machine's size from those numbers (see ``benchmarks/scale.md``).
+4. **Task size**: the share of a CPU left to play for a task of a given length, from Ray's per-task
+   cost: ``task / (task + overhead)``; the executor's 0.25 s target is chosen from it.
+5. **A search tournament** (``--rotate``, ``S`` seeds, search bots with a fixed number of determinizations so
+   the results can be compared): ``--jobs 1`` against a local Ray of 2 CPUs, each task one match on one
+   CPU; the two reports must be equal.
+6. **Projection** to N machines of this machine's size from those numbers (see ``benchmarks/scale.md``).
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ import argparse
 import json
 import logging
 import math
+import os
+import platform
 import time
 from typing import Any
 
@@ -49,6 +56,9 @@ COSTS = (
     ("hokm(max_hands=1)", "search(ms=20),rules,rules"),
 )
 WORKLOAD = ("hokm", "rules")  # the throughput runs: whole Hokm matches to 500 between rules bots
+# The search tournament: one deal of Hokm, a search bot of fixed effort against rules bots, every seating.
+TOURNAMENT = ("hokm(max_hands=1)", ["search(iterations=30)", "rules", "rules"])
+TASK_MS = (0.1, 1.0, 10.0, 100.0, 250.0, 1000.0)  # task lengths for the overhead table
 
 
 def match_cost(game: str, bots: str, seconds: float) -> tuple[dict[str, Any], float, int]:
@@ -111,9 +121,44 @@ def throughput(executor: Executor, matches: int) -> tuple[float, float]:
     return matches / wall, cpu / matches * 1e3
 
 
-def measure(seconds: float, rounds: int, matches: int) -> dict[str, Any]:
+def tournament(seeds: int) -> dict[str, Any]:
+    """The search tournament with ``--jobs 1`` and on a local Ray of 2 CPUs: wall seconds of each, and
+    whether the two reports are equal (they must be)."""
+    game, bots = TOURNAMENT
+    began = time.perf_counter()
+    one = simulate(game, bots, seeds, seed=0, rotate=True)
+    local = time.perf_counter() - began
+    start_ray(2)
+    try:
+        executor = RayExecutor()
+        simulate(game, ["rules"], 4, seed=0, executor=executor)  # the workers start and import cardhall
+        began = time.perf_counter()
+        on_ray = simulate(game, bots, seeds, seed=0, rotate=True, executor=executor)
+        remote = time.perf_counter() - began
+    finally:
+        ray.shutdown()
+    return {
+        "game": game,
+        "bots": bots,
+        "matches": len(one.results),
+        "jobs_1_s": local,
+        "ray_2_s": remote,
+        "workers": len(executor.workers),
+        "equal": on_ray.results == one.results and on_ray.summary() == one.summary(),
+    }
+
+
+def measure(seconds: float, rounds: int, matches: int, seeds: int) -> dict[str, Any]:
     load_game("hokm")  # loads the engine, so is_compiled can tell
-    out: dict[str, Any] = {"compiled": is_compiled(), "costs": [], "throughput": {}}
+    out: dict[str, Any] = {
+        "compiled": is_compiled(),
+        "machine": f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}",
+        "python": platform.python_version(),
+        "ray": ray.__version__,
+        "load_before": os.getloadavg()[0],
+        "costs": [],
+        "throughput": {},
+    }
     for game, bots in COSTS:
         row, per_match, batch = match_cost(game, bots, seconds)
         out["costs"].append(row | {"ms_per_match": per_match * 1e3, "batch": batch})
@@ -137,18 +182,20 @@ def measure(seconds: float, rounds: int, matches: int) -> dict[str, Any]:
             driver[name] = min(driver.get(name, math.inf), cpu)
     out["throughput"] = {"matches": matches, "per_s": best, "driver_cpu_ms_per_match": driver}
     out["ray_start_s"] = min(startups)
+    overhead = out["overhead"]["cpu_ms_per_task"]
+    out["efficiency"] = {str(ms): ms / (ms + overhead) for ms in TASK_MS}
+    out["tournament"] = tournament(seeds)
+    out["load_after"] = os.getloadavg()[0]
     return out
 
 
 def projection(result: dict[str, Any], machines: int, cores: int = 2) -> float:
     """Matches/s of the workload on ``machines`` machines of ``cores`` CPUs: every CPU as fast as the
-    1-CPU Ray measured here, less the per-task overhead, capped by what one driver can take in."""
+    1-CPU Ray measured here (its batches' per-task overhead included), capped by what one driver can
+    take in (its CPU per match on Ray)."""
     one = result["throughput"]["per_s"]["ray 1"]
-    cost = next(r for r in result["costs"] if (r["game"], r["bots"]) == WORKLOAD)
-    task = cost["batch"] * cost["ms_per_match"]
-    efficiency = task / (task + result["overhead"]["cpu_ms_per_task"])
     cap = 1e3 / result["throughput"]["driver_cpu_ms_per_match"]["ray 2"]
-    return float(min(machines * cores * one * efficiency, cap))
+    return float(min(machines * cores * one, cap))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,14 +203,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per cost measurement (default 3)")
     parser.add_argument("--rounds", type=int, default=2, help="interleaved throughput rounds (default 2)")
     parser.add_argument("--matches", type=int, default=400, help="matches per throughput run (default 400)")
+    parser.add_argument("--seeds", type=int, default=10, help="seeds of the search tournament (default 10)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
-    result = measure(args.seconds, args.rounds, args.matches)
+    result = measure(args.seconds, args.rounds, args.matches, args.seeds)
     result["projection"] = {n: projection(result, n) for n in (1, 2, 4, 8, 16, 32, 64, 128)}
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"engine: {'compiled' if result['compiled'] else 'pure Python'}")
+    print(
+        f"engine: {'compiled' if result['compiled'] else 'pure Python'}; {result['machine']}; "
+        f"Python {result['python']}; Ray {result['ray']}; "
+        f"load average {result['load_before']:.1f} before, {result['load_after']:.1f} after"
+    )
     print(
         "\n| game | bots | actions/match | ms/match (CPU) | batch (matches/task) |\n|---|---|---:|---:|---:|"
     )
@@ -185,6 +237,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {name} | {rate:.1f} | {rate / t['per_s']['jobs 1']:.2f}x |")
     driver = ", ".join(f"{k} {v:.2f} ms" for k, v in t["driver_cpu_ms_per_match"].items())
     print(f"\ndriver CPU per match on Ray: {driver}")
+    print("\n| task length | share of the CPU playing |\n|---:|---:|")
+    for ms, share in result["efficiency"].items():
+        print(f"| {float(ms):g} ms | {share:.1%} |")
+    s = result["tournament"]
+    print(
+        f"\nsearch tournament `{s['game']}` {', '.join(s['bots'])} --rotate: {s['matches']} matches, "
+        f"--jobs 1 {s['jobs_1_s']:.1f} s, Ray 2 CPUs {s['ray_2_s']:.1f} s "
+        f"({s['jobs_1_s'] / s['ray_2_s']:.2f}x) on {s['workers']} workers; reports equal: {s['equal']}"
+    )
     print("\n| machines (2 CPUs each) | projected matches/s |\n|---:|---:|")
     for n, rate in result["projection"].items():
         print(f"| {n} | {rate:,.0f} |")
