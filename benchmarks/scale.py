@@ -13,13 +13,15 @@ workers, a tournament of search bots, and the scaling a cluster of N machines wo
    processes), and on a local Ray of 1 and of 2 CPUs (the executor's adaptive batches), ``--rounds``
    rounds interleaved, best round of each (a shared machine only ever slows a run down); a Ray's
    start-up and its workers' first imports are outside the timing (one warm-up run each) and
-   reported on their own. The driver's CPU per match on Ray is measured too: it caps a cluster.
+   reported on their own. On Ray the workers also report their CPU time and how long they were
+   busy: on a shared machine wall-clock rates move with the neighbours' load, CPU per match much less.
 4. **Task size**: the share of a CPU left to play for a task of a given length, from Ray's per-task
    cost: ``task / (task + overhead)``; the executor's 0.25 s target is chosen from it.
 5. **A search tournament** (``--rotate``, ``S`` seeds, search bots with a fixed number of determinizations so
    the results can be compared): ``--jobs 1`` against a local Ray of 2 CPUs, each task one match on one
    CPU; the two reports must be equal.
-6. **Projection** to N machines of this machine's size from those numbers (see ``benchmarks/scale.md``).
+6. **Projection** to N machines of this machine's size: each CPU at the workers' CPU cost per match less
+   the per-task cost, up to the CPUs one driver can feed at its CPU per task (see ``benchmarks/scale.md``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import math
 import os
 import platform
 import time
@@ -111,14 +112,25 @@ def task_overhead(seconds: float) -> dict[str, float]:
     }
 
 
-def throughput(executor: Executor, matches: int) -> tuple[float, float]:
-    """Matches per second (wall) of the workload, and the driver's CPU ms per match."""
+def throughput(executor: Executor, matches: int) -> dict[str, float]:
+    """The workload on ``executor``: matches/s (wall) and the driver's CPU ms per match; on Ray also the
+    workers' CPU ms per match, the share of the run's CPUs x wall time they spent playing (``busy``),
+    and the share of that playing time they had a CPU for (``on_cpu``: below 1 when other processes
+    of a shared machine took it)."""
     game, bots = WORKLOAD
     began, cpu = time.perf_counter(), time.process_time()
     report = simulate(game, [bots], matches, seed=0, executor=executor)
     wall, cpu = time.perf_counter() - began, time.process_time() - cpu
     assert len(report.results) == matches
-    return matches / wall, cpu / matches * 1e3
+    row = {"per_s": matches / wall, "driver_cpu_ms": cpu / matches * 1e3}
+    if isinstance(executor, RayExecutor):
+        cpus = int(ray.cluster_resources()["CPU"])
+        row |= {
+            "worker_cpu_ms": executor.cpu_seconds / matches * 1e3,
+            "busy": executor.busy_seconds / (wall * cpus),
+            "on_cpu": executor.cpu_seconds / executor.busy_seconds,
+        }
+    return row
 
 
 def tournament(seeds: int) -> dict[str, Any]:
@@ -144,6 +156,8 @@ def tournament(seeds: int) -> dict[str, Any]:
         "jobs_1_s": local,
         "ray_2_s": remote,
         "workers": len(executor.workers),
+        "worker_cpu_s": executor.cpu_seconds,
+        "busy": executor.busy_seconds / (remote * 2),
         "equal": on_ray.results == one.results and on_ray.summary() == one.summary(),
     }
 
@@ -162,25 +176,28 @@ def measure(seconds: float, rounds: int, matches: int, seeds: int) -> dict[str, 
     for game, bots in COSTS:
         row, per_match, batch = match_cost(game, bots, seconds)
         out["costs"].append(row | {"ms_per_match": per_match * 1e3, "batch": batch})
-    best: dict[str, float] = {}
-    driver: dict[str, float] = {}
+    best: dict[str, dict[str, float]] = {}  # per run, its round of most matches/s
+    rates: dict[str, list[float]] = {}  # per run, every round's matches/s
     startups: list[float] = []
+
+    def keep(name: str, row: dict[str, float]) -> None:
+        rates.setdefault(name, []).append(row["per_s"])
+        if row["per_s"] > best.get(name, {"per_s": 0.0})["per_s"]:
+            best[name] = row
+
     for _ in range(rounds):
         for name, jobs in (("jobs 1", 1), ("jobs 2", 2)):
-            best[name] = max(best.get(name, 0.0), throughput(Processes(jobs), matches)[0])
+            keep(name, throughput(Processes(jobs), matches))
         for cpus in (1, 2):
-            name = f"ray {cpus}"
             startups.append(start_ray(cpus))
             try:
                 throughput(RayExecutor(), 4 * cpus)  # the workers start and import cardhall
                 if cpus == 2 and "overhead" not in out:
                     out["overhead"] = task_overhead(seconds)
-                rate, cpu = throughput(RayExecutor(), matches)
+                keep(f"ray {cpus}", throughput(RayExecutor(), matches))
             finally:
                 ray.shutdown()
-            best[name] = max(best.get(name, 0.0), rate)
-            driver[name] = min(driver.get(name, math.inf), cpu)
-    out["throughput"] = {"matches": matches, "per_s": best, "driver_cpu_ms_per_match": driver}
+    out["throughput"] = {"matches": matches, "best": best, "rounds": rates}
     out["ray_start_s"] = min(startups)
     overhead = out["overhead"]["cpu_ms_per_task"]
     out["efficiency"] = {str(ms): ms / (ms + overhead) for ms in TASK_MS}
@@ -190,12 +207,15 @@ def measure(seconds: float, rounds: int, matches: int, seeds: int) -> dict[str, 
 
 
 def projection(result: dict[str, Any], machines: int, cores: int = 2) -> float:
-    """Matches/s of the workload on ``machines`` machines of ``cores`` CPUs: every CPU as fast as the
-    1-CPU Ray measured here (its batches' per-task overhead included), capped by what one driver can
-    take in (its CPU per match on Ray)."""
-    one = result["throughput"]["per_s"]["ray 1"]
-    cap = 1e3 / result["throughput"]["driver_cpu_ms_per_match"]["ray 2"]
-    return float(min(machines * cores * one, cap))
+    """Matches/s of the workload on ``machines`` machines of ``cores`` CPUs, each CPU playing at the Ray
+    workers' measured CPU cost per match, less Ray's per-task cost on tasks of ``target_seconds``; as
+    many CPUs as one driver can feed (its CPU per task) with tasks of that length."""
+    target_ms = RayExecutor().target_seconds * 1e3
+    overhead = result["overhead"]
+    worker_ms = min(result["throughput"]["best"][r]["worker_cpu_ms"] for r in ("ray 1", "ray 2"))
+    per_cpu = 1e3 / worker_ms * target_ms / (target_ms + overhead["cpu_ms_per_task"])
+    cpus_one_driver_feeds = target_ms / overhead["driver_cpu_ms_per_task"]
+    return float(min(machines * cores, cpus_one_driver_feeds) * per_cpu)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -207,10 +227,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
     result = measure(args.seconds, args.rounds, args.matches, args.seeds)
-    result["projection"] = {n: projection(result, n) for n in (1, 2, 4, 8, 16, 32, 64, 128)}
+    result["projection"] = {n: projection(result, n) for n in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)}
     if args.json:
         print(json.dumps(result))
-        return 0
+    else:
+        render(result)
+    return 0
+
+
+def render(result: dict[str, Any]) -> None:
+    """The result as the text and tables of ``benchmarks/scale.md``."""
     print(
         f"engine: {'compiled' if result['compiled'] else 'pure Python'}; {result['machine']}; "
         f"Python {result['python']}; Ray {result['ray']}; "
@@ -231,12 +257,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     t = result["throughput"]
     game, bots = WORKLOAD
-    print(f"\n{t['matches']} matches of `{game}`, {bots} bots:\n")
-    print("| run | matches/s | vs jobs 1 |\n|---|---:|---:|")
-    for name, rate in t["per_s"].items():
-        print(f"| {name} | {rate:.1f} | {rate / t['per_s']['jobs 1']:.2f}x |")
-    driver = ", ".join(f"{k} {v:.2f} ms" for k, v in t["driver_cpu_ms_per_match"].items())
-    print(f"\ndriver CPU per match on Ray: {driver}")
+    print(
+        f"\n{t['matches']} matches of `{game}`, {bots} bots, best of {len(t['rounds']['jobs 1'])} rounds:\n"
+    )
+    print(
+        "| run | matches/s | vs jobs 1 | every round | driver CPU ms/match | workers busy | "
+        "workers on a CPU | worker CPU ms/match |\n|---|---:|---:|---|---:|---:|---:|---:|"
+    )
+    one = t["best"]["jobs 1"]["per_s"]
+    for name, row in t["best"].items():
+        rounds = ", ".join(f"{r:.0f}" for r in t["rounds"][name])
+        ray_cols = (
+            f"{row['busy']:.0%} | {row['on_cpu']:.0%} | {row['worker_cpu_ms']:.2f}"
+            if "busy" in row
+            else "| |"
+        )
+        print(
+            f"| {name} | {row['per_s']:.1f} | {row['per_s'] / one:.2f}x | {rounds} | "
+            f"{row['driver_cpu_ms']:.2f} | {ray_cols} |"
+        )
     print("\n| task length | share of the CPU playing |\n|---:|---:|")
     for ms, share in result["efficiency"].items():
         print(f"| {float(ms):g} ms | {share:.1%} |")
@@ -244,12 +283,12 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"\nsearch tournament `{s['game']}` {', '.join(s['bots'])} --rotate: {s['matches']} matches, "
         f"--jobs 1 {s['jobs_1_s']:.1f} s, Ray 2 CPUs {s['ray_2_s']:.1f} s "
-        f"({s['jobs_1_s'] / s['ray_2_s']:.2f}x) on {s['workers']} workers; reports equal: {s['equal']}"
+        f"({s['jobs_1_s'] / s['ray_2_s']:.2f}x) on {s['workers']} workers, busy {s['busy']:.0%} of the time, "
+        f"{s['worker_cpu_s']:.1f} s of worker CPU; reports equal: {s['equal']}"
     )
     print("\n| machines (2 CPUs each) | projected matches/s |\n|---:|---:|")
     for n, rate in result["projection"].items():
         print(f"| {n} | {rate:,.0f} |")
-    return 0
 
 
 if __name__ == "__main__":

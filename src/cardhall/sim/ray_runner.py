@@ -80,15 +80,16 @@ def checkout_dir() -> Path | None:
 
 def play_batch(
     game_text: str, tasks: Sequence[Task], keep_records: bool, crash_marker: str | None = None
-) -> tuple[list[MatchResult], float, str, str, str]:
-    """One Ray task: the batch's results, the seconds it took, which code played it (a hash of the
-    sources, and their directory), and which worker (host and process).
+) -> tuple[list[MatchResult], float, float, str, str, str]:
+    """One Ray task: the batch's results, the seconds it took (wall, and the worker's CPU), which code
+    played it (a hash of the sources, and their directory), and which worker (host and process).
 
     ``crash_marker`` is fault injection for the tests: the first attempt, of any task, to create that
     file plays its batch and then dies, as a worker killed mid-run would.
     """
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     results = play_chunk(game_text, tasks, keep_records)
+    took, cpu = time.perf_counter() - began, time.process_time() - cpu
     if crash_marker is not None:
         try:
             fd = os.open(crash_marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
@@ -99,7 +100,7 @@ def play_batch(
             os.close(fd)
             os._exit(1)
     worker = f"{socket.gethostname()}:{os.getpid()}"
-    return results, time.perf_counter() - began, code_fingerprint(), str(PACKAGE_DIR), worker
+    return results, took, cpu, code_fingerprint(), str(PACKAGE_DIR), worker
 
 
 @dataclass
@@ -111,8 +112,11 @@ class RayExecutor:
     target_seconds: float = 0.25  # how long a batch should last, once a match's cost is known
     max_retries: int = 3  # attempts after a worker dies, per task
     crash_marker: str | None = None  # tests only: see play_batch
-    # Matches played per worker ("host:pid") in the last run: how far the run actually spread.
+    # The last run, as measured by the workers: matches per worker ("host:pid"), how far the run
+    # spread; and the seconds the workers spent playing batches, wall and CPU (benchmarks/scale.py).
     workers: Counter[str] = field(default_factory=Counter, init=False)
+    busy_seconds: float = field(default=0.0, init=False)
+    cpu_seconds: float = field(default=0.0, init=False)
 
     def __post_init__(self) -> None:
         import_ray()  # refuse at once, before any file is opened or match played
@@ -174,6 +178,7 @@ class RayExecutor:
         queued = 0  # tasks submitted so far
         per_match: float | None = None  # seconds a match took in the last batch back
         self.workers.clear()
+        self.busy_seconds = self.cpu_seconds = 0.0
         try:
             while queued < len(tasks) or in_flight:
                 while queued < len(tasks) and len(in_flight) < 2 * cpus:
@@ -185,7 +190,7 @@ class RayExecutor:
                 [ref], _ = ray.wait(list(in_flight), num_returns=1)
                 start, size = in_flight.pop(ref)
                 try:
-                    results, took, fingerprint, where, worker = ray.get(ref)
+                    results, took, cpu, fingerprint, where, worker = ray.get(ref)
                 except ray.exceptions.WorkerCrashedError as e:
                     raise CardhallError(
                         f"--ray: a worker died {self.max_retries + 1} time(s) playing tasks "
@@ -204,6 +209,8 @@ class RayExecutor:
                     )
                 per_match = took / len(results)
                 self.workers[worker] += len(results)
+                self.busy_seconds += took
+                self.cpu_seconds += cpu
                 yield start, results
         finally:
             for ref in in_flight:  # stopped early: nothing else will read these
