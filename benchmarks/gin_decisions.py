@@ -30,13 +30,15 @@ import cardhall
 from cardhall.bots.rules_gin import GinRulesBot, ranked_discards, search_candidates
 from cardhall.bots.search import SearchBot, rollout_value
 from cardhall.core import Game, Observation
-from cardhall.games.gin import KNOCK_BASE, LAYOFF_BASE, STOCK, Gin, GinState
+from cardhall.games.gin import ARRANGE_BASE, KNOCK_BASE, LAYOFF_BASE, STOCK, Gin, GinState
 
 GAME = "gin(players=2,max_hands=1)"
 
 
 def kind(legal: list[int], usual: int) -> str:
     """The kind of decision, and for a knock decision whether the rules bot knocks there."""
+    if legal[0] >= ARRANGE_BASE:
+        return "arrange"
     if legal[0] >= STOCK:
         return "take or draw"
     if legal[0] >= LAYOFF_BASE:

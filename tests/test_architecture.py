@@ -90,9 +90,21 @@ LAYERS = {
     "cardhall.games": (*ENGINE, "cardhall.games"),
     "cardhall.registry": (*ENGINE, "cardhall.games"),
     "cardhall.records": (*ENGINE, "cardhall.registry"),
+    "cardhall.rulebook": ("cardhall.errors", "cardhall.registry"),
     "cardhall.bots": (*ENGINE, "cardhall.games", "cardhall.registry", "cardhall.bots"),
     "cardhall.table": (*ENGINE, "cardhall.registry", "cardhall.records", "cardhall.bots"),
 }
+
+# The person's terminal front end: everything below the front ends, never another front end.
+LAYERS["cardhall.terminal"] = (
+    *ENGINE,
+    "cardhall.registry",
+    "cardhall.records",
+    "cardhall.bots",
+    "cardhall.table",
+    "cardhall.rulebook",
+    "cardhall.terminal",
+)
 
 
 @pytest.mark.parametrize("layer", sorted(LAYERS))

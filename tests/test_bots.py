@@ -9,13 +9,14 @@ import types
 import pytest
 
 import cardhall
-from cardhall.bots import BOTS, make_bot
+from cardhall.bots import BOT_LEVELS, BOTS, RandomBot, SearchBot, make_bot, resolve_level
 from cardhall.bots.rules import rules_bot_class
 from cardhall.bots.rules_hokm import HokmRulesBot
 from cardhall.cards import SUIT_MASKS, cards_of, parse_card, parse_cards
 from cardhall.core import Game, State
 from cardhall.games.hokm import HokmState, deck_for_hands
 from cardhall.sim.simulate import simulate
+from cardhall.table import Table, run_bot_job
 from tests.helpers import bot_label, random_states
 
 VARIANTS = [
@@ -77,6 +78,35 @@ def test_bots_by_name() -> None:
 def test_bad_bot_strings_are_refused(spec: str, fragment: str) -> None:
     with pytest.raises(cardhall.InvalidOptionError, match=fragment):
         make_bot(spec, cardhall.load_game("hokm"))
+
+
+@pytest.mark.parametrize("game_string", ["hokm", "kierki", "hearts", "gin", "svara"])
+def test_bots_by_level(game_string: str) -> None:
+    game = cardhall.load_game(game_string)
+    assert list(BOT_LEVELS) == ["easy", "normal", "hard"]  # easiest first: the lobby's order
+    easy, normal, hard = (make_bot(level, game) for level in ("easy", "normal", "Hard"))
+    assert isinstance(easy, RandomBot)
+    assert type(normal) is rules_bot_class(game)
+    assert isinstance(hard, SearchBot) and hard.ms == 300
+    assert resolve_level("hard") == "search(ms=300)"
+    assert resolve_level("search(ms=50)") == "search(ms=50)"
+
+
+def test_a_level_takes_no_options_and_unknown_names_list_the_levels() -> None:
+    game = cardhall.load_game("hokm")
+    with pytest.raises(cardhall.InvalidOptionError, match=r"level 'hard' takes no options \(it is search"):
+        make_bot("hard(ms=100)", game)
+    with pytest.raises(cardhall.InvalidOptionError, match="levels: easy, normal, hard"):
+        make_bot("expert", game)
+
+
+def test_a_table_and_a_simulation_seat_bots_by_level() -> None:
+    table = Table("hokm(max_hands=1)", ["easy", "normal", "hard"], seed=4)
+    assert [o.bot for o in table.seats] == ["easy", "normal", "hard"]
+    job = table.bot_job(table.to_act[0])
+    table.apply_bot(job, run_bot_job(job))  # a worker makes the bot from the level too
+    report = simulate("hokm(max_hands=1)", ["easy", "normal", "easy"], 2, jobs=1)
+    assert report.summary()["bots"] == ["easy", "normal", "easy"]
 
 
 def test_rules_refuses_a_game_without_a_rules_bot() -> None:

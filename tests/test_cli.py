@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import cardhall
-from cardhall.cli import main
+from cardhall.cli import COMMANDS, main
+from cardhall.cli.simulate import max_jobs
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "") -> tuple[int, str, str]:
@@ -60,6 +62,19 @@ def test_simulate_is_the_same_with_several_jobs(capsys: pytest.CaptureFixture[st
     assert len(records) == 8 and all(cardhall.replay(r).is_over for r in records)
 
 
+def test_bots_are_named_by_level_too(capsys: pytest.CaptureFixture[str]) -> None:
+    bots = "easy,normal,random"
+    argv = ["simulate", "hokm(max_hands=1)", "--games", "2", "--bots", bots, "--json", "--quiet"]
+    code, out, _ = run(argv, capsys)
+    assert code == 0
+    assert [s["bot"] for s in json.loads(out)["seats"]] == ["easy", "normal", "random"]
+    # play seats its bots through the Table, which reads levels too (its screens are not this test's)
+    code, _, err = run(["play", "hokm", "--seed", "0", "--bots", "easy,hard"], capsys, stdin="quit\n")
+    assert code == 0 and not err
+    code, _, err = run(["play", "hokm", "--bots", "hard(ms=5)"], capsys, stdin="quit\n")
+    assert code == 2 and "level 'hard' takes no options" in err
+
+
 def test_replay_reads_records_back(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     run(["simulate", "hokm(max_hands=1)", "--games", "3", "--records", str(path), "--quiet"], capsys)
@@ -80,16 +95,64 @@ def test_replay_reads_records_back(capsys: pytest.CaptureFixture[str], tmp_path:
         (["simulate", "hokm(target=-1)", "--games", "1"], "at least 1"),
         (["simulate", "hokm", "--games", "1", "--bots", "genius"], "unknown bot 'genius'"),
         (["simulate", "hokm", "--games", "1", "--bots", "random,random"], "2 bots"),
+        (["simulate", "hokm", "--games", "1", "--bots", "rules,,random"], "a bot name is missing"),
         (["play", "nosuchgame"], "unknown game"),
         (["play", "hokm", "--seat", "5"], "seat must be 0..2"),
+        (["simulate", "hokm", "--games", "1", "--jobs", "0"], f"--jobs must be 1..{max_jobs()}"),
+        (["simulate", "hokm", "--games", "1", "--jobs", "-2"], f"--jobs must be 1..{max_jobs()}"),
+        (["simulate", "hokm", "--games", "1", "--jobs", str(max_jobs() + 1)], "--jobs must be 1.."),
+        (["simulate", "hokm", "--games", "1", "--seed", "-1"], "seeds -1..-1, which must lie in 0..2**63-1"),
+        (["simulate", "hokm", "--games", "2", "--seed", str(2**63 - 1)], "must lie in 0..2**63-1"),
     ],
 )
 def test_bad_input_is_refused_clearly(
     argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, _, err = run(argv, capsys)
+    code, out, err = run(argv, capsys)
     assert code == 2
     assert fragment in err
+    assert err.count("\n") == 1 and not out  # one line, and nothing played
+
+
+def test_jobs_100_is_refused_here(capsys: pytest.CaptureFixture[str]) -> None:
+    if max_jobs() >= 100:
+        pytest.skip(f"this machine takes --jobs up to {max_jobs()}")
+    code, _, err = run(["simulate", "hokm", "--games", "1", "--jobs", "100"], capsys)
+    assert code == 2 and "got 100" in err
+
+
+@pytest.mark.parametrize(
+    ("where", "fragment"),
+    [
+        ("missing/out.jsonl", "folder '{tmp}/missing' does not exist"),
+        (".", "that is a folder; give a file name in it"),
+    ],
+)
+def test_records_that_cannot_be_written_are_refused_before_playing(
+    where: str, fragment: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / where
+    argv = ["simulate", "hokm(max_hands=1)", "--games", "2", "--quiet", "--records", str(target)]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and not out
+    assert err.count("\n") == 1 and fragment.format(tmp=tmp_path) in err
+    assert "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_error_is_one_line_naming_the_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What the checks cannot foresee (a disk full, a file that vanished) still ends in one line.
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "x.jsonl"))
+
+    monkeypatch.setattr("cardhall.cli.simulate.simulate", refuse)
+    target = tmp_path / "x.jsonl"
+    argv = ["simulate", "hokm(max_hands=1)", "--games", "1", "--quiet", "--records", str(target)]
+    code, _, err = run(argv, capsys)
+    assert code == 2
+    assert err == f"cardhall simulate: {target}: Permission denied\n"
 
 
 def test_play_explains_a_wrong_input_and_asks_again(capsys: pytest.CaptureFixture[str]) -> None:
@@ -121,6 +184,28 @@ def test_play_to_the_end_with_labels_only(capsys: pytest.CaptureFixture[str]) ->
 def test_play_leaves_cleanly_on_end_of_input(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["play", "hokm", "--seed", "0"], capsys, stdin="")
     assert code == 0 and "Left the table" in out
+
+
+def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as done:
+        main([*argv, "--help"])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_help_lists_every_command_in_plain_text(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # argparse wraps at the terminal's width: no wrapping here
+    top = _help([], capsys)
+    listed = re.findall(r"^    (\w+) +(\S.*)$", top, flags=re.M)
+    assert [name for name, _ in listed] == list(COMMANDS)  # each on one line, with what it does
+    assert "`" not in top
+    for name, line in listed:
+        text = _help([name], capsys)
+        assert text.startswith(f"usage: cardhall {name}")
+        assert f"\n\n{line}\n" in text  # its --help starts with the same line
+        assert "`" not in text, f"cardhall {name} --help has reStructuredText in it"
 
 
 def test_python_dash_m_runs_the_cli() -> None:

@@ -1,4 +1,4 @@
-"""Scenario tests for every rule of shared/rules/gin.md, with stacked decks and scripted actions."""
+"""Scenario tests for every rule of gin (src/cardhall/rulebook/gin.en.md), with stacked decks and scripts."""
 
 from __future__ import annotations
 

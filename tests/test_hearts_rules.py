@@ -1,4 +1,4 @@
-"""Scenario tests for Cancellation Hearts and one-deck Hearts (shared/rules/cancellation-hearts.md)."""
+"""Scenario tests for Cancellation Hearts and one-deck Hearts (src/cardhall/rulebook/hearts.en.md)."""
 
 from __future__ import annotations
 

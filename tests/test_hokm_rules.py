@@ -1,4 +1,4 @@
-"""Scenario tests for every rule, example and variant of Hokm Egbari (shared/rules/hokm.md)."""
+"""Scenario tests for every rule, example and variant of Hokm Egbari (src/cardhall/rulebook/hokm.en.md)."""
 
 from __future__ import annotations
 

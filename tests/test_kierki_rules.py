@@ -1,4 +1,5 @@
-"""Scenario tests for every rule of shared/rules/kierki.md, on stacked decks and scripted actions."""
+"""Scenario tests for every rule of Kierki (src/cardhall/rulebook/kierki.en.md), on stacked decks and
+scripted actions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Scenario tests for every rule of ``shared/rules/svara.md`` and every option of the Svara module.
+"""Scenario tests for every rule of Svara (``src/cardhall/rulebook/svara.en.md``) and every option of the
+Svara module.
 
 Helpers stack the first deal with the dealer on the last seat, so seat 0 acts first. Later deals (svaras,
 the next deal) come from the seed; where a test needs a particular later deal it searches the seeds for

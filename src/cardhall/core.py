@@ -8,8 +8,11 @@ with what each seat may see of them. Randomness comes only from the seed given t
 deal draws from its own RNG derived from that seed, so the same seed always gives the same match and a
 record (game string, rules version, seed, actions) replays to the identical state.
 
-Subclasses implement the ``_``-prefixed hooks; the public methods add the checks. ``apply`` checks the seat
-and the action and leaves the state untouched when it refuses; ``_apply`` is the unchecked fast path.
+Subclasses implement the ``_``-prefixed hooks and ``legal_actions_unchecked``; the public methods add the
+checks. ``apply`` checks the seat and the action and leaves the state untouched when it refuses;
+``legal_actions`` and ``observation`` refuse a seat that is not at the table (rather than answer ``[]``,
+or another seat's view through a negative index). ``apply_unchecked`` and ``legal_actions_unchecked`` are
+the fast paths for playouts and search, which only ask for seats in ``to_act``.
 
 Records and :func:`~cardhall.records.replay` live in :mod:`cardhall.records` (above the registry, which
 this module must not import).
@@ -255,12 +258,24 @@ class State(ABC):
     def to_act(self) -> tuple[int, ...]:
         """The seats that may act now (several for simultaneous choices); ``()`` when over."""
 
+    # ``object``: a wrong type gets the game's own error, compiled or not (as ``apply``).
+    def legal_actions(self, seat: object) -> list[int]:
+        """Sorted, unique legal action ints for ``seat``; ``[]`` for a seat not to act now.
+        InvalidOptionError for a seat that is not at the table."""
+        if type(seat) is not int or not 0 <= seat < self.game.num_players:
+            raise self._bad_seat(seat)
+        return self.legal_actions_unchecked(seat)
+
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[int]:
-        """Sorted, unique legal action ints for ``seat``; ``[]`` for a seat not to act."""
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
+        """``legal_actions`` for a seat known to be at the table (the fast path: no check)."""
 
     def is_legal(self, seat: int, action: int) -> bool:
-        return seat in self.to_act and action in self.legal_actions(seat)
+        return seat in self.to_act and action in self.legal_actions_unchecked(seat)
+
+    def _bad_seat(self, seat: object) -> InvalidOptionError:
+        n = self.game.num_players
+        return InvalidOptionError(f"{self.game}: seat must be 0..{n - 1}, got {seat!r}")
 
     # ``object`` parameters: this is the checked boundary, so a compiled build must let a wrong type in
     # to refuse it with the game's own error rather than a bare TypeError.
@@ -275,7 +290,7 @@ class State(ABC):
         if seat not in self.to_act:
             whose = ", ".join(map(str, self.to_act))
             raise IllegalActionError(f"{self.game}: seat {seat} may not act now; waiting for seat {whose}")
-        legal = self.legal_actions(seat)
+        legal = self.legal_actions_unchecked(seat)
         if action not in legal:
             why = ""
             if 0 <= action < self.game.num_distinct_actions:
@@ -306,12 +321,20 @@ class State(ABC):
 
     # --- what each seat may know ----------------------------------------------------------------
 
-    @abstractmethod
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def observation(self, seat: object, ints: bool = False) -> Observation:
         """JSON-ready data of everything ``seat`` may know (``None``: a spectator), as the game's schema
         (``docs/schema/<game>.json``) describes it: cards and actions as text. ``ints=True`` gives the
         same data with every card as its int and every action as its int: the form bots read, with
-        nothing to parse."""
+        nothing to parse. InvalidOptionError for a seat that is not at the table."""
+        if seat is None:
+            return self._observation(None, ints)
+        if type(seat) is not int or not 0 <= seat < self.game.num_players:
+            raise self._bad_seat(seat)
+        return self._observation(seat, ints)
+
+    @abstractmethod
+    def _observation(self, seat: int | None, ints: bool) -> Observation:
+        """``observation`` for a seat known to be at the table, or None."""
 
     # --- events ----------------------------------------------------------------------------------
 

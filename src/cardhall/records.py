@@ -2,20 +2,27 @@
 the actions ``[[seat, action], ...]`` (plus ``deck`` when the first deal was stacked), and replays to the
 identical state with every action checked again.
 
+Whatever is wrong with a record (not a JSON object, a missing key, a seed that is not an int in range, a
+stacked deck that is not the game's cards, an action that is not a pair of ints or is illegal) is an
+:class:`InvalidRecordError` naming it, from every entry point that reads records (:func:`replay`,
+``Table.from_record``, the command line), never another exception.
+
 It sits above :mod:`cardhall.registry` (a record names its game by game string), so the Game API in
 :mod:`cardhall.core` needs no registry.
 """
 
 from __future__ import annotations
 
-from cardhall.core import Game, Record, State
-from cardhall.errors import CardhallError, IllegalActionError, InvalidRecordError
+from collections.abc import Callable
+
+from cardhall.core import Game, Record, State, check_seed
+from cardhall.errors import CardhallError, InvalidRecordError
 from cardhall.registry import load_game
 
 
 def check_record(record: object) -> Game:
-    """The game of a record whose game, rules version and seed are sound (its actions are checked
-    when they are replayed)."""
+    """The game of a record whose game, rules version, seed and stacked deck (if any) are sound (its
+    actions are checked when they are replayed)."""
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a record must be a JSON object, got {type(record).__name__}")
     missing = [k for k in ("game", "rules_version", "seed", "actions") if k not in record]
@@ -31,8 +38,18 @@ def check_record(record: object) -> Game:
             f"this engine plays version {game.rules_version!r}"
         )
     seed = record["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidRecordError(f"{game}: record seed must be an int, got {seed!r}")
+    try:  # None is refused too: check_seed would draw a fresh seed, and a record names its own
+        check_seed(game, seed if seed is not None else -1)
+    except CardhallError:
+        raise InvalidRecordError(f"{game}: record seed must be an int in 0..2**63-1, got {seed!r}") from None
+    deck = record.get("deck")
+    if deck is not None:
+        if not isinstance(deck, list) or not all(type(c) is int for c in deck):
+            raise InvalidRecordError(f"{game}: record deck must be a list of card ints, got {deck!r}")
+        try:  # the game's own check of a stacked deck (rare: tests and puzzles), by dealing it
+            game.new_game(seed=seed, deck=deck)
+        except CardhallError as e:
+            raise InvalidRecordError(f"record deck: {e}") from e
     return game
 
 
@@ -40,16 +57,19 @@ def replay(record: Record, events: bool = False) -> State:
     """The state a record describes, every action checked again (``events``: the state logs its
     events from the first deal on, as a Table's does)."""
     game = check_record(record)
-    try:
-        state = game.new_game(seed=record["seed"], deck=record.get("deck"), events=events)
-    except CardhallError as e:
-        raise InvalidRecordError(f"{game}: record cannot start: {e}") from e
+    state = game.new_game(seed=record["seed"], deck=record.get("deck"), events=events)
+    apply_actions(record, state.apply)
+    return state
+
+
+def apply_actions(record: Record, apply: Callable[[int, int], object]) -> None:
+    """Take a record's actions in order with ``apply`` (a state's or a Table's: checked); one that is
+    refused is reported as the record's fault."""
     for i, (seat, action) in enumerate(actions(record)):
         try:
-            state.apply(seat, action)
-        except IllegalActionError as e:
-            raise InvalidRecordError(f"{game}: record action {i} {[seat, action]!r} is illegal: {e}") from e
-    return state
+            apply(seat, action)
+        except CardhallError as e:
+            raise InvalidRecordError(f"record action {i} {[seat, action]!r} is illegal: {e}") from e
 
 
 def actions(record: Record) -> list[tuple[int, int]]:

@@ -45,8 +45,7 @@ from typing import Any, ClassVar
 from cardhall.bots import Bot, make_bot
 from cardhall.core import Game, Observation, Record, State, derived_rng
 from cardhall.errors import CardhallError, IllegalActionError, InvalidOptionError
-from cardhall.records import actions as record_actions
-from cardhall.records import check_record
+from cardhall.records import apply_actions, check_record
 from cardhall.registry import load_game
 
 Event = dict[str, Any]
@@ -450,8 +449,7 @@ class Table:
         """The table a record describes, its events logged again by replaying every action."""
         game = check_record(record)
         table = cls(game, seats, record["seed"], deck=record.get("deck"), audit=audit)
-        for seat, action in record_actions(record):
-            table.apply(seat, action)
+        apply_actions(record, table.apply)
         return table
 
 

@@ -182,7 +182,7 @@ class SearchBot(BaseBot):
         steps = 0
         while not state.is_over and horizon(state) == stop:
             seat = state.to_act[0]
-            legal = state.legal_actions(seat)
+            legal = state.legal_actions_unchecked(seat)
             if policy is None or len(legal) == 1:
                 action = legal[rng.randrange(len(legal))]
             elif fast is not None:

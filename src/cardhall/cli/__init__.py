@@ -2,6 +2,8 @@
 
 Each sub-command (one module here) is a thin layer over the Game API, the Table and :mod:`cardhall.sim`;
 a bad game string, bot or option is reported in one line with exit status 2, never replaced by a default.
+The help is plain text, for a terminal: the top level lists every command with one line, and each
+command's ``--help`` starts with that line (no reStructuredText in any help: a test reads them all).
 """
 
 from __future__ import annotations
@@ -9,21 +11,40 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Console
 
-from cardhall.cli import games, play, replay, serve, simulate
+from cardhall.cli import games, play, replay, rules, serve, simulate
 from cardhall.errors import CardhallError
 from cardhall.sim.bench import add_bench_parser, cmd_bench
 
+DESCRIPTION = (
+    "cardhall: five traditional card games (Hokm, Svara, Gin Rummy, Cancellation Hearts, Kierki) "
+    "to play in the terminal or on a server, with bots to play against and to simulate."
+)
+EPILOG = "Run 'cardhall COMMAND --help' for the options of a command."
+
+
+class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Sub-commands whose ``--help`` starts with the line the command list shows for them."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        kwargs.setdefault("description", kwargs.get("help"))
+        parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
+        return parser
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardhall", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(prog="cardhall", description=DESCRIPTION, epilog=EPILOG)
+    sub = parser.add_subparsers(
+        dest="command", required=True, title="commands", metavar="COMMAND", action=_Commands
+    )
     games.add_parser(sub)
     play.add_parser(sub)
     simulate.add_parser(sub)
     replay.add_parser(sub)
+    rules.add_parser(sub)
     add_bench_parser(sub)
     serve.add_parser(sub)
     return parser
@@ -34,6 +55,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console], int]] = {
     "play": play.cmd_play,
     "simulate": simulate.cmd_simulate,
     "replay": replay.cmd_replay,
+    "rules": rules.cmd_rules,
     "bench": cmd_bench,
     "serve": serve.cmd_serve,
 }
@@ -46,7 +68,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args, console)
     except (CardhallError, ValueError) as e:
-        Console(stderr=True, highlight=False).print(f"cardhall {args.command}: {e}", markup=False)
-        return 2
+        return _refuse(f"cardhall {args.command}: {e}")
+    except OSError as e:  # a file that cannot be read or written: its name and why
+        where = f" {e.filename}:" if e.filename else ""
+        return _refuse(f"cardhall {args.command}:{where} {e.strerror or e}")
     except KeyboardInterrupt:
         return 130
+
+
+def _refuse(message: str) -> int:
+    """Print an error as one line, however long (never wrapped at the terminal's width); exit status 2."""
+    Console(stderr=True, highlight=False).print(message, markup=False, soft_wrap=True)
+    return 2

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from cardhall.errors import InvalidOptionError
+
 
 def bot_list(text: str | None) -> list[str] | None:
+    """``"search(ms=500,k=2),random"`` -> ``["search(ms=500,k=2)", "random"]`` (None when not given); an
+    empty name between commas is refused, not skipped, so the bots stay on the seats meant."""
     if not text:
         return None
     # Commas inside parentheses belong to a bot's options: "search(ms=500,k=2),random".
@@ -17,4 +21,6 @@ def bot_list(text: str | None) -> list[str] | None:
         depth -= ch == ")"
         cur += ch
     out.append(cur.strip())
-    return [b for b in out if b]
+    if not all(out):
+        raise InvalidOptionError(f"--bots {text!r}: a bot name is missing between commas")
+    return out

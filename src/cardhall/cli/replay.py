@@ -1,44 +1,89 @@
-"""``cardhall replay``: replays the records of a JSONL file and checks them."""
+"""``cardhall replay``: replays the records of a JSONL file and checks them, or (``--show``) steps
+through them with every hand open.
+
+A missing file, a folder or a file with no record is one line of error (exit status 2); a record that
+does not replay is reported with its line number and the run ends with status 1; the last line is
+always the summary (``3 records: 2 finished, 1 unfinished, 0 bad``), and ``--quiet`` prints that line alone
+(and the bad records).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Iterable
+from pathlib import Path
 
 from rich.console import Console
 
-from cardhall.errors import CardhallError
+from cardhall.errors import CardhallError, InvalidRecordError
 from cardhall.records import replay
+from cardhall.terminal import saved
+from cardhall.terminal.session import read_line
+from cardhall.terminal.style import terminal_style
+from cardhall.terminal.viewer import show_file
+
+
+def _lines(name: str) -> Iterable[str]:
+    if name == "-":
+        yield from sys.stdin
+        return
+    path = Path(name)
+    if path.is_dir():
+        raise InvalidRecordError(f"{path} is a folder, not a records file")
+    try:
+        with path.open(encoding="utf-8") as source:
+            yield from source
+    except FileNotFoundError:
+        raise InvalidRecordError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InvalidRecordError(f"{path}: cannot read it ({e})") from None
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
-    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
-    bad = 0
-    with source:
-        for lineno, line in enumerate(source, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                state = replay(record)
-            except (CardhallError, json.JSONDecodeError) as e:
-                console.print(f"line {lineno}: cannot replay: {e}", markup=False)
-                bad += 1
-                continue
-            if args.verbose:
-                for seat, action in state.history:
-                    console.print(f"  seat {seat}: {state.game.action_label(action)}", markup=False)
-            status = "over" if state.is_over else "in progress"
-            console.print(
-                f"line {lineno}: {state.game} seed {state.seed}: {len(state.history)} actions, "
-                f"{status}, scores {list(state.scores)}, winners {list(state.winners)}",
-                markup=False,
-            )
+    if args.show:
+        if args.file == "-":
+            raise CardhallError("--show reads its steps from the keyboard: give a file, not '-'")
+        return show_file(Path(args.file), console, terminal_style(console, args.ascii), read_line)
+    seen = over = bad = 0
+    for lineno, line in enumerate(_lines(args.file), 1):
+        if not line.strip():
+            continue
+        seen += 1
+        try:
+            state = replay(saved.record_of(json.loads(line)))
+        except (CardhallError, json.JSONDecodeError) as e:
+            console.print(f"line {lineno}: cannot replay: {e}", markup=False, soft_wrap=True)
+            bad += 1
+            continue
+        over += state.is_over
+        if args.quiet:
+            continue
+        if args.verbose:
+            for seat, action in state.history:
+                console.print(f"  seat {seat}: {state.game.action_label(action)}", markup=False)
+        status = "over" if state.is_over else "in progress"
+        console.print(
+            f"line {lineno}: {state.game} seed {state.seed}: {len(state.history)} actions, "
+            f"{status}, scores {list(state.scores)}, winners {list(state.winners)}",
+            markup=False,
+        )
+    if not seen:
+        raise InvalidRecordError(f"{'standard input' if args.file == '-' else args.file} holds no record")
+    plural = "record" if seen == 1 else "records"
+    console.print(
+        f"{seen} {plural}: {over} finished, {seen - over - bad} unfinished, {bad} bad", markup=False
+    )
     return 1 if bad else 0
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r = sub.add_parser("replay", help="replay the records of a JSONL file and check them")
-    r.add_argument("file", help="a JSONL file of records ('-' for standard input)")
+    r.add_argument("file", help="a JSONL file of records, or a save file of play ('-' for standard input)")
     r.add_argument("--verbose", action="store_true", help="print every action")
+    r.add_argument("--quiet", action="store_true", help="print only the summary line (and bad records)")
+    r.add_argument(
+        "--show", action="store_true", help="step through each match with every hand open (Enter, q)"
+    )
+    r.add_argument("--ascii", action="store_true", help="with --show: cards as QS 10H, no colour")

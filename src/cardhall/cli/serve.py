@@ -47,7 +47,7 @@ def _public_url(url: str) -> str:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    v = sub.add_parser("serve", help="run the multiplayer server (lobby, tables, websockets) on this machine")
+    v = sub.add_parser("serve", help="run the multiplayer server (lobby, tables, websockets)")
     v.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     v.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     v.add_argument(

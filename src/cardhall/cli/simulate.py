@@ -1,9 +1,18 @@
-"""``cardhall simulate``: many matches between bots, in processes, with the results' confidence intervals."""
+"""``cardhall simulate``: many matches between bots, in processes, with the results' confidence intervals.
+
+Everything is checked before the first match is played, so a mistake costs nothing: ``--jobs`` is
+1..4 per core of this machine (matches are CPU-bound, so processes beyond the cores only share them; the
+small multiple leaves room for a machine whose cores are shared, and more is refused as a likely typo
+that would start that many processes), the seeds ``seed..seed+games-1`` must be valid seeds, and
+``--records`` must name a file (not a folder) in a folder that exists and may be written.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -11,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardhall.cli.common import bot_list
+from cardhall.core import Game, check_seed
 from cardhall.errors import CardhallError
 from cardhall.registry import load_game
 from cardhall.sim.ray_runner import RayExecutor
@@ -20,6 +30,7 @@ from cardhall.sim.simulate import resolve_bots, simulate
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     game = load_game(args.game)
     bots = resolve_bots(str(game), bot_list(args.bots))
+    _check_args(args, game)
     if args.games < 1:
         raise CardhallError(f"--games must be at least 1, got {args.games}")
     executor = RayExecutor(args.ray, args.jobs if args.jobs > 1 else None) if args.ray else None
@@ -70,6 +81,37 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def max_jobs() -> int:
+    """The most worker processes ``--jobs`` takes: 4 per core this process may run on."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cores = os.cpu_count() or 1
+    return 4 * cores
+
+
+def _check_args(args: argparse.Namespace, game: Game) -> None:
+    if not 1 <= args.jobs <= max_jobs():
+        raise CardhallError(f"--jobs must be 1..{max_jobs()} (4 per core here), got {args.jobs}")
+    last = args.seed + args.games - 1
+    try:
+        check_seed(game, args.seed)
+        check_seed(game, last)
+    except CardhallError:
+        raise CardhallError(
+            f"--seed: the matches use seeds {args.seed}..{last}, which must lie in 0..2**63-1"
+        ) from None
+    if args.records:
+        path = Path(args.records)
+        folder = path.parent
+        if path.is_dir():
+            raise CardhallError(f"--records {args.records}: that is a folder; give a file name in it")
+        if not folder.is_dir():
+            raise CardhallError(f"--records {args.records}: folder {str(folder)!r} does not exist")
+        if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            raise CardhallError(f"--records {args.records}: not allowed to write there")
+
+
 def _print_by_bot(console: Console, summary: dict[str, Any]) -> None:
     title = (
         f"per bot: {summary['seeds']} deals x {len(summary['bots'])} rotations "
@@ -92,13 +134,19 @@ def _print_by_bot(console: Console, summary: dict[str, Any]) -> None:
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s = sub.add_parser("simulate", help="play many matches with bots and report the results")
-    s.add_argument("game")
+    s.add_argument("game", help="game string, e.g. hokm or 'hokm(max_hands=5)'")
     s.add_argument("--games", type=int, required=True, help="number of matches")
-    s.add_argument("--bots", help="one bot for every seat, or one per seat")
+    s.add_argument(
+        "--bots",
+        help="one bot for every seat, or one per seat: random, rules, search(ms=500), "
+        "or a level: easy, normal, hard (default random)",
+    )
     s.add_argument("--seed", type=int, default=0, help="first seed (matches use seed, seed+1, ...)")
-    s.add_argument("--jobs", type=int, default=1, help="worker processes")
+    s.add_argument(
+        "--jobs", type=int, default=1, help=f"worker processes, 1..{max_jobs()} (4 per core here; default 1)"
+    )
     s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.add_argument("--records", help="write every match's record to this JSONL file")
+    s.add_argument("--records", help="write every match's record to this JSONL file (replaced if it exists)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument(
         "--ray",

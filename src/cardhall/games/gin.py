@@ -1,6 +1,6 @@
 """Gin Rummy: three-hand gin with a player "in the box" (default), or ordinary two-player gin.
 
-Rules of record: ``shared/rules/gin.md``. One 52-card deck, A low, J Q K worth 10; melds are sets of 3-4
+Rules: ``cardhall/rulebook/gin.en.md``. One 52-card deck, A low, J Q K worth 10; melds are sets of 3-4
 of a rank and runs of 3+ in a suit. :func:`deadwood` and :func:`best_melds` (from ``gin_melds``) give the
 exact minimum deadwood and a best arrangement of any hand. Choices this module makes:
 
@@ -22,8 +22,23 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   The card just taken from the discard pile may not be discarded or knocked with in that turn unless
   ``allow_same_discard``. Knocking is allowed on any turn, including the first, when the deadwood of the 10
   cards kept is <= 10; a knock with deadwood 0 is gin. Big gin (11 cards) is not part of these rules.
-- The knocker's melds are the engine's best arrangement (minimum deadwood; among equal arrangements the
-  one with fewest sets, then a fixed order). Both hands are then spread: the opponent's hand is shown too.
+- The knocker arranges his melds ("he discards and spreads his melds"). After ``knock X``, when his ten
+  cards can be laid out in more than one distinct way with deadwood <= 10 (three runs or three sets from
+  the same nine cards; a card that fits a run or a set), the hand enters the phase ``arrange``: he alone
+  chooses (his advisor may suggest), one action per layout, ``arrange 1`` .. ``arrange N`` (ints
+  ``ARRANGE_BASE + i``), in the canonical order of :func:`~cardhall.games.gin_melds.arrangements_mask`
+  (least deadwood first, then fewest sets, then by the cards). Which layouts count: he melds what he can
+  (a layout that leaves unmelded a card some other layout melds along with all of its melds is not
+  offered: it only adds to his count; so a set of three never leaves its fourth card out), and adjacent
+  runs are one run. With one layout there is no step, nor on gin (no lay-offs: the layout changes
+  nothing). An action int carries no cards, and labels belong to the game, not to a state, so the label
+  is the layout's number: the knocker's observation (and his advisor's) lists the layouts in action
+  order (``arrangements``), and :meth:`Gin.describe` prints them beside their numbers. A knock offers at
+  most ``ARRANGE_CAP`` (16) layouts (the first in canonical order); no hand comes near it (every hand of
+  ranks A-8 enumerated, and a search over all hands: at most 5). ``auto_arrange=true`` (for
+  simulations) keeps the engine's layout instead: minimum deadwood, among equal layouts the one with
+  fewest sets, then a fixed order (gin is always laid out so).
+- Once laid, both hands are spread: the opponent's hand is shown too.
 - Lay-offs: unless gin, the opponent may ``lay off X`` for each card that extends a knocker's run at either
   end (in its suit, A low, K high) or completes a 3-card set, one card per action, also onto runs already
   extended; ``done`` ends the lay-offs. A card fitting both a run and a set goes onto the run. When no card
@@ -46,15 +61,15 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   hidden. The score sheet holds numbers only. Each move of the hand (``moves``) carries the card it
   showed (``take discard`` the card taken), so the bots' form (cards and actions as ints) says as much.
 - Events (``docs/schema/gin.json``): ``deal`` (``deal``, ``dealer``, ``roles``, ``upcard``,
-  ``stock_size``; privately each holder's ``hand``, and the team hand to the advisor); ``knock`` when the
-  hands are spread (``knocker``, ``gin``, his ``melds`` as laid, ``deadwood_cards``, ``deadwood``, the
-  ``opponent``, his ``opponent_hand`` now shown and its ``opponent_deadwood``); ``deal_scored``
-  (``deal``, ``dealer``, ``result`` knock/gin/undercut/void, ``knocker``, both deadwoods,
-  ``deadwood_difference`` + ``bonus`` = the winner's points, ``winner``, ``credited``, ``points``,
-  ``totals``); ``match_bonuses`` at the end when a bonus is not zero (``game_bonus``, ``shutout``,
-  ``hands_won``, ``box_bonus``, ``points``, ``totals``). Draws, discards, knocks and lay-offs are action
-  events; the advisor's ``suggest ...`` / ``no suggestion`` show their label to his team only (everyone
-  else sees ``advise``).
+  ``stock_size``; privately each holder's ``hand``, and the team hand to the advisor); ``knock`` once the
+  knocker has laid out his melds (after ``arrange N`` when he had a choice) and the hands are spread
+  (``knocker``, ``gin``, his ``melds`` as laid, ``deadwood_cards``, ``deadwood``, the ``opponent``, his
+  ``opponent_hand`` now shown and its ``opponent_deadwood``); ``deal_scored`` (``deal``, ``dealer``,
+  ``result`` knock/gin/undercut/void, ``knocker``, both deadwoods, ``deadwood_difference`` + ``bonus`` =
+  the winner's points, ``winner``, ``credited``, ``points``, ``totals``); ``match_bonuses`` at the end
+  when a bonus is not zero (``game_bonus``, ``shutout``, ``hands_won``, ``box_bonus``, ``points``,
+  ``totals``). Draws, discards, knocks, arrangements and lay-offs are action events; the advisor's
+  ``suggest ...`` / ``no suggestion`` show their label to his team only (everyone else sees ``advise``).
 """
 
 from __future__ import annotations
@@ -68,8 +83,11 @@ from cardhall.core import Game, Observation, State, derived_rng
 from cardhall.errors import InvalidOptionError
 from cardhall.games._deal import deal_constrained
 from cardhall.games.gin_melds import (
+    ARRANGE_CAP,
+    CARD_VALUES,
     KNOCK_LIMIT,
     Arrangement,
+    arrangements_mask,
     best_melds,
     best_melds_mask,
     deadwood,
@@ -78,6 +96,7 @@ from cardhall.games.gin_melds import (
     knock_discards,
     layoff_meld,
     layoff_targets,
+    melds_within,
 )
 from cardhall.options import Option
 
@@ -94,12 +113,15 @@ STOCK: Final = 156
 TAKE: Final = 157
 PASS: Final = 158
 DONE: Final = 159
-SUGGEST_BASE: Final = 160
+# The knocker's choice of layout: ARRANGE_BASE + i lays out the i-th of the knock's arrangements
+# (``arrange i+1``, in the canonical order of gin_melds.arrangements_mask).
+ARRANGE_BASE: Final = 160
+SUGGEST_BASE: Final = ARRANGE_BASE + ARRANGE_CAP
 NO_SUGGESTION: Final = SUGGEST_BASE + SUGGEST_BASE
 ACTIONS_TWO: Final = SUGGEST_BASE
 ACTIONS_THREE: Final = NO_SUGGESTION + 1
 
-UPCARD, DRAW, DISCARD, LAYOFF, OVER = "upcard", "draw", "discard", "layoff", "over"
+UPCARD, DRAW, DISCARD, ARRANGE, LAYOFF, OVER = "upcard", "draw", "discard", "arrange", "layoff", "over"
 
 _WORDS: Final = {
     ("draw", "stock"): STOCK,
@@ -138,6 +160,7 @@ _MOVE_TEXT: Final = (
     "take discard",
     "pass",
     "done",
+    *(f"arrange {i + 1}" for i in range(ARRANGE_CAP)),
 )
 # How an observation names cards and actions, by form: [0] text (labels), [1] the bots' form (ints):
 # cards (by card int), the suit tables of _suit_table, and a player's actions (by action int, below
@@ -174,6 +197,39 @@ _SUIT_CARDS: Final = tuple(
     tuple(tuple(13 * s + r for r in range(13) if p >> r & 1) for p in range(1 << 13)) for s in range(4)
 )
 
+KNOCKER_TRIES: Final = 5000
+
+
+def arranging_hand(known: int, pool: list[int], size: int, rng: random.Random) -> int:
+    """A hand for a knocker choosing his layout, as someone who cannot see it may picture it: ``known``
+    (the cards he was seen taking) plus ``size`` cards of ``pool``, with a choice of layouts (at least
+    two, within the knock limit, not gin), built from random melds of the pool and low cards. Not a
+    uniform draw among such hands, which are too rare to find by dealing at random; raises ValueError
+    when the pool holds none (not in practice: ``KNOCKER_TRIES`` tries)."""
+    free = 0
+    for c in pool:
+        free |= 1 << c
+    melds = [m for m in melds_within(free | known) if not m & ~free & ~known]
+    low = [c for c in pool if CARD_VALUES[c] <= 4]
+    target = known.bit_count() + size
+    for _ in range(KNOCKER_TRIES):
+        hand = known
+        for m in rng.sample(melds, min(len(melds), 4)):
+            if not m & hand and (hand | m).bit_count() <= target:
+                hand |= m
+        fill = [c for c in low if not hand >> c & 1]
+        rng.shuffle(fill)
+        rest = [c for c in pool if not hand >> c & 1]
+        rng.shuffle(rest)
+        for c in fill + rest:
+            if hand.bit_count() >= target:
+                break
+            hand |= 1 << c
+        if deadwood_mask(hand) > 0 and len(arrangements_mask(hand)) >= 2:
+            return hand
+    raise ValueError("no hand of the unseen cards gives the knocker a choice of layouts")
+
+
 # What a search bot's opponent model gives Gin.sample_state: the opponent's whole hand (a mask), from
 # the state being built (everything public and the observing seat's own hand filled in), the
 # opponent's seat, the cards the observing seat has not seen, how many of them he holds, and the RNG.
@@ -183,7 +239,7 @@ OpponentHand = Callable[["GinState", int, list[int], int, random.Random], int]
 class Gin(Game):
     name = "gin"
     title = "Gin Rummy (three-hand in the box, or two-player)"
-    rules_version = "1"
+    rules_version = "2"  # 2: the knocker chooses how to lay out his melds (issue 17)
     min_players = 2
     max_players = 3
     option_spec = (
@@ -203,11 +259,17 @@ class Gin(Game):
         ),
         Option("game_bonus", 0, "bonus to the match winner, doubled on a shutout (e.g. 100)", None, 0),
         Option("box_bonus", 0, "bonus per hand won, added at the end (e.g. 25)", None, 0),
+        Option(
+            "auto_arrange",
+            False,
+            "the engine lays out the knocker's melds (its best arrangement) instead of asking him",
+        ),
     )
 
     def _configure(self) -> None:
         self.players = int(self.options["players"])
         self.game_string = str(self)
+        self.auto_arrange = bool(self.options["auto_arrange"])
         if self.players == 2 and self.options["team_scoring"] != "captain":
             raise InvalidOptionError(
                 f"{self}: bad value {self.options['team_scoring']!r} for option 'team_scoring': "
@@ -235,8 +297,10 @@ class Gin(Game):
             return "knock " + format_card(action - KNOCK_BASE)
         if action < STOCK:
             return "lay off " + format_card(action - LAYOFF_BASE)
-        if action < SUGGEST_BASE:
+        if action < ARRANGE_BASE:
             return {STOCK: "draw stock", TAKE: "take discard", PASS: "pass", DONE: "done"}[action]
+        if action < SUGGEST_BASE:
+            return f"arrange {action - ARRANGE_BASE + 1}"
         if action < NO_SUGGESTION:
             return "suggest " + self._action_label(action - SUGGEST_BASE)
         return "no suggestion"
@@ -260,6 +324,9 @@ class Gin(Game):
             return LAYOFF_BASE + parse_card(words[2])
         if len(words) == 2 and words[0] == "layoff":
             return LAYOFF_BASE + parse_card(words[1])
+        if len(words) == 2 and words[0] in ("arrange", "arrangement") and words[1].isdigit():
+            i = int(words[1])
+            return ARRANGE_BASE + i - 1 if 1 <= i <= ARRANGE_CAP else None
         if len(words) == 1:
             return DISCARD_BASE + parse_card(words[0])
         return None
@@ -281,6 +348,10 @@ class Gin(Game):
                 f"Seat {knock['seat']} {'went gin' if knock['gin'] else 'knocked'}: {melds}"
                 f" | deadwood {' '.join(knock['deadwood_cards']) or '-'} = {knock['deadwood']}"
             )
+        for i, arrangement in enumerate(o.get("arrangements") or (), 1):
+            melds = "  ".join(" ".join(m) for m in arrangement["melds"])
+            dead = " ".join(arrangement["deadwood_cards"]) or "-"
+            lines.append(f"arrange {i}: {melds} | deadwood {dead} = {arrangement['deadwood']}")
         if o["seat"] is not None and o["hand"]:
             lines.append(f"Your deadwood: {deadwood(o['hand'])}")
         return lines
@@ -301,7 +372,9 @@ class Gin(Game):
         The opponent's hidden cards are dealt uniformly at random, or, with ``opponent_hand`` (a search
         bot's opponent model, see :data:`OpponentHand`), his hand is the one it chooses; the stock gets
         the rest in random order. Draws from ``rng``: the new seed, then the opponent model's draws (or
-        the uniform deal), then the stock's order."""
+        the uniform deal), then the stock's order. While the opponent arranges his melds after a knock
+        (phase ``arrange``), his hand must give him that choice: it comes from :func:`arranging_hand`
+        instead."""
         o = observation
         seat = o["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -343,8 +416,11 @@ class Gin(Game):
         new.suggestion = -1 if suggestion is None else suggestion
         knock = o["knock"]
         new.laid_off = []
+        new.arrangements = []
         if knock is None:
-            new.knocker, new.melds, new.knock_dead, new.knock_value = -1, [], 0, 0
+            # While the knocker arranges his melds nothing is laid yet: he is the player to move.
+            new.knocker = new.current if phase == ARRANGE else -1
+            new.melds, new.knock_dead, new.knock_value = [], 0, 0
             new.targets = 0
         else:
             new.knocker = knock["seat"]
@@ -380,7 +456,12 @@ class Gin(Game):
             seen |= 1 << c
         unseen = [c for c in range(52) if not seen >> c & 1]
         size = o["hand_sizes"][opp] - taken.bit_count()
-        if opponent_hand is None:
+        if phase == ARRANGE and opp == new.knocker:
+            # He knocked and has a choice of layouts: his hand must allow it (no opponent model here).
+            hand = arranging_hand(taken, unseen, size, rng)
+            stock = [c for c in unseen if not hand >> c & 1]
+            stock = deal_constrained(stock, [len(stock)], [0], rng)[0]  # in random order
+        elif opponent_hand is None:
             dealt = deal_constrained(unseen, [size, len(unseen) - size], [0, 0], rng)
             hand = taken | _mask(dealt[0])
             stock = dealt[1]
@@ -392,6 +473,8 @@ class Gin(Game):
             stock = deal_constrained(stock, [len(stock)], [0], rng)[0]  # in random order
         hands[opp] = hand
         new.stock = stock
+        if phase == ARRANGE:
+            new.arrangements = new._arrangements(hands[new.knocker])
         return new
 
 
@@ -459,6 +542,8 @@ class GinState(State):
         self.advised = False
         self.suggestion = -1
         self.knocker = -1
+        # The knock's layouts to choose from while the phase is ARRANGE: (melds, deadwood cards, value).
+        self.arrangements: list[tuple[list[int], int, int]] = []
         self.melds: list[int] = []
         self.knock_dead = 0
         self.knock_value = 0
@@ -503,7 +588,7 @@ class GinState(State):
             return (self.current, self.advisor)
         return (self.current,)
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         if self.phase == OVER:
             return []
         if seat == self.current:
@@ -531,6 +616,8 @@ class GinState(State):
             return [STOCK, TAKE]
         if phase == UPCARD:
             return [TAKE, PASS]
+        if phase == ARRANGE:
+            return list(range(ARRANGE_BASE, ARRANGE_BASE + len(self.arrangements)))
         fits = self.hands[self.current] & self.targets
         return [LAYOFF_BASE + c for c in cards_of(fits)] + [DONE]
 
@@ -548,7 +635,10 @@ class GinState(State):
             return " (a suggestion must name one of the captain's legal actions, once per decision)"
         if seat == self.advisor:
             return " (the advisor holds no cards; he may only suggest)"
-        if action >= STOCK or self.phase in (UPCARD, DRAW, LAYOFF):
+        if self.phase == ARRANGE and action >= ARRANGE_BASE:
+            n = len(self.arrangements)
+            return f" (this knock can be laid out {n} ways: arrange 1 to arrange {n})"
+        if action >= STOCK or self.phase in (UPCARD, DRAW, ARRANGE, LAYOFF):
             return f" (the hand is in its {self.phase} phase)"
         card = action % 52 if action < LAYOFF_BASE else action - LAYOFF_BASE
         if self.phase != DISCARD and action < LAYOFF_BASE:
@@ -590,6 +680,11 @@ class GinState(State):
             else:
                 self.log.append((seat, PASS, -1))
                 self._draw_stock(self.nondealer)
+        elif phase == ARRANGE:
+            self.log.append((seat, action, -1))
+            melds, dead, value = self.arrangements[action - ARRANGE_BASE]
+            self.arrangements = []
+            self._lay_out(seat, melds, dead, value)
         elif action == DONE:
             self.log.append((seat, DONE, -1))
             self._score_knock()
@@ -636,8 +731,31 @@ class GinState(State):
         self.pile.append(c)
         self.banned = -1
         self.log.append((seat, KNOCK_BASE + c, c))
-        melds, dead, value = best_melds_mask(self.hands[seat])
         self.knocker = seat
+        hand = self.hands[seat]
+        # Gin takes no lay-offs, so how it is laid out changes nothing: no step (the engine's layout).
+        if self.ruleset.auto_arrange or deadwood_mask(hand) == 0:
+            melds, dead, value = best_melds_mask(hand)
+            self._lay_out(seat, melds, dead, value)
+            return
+        choices = self._arrangements(hand)
+        if len(choices) == 1:  # no real choice: no step
+            melds, dead, value = choices[0]
+            self._lay_out(seat, melds, dead, value)
+            return
+        self.arrangements = choices
+        self.phase = ARRANGE
+        self.current = seat
+
+    @staticmethod
+    def _arrangements(hand: int) -> list[tuple[list[int], int, int]]:
+        """The layouts a knocker holding ``hand`` may choose from (at most ARRANGE_CAP, in canonical
+        order)."""
+        return arrangements_mask(hand)[:ARRANGE_CAP]
+
+    def _lay_out(self, seat: int, melds: list[int], dead: int, value: int) -> None:
+        """The knocker lays out his melds: the hands are spread, then lay-offs (or the score, on gin)."""
+        melds = list(melds)
         self.melds = melds
         self.knock_dead = dead
         self.knock_value = value
@@ -787,7 +905,7 @@ class GinState(State):
     def _sees(self, seat: int | None, holder: int) -> bool:
         return seat is not None and (seat == holder or (seat == self.advisor and holder == self.nondealer))
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         form = 1 if ints else 0
         cards = _CARD_NAMES[form]
         suits = _SUIT_NAMES[form]
@@ -797,7 +915,7 @@ class GinState(State):
         team = advisor >= 0 and seat is not None and (seat == self.nondealer or seat == advisor)
         over = self.phase == OVER
         knock: dict[str, Any] | None = None
-        if self.knocker >= 0:
+        if self.knocker >= 0 and self.phase != ARRANGE:  # nothing is laid while he arranges
             other = self._other(self.knocker)
             knock = {
                 "seat": self.knocker,
@@ -844,6 +962,18 @@ class GinState(State):
             "advised": self.advised,
             "suggestion": (actions[self.suggestion] if team and self.suggestion >= 0 else None),
             "knock": knock,
+            "arrangements": (
+                [
+                    {
+                        "melds": [_names(m, suits) for m in melds],
+                        "deadwood_cards": _names(dead, suits),
+                        "deadwood": value,
+                    }
+                    for melds, dead, value in self.arrangements
+                ]
+                if self.phase == ARRANGE and self._sees(seat, self.knocker)
+                else None
+            ),
             "spread_hands": [_names(h, suits) for h in self.hands] if self.spread else None,
             "scores": list(self.scores_),
             "hands_won": list(self.hands_won),
@@ -894,6 +1024,7 @@ class GinState(State):
         self._copy_common(new)
         new.advised = self.advised
         new.advisor = self.advisor
+        new.arrangements = list(self.arrangements)
         new.allow_same = self.allow_same
         new.banned = self.banned
         new.bonuses = list(self.bonuses)
@@ -928,9 +1059,19 @@ class GinState(State):
         holders = [] if self.spread else [s for s in (self.dealer, self.nondealer) if not self._sees(seat, s)]
         unknown = [self.hands[s] & ~self.known[s] for s in holders]
         cards = [c for m in unknown for c in cards_of(m)] + list(self.stock)
+        dealt_to = holders
+        arranging = self.phase == ARRANGE and self.knocker in holders
+        if arranging:
+            # A knocker choosing his layout holds a hand with such a choice (see arranging_hand).
+            k = self.knocker
+            hidden = self.hands[k] & ~self.known[k]
+            new.hands[k] = arranging_hand(self.known[k], cards, hidden.bit_count(), rng)
+            cards = [c for c in cards if not new.hands[k] >> c & 1]
+            unknown = [m for s, m in zip(holders, unknown, strict=True) if s != k]
+            dealt_to = [s for s in holders if s != k]
         sizes = [m.bit_count() for m in unknown] + [len(self.stock)]
         piles = deal_constrained(cards, sizes, [0] * len(sizes), rng)
-        for s, pile in zip(holders, piles, strict=False):
+        for s, pile in zip(dealt_to, piles, strict=False):
             mask = self.known[s]
             for c in pile:
                 mask |= 1 << c
@@ -943,5 +1084,9 @@ class GinState(State):
             and not new.hands[team] >> (new.suggestion % 52) & 1
         ):
             new.suggestion = -1  # the re-dealt team hand no longer holds the suggested card
+        if arranging:
+            new.arrangements = self._arrangements(new.hands[self.knocker])
+            if new.suggestion - ARRANGE_BASE >= len(new.arrangements):
+                new.suggestion = -1  # the re-dealt hand has fewer layouts than the one suggested
         new.seed = rng.randrange(2**63)
         return new

@@ -295,3 +295,107 @@ def best_melds(cards: Iterable[int | str] | str) -> Arrangement:
     return Arrangement(
         tuple(tuple(gin_sorted(cards_of(m))) for m in melds), tuple(gin_sorted(cards_of(dead))), value
     )
+
+
+# --- the knocker's choice of arrangement -----------------------------------------------------------
+
+# The most arrangements a knock offers (the size of gin's block of arrange actions). No hand is known to
+# have more than 5 (every 10-card hand of ranks A-8 enumerated, and a hill-climbing search over all
+# hands; tests/test_gin_arrange.py keeps the worst ones); a hand over the cap would be offered the first
+# ARRANGE_CAP in canonical order.
+ARRANGE_CAP: Final = 16
+
+# PATTERN_VALUE[p]: the value of the cards of a 13-bit suit pattern (card-rank order).
+PATTERN_VALUE: Final = tuple(sum(RANK_VALUES[r] for r in range(13) if p >> r & 1) for p in range(1 << 13))
+_run_choice_cache: dict[int, tuple[int, ...]] = {}
+
+
+def _run_choices(p: int) -> tuple[int, ...]:
+    """The ways to meld runs out of a suit pattern: every sub-pattern whose maximal blocks of
+    consecutive cards (gin order) all hold 3 or more (adjacent runs are one run), most cards first."""
+    choices = _run_choice_cache.get(p)
+    if choices is None:
+        found = []
+        sub = p
+        while True:
+            if RUN_MELDED[sub] == sub:
+                found.append(sub)
+            if sub == 0:
+                break
+            sub = (sub - 1) & p
+        choices = tuple(found)
+        _run_choice_cache[p] = choices
+    return choices
+
+
+def arrangements_mask(hand: int, limit: int = KNOCK_LIMIT) -> list[tuple[list[int], int, int]]:
+    """The distinct ways a knocker may lay out ``hand`` with deadwood at most ``limit``, as (meld masks,
+    deadwood mask, deadwood value), in canonical order: least deadwood first, then fewest sets, then by
+    the melds' cards (suit, then rank from A). Each layout's melds are ordered as
+    :func:`best_melds_mask` orders them (sets by rank, then runs by suit, each from A up), so a hand with
+    one layout gets :func:`best_melds_mask`'s.
+
+    A layout is a set of melds; its deadwood is every card outside them. Offered are the layouts no
+    other layout improves on by melding every card it melds and more (its deadwood cards a subset): the
+    knocker melds what he can, so three runs or three sets from the same nine cards, or a card that fits
+    a run or a set, are choices, but leaving a card unmelded that could join his melds is not (it only
+    adds to his count). In particular a set of three never leaves its fourth card as deadwood, and a hand
+    that can go gin goes gin. Adjacent runs in a suit are one run (3-4-5 and 6-7-8 of clubs are laid as
+    3-8: no card fits between them, so the split would change nothing)."""
+    found: list[tuple[int, int, list[int], int, int]] = []
+    for sets in product(*_set_choices(hand)):
+        used = 0
+        for m in sets:
+            used |= m
+        rest = hand & ~used
+        set_masks = [m for m in sets if m]
+        suits = [rest >> (13 * s) & SUIT_BITS for s in range(4)]
+        # floor[s]: the least deadwood suits s.. can still leave (every run they hold melded).
+        floor = [0] * 5
+        for s in range(3, -1, -1):
+            floor[s] = floor[s + 1] + RUN_DEADWOOD[suits[s]]
+        if floor[0] > limit:
+            continue
+        # Depth-first over the suits' run choices, pruned by the deadwood bound.
+        stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+        while stack:
+            s, value, runs = stack.pop()
+            if s == 4:
+                melds = list(set_masks)
+                dead = 0
+                for t in range(4):
+                    for seg in RUN_SEGMENTS[runs[t]]:
+                        melds.append(seg << (13 * t))
+                    dead |= (suits[t] & ~runs[t]) << (13 * t)
+                found.append((value, len(set_masks), melds, dead, value))
+                continue
+            for q in _run_choices(suits[s]):
+                v = value + PATTERN_VALUE[suits[s] & ~q]
+                if v + floor[s + 1] <= limit:
+                    stack.append((s + 1, v, (*runs, q)))
+    deads = [f[3] for f in found]
+    # Keep a layout unless another's deadwood cards are a strict subset of its own.
+    out = [f for f in found if not any(d != f[3] and d & f[3] == d for d in deads)]
+    out.sort(key=lambda o: (o[0], o[1], [tuple(gin_sorted(cards_of(m))) for m in o[2]]))
+    return [(melds, dead, value) for _, _, melds, dead, value in out]
+
+
+def melds_within(cards: int) -> list[int]:
+    """Every set (of 3 or 4) and every run of 3 to 5 cards that ``cards`` hold, as masks."""
+    melds: list[int] = []
+    for r in range(13):
+        m = cards & RANK_MASKS[r]
+        if m.bit_count() >= 3:
+            if m.bit_count() == 4:
+                melds.append(m)
+                melds.extend(m & ~(1 << c) for c in cards_of(m))
+            else:
+                melds.append(m)
+    for s in range(4):
+        g = _to_gin(cards >> (13 * s) & SUIT_BITS)
+        for length in (3, 4, 5):
+            run = (1 << length) - 1
+            for lo in range(14 - length):
+                if g >> lo & run == run:
+                    melds.append(_from_gin(run << lo) << (13 * s))
+    return melds

@@ -1,6 +1,6 @@
 """Cancellation Hearts (6-11 players, two decks) and ordinary one-deck Hearts with the Black Maria.
 
-Rules of record: ``shared/rules/cancellation-hearts.md``. One engine plays both: ``decks=2`` (default,
+Rules: ``cardhall/rulebook/hearts.en.md``. One engine plays both: ``decks=2`` (default,
 ``players`` 6..11) is Cancellation Hearts, ``decks=1`` (``players`` 3..7) is ordinary Hearts, where no two
 cards can be identical so nothing is ever cancelled. Choices this module makes:
 
@@ -643,7 +643,7 @@ class HeartsState(State):
 
     # --- Game API ----------------------------------------------------------------------------
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == PLAY:
             if seat != self.current:
@@ -1102,7 +1102,7 @@ class HeartsState(State):
                     k -= 1
         return receiver, known
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         form = 1 if ints else 0
         names = NAMES[form]
 

@@ -1,6 +1,6 @@
 """Hokm Egbari (compulsory Hokm): 3 players, 30 cards, every player bids, each scores his own contract.
 
-Rules of record: ``shared/rules/hokm.md``. Choices this module makes:
+Rules: ``cardhall/rulebook/hokm.en.md``. Choices this module makes:
 
 - Seats are numbered in the order of play. Play goes counter-clockwise, so seat ``s + 1`` (mod 3) is the
   player on seat ``s``'s right: it bids and plays after ``s`` and deals the hand after ``s`` has dealt.
@@ -422,7 +422,7 @@ class HokmState(State):
 
     # --- Game API ----------------------------------------------------------------------------
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         if seat != self.current:  # -1 once the match is over
             return []
         if self.phase == PLAY:
@@ -626,7 +626,7 @@ class HokmState(State):
 
     # --- what a seat sees --------------------------------------------------------------------
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         names = NAMES[ints]
 
         def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[Any]:

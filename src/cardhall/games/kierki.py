@@ -1,7 +1,7 @@
 """Kierki: the Polish 12-deal compendium for 4 players — seven negative deals, four trump deals and the
 loteryjka (Fan Tan). Each player plays for himself; the match is zero-sum (−2600 against +2600).
 
-Rules of record: ``shared/rules/kierki.md``. Choices this module makes where the rules leave room:
+Rules: ``cardhall/rulebook/kierki.en.md``. Choices this module makes where the rules leave room:
 
 - Seats are numbered in the order of play. Play goes clockwise, so seat ``s + 1`` (mod 4) is the player on
   seat ``s``'s left. The first dealer is drawn from the seed; the deal passes to the left (``dealer + 1``)
@@ -542,7 +542,7 @@ class KierkiState(State):
 
     # --- who acts and what they may do ------------------------------------------------------------
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         if seat != self.current:  # -1 once the match is over
             return []
         phase = self.phase
@@ -784,7 +784,7 @@ class KierkiState(State):
 
     # --- what a seat sees -----------------------------------------------------------------------
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         labels = IDENT if ints else LABELS
         low, high = self.low, self.high
         deal_name, deal_rule = DEAL_INFO[self.deal - 1]

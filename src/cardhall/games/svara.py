@@ -1,6 +1,6 @@
 """Svara (Svarka): 2-8 players, 32 cards, three cards each, chips, blind bets and the svara replay.
 
-Rules of record: ``shared/rules/svara.md``. Hand values live in :mod:`cardhall.games.svara_hands`;
+Rules: ``cardhall/rulebook/svara.en.md``. Hand values live in :mod:`cardhall.games.svara_hands`;
 :func:`hand_value` is re-exported here. Choices this module makes where the rules leave room:
 
 - Seats are numbered in the order of play: seat ``s + 1`` is on ``s``'s left and acts after ``s``. The
@@ -762,7 +762,7 @@ class SvaraState(State):
     def to_act(self) -> tuple[int, ...]:
         return () if self.phase == OVER else (self.actor,)
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: int) -> list[int]:
         if self.phase == OVER or seat != self.actor:
             return []
         game = self.ruleset
@@ -880,7 +880,7 @@ class SvaraState(State):
             known |= self.hands[seat]
         return known
 
-    def observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         game = self.ruleset
         # The one difference between the two forms: cards and actions as ints, or as their labels.
         names: tuple[int, ...] | tuple[str, ...] = game.action_ints if ints else game.labels

@@ -1,4 +1,5 @@
-"""A table's own settings (beside its game string) and the bot levels people choose from.
+"""A table's own settings (beside its game string) and the bot levels people choose from (the levels
+themselves are the bots layer's :data:`cardhall.bots.BOT_LEVELS`).
 
 Settings use the game-string syntax and checks of :mod:`cardhall.options`: an unknown setting or a bad
 value is refused with a message naming it, never replaced by a default.
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from cardhall.bots import BOT_LEVELS as BOT_LEVELS  # re-exported: the lobby offers them
 from cardhall.errors import InvalidOptionError
 from cardhall.options import Option, OptionValue, resolve_options
 
@@ -32,9 +34,6 @@ TABLE_SETTINGS: Final = (
     Option("bot_pace_ms", 700, "how long a bot waits before it plays, so people can follow", None, 0, 10_000),
     Option("stand_in", "rules", "the bot that plays for a person who is away", ("random", "rules")),
 )
-
-# Bot levels, from the lobby's point of view, and the bot each one seats.
-BOT_LEVELS: Final = {"easy": "random", "normal": "rules", "hard": "search(ms=300)"}
 
 
 def table_settings(raw: Mapping[str, object] | None) -> dict[str, OptionValue]:

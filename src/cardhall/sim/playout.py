@@ -67,7 +67,7 @@ def random_playouts(
             to_act = state.to_act
             seat = to_act[0] if len(to_act) == 1 else to_act[int(rnd() * len(to_act))]
             # Direct method calls: compiled, they are native calls (a bound method would box them).
-            legal = state.legal_actions(seat)
+            legal = state.legal_actions_unchecked(seat)
             state.apply_unchecked(seat, legal[int(rnd() * len(legal))])
             steps += 1
             if not steps & 4095 and clock() > deadline:
