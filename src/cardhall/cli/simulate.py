@@ -1,4 +1,5 @@
-"""``cardhall simulate``: many matches between bots, in processes, with the results' confidence intervals.
+"""``cardhall simulate``: many matches between bots, in processes or on Ray (``--ray``), with the results'
+confidence intervals.
 
 Everything is checked before the first match is played, so a mistake costs nothing: ``--jobs`` is
 1..4 per core of this machine (matches are CPU-bound, so processes beyond the cores only share them; the
