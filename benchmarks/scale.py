@@ -30,7 +30,9 @@ import argparse
 import json
 import logging
 import os
+import pickle
 import platform
+import tempfile
 import time
 from typing import Any
 
@@ -133,6 +135,24 @@ def throughput(executor: Executor, matches: int) -> dict[str, float]:
     return row
 
 
+def records_cost(seconds: float) -> dict[str, float]:
+    """The driver's CPU per match of the workload with ``--records``: taking a batch's results with
+    their records in (unpickling, as ``ray.get`` does), and writing each record as a JSON line."""
+    game, bots = WORKLOAD
+    results = play_chunk(game, [(s, (bots,) * 3) for s in range(30)], True)
+    sent = pickle.dumps(results)
+    began, matches = time.process_time(), 0
+    with tempfile.TemporaryFile("w") as sink:
+        while time.process_time() - began < seconds:
+            for result in pickle.loads(sent):
+                sink.write(json.dumps(result.record) + "\n")
+            matches += len(results)
+    return {
+        "bytes_per_record": sum(len(json.dumps(r.record)) + 1 for r in results) / len(results),
+        "driver_cpu_ms_per_match": (time.process_time() - began) / matches * 1e3,
+    }
+
+
 def tournament(seeds: int) -> dict[str, Any]:
     """The search tournament with ``--jobs 1`` and on a local Ray of 2 CPUs: wall seconds of each, and
     whether the two reports are equal (they must be)."""
@@ -201,21 +221,26 @@ def measure(seconds: float, rounds: int, matches: int, seeds: int) -> dict[str, 
     out["ray_start_s"] = min(startups)
     overhead = out["overhead"]["cpu_ms_per_task"]
     out["efficiency"] = {str(ms): ms / (ms + overhead) for ms in TASK_MS}
+    out["records"] = records_cost(seconds)
     out["tournament"] = tournament(seeds)
     out["load_after"] = os.getloadavg()[0]
     return out
 
 
-def projection(result: dict[str, Any], machines: int, cores: int = 2) -> float:
+def projection(result: dict[str, Any], machines: int, cores: int = 2, records: bool = False) -> float:
     """Matches/s of the workload on ``machines`` machines of ``cores`` CPUs, each CPU playing at the Ray
     workers' measured CPU cost per match, less Ray's per-task cost on tasks of ``target_seconds``; as
-    many CPUs as one driver can feed (its CPU per task) with tasks of that length."""
+    many CPUs as one driver can feed (its CPU per task) with tasks of that length; with ``records``, no
+    more matches/s than the driver can write."""
     target_ms = RayExecutor().target_seconds * 1e3
     overhead = result["overhead"]
     worker_ms = min(result["throughput"]["best"][r]["worker_cpu_ms"] for r in ("ray 1", "ray 2"))
     per_cpu = 1e3 / worker_ms * target_ms / (target_ms + overhead["cpu_ms_per_task"])
     cpus_one_driver_feeds = target_ms / overhead["driver_cpu_ms_per_task"]
-    return float(min(machines * cores, cpus_one_driver_feeds) * per_cpu)
+    rate = min(machines * cores, cpus_one_driver_feeds) * per_cpu
+    if records:
+        rate = min(rate, 1e3 / result["records"]["driver_cpu_ms_per_match"])
+    return float(rate)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -227,7 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
     result = measure(args.seconds, args.rounds, args.matches, args.seeds)
-    result["projection"] = {n: projection(result, n) for n in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)}
+    machines = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+    result["projection"] = {n: projection(result, n) for n in machines}
+    result["projection_records"] = {n: projection(result, n, records=True) for n in machines}
     if args.json:
         print(json.dumps(result))
     else:
@@ -286,9 +313,14 @@ def render(result: dict[str, Any]) -> None:
         f"({s['jobs_1_s'] / s['ray_2_s']:.2f}x) on {s['workers']} workers, busy {s['busy']:.0%} of the time, "
         f"{s['worker_cpu_s']:.1f} s of worker CPU; reports equal: {s['equal']}"
     )
-    print("\n| machines (2 CPUs each) | projected matches/s |\n|---:|---:|")
+    r = result["records"]
+    print(
+        f"\n--records: {r['bytes_per_record']:,.0f} bytes per match; the driver takes a match's record in "
+        f"and writes it in {r['driver_cpu_ms_per_match']:.3f} CPU ms"
+    )
+    print("\n| machines (2 CPUs each) | projected matches/s | with --records |\n|---:|---:|---:|")
     for n, rate in result["projection"].items():
-        print(f"| {n} | {rate:,.0f} |")
+        print(f"| {n} | {rate:,.0f} | {result['projection_records'][n]:,.0f} |")
 
 
 if __name__ == "__main__":
