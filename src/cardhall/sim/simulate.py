@@ -39,6 +39,15 @@ class MatchResult:
     actions: int
     record: Record | None = None
     seats: tuple[str, ...] = ()  # the bot string in each seat of this match
+    # The record already as its JSON line (no newline), when a worker wrote it (``record`` is then None):
+    # the process collecting a cluster's results only has to copy text to the file.
+    record_line: str | None = None
+
+    def take_record_line(self) -> str | None:
+        """The record as a JSON line, dropped from the result (the file now holds it)."""
+        line = self.record_line if self.record is None else json.dumps(self.record)
+        self.record = self.record_line = None
+        return line
 
 
 @dataclass
@@ -238,9 +247,8 @@ def simulate(
             game_text, names, games, seed, jobs, sink is not None, rotate, executor, finished=progress
         )
         for result in matches:
-            if sink is not None and result.record is not None:
-                sink.write(json.dumps(result.record) + "\n")
-                result.record = None
+            if sink is not None and (line := result.take_record_line()) is not None:
+                sink.write(line + "\n")
             report.results.append(result)
     finally:
         if sink is not None:
