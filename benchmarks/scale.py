@@ -79,7 +79,13 @@ def match_cost(game: str, bots: str, seconds: float) -> tuple[dict[str, Any], fl
 
 def start_ray(cpus: int) -> float:
     began = time.perf_counter()
-    ray.init(address="local", num_cpus=cpus, include_dashboard=False, logging_level=logging.WARNING)
+    ray.init(
+        address="local",
+        num_cpus=cpus,
+        include_dashboard=False,
+        logging_level=logging.WARNING,
+        runtime_env=RayExecutor().runtime_env(),  # the workers import this checkout, as with --ray
+    )
     return time.perf_counter() - began
 
 
