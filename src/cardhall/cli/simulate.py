@@ -1,4 +1,5 @@
-"""``cardhall simulate``: many matches between bots, in processes, with the results' confidence intervals.
+"""``cardhall simulate``: many matches between bots, in processes or on Ray (``--ray``), with the results'
+confidence intervals.
 
 Everything is checked before the first match is played, so a mistake costs nothing: ``--jobs`` is
 1..4 per core of this machine (matches are CPU-bound, so processes beyond the cores only share them; the
@@ -23,6 +24,7 @@ from cardhall.cli.common import bot_list
 from cardhall.core import Game, check_seed
 from cardhall.errors import CardhallError
 from cardhall.registry import load_game
+from cardhall.sim.ray_runner import RayExecutor
 from cardhall.sim.simulate import resolve_bots, simulate
 
 
@@ -32,6 +34,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     _check_args(args, game)
     if args.games < 1:
         raise CardhallError(f"--games must be at least 1, got {args.games}")
+    executor = RayExecutor(args.ray, args.jobs if args.jobs > 1 else None) if args.ray else None
     err = Console(stderr=True)
     with Progress(
         TextColumn(f"{game}"),
@@ -53,6 +56,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
             args.records,
             progress=lambda k: progress.advance(task, k),
             rotate=args.rotate,
+            executor=executor,
         )
     summary = report.summary()
     if args.json:
@@ -145,6 +149,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--records", help="write every match's record to this JSONL file (replaced if it exists)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="play on Ray: a local Ray started for the run (with --jobs CPUs), 'auto', or a cluster's "
+        "address; the results and records are those of --jobs 1",
+    )
     s.add_argument(
         "--rotate",
         action="store_true",

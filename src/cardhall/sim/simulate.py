@@ -1,4 +1,4 @@
-"""Many matches with bots: seeds ``seed, seed+1, ...``, optionally over several processes.
+"""Many matches with bots: seeds ``seed, seed+1, ...``, optionally over several processes or a cluster.
 
 Results are per seat: mean final score and win rate with 95% confidence intervals. A shared win (tied
 winners) counts as ``1 / number of winners`` for each, so win rates sum to 1.
@@ -9,15 +9,20 @@ each bot string holds every seat on the same deals. Results are then also aggreg
 seat it held): mean score and win rate per seat held (95% CI), and its **margin**: per seed, its mean
 score minus the mean score of the other bots' seats, averaged over the rotations, with a 95% CI over the
 seeds (a paired, duplicate comparison: the luck of the deal cancels out).
+
+Where the matches are played is an :class:`Executor`: :class:`Processes` (this process, or ``--jobs``
+local processes) or a Ray cluster (:mod:`cardhall.sim.ray_runner`). An executor only plays batches of
+(seed, seating) tasks and hands each batch back as it finishes, in any order; :func:`run_matches` folds
+them back into task order in one place, so results and records are the same whoever played them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from cardhall.bots import make_bot
 from cardhall.core import Record
@@ -34,6 +39,15 @@ class MatchResult:
     actions: int
     record: Record | None = None
     seats: tuple[str, ...] = ()  # the bot string in each seat of this match
+    # The record already as its JSON line (no newline), when a worker wrote it (``record`` is then None):
+    # the process collecting a cluster's results only has to copy text to the file.
+    record_line: str | None = None
+
+    def take_record_line(self) -> str | None:
+        """The record as a JSON line, dropped from the result (the file now holds it)."""
+        line = self.record_line if self.record is None else json.dumps(self.record)
+        self.record = self.record_line = None
+        return line
 
 
 @dataclass
@@ -122,10 +136,12 @@ def rotated(bots: Sequence[str], rotation: int) -> tuple[str, ...]:
     return tuple(bots[(s - rotation) % n] for s in range(n))
 
 
-Task = tuple[int, tuple[str, ...]]
+Task = tuple[int, tuple[str, ...]]  # (seed, the bot string in each seat)
+Batches = Generator[tuple[int, list[MatchResult]], None, None]
 
 
-def _play_chunk(game_text: str, tasks: list[Task], keep: bool) -> list[MatchResult]:
+def play_chunk(game_text: str, tasks: Sequence[Task], keep: bool) -> list[MatchResult]:
+    """Play the tasks in order: each match depends only on its game, seed and seating."""
     game = load_game(game_text)
     out = []
     for seed, names in tasks:
@@ -143,6 +159,36 @@ def _play_chunk(game_text: str, tasks: list[Task], keep: bool) -> list[MatchResu
     return out
 
 
+class Executor(Protocol):
+    """Where matches are played."""
+
+    def run(self, game_text: str, tasks: Sequence[Task], keep_records: bool) -> Batches:
+        """Play every task once; yield ``(index of the batch's first task, its results)`` per batch as
+        batches finish, in any order, the batches covering the tasks exactly once."""
+        ...
+
+
+@dataclass
+class Processes:
+    """This process (``jobs`` 1), or a pool of ``jobs`` local worker processes."""
+
+    jobs: int = 1
+
+    def run(self, game_text: str, tasks: Sequence[Task], keep_records: bool) -> Batches:
+        if self.jobs <= 1:
+            for i, task in enumerate(tasks):
+                yield i, play_chunk(game_text, [task], keep_records)
+            return
+        chunk = max(1, min(50, len(tasks) // (self.jobs * 4) or 1))
+        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
+            futures = {
+                pool.submit(play_chunk, game_text, tasks[i : i + chunk], keep_records): i
+                for i in range(0, len(tasks), chunk)
+            }
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+
+
 def run_matches(
     game_text: str,
     bots: Sequence[str],
@@ -151,21 +197,32 @@ def run_matches(
     jobs: int = 1,
     keep_records: bool = False,
     rotate: bool = False,
+    executor: Executor | None = None,
+    finished: Callable[[int], None] | None = None,
 ) -> Iterator[MatchResult]:
-    """Yield results as matches finish, in order of (seed, rotation)."""
+    """Yield results in order of (seed, rotation), whatever order the executor (``Processes(jobs)`` by
+    default) finishes its batches in; ``finished(k)`` is called as each batch of ``k`` matches finishes."""
     names = list(bots)
     rotations = range(len(names)) if rotate else range(1)
     tasks = [(s, rotated(names, r)) for s in range(seed, seed + games) for r in rotations]
-    if jobs <= 1:
-        for t in tasks:
-            yield from _play_chunk(game_text, [t], keep_records)
-        return
-    chunk = max(1, min(50, len(tasks) // (jobs * 4) or 1))
-    batches = [tasks[i : i + chunk] for i in range(0, len(tasks), chunk)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_play_chunk, game_text, b, keep_records) for b in batches]
-        for fut in futures:
-            yield from fut.result()
+    batches = (executor or Processes(jobs)).run(game_text, tasks, keep_records)
+    waiting: dict[int, list[MatchResult]] = {}  # finished batches by first task, until their turn
+    done = 0  # tasks yielded so far, in order
+    try:
+        for start, results in batches:
+            if start < done or start in waiting or start + len(results) > len(tasks):
+                raise RuntimeError(f"{game_text}: a batch of tasks from {start} came back twice")
+            waiting[start] = results
+            if finished is not None:
+                finished(len(results))
+            while done in waiting:
+                batch = waiting.pop(done)
+                done += len(batch)
+                yield from batch
+    finally:
+        batches.close()  # stop the executor's workers if the caller stops early
+    if done != len(tasks) or waiting:
+        raise RuntimeError(f"{game_text}: {len(tasks) - done} of {len(tasks)} tasks never came back")
 
 
 def simulate(
@@ -177,19 +234,22 @@ def simulate(
     records_path: str | None = None,
     progress: Callable[[int], None] | None = None,
     rotate: bool = False,
+    executor: Executor | None = None,
 ) -> SimulationReport:
-    """Play ``games`` seeds (times the number of seats with ``rotate``) and collect the results."""
+    """Play ``games`` seeds (times the number of seats with ``rotate``) and collect the results; on
+    ``executor`` when given (``jobs`` is then unused), else in ``jobs`` local processes. ``progress(k)``
+    is called as each batch of ``k`` matches finishes."""
     names = resolve_bots(game_text, bots)
     report = SimulationReport(str(load_game(game_text)), names, rotate=rotate)
     sink = open(records_path, "w", encoding="utf-8") if records_path else None  # noqa: SIM115
     try:
-        for result in run_matches(game_text, names, games, seed, jobs, sink is not None, rotate):
-            if sink is not None and result.record is not None:
-                sink.write(json.dumps(result.record) + "\n")
-                result.record = None
+        matches = run_matches(
+            game_text, names, games, seed, jobs, sink is not None, rotate, executor, finished=progress
+        )
+        for result in matches:
+            if sink is not None and (line := result.take_record_line()) is not None:
+                sink.write(line + "\n")
             report.results.append(result)
-            if progress is not None:
-                progress(1)
     finally:
         if sink is not None:
             sink.close()
