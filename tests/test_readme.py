@@ -43,10 +43,15 @@ SMALLER: dict[str, list[tuple[str, str]]] = {
         ("--games 100", "--games 1"),
     ],
     "cardhall bench 'hokm(max_hands=5)' --seconds 2 --json": [("--seconds 2", "--seconds 0.2")],
+    "cardhall simulate 'hokm(max_hands=5)' --games 100000 --records out.jsonl --ray": [
+        ("--games 100000", "--games 12")
+    ],
 }
 CANNOT_RUN = {
     "make run": "starts the server and runs until stopped (what it runs, cardhall serve, is tested here)",
     "make test": "runs ruff, mypy and this very test suite",
+    "cardhall simulate 'hokm(max_hands=1)' --bots 'search(iterations=200),rules,rules' --rotate --games 5000 "
+    "--ray auto": "joins a running Ray cluster (tests/test_ray.py starts one with `ray start` and plays on it)",
     "cardhall serve --db postgresql+asyncpg://user:password@host/cardhall": (
         "needs a PostgreSQL server at 'host' (tests/test_store.py runs the store on a real PostgreSQL)"
     ),
