@@ -43,7 +43,10 @@ def api(page: Page, method: str, path: str, body: Any = None) -> Any:
     )
 
 
-def wait_status(page: Page, table: str, wanted: tuple[str, ...], seconds: float = 60) -> dict[str, Any]:
+def wait_status(page: Page, table: str, wanted: tuple[str, ...], seconds: float = 120) -> dict[str, Any]:
+    """The table's summary once its status is one of ``wanted`` (the server shows a match finished only
+    once it is stored: its record, replay and ratings are there); a generous ceiling for a loaded machine
+    (a standalone server plays such a match in well under a second)."""
     deadline = time.monotonic() + seconds
     while True:
         summary: dict[str, Any] = api(page, "GET", f"/api/tables/{table}")
@@ -51,6 +54,12 @@ def wait_status(page: Page, table: str, wanted: tuple[str, ...], seconds: float 
             return summary
         assert time.monotonic() < deadline, summary
         time.sleep(0.1)
+
+
+def board(game: str, pool: str, inside: str) -> str:
+    """A selector of ``inside`` the leaderboard once it shows ``game``'s ``pool`` (an answer for an earlier
+    choice may still be on show, or come late: the page drops it)."""
+    return f'.board[data-game="{game}"][data-pool="{pool}"] {inside}'
 
 
 def finished_match(page: Page) -> str:
@@ -120,15 +129,15 @@ def test_a_finished_match_shows_on_the_leaderboard_and_replays_to_the_end(page: 
 
     # Leaderboards: Ann played against bots, so she is rated in the "with bots" pool of Hokm only.
     page.select_option("#lb-game", "hokm")
-    page.wait_for_selector(".board .empty")  # people only: nobody
+    page.wait_for_selector(board("hokm", "people", ".empty"))  # people only: nobody
     page.select_option("#lb-pool", "bots")
-    page.wait_for_selector('.leaderboard[data-game="hokm"] tbody tr')
+    page.wait_for_selector(board("hokm", "bots", '.leaderboard[data-game="hokm"] tbody tr'))
     rows = page.locator(".leaderboard tbody tr")
     assert rows.count() == 1
     assert page.inner_text(".leaderboard tbody th.name") == "Ann"
     assert page.locator(".leaderboard tbody tr.me").count() == 1
     page.select_option("#lb-game", "svara")
-    page.wait_for_selector(".board .empty")
+    page.wait_for_selector(board("svara", "bots", ".empty"))
 
     # The replay: every hand open from the deal on, stepped to the end by buttons and keys.
     page.click(f'.replays li[data-table="{table}"] button.replay')
@@ -232,7 +241,7 @@ def test_the_bengali_lobby_room_and_replay_show_no_english(page: Page) -> None:
     page.wait_for_selector(f'.replays li[data-table="{table}"]')
     page.select_option("#lb-game", "hokm")
     page.select_option("#lb-pool", "bots")
-    page.wait_for_selector(".leaderboard tbody tr")
+    page.wait_for_selector(board("hokm", "bots", ".leaderboard tbody tr"))
     text = page.inner_text("#main") + page.inner_text("#top")
     assert not LATIN.findall(text.replace("English", "")), f"English left in the Bengali lobby: {text!r}"
     assert "১" in page.inner_text(".leaderboard tbody")  # numbers in Bengali digits
@@ -261,6 +270,7 @@ def test_the_bengali_lobby_room_and_replay_show_no_english(page: Page) -> None:
     page.set_viewport_size(PHONE)
     shot(page, "replay-bn-phone", full_page=False)
     page.keyboard.press("Escape")
+    page.wait_for_selector("#replay-dialog", state="hidden")
 
     # The waiting room of a new table (the game string and the table id are codes, not words).
     page.set_viewport_size({"width": 1280, "height": 800})
@@ -340,6 +350,7 @@ def test_a_finished_match_of_every_game_replays_by_its_table_id(page: Page) -> N
     page.goto(f"/#replay/{table}")
     page.wait_for_selector(f'#replay-dialog[data-table="{table}"] .replay-seat .card')
     page.keyboard.press("Escape")
+    page.wait_for_selector("#replay-dialog", state="hidden")
     # An id that names no table says so.
     page.fill("#replay-id", "nosuch12")
     page.click("#replay-go")

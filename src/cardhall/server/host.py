@@ -29,7 +29,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+async def _nothing() -> None:
+    """Work for the owner task that only marks its place in the queue."""
 
 
 class Services(Protocol):
@@ -121,6 +125,12 @@ class TableHost:
             else:
                 if done is not None and not done.done():
                     done.set_result(result)
+
+    async def retire(self) -> None:
+        """Stop once the work queued before now is done (a table leaving memory keeps its last writes:
+        :meth:`stop` would cancel the owner task wherever it waits, even mid-write)."""
+        await self.call(_nothing)
+        await self.stop()
 
     async def stop(self) -> None:
         for _, handle, _ in self._timers.values():
@@ -504,8 +514,6 @@ class TableHost:
         table = self.table
         assert table is not None
         state = table.state
-        self.row.status = "finished"
-        self.row.finished_at = datetime.now().astimezone()
         self._clear_timers()
         winners = state.winners
         players = [s.player_id if s.kind == "person" else None for s in self.row.seats]
@@ -514,7 +522,11 @@ class TableHost:
             for s in range(len(players))
         ]
         ratings = await self.ctx.rate(table.game, players, list(state.scores))
-        await self.ctx.store.finish(self.row, results, ratings)
+        # Finished in memory only once stored: whoever sees it finished (the lobby, a summary) can read
+        # its record and replay; and the lobby drops finished tables from memory, never one mid-write.
+        finished = replace(self.row, status="finished", finished_at=datetime.now().astimezone())
+        await self.ctx.store.finish(finished, results, ratings)
+        self.row.status, self.row.finished_at = finished.status, finished.finished_at
         self.ctx.lobby_changed()
 
     # --- timers and stand-ins --------------------------------------------------------------------
