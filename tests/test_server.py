@@ -507,3 +507,51 @@ def test_a_table_is_shown_finished_only_once_stored_and_leaves_memory_without_lo
     seen, memory = asyncio.run(scenario())
     assert seen == ["playing", "finished"]
     assert memory == "gone"
+
+
+def test_a_match_whose_end_was_not_stored_ends_when_the_server_comes_back(tmp_path: Path) -> None:
+    """The server stopped (or was killed) between a match's last action, committed, and the store of its
+    end: brought back, the match is over at once, yet was left ``playing`` for good, with no move to
+    make."""
+    import asyncio
+
+    from cardhall.server.context import ServerContext
+    from cardhall.store.sql import open_store
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cardhall.db'}"
+
+    async def stopped_while_storing_the_end() -> str:
+        store = await open_store(url)
+        ctx = ServerContext(store)
+        await ctx.start()
+        storing = asyncio.Event()
+
+        async def never(*args: object) -> None:
+            storing.set()
+            await asyncio.Event().wait()
+
+        store.finish = never  # type: ignore[method-assign]
+        try:
+            host = await ctx.lobby.create(None, "hokm(max_hands=1)", FAST, dict.fromkeys(range(3), "random"))
+            await asyncio.wait_for(storing.wait(), 60)
+            return host.id
+        finally:
+            await ctx.stop()
+
+    async def brought_back(table: str) -> str:
+        store = await open_store(url)
+        ctx = ServerContext(store)
+        await ctx.start()
+        try:
+            for _ in range(300):  # (a ceiling: it is stored within a few steps of the loop)
+                row = await store.table(table)
+                assert row is not None
+                if row.status == "finished":
+                    break
+                await asyncio.sleep(0.01)
+            return row.status
+        finally:
+            await ctx.stop()
+
+    table = asyncio.run(stopped_while_storing_the_end())
+    assert asyncio.run(brought_back(table)) == "finished"

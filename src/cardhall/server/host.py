@@ -167,7 +167,14 @@ class TableHost:
             for s in self.row.seats:
                 if s.kind == "person" and not s.left:
                     self._away_later(s.seat)
-            self.post(self._advance)
+            self.post(self._resume)
+
+    async def _resume(self) -> None:
+        """Go on after a restart. A match whose last action was committed but not its end (the server
+        stopped between the two: :meth:`stop` cancels the owner task wherever it waits) ends now."""
+        if self.table is not None and self.table.is_over and self.row.status == "playing":
+            await self._finish()
+        await self._advance()
 
     # --- frames ----------------------------------------------------------------------------------
 
