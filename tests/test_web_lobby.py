@@ -217,6 +217,17 @@ def test_the_rules_page_in_english_and_in_bengali(page: Page) -> None:
     page.wait_for_selector("#rules-dialog", state="hidden")
     # The dialog's "close" event (which drops the link) comes a moment after it is hidden.
     page.wait_for_function("location.hash === ''", timeout=5_000)
+    # Closed and opened again at once, before that event comes: the rules opened stay.
+    page.evaluate(
+        """async () => {
+            const opened = window.cardhall.showRules("hokm");
+            document.getElementById("rules-dialog").close();
+            await Promise.all([opened, window.cardhall.showRules("gin")]);
+        }"""
+    )
+    page.wait_for_selector('#rules-dialog[data-game="gin"] .rules-text h2')
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rules-dialog", state="hidden")
 
     page.click("#lang")
     page.wait_for_function("document.documentElement.lang === 'bn'")
@@ -349,6 +360,21 @@ def test_a_finished_match_of_every_game_replays_by_its_table_id(page: Page) -> N
     table = tables["kierki"][0]
     page.goto(f"/#replay/{table}")
     page.wait_for_selector(f'#replay-dialog[data-table="{table}"] .replay-seat .card')
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#replay-dialog", state="hidden")
+    # Closed and opened again at once, before the dialog's "close" event comes (which empties the dialog
+    # it closed): the replay opened stays, and the one closed, loading still, does not draw over it.
+    first, second = tables["hokm"][0], tables["gin"][0]
+    page.evaluate(
+        """async ([first, second]) => {
+            const opened = window.cardhall.showReplay(first);
+            document.getElementById("replay-dialog").close();
+            await Promise.all([opened, window.cardhall.showReplay(second)]);
+        }""",
+        [first, second],
+    )
+    page.wait_for_selector(f'#replay-dialog[data-table="{second}"] .replay-seat .card')
+    assert page.locator(".replay-seat").count() == tables["gin"][1]
     page.keyboard.press("Escape")
     page.wait_for_selector("#replay-dialog", state="hidden")
     # An id that names no table says so.
