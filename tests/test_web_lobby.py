@@ -239,7 +239,7 @@ def test_the_rules_page_in_english_and_in_bengali(page: Page) -> None:
     page.keyboard.press("Escape")
     page.wait_for_selector("#rules-dialog", state="hidden")
     # The dialog's "close" event (which drops the link) comes a moment after it is hidden.
-    page.wait_for_function("location.hash === ''", timeout=5_000)
+    page.wait_for_function("location.hash === ''")
     # Closed and opened again at once, before that event comes: the rules opened stay.
     page.evaluate(
         """async () => {
@@ -412,7 +412,7 @@ def test_the_lobby_shows_a_new_table_by_itself_and_a_spectator_may_sit_down(page
     assert page.locator(".tables li").count() == 0
     table = api(page, "POST", "/api/tables", {"game": "kierki", "settings": {"bot_pace_ms": 0}})["table"]
     # No reload: the lobby asks for the tables again by itself.
-    page.wait_for_selector(f'.tables li[data-table="{table}"]', timeout=15_000)
+    page.wait_for_selector(f'.tables li[data-table="{table}"]')
     page.click(f'.tables li[data-table="{table}"] button.watch')
     page.wait_for_selector(".room-seats .room-seat")
     assert page.locator(".room-seat .sit").count() == 4
