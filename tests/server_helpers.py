@@ -131,15 +131,26 @@ load = load_script("load.py")  # its HTTP client and free port
 http, free_port = load.http, load.free_port
 
 
+def server_log(db: Path) -> Path:
+    """Where :func:`running_server` writes the output of the server of the store ``db``."""
+    return db.with_name(f"{db.stem}-server.log")
+
+
 @contextmanager
 def running_server(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``cardhall serve`` in its own process, once it answers; killed (SIGKILL) if still alive."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--db", f"sqlite+aiosqlite:///{db}"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    """``cardhall serve`` in its own process, once it answers; killed (SIGKILL) if still alive. Its
+    output goes to :func:`server_log` (a file, not a pipe: a pipe nobody reads would stop a server that
+    logs much, once full)."""
+    with server_log(db).open("wb") as output:
+        process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "cardhall", "serve"),
+                *("--port", str(port), "--db", f"sqlite+aiosqlite:///{db}"),
+            ],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -148,13 +159,11 @@ def running_server(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    output = process.stdout.read().decode() if process.stdout else ""
-                    raise AssertionError(f"the server did not start:\n{output}") from None
+                    text = server_log(db).read_text(errors="replace")
+                    raise AssertionError(f"the server did not start:\n{text}") from None
                 time.sleep(0.1)
         yield process
     finally:
         if process.poll() is None:
             process.kill()
         process.wait()
-        if process.stdout:
-            process.stdout.close()

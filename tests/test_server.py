@@ -452,3 +452,106 @@ def test_settings_are_checked_like_game_options() -> None:
             headers=auth(token),
         )
         assert response.status_code == 400 and "stand_in" in response.json()["message"]
+
+
+# --- tables leaving memory -------------------------------------------------------------------------
+
+
+def test_a_table_is_shown_finished_only_once_stored_and_leaves_memory_without_losing_it() -> None:
+    """A finished table leaves memory when the lobby next changes; a change that came while the table was
+    still storing its end (another table starting or finishing: five bot tables finish together) once
+    cancelled that write, so the table stayed ``playing`` in the store for good, and its summary said
+    ``finished`` before its record could be read."""
+    import asyncio
+
+    from cardhall.server.context import ServerContext
+    from cardhall.store.sql import open_store
+
+    async def scenario() -> tuple[list[str], str]:
+        """The table's status as its summary shows it while its end is stored, and as stored afterwards;
+        whether it left memory."""
+        store = await open_store("sqlite+aiosqlite:///:memory:")
+        ctx = ServerContext(store)
+        await ctx.start()
+        storing, go_on = asyncio.Event(), asyncio.Event()
+        finish = store.finish
+
+        async def slow_finish(*args: object) -> None:
+            storing.set()
+            await go_on.wait()
+            await finish(*args)  # type: ignore[arg-type]
+
+        store.finish = slow_finish  # type: ignore[method-assign]
+        try:
+            bots = dict.fromkeys(range(3), "random")
+            host = await ctx.lobby.create(None, "hokm(max_hands=1)", FAST, bots)
+            await asyncio.wait_for(storing.wait(), 60)
+            seen = [host.summary()["status"]]  # while its end is being stored
+            ctx.lobby_changed()  # another table changed the lobby meanwhile
+            for _ in range(5):
+                await asyncio.sleep(0)
+            go_on.set()
+            for _ in range(300):  # (a ceiling: it is stored within a few steps of the loop)
+                row = await store.table(host.id)
+                assert row is not None
+                if row.status == "finished":
+                    break
+                await asyncio.sleep(0.01)
+            seen.append(row.status)
+            ctx.lobby_changed()
+            await asyncio.sleep(0.05)
+            return seen, "gone" if host.id not in ctx.lobby.hosts else "kept"
+        finally:
+            await ctx.stop()
+
+    seen, memory = asyncio.run(scenario())
+    assert seen == ["playing", "finished"]
+    assert memory == "gone"
+
+
+def test_a_match_whose_end_was_not_stored_ends_when_the_server_comes_back(tmp_path: Path) -> None:
+    """The server stopped (or was killed) between a match's last action, committed, and the store of its
+    end: brought back, the match is over at once, yet was left ``playing`` for good, with no move to
+    make."""
+    import asyncio
+
+    from cardhall.server.context import ServerContext
+    from cardhall.store.sql import open_store
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cardhall.db'}"
+
+    async def stopped_while_storing_the_end() -> str:
+        store = await open_store(url)
+        ctx = ServerContext(store)
+        await ctx.start()
+        storing = asyncio.Event()
+
+        async def never(*args: object) -> None:
+            storing.set()
+            await asyncio.Event().wait()
+
+        store.finish = never  # type: ignore[method-assign]
+        try:
+            host = await ctx.lobby.create(None, "hokm(max_hands=1)", FAST, dict.fromkeys(range(3), "random"))
+            await asyncio.wait_for(storing.wait(), 60)
+            return host.id
+        finally:
+            await ctx.stop()
+
+    async def brought_back(table: str) -> str:
+        store = await open_store(url)
+        ctx = ServerContext(store)
+        await ctx.start()
+        try:
+            for _ in range(300):  # (a ceiling: it is stored within a few steps of the loop)
+                row = await store.table(table)
+                assert row is not None
+                if row.status == "finished":
+                    break
+                await asyncio.sleep(0.01)
+            return row.status
+        finally:
+            await ctx.stop()
+
+    table = asyncio.run(stopped_while_storing_the_end())
+    assert asyncio.run(brought_back(table)) == "finished"

@@ -70,7 +70,7 @@ def play_until(page: Page, done: str, max_moves: int = 300, before_move: Any = N
     """Play the first playable thing until ``done`` shows; the number of clicks made."""
     moves = 0
     while True:
-        page.wait_for_selector(", ".join((done, *PLAYABLE)), timeout=30_000)
+        page.wait_for_selector(", ".join((done, *PLAYABLE)))
         if page.locator(done).count():
             return moves
         if before_move is not None and before_move(moves):
@@ -282,7 +282,7 @@ def test_cancellation_hearts_in_bengali_passes_three_cards_and_scores_the_hand(p
     shots(page, "table-hearts-bn-pass")
     page.click("#confirm-pass")
     # Each of the three passes is sent as the server offers it; the exchange follows.
-    page.wait_for_selector(".log li.ev-passes", timeout=30_000)
+    page.wait_for_selector(".log li.ev-passes")
     # The others' passes name no card: each reads as a card passed, not as a bare "pass".
     assert page.locator(".log li.ev-action", has_text="বট ২ একটি তাস দিলেন").count() == 3
     assert page.locator(".hand .card").count() == 17
@@ -451,7 +451,7 @@ def test_a_bot_visibly_plays_for_a_person_out_of_time(page: Page) -> None:
     page.reload()
     page.wait_for_selector(".hand .card")
     # Ann does nothing: when her second runs out the stand-in plays for her, and everyone sees it.
-    page.wait_for_selector(".seat.me.standing-in .badge.stand-in", timeout=20_000)
+    page.wait_for_selector(".seat.me.standing-in .badge.stand-in")
     assert page.locator(".stand-in-banner #back").count() == 1
     assert "a bot is playing for you" in page.inner_text(".stand-in-banner")
     page.wait_for_function("document.querySelectorAll('.log li.ev-action').length > 3")

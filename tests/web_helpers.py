@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.server_helpers import free_port, running_server
+from tests.server_helpers import free_port, running_server, server_log
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -41,17 +41,28 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+# The longest any wait of a browser test waits (Playwright's default: 30 s). Every wait is for a state of
+# the page or the server, so a loaded machine only makes it take longer; a bug still fails at this.
+WAIT_MS = 90_000
+
+
 @pytest.fixture
 def base_url(tmp_path: Path) -> Iterator[str]:
     port = free_port()
-    with running_server(tmp_path / "web.db", port):
-        yield f"http://127.0.0.1:{port}"
+    db = tmp_path / "web.db"
+    try:
+        with running_server(db, port):
+            yield f"http://127.0.0.1:{port}"
+    finally:
+        # Shown with a failing test's output: what the server logged (a failed bot move, a table task).
+        print(f"--- the server's output ---\n{server_log(db).read_text(errors='replace')}")
 
 
 @pytest.fixture(name="page")
 def browser_page(browser: Browser, base_url: str) -> Iterator[Page]:
     """A desktop-sized page of a fresh server; any script error in it fails the test."""
     context = browser.new_context(viewport=DESKTOP, base_url=base_url)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     errors: list[Any] = []
     page.on("pageerror", lambda error: errors.append(error))

@@ -29,7 +29,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+async def _nothing() -> None:
+    """Work for the owner task that only marks its place in the queue."""
 
 
 class Services(Protocol):
@@ -122,6 +126,12 @@ class TableHost:
                 if done is not None and not done.done():
                     done.set_result(result)
 
+    async def retire(self) -> None:
+        """Stop once the work queued before now is done (a table leaving memory keeps its last writes:
+        :meth:`stop` would cancel the owner task wherever it waits, even mid-write)."""
+        await self.call(_nothing)
+        await self.stop()
+
     async def stop(self) -> None:
         for _, handle, _ in self._timers.values():
             handle.cancel()
@@ -157,7 +167,14 @@ class TableHost:
             for s in self.row.seats:
                 if s.kind == "person" and not s.left:
                     self._away_later(s.seat)
-            self.post(self._advance)
+            self.post(self._resume)
+
+    async def _resume(self) -> None:
+        """Go on after a restart. A match whose last action was committed but not its end (the server
+        stopped between the two: :meth:`stop` cancels the owner task wherever it waits) ends now."""
+        if self.table is not None and self.table.is_over and self.row.status == "playing":
+            await self._finish()
+        await self._advance()
 
     # --- frames ----------------------------------------------------------------------------------
 
@@ -504,8 +521,6 @@ class TableHost:
         table = self.table
         assert table is not None
         state = table.state
-        self.row.status = "finished"
-        self.row.finished_at = datetime.now().astimezone()
         self._clear_timers()
         winners = state.winners
         players = [s.player_id if s.kind == "person" else None for s in self.row.seats]
@@ -514,7 +529,11 @@ class TableHost:
             for s in range(len(players))
         ]
         ratings = await self.ctx.rate(table.game, players, list(state.scores))
-        await self.ctx.store.finish(self.row, results, ratings)
+        # Finished in memory only once stored: whoever sees it finished (the lobby, a summary) can read
+        # its record and replay; and the lobby drops finished tables from memory, never one mid-write.
+        finished = replace(self.row, status="finished", finished_at=datetime.now().astimezone())
+        await self.ctx.store.finish(finished, results, ratings)
+        self.row.status, self.row.finished_at = finished.status, finished.finished_at
         self.ctx.lobby_changed()
 
     # --- timers and stand-ins --------------------------------------------------------------------

@@ -62,7 +62,7 @@ class Lobby:
         for table_id, host in list(self.hosts.items()):
             if host.row.status in ("finished", "abandoned") and not host.listeners:
                 del self.hosts[table_id]
-                self.ctx.spawn(host.stop())
+                self.ctx.spawn(host.retire())  # (after what its owner task is doing now)
 
     async def create(
         self,

@@ -393,16 +393,19 @@ function leaderboards(catalogue) {
     { id: "lb-pool", "aria-label": t("leaderboard.pool") },
     ["people", "bots"].map((p) => h("option", { value: p, text: t(`leaderboard.pool_${p}`) })),
   );
+  let asked = 0; // the newest board asked for: an older answer may come after it, and is dropped
   const show = async () => {
+    const mine = ++asked;
     const chosen = game.value;
     let data;
     try {
       data = await api("GET", `/api/leaderboard/${encodeURIComponent(chosen)}?pool=${pool.value}`);
     } catch (e) {
-      body.replaceChildren(h("p", { class: "error", role: "alert", text: t("leaderboard.failed") }));
+      if (mine === asked) body.replaceChildren(h("p", { class: "error", role: "alert", text: t("leaderboard.failed") }));
       return;
     }
-    if (chosen !== game.value) return; // another game was chosen meanwhile
+    if (mine !== asked) return; // another game or pool was chosen meanwhile
+    Object.assign(body.dataset, { game: chosen, pool: data.pool }); // what it shows (tests wait on it)
     if (!data.players.length) {
       body.replaceChildren(h("p", { class: "empty", text: t("leaderboard.empty") }));
       return;

@@ -5,7 +5,7 @@
 import { t, num, has } from "./i18n.js";
 import { h, api } from "./util.js";
 import { cardElement, actionText } from "./cards.js";
-import { forgetLink } from "./rules.js";
+import { sheetDialog } from "./rules.js";
 
 const PAGE = 20; // positions asked for at once (the server's most)
 
@@ -28,10 +28,16 @@ class Replay {
     return this.pages.get(from)[step - from];
   }
 
+  /** Whether the dialog still shows this replay (not closed, nor another replay opened, meanwhile). */
+  get shown() {
+    return current === this && this.el.open;
+  }
+
   async go(step) {
     if (!this.meta) return;
     this.step = Math.max(0, Math.min(step, this.meta.steps));
     const position = await this.load(this.step);
+    if (!this.shown) return; // its page came after the dialog moved on
     if (this.step === step || position) this.show(position);
   }
 
@@ -145,15 +151,7 @@ document.addEventListener("keydown", (event) => {
 
 /** Open the replay viewer of finished table `table` (its id). */
 export async function showReplay(table) {
-  let el = document.getElementById("replay-dialog");
-  if (!el) {
-    el = h("dialog", { id: "replay-dialog", class: "sheet", "aria-labelledby": "replay-title" });
-    el.addEventListener("close", () => {
-      el.replaceChildren();
-      forgetLink();
-    });
-    document.body.append(el);
-  }
+  const el = sheetDialog("replay-dialog");
   const r = new Replay(el, table);
   const slider = h("input", {
     type: "range",
@@ -168,7 +166,7 @@ export async function showReplay(table) {
     h(
       "div",
       { class: "sheet-bar" },
-      h("span", { id: "replay-title", class: "sheet-title", text: t("replay.title") }),
+      h("span", { id: "replay-dialog-title", class: "sheet-title", text: t("replay.title") }),
       h("button", { type: "button", class: "close", id: "replay-close", text: "×", "aria-label": t("replay.close"), onclick: () => el.close() }),
     ),
     h(
@@ -188,8 +186,9 @@ export async function showReplay(table) {
   if (!el.open) el.showModal();
   try {
     const first = await r.load(0);
+    if (!r.shown) return; // closed, or another replay opened, while it loaded
     const title = t("replay.title_of", { game: t(`game.${r.meta.game.split("(")[0]}.title`) });
-    el.querySelector("#replay-title").textContent = title;
+    el.querySelector("#replay-dialog-title").textContent = title;
     slider.max = String(r.meta.steps);
     if (!first) {
       el.querySelector(".replay-body").replaceChildren(h("p", { text: t("replay.never_played") }));
@@ -198,6 +197,7 @@ export async function showReplay(table) {
     r.show(first);
     el.querySelector(".replay-next").focus();
   } catch (e) {
+    if (!r.shown) return;
     el.querySelector(".replay-body").replaceChildren(
       h("p", { class: "error", role: "alert", text: e.error === "not_over" ? t("replay.not_over") : t("replay.failed") }),
     );

@@ -66,11 +66,15 @@ export function forgetLink() {
   if (/^#(rules|replay)\//.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
 }
 
-function dialog(id) {
+/** The sheet dialog `id` (made at its first use), emptied and its link dropped when it closes. The
+ * "close" event comes a task after `close()`: if the dialog was opened again meanwhile (the next rules, the
+ * next replay), the event is late and must leave the new content and link alone. */
+export function sheetDialog(id) {
   let el = document.getElementById(id);
   if (el) return el;
   el = h("dialog", { id, class: "sheet", "aria-labelledby": `${id}-title` });
   el.addEventListener("close", () => {
+    if (el.open) return; // opened again before this event came
     el.replaceChildren();
     forgetLink();
   });
@@ -80,7 +84,7 @@ function dialog(id) {
 
 /** Show the rules of `game` (its name: "hokm") in the page's language. */
 export async function showRules(game) {
-  const el = dialog("rules-dialog");
+  const el = sheetDialog("rules-dialog");
   const close = h("button", {
     type: "button",
     class: "close",
@@ -98,10 +102,11 @@ export async function showRules(game) {
   if (!el.open) el.showModal();
   try {
     const data = await api("GET", `/api/rules/${encodeURIComponent(game)}?lang=${language()}`);
+    if (!el.contains(body)) return; // closed, or other rules opened, meanwhile
     body.replaceChildren(...markdown(data.markdown));
     el.dataset.lang = data.lang;
   } catch (e) {
     body.replaceChildren(h("p", { class: "error", role: "alert", text: t("rules.failed") }));
   }
-  close.focus();
+  if (el.contains(close)) close.focus();
 }
