@@ -51,7 +51,7 @@ CANNOT_RUN = {
     "make run": "starts the server and runs until stopped (what it runs, cardhall serve, is tested here)",
     "make test": "runs ruff, mypy and this very test suite",
     "cardhall simulate 'hokm(max_hands=1)' --bots 'search(iterations=200),rules,rules' --rotate --games 5000 "
-    "--ray auto": "joins a running Ray cluster (tests/test_ray.py starts one with `ray start` and plays on it)",
+    "--ray auto": "joins a running Ray cluster (tests/test_ray.py starts one with `ray start`, plays on it)",
     "cardhall serve --db postgresql+asyncpg://user:password@host/cardhall": (
         "needs a PostgreSQL server at 'host' (tests/test_store.py runs the store on a real PostgreSQL)"
     ),
