@@ -406,15 +406,11 @@ class Gin(Game):
         new.current = -1 if o["current"] is None else o["current"]
         new.pile = list(o["discard_pile"])
         new.known = [_mask(k) for k in o["known_cards"]]
-        log: list[tuple[int, int, int]] = []
-        passes = 0
+        new._clear_log()
         for m in o["moves"]:
-            a = m["action"]
             c = m["card"]
-            passes += a == PASS
-            log.append((m["seat"], a, -1 if c is None else c))
-        new.log = log
-        new.upcard_stage = 1 if phase == UPCARD and passes else 0
+            new._log(m["seat"], m["action"], -1 if c is None else c)
+        new.upcard_stage = 1 if phase == UPCARD and new.passed_upcard else 0
         banned = o["banned_discard"]
         new.banned = -1 if banned is None else banned
         new.advised = bool(o["advised"])
@@ -600,7 +596,7 @@ class GinState(State):
         self.current = self.nondealer
         self.upcard_stage = 0
         self.banned = -1
-        self.log: list[tuple[int, int, int]] = []  # (seat, action, card shown or -1)
+        self._clear_log()
         self.advised = False
         self.suggestion = -1
         self.knocker = -1
@@ -639,6 +635,20 @@ class GinState(State):
 
     def _other(self, seat: int) -> int:
         return self.dealer if seat == self.nondealer else self.nondealer
+
+    def _clear_log(self) -> None:
+        self.log: list[tuple[int, int, int]] = []  # the hand's moves: (seat, action, card shown or -1)
+        # What the log tells card_bits, kept as it grows so that it never reads the log again: per
+        # seat the cards its moves showed, and the seats (bit s: seat s) that passed on the up-card.
+        self.shown_by = [0] * self.n
+        self.passed_upcard = 0
+
+    def _log(self, seat: int, action: int, card: int) -> None:
+        self.log.append((seat, action, card))
+        if card >= 0:
+            self.shown_by[seat] |= 1 << card
+        if action == PASS:
+            self.passed_upcard |= 1 << seat
 
     # --- Game API --------------------------------------------------------------------------------
 
@@ -736,19 +746,19 @@ class GinState(State):
             if action == TAKE:
                 self._take(seat)
             elif self.upcard_stage == 0:
-                self.log.append((seat, PASS, -1))
+                self._log(seat, PASS, -1)
                 self.upcard_stage = 1
                 self.current = self.dealer
             else:
-                self.log.append((seat, PASS, -1))
+                self._log(seat, PASS, -1)
                 self._draw_stock(self.nondealer)
         elif phase == ARRANGE:
-            self.log.append((seat, action, -1))
+            self._log(seat, action, -1)
             melds, dead, value = self.arrangements[action - ARRANGE_BASE]
             self.arrangements = []
             self._lay_out(seat, melds, dead, value)
         elif action == DONE:
-            self.log.append((seat, DONE, -1))
+            self._log(seat, DONE, -1)
             self._score_knock()
         else:
             self._lay_off(seat, action - LAYOFF_BASE)
@@ -762,7 +772,7 @@ class GinState(State):
         self.known[seat] |= bit
         self.banned = -1 if self.allow_same else c
         self.phase = DISCARD
-        self.log.append((seat, TAKE, c))
+        self._log(seat, TAKE, c)
 
     def _draw_stock(self, seat: int) -> None:
         c = self.stock.pop()
@@ -770,7 +780,7 @@ class GinState(State):
         self.banned = -1
         self.current = seat
         self.phase = DISCARD
-        self.log.append((seat, STOCK, -1))
+        self._log(seat, STOCK, -1)
 
     def _remove(self, seat: int, c: int) -> None:
         bit = 1 << c
@@ -781,7 +791,7 @@ class GinState(State):
         self._remove(seat, c)
         self.pile.append(c)
         self.banned = -1
-        self.log.append((seat, DISCARD_BASE + c, c))
+        self._log(seat, DISCARD_BASE + c, c)
         if len(self.stock) <= 2:
             self._finish_hand("void", -1, -1, 0, 0, 0)
             return
@@ -792,7 +802,7 @@ class GinState(State):
         self._remove(seat, c)
         self.pile.append(c)
         self.banned = -1
-        self.log.append((seat, KNOCK_BASE + c, c))
+        self._log(seat, KNOCK_BASE + c, c)
         self.knocker = seat
         hand = self.hands[seat]
         # Gin takes no lay-offs, so how it is laid out changes nothing: no step (the engine's layout).
@@ -852,7 +862,7 @@ class GinState(State):
         i = layoff_meld(self.melds, c)
         self.melds[i] |= 1 << c
         self.laid_off.append((c, i))
-        self.log.append((seat, LAYOFF_BASE + c, c))
+        self._log(seat, LAYOFF_BASE + c, c)
         self.targets = layoff_targets(self.melds)
         if not self.hands[seat] & self.targets:
             self._score_knock()
@@ -1015,14 +1025,12 @@ class GinState(State):
             bits |= 1 << at.top + self.pile[-1]
         if self.banned >= 0:
             bits |= 1 << at.banned + self.banned
-        shown = [0] * n
-        for s, a, c in self.log:
-            if c >= 0:
-                shown[s] |= 1 << c
-            if a == PASS:
-                bits |= 1 << at.declined + rel[s]
+        shown = self.shown_by
+        declined = self.passed_upcard
         for s in range(n):
             bits |= self.known[s] << at.known + 52 * rel[s] | shown[s] << at.shown + 52 * rel[s]
+            if declined >> s & 1:
+                bits |= 1 << at.declined + rel[s]
         if self.spread:
             for s in range(n):
                 bits |= self.hands[s] << at.spread + 52 * rel[s]
@@ -1195,6 +1203,8 @@ class GinState(State):
         new.known = list(self.known)
         new.laid_off = list(self.laid_off)
         new.log = list(self.log)
+        new.shown_by = list(self.shown_by)
+        new.passed_upcard = self.passed_upcard
         new.melds = list(self.melds)
         new.n = self.n
         new.nondealer = self.nondealer

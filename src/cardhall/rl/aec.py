@@ -1,10 +1,10 @@
 """The PettingZoo AEC environment: every seat of a match is an agent (``player_0`` .. ``player_{n-1}``).
 
-It drives a :class:`~cardhall.table.Table` whose seats are all people (the agents); the Table checks
-every action, and the observation of an agent is its seat's observation, encoded by the game's encoder
-(:mod:`cardhall.rl.encoders`): ``{"observation": float32 array, "action_mask": int8 array}``, the mask
-over ``Discrete(game.num_distinct_actions)`` with a 1 for each legal action (all zeros for an agent that
-may not act now).
+It drives a :class:`~cardhall.table.Table` whose seats are all people (the agents), keeping no events;
+the rules check every action (the state's ``apply``), and the observation of an agent is its seat's
+observation, encoded by the game's encoder (:mod:`cardhall.rl.encoders`): ``{"observation": float32
+array, "action_mask": int8 array}``, the mask over ``Discrete(game.num_distinct_actions)`` with a 1 for
+each legal action (all zeros for an agent that may not act now).
 
 Decisions:
 
@@ -148,8 +148,9 @@ class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         state = self._state()
-        assert self.table is not None
-        self.table.apply(self._seat_of[agent], int(action) if action is not None else action)  # type: ignore[arg-type]
+        # The Table keeps no events here, so its apply would only call the state's, which checks the
+        # action (an illegal one raises and changes nothing).
+        state.apply(self._seat_of[agent], int(action) if action is not None else action)
         self._cumulative_rewards[agent] = 0.0
         earned = self._rewards.after_action(state)
         # Most actions earn nothing: then the rewards stay all 0.0 and adding them changes nothing.
