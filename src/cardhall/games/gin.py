@@ -534,6 +534,7 @@ class BitLayout:
         self.knocker = knocker
         self.declined = declined
         self.suggested = suggested
+        self.seats = min(to_act, current, dealer, knocker, declined)  # the lowest of the seat fields
 
 
 class GinState(State):
@@ -1014,7 +1015,10 @@ class GinState(State):
         role = self._role(seat)
         bits = 1 << at.phase + (phases.index(phase) if phase in phases else len(phases))
         bits |= 1 << at.role + (roles.index(role) if role in roles else len(roles))
-        bits |= 1 << at.dealer + rel[self.dealer]
+        # The seat flags go into a small int first, counted from the lowest of their fields, and join
+        # the long one once: each operation on the long int copies all of it.
+        base = at.seats
+        seats = 1 << at.dealer - base + rel[self.dealer]
         if holder is not None:
             bits |= self.hands[holder] << at.hand
         pile = 0
@@ -1030,22 +1034,22 @@ class GinState(State):
         for s in range(n):
             bits |= self.known[s] << at.known + 52 * rel[s] | shown[s] << at.shown + 52 * rel[s]
             if declined >> s & 1:
-                bits |= 1 << at.declined + rel[s]
+                seats |= 1 << at.declined - base + rel[s]
         if self.spread:
             for s in range(n):
                 bits |= self.hands[s] << at.spread + 52 * rel[s]
         for s in self.to_act:
-            bits |= 1 << at.to_act + rel[s]
-        over = phase == OVER
-        if not over:
-            bits |= 1 << at.current + rel[self.current]
+            seats |= 1 << at.to_act - base + rel[s]
+        if phase != OVER:
+            seats |= 1 << at.current - base + rel[self.current]
         laid = self.knocker >= 0 and phase != ARRANGE  # nothing is laid while he arranges
         deadwood = opponent = 0.0
         if laid:
             melds = 0
             for m in self.melds:
                 melds |= m
-            bits |= melds << at.melds | 1 << at.knocker + rel[self.knocker]
+            bits |= melds << at.melds
+            seats |= 1 << at.knocker - base + rel[self.knocker]
             deadwood = min(self.knock_value / 10, 1.0)
             opponent = min(deadwood_mask(self.hands[self._other(self.knocker)]) / 100, 1.0)
         # The knocker's layouts to choose from, as his side sees them: deadwood cards, cards in sets.
@@ -1061,6 +1065,7 @@ class GinState(State):
         suggestion = self._shown_suggestion(seat)
         if suggestion >= 0 and at.suggested:
             bits |= at.suggested[suggestion]
+        bits |= seats << base
         target = int(self.game.options["target"])
         numbers = [0.0] * (3 * n + 4)
         for s in range(n):

@@ -68,12 +68,9 @@ def observation_space(encoder: Encoder) -> spaces.Dict:
 
 
 def action_mask(state: State, seat: int) -> np.ndarray[Any, Any]:
-    # Bytes written one by one, then seen as an array: half the time of numpy's zeros and a fancy index
-    # (a few legal actions among 190 or so). The bytearray is new each call, so no mask is ever shared.
-    mask = bytearray(state.game.num_distinct_actions)
-    for action in state.legal_actions(seat):
-        mask[action] = 1
-    return np.frombuffer(mask, np.int8)
+    # The engine's bytes seen as an array: a fraction of the time of numpy's zeros and a fancy index
+    # (a few legal actions among 190 or so). The buffer is new each call, so no mask is ever shared.
+    return np.frombuffer(state.legal_mask(seat), np.int8)
 
 
 class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]

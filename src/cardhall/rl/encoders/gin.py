@@ -146,8 +146,13 @@ class GinEncoder(Encoder):
         packed, numbers = state.card_bits(seat, self._layout)  # type: ignore[attr-defined]
         bits = np.unpackbits(np.frombuffer(packed, np.uint8), count=self.size, bitorder="little")
         out = bits.astype(np.float32)
-        out[self.hand_sizes.start : self.numbers.stop] = numbers
+        out[self._numbers] = numbers
         return out
+
+    @cached_property
+    def _numbers(self) -> slice:
+        """Where ``card_bits``'s numbers go: ``hand_sizes`` to ``numbers``, side by side (see _layout)."""
+        return slice(self.hand_sizes.start, self.numbers.stop)
 
     @cached_property
     def _layout(self) -> Any:
