@@ -480,6 +480,10 @@ class Gin(Game):
         return new
 
 
+# Each byte with its bits in reverse order (for card_bits).
+_BITS_REVERSED: Final = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+
+
 class BitLayout:
     """Where :meth:`GinState.card_bits` puts each fact: the position of its first bit. Cards take 52
     bits (bit ``c``: card ``c``); per-seat cards 52 per seat and a seat (or a seat's flag) one bit per
@@ -1000,7 +1004,8 @@ class GinState(State):
         ``cardhall.rl``'s gin encoder (its tests require the same array from both, at every step of
         seeded matches). ``at`` says where each fact's bits go (see :class:`BitLayout`).
 
-        The bytes (little-endian, ``at.size`` bits rounded up) hold every 0/1 fact; the numbers are,
+        The bytes (``at.size`` bits rounded up; bit ``i`` in byte ``i // 8``, the most significant bit
+        first, the order numpy's ``unpackbits`` reads fastest) hold every 0/1 fact; the numbers are,
         per seat counted from ``seat``, cards held / 11, score / target, hands won / 10, then the
         stock size / 31, whether the advisor has spoken, the knocker's deadwood / 10 and his
         opponent's / 100 (numbers clipped to 1)."""
@@ -1077,7 +1082,7 @@ class GinState(State):
         numbers[3 * n + 1] = 1.0 if self.advised else 0.0
         numbers[3 * n + 2] = deadwood
         numbers[3 * n + 3] = opponent
-        return bits.to_bytes((at.size + 7) // 8, "little"), numbers
+        return bits.to_bytes((at.size + 7) // 8, "little").translate(_BITS_REVERSED), numbers
 
     def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         form = 1 if ints else 0

@@ -144,7 +144,7 @@ class GinEncoder(Encoder):
         of the hand, and a few numbers): the bits unpacked at once, the numbers written as one slice.
         Several times faster, since nothing is built or read per move of the hand."""
         packed, numbers = state.card_bits(seat, self._layout)  # type: ignore[attr-defined]
-        bits = np.unpackbits(np.frombuffer(packed, np.uint8), count=self.size, bitorder="little")
+        bits = np.unpackbits(np.frombuffer(packed, np.uint8), count=self.size)
         out = bits.astype(np.float32)
         out[self._numbers] = numbers
         return out
