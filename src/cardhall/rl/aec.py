@@ -132,11 +132,15 @@ class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         return self.table.state
 
     def observe(self, agent: str) -> Obs:
-        state = self._state()
+        # Called at every step (by `last`): _state and action_mask written out, a call each saved.
+        table = self.table
+        if table is None:
+            raise InvalidOptionError(f"{self.game}: call reset() before using the environment")
+        state = table.state
         seat = self._seat_of[agent]
         return {
             "observation": self.encoder.encode_state(state, seat),
-            "action_mask": action_mask(state, seat),
+            "action_mask": np.frombuffer(state.legal_mask(seat), np.int8),
         }
 
     def step(self, action: int | None) -> None:
@@ -144,7 +148,10 @@ class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._state()
+        table = self.table
+        if table is None:
+            raise InvalidOptionError(f"{self.game}: call reset() before using the environment")
+        state = table.state
         # The Table keeps no events here, so its apply would only call the state's, which checks the
         # action (an illegal one raises and changes nothing).
         state.apply(self._seat_of[agent], int(action) if action is not None else action)
@@ -159,7 +166,8 @@ class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
             for a in self.agents:
                 self.terminations[a] = True
         else:
-            self.agent_selection = self.possible_agents[acting_seat(state)]
+            to_act = state.to_act  # one seat but for simultaneous choices: no call for the common case
+            self.agent_selection = self.possible_agents[to_act[0] if len(to_act) == 1 else acting_seat(state)]
         if self._rewarded:
             self._accumulate_rewards()
 
