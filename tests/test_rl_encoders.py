@@ -234,4 +234,4 @@ def test_the_gin_fast_path_gives_the_same_array_as_the_observation(game_string: 
     assert knocked and arranging  # the knock's fields and the knocker's layouts were compared too
     assert suggested or cardhall.load_game(game_string).num_players == 2  # and the advisor's suggestion
     with pytest.raises(ValueError, match="seat"):
-        cardhall.load_game(game_string).new_game(seed=1).card_masks(7)
+        cardhall.load_game(game_string).new_game(seed=1).card_bits(7, encoder._layout)

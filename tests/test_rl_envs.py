@@ -312,3 +312,25 @@ def test_ansi_rendering_shows_the_public_table_and_whose_turn_it_is() -> None:
     gym = cardhall.rl.gym_env("hokm", render_mode="ansi")
     gym.reset(seed=3)
     assert "scores" in str(gym.render())
+
+
+@pytest.mark.filterwarnings(*DICT_OBS)
+@pytest.mark.parametrize("game", [*FEW, "gin(players=2,max_hands=1)"])
+def test_every_agents_mask_is_its_legal_actions_in_a_buffer_of_its_own(game: str) -> None:
+    env = cardhall.rl.env(game)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    masks = []
+    for _ in env.agent_iter():
+        state = env.table.state
+        for other in env.agents:
+            mask = env.observe(other)["action_mask"]
+            seat = env.possible_agents.index(other)
+            assert mask.dtype == np.int8 and mask.shape == (state.game.num_distinct_actions,)
+            assert np.flatnonzero(mask).tolist() == state.legal_actions(seat)
+            assert mask.flags.writeable and not any(np.shares_memory(mask, m) for m in masks[-4:])
+            masks.append(mask)
+        obs, _, terminated, truncated, _ = env.last()
+        done = terminated or truncated
+        env.step(None if done else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert len(masks) > 20

@@ -266,6 +266,14 @@ class State(ABC):
             raise self._bad_seat(seat)
         return self.legal_actions_unchecked(seat)
 
+    def legal_mask(self, seat: object) -> bytearray:
+        """``legal_actions(seat)`` as ``num_distinct_actions`` bytes, 1 at each legal action and 0
+        elsewhere: a new, writable buffer each call (an RL action mask reads it without a copy)."""
+        mask = bytearray(self.game.num_distinct_actions)
+        for action in self.legal_actions(seat):
+            mask[action] = 1
+        return mask
+
     @abstractmethod
     def legal_actions_unchecked(self, seat: int) -> list[int]:
         """``legal_actions`` for a seat known to be at the table (the fast path: no check)."""

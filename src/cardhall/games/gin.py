@@ -101,7 +101,7 @@ from cardhall.games.gin_melds import (
 )
 from cardhall.options import Option
 
-__all__ = ["Arrangement", "Gin", "GinState", "OpponentHand", "best_melds", "deadwood"]
+__all__ = ["Arrangement", "BitLayout", "Gin", "GinState", "OpponentHand", "best_melds", "deadwood"]
 
 HAND_SIZE: Final = 10
 _FULL: Final = (1 << 52) - 1
@@ -288,6 +288,11 @@ class Gin(Game):
     def deck(self) -> list[int]:
         return list(range(52))
 
+    def bit_layout(self, **where: Any) -> BitLayout:
+        """A :class:`BitLayout` for :meth:`GinState.card_bits` (``cardhall.rl``'s gin encoder makes one,
+        reaching the class through the game, as it imports no game module)."""
+        return BitLayout(**where)
+
     def _blank_state(self, seed: int) -> GinState:
         return GinState(self, seed)
 
@@ -401,15 +406,11 @@ class Gin(Game):
         new.current = -1 if o["current"] is None else o["current"]
         new.pile = list(o["discard_pile"])
         new.known = [_mask(k) for k in o["known_cards"]]
-        log: list[tuple[int, int, int]] = []
-        passes = 0
+        new._clear_log()
         for m in o["moves"]:
-            a = m["action"]
             c = m["card"]
-            passes += a == PASS
-            log.append((m["seat"], a, -1 if c is None else c))
-        new.log = log
-        new.upcard_stage = 1 if phase == UPCARD and passes else 0
+            new._log(m["seat"], m["action"], -1 if c is None else c)
+        new.upcard_stage = 1 if phase == UPCARD and new.passed_upcard else 0
         banned = o["banned_discard"]
         new.banned = -1 if banned is None else banned
         new.advised = bool(o["advised"])
@@ -479,6 +480,67 @@ class Gin(Game):
         return new
 
 
+# Each byte with its bits in reverse order (for card_bits).
+_BITS_REVERSED: Final = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+
+
+class BitLayout:
+    """Where :meth:`GinState.card_bits` puts each fact: the position of its first bit. Cards take 52
+    bits (bit ``c``: card ``c``); per-seat cards 52 per seat and a seat (or a seat's flag) one bit per
+    seat, both counted from the observing seat; the phase and the role are one-hot over ``phases`` and
+    ``roles`` with one more bit, *other*, after them. ``arrangements`` holds up to ``layouts`` of the
+    knocker's layouts, 104 bits each (its deadwood cards, then its cards in sets); ``suggested`` is,
+    per action int, the bits the advisor's suggestion of that action sets (empty: none shown)."""
+
+    def __init__(
+        self,
+        *,
+        size: int,
+        phase: int,
+        phases: tuple[str, ...],
+        role: int,
+        roles: tuple[str, ...],
+        hand: int,
+        pile: int,
+        top: int,
+        banned: int,
+        known: int,
+        shown: int,
+        spread: int,
+        melds: int,
+        arrangements: int,
+        layouts: int,
+        to_act: int,
+        current: int,
+        dealer: int,
+        knocker: int,
+        declined: int,
+        suggested: list[int],
+    ) -> None:
+        self.size = size
+        self.phase = phase
+        self.phases = phases
+        self.role = role
+        self.roles = roles
+        self.hand = hand
+        self.pile = pile
+        self.top = top
+        self.banned = banned
+        self.known = known
+        self.shown = shown
+        self.spread = spread
+        self.melds = melds
+        self.arrangements = arrangements
+        self.layouts = layouts
+        self.to_act = to_act
+        self.current = current
+        self.dealer = dealer
+        self.knocker = knocker
+        self.declined = declined
+        self.suggested = suggested
+        self.seats = min(to_act, current, dealer, knocker, declined)  # the lowest of the seat fields
+
+
 class GinState(State):
     ruleset: Gin
 
@@ -539,7 +601,7 @@ class GinState(State):
         self.current = self.nondealer
         self.upcard_stage = 0
         self.banned = -1
-        self.log: list[tuple[int, int, int]] = []  # (seat, action, card shown or -1)
+        self._clear_log()
         self.advised = False
         self.suggestion = -1
         self.knocker = -1
@@ -578,6 +640,20 @@ class GinState(State):
 
     def _other(self, seat: int) -> int:
         return self.dealer if seat == self.nondealer else self.nondealer
+
+    def _clear_log(self) -> None:
+        self.log: list[tuple[int, int, int]] = []  # the hand's moves: (seat, action, card shown or -1)
+        # What the log tells card_bits, kept as it grows so that it never reads the log again: per
+        # seat the cards its moves showed, and the seats (bit s: seat s) that passed on the up-card.
+        self.shown_by = [0] * self.n
+        self.passed_upcard = 0
+
+    def _log(self, seat: int, action: int, card: int) -> None:
+        self.log.append((seat, action, card))
+        if card >= 0:
+            self.shown_by[seat] |= 1 << card
+        if action == PASS:
+            self.passed_upcard |= 1 << seat
 
     # --- Game API --------------------------------------------------------------------------------
 
@@ -675,19 +751,19 @@ class GinState(State):
             if action == TAKE:
                 self._take(seat)
             elif self.upcard_stage == 0:
-                self.log.append((seat, PASS, -1))
+                self._log(seat, PASS, -1)
                 self.upcard_stage = 1
                 self.current = self.dealer
             else:
-                self.log.append((seat, PASS, -1))
+                self._log(seat, PASS, -1)
                 self._draw_stock(self.nondealer)
         elif phase == ARRANGE:
-            self.log.append((seat, action, -1))
+            self._log(seat, action, -1)
             melds, dead, value = self.arrangements[action - ARRANGE_BASE]
             self.arrangements = []
             self._lay_out(seat, melds, dead, value)
         elif action == DONE:
-            self.log.append((seat, DONE, -1))
+            self._log(seat, DONE, -1)
             self._score_knock()
         else:
             self._lay_off(seat, action - LAYOFF_BASE)
@@ -701,7 +777,7 @@ class GinState(State):
         self.known[seat] |= bit
         self.banned = -1 if self.allow_same else c
         self.phase = DISCARD
-        self.log.append((seat, TAKE, c))
+        self._log(seat, TAKE, c)
 
     def _draw_stock(self, seat: int) -> None:
         c = self.stock.pop()
@@ -709,7 +785,7 @@ class GinState(State):
         self.banned = -1
         self.current = seat
         self.phase = DISCARD
-        self.log.append((seat, STOCK, -1))
+        self._log(seat, STOCK, -1)
 
     def _remove(self, seat: int, c: int) -> None:
         bit = 1 << c
@@ -720,7 +796,7 @@ class GinState(State):
         self._remove(seat, c)
         self.pile.append(c)
         self.banned = -1
-        self.log.append((seat, DISCARD_BASE + c, c))
+        self._log(seat, DISCARD_BASE + c, c)
         if len(self.stock) <= 2:
             self._finish_hand("void", -1, -1, 0, 0, 0)
             return
@@ -731,7 +807,7 @@ class GinState(State):
         self._remove(seat, c)
         self.pile.append(c)
         self.banned = -1
-        self.log.append((seat, KNOCK_BASE + c, c))
+        self._log(seat, KNOCK_BASE + c, c)
         self.knocker = seat
         hand = self.hands[seat]
         # Gin takes no lay-offs, so how it is laid out changes nothing: no step (the engine's layout).
@@ -791,7 +867,7 @@ class GinState(State):
         i = layoff_meld(self.melds, c)
         self.melds[i] |= 1 << c
         self.laid_off.append((c, i))
-        self.log.append((seat, LAYOFF_BASE + c, c))
+        self._log(seat, LAYOFF_BASE + c, c)
         self.targets = layoff_targets(self.melds)
         if not self.hands[seat] & self.targets:
             self._score_knock()
@@ -922,66 +998,91 @@ class GinState(State):
             return ("box", "captain", "advisor")[(self.dealer, self.nondealer, self.advisor).index(seat)]
         return "dealer" if seat == self.dealer else "non-dealer"
 
-    def card_masks(self, seat: object) -> dict[str, Any]:
-        """What ``observation(seat, ints=True)`` tells that an encoder reads, with every set of cards as a
-        bitmask (bit c: card c) and nothing built per move: the same facts at a fraction of the cost, for
+    def card_bits(self, seat: object, at: BitLayout) -> tuple[bytes, list[float]]:
+        """What ``observation(seat, ints=True)`` tells that an encoder reads, as one bit string and a few
+        numbers, with nothing built per move: the same facts at a fraction of the cost, for
         ``cardhall.rl``'s gin encoder (its tests require the same array from both, at every step of
-        seeded matches). Per-seat lists are indexed by seat; -1 stands for none."""
+        seeded matches). ``at`` says where each fact's bits go (see :class:`BitLayout`).
+
+        The bytes (``at.size`` bits rounded up; bit ``i`` in byte ``i // 8``, the most significant bit
+        first, the order numpy's ``unpackbits`` reads fastest) hold every 0/1 fact; the numbers are,
+        per seat counted from ``seat``, cards held / 11, score / target, hands won / 10, then the
+        stock size / 31, whether the advisor has spoken, the knocker's deadwood / 10 and his
+        opponent's / 100 (numbers clipped to 1)."""
         if type(seat) is not int or not 0 <= seat < self.n:
             raise self._bad_seat(seat)
+        n = self.n
+        rel = [(s - seat) % n for s in range(n)]
         holder = self._holder(seat)
-        shown = [0] * self.n
-        declined = []
-        for s, a, c in self.log:
-            if c >= 0:
-                shown[s] |= 1 << c
-            if a == PASS:
-                declined.append(s)
+        phases = at.phases
+        roles = at.roles
+        phase = self.phase
+        role = self._role(seat)
+        bits = 1 << at.phase + (phases.index(phase) if phase in phases else len(phases))
+        bits |= 1 << at.role + (roles.index(role) if role in roles else len(roles))
+        # The seat flags go into a small int first, counted from the lowest of their fields, and join
+        # the long one once: each operation on the long int copies all of it.
+        base = at.seats
+        seats = 1 << at.dealer - base + rel[self.dealer]
+        if holder is not None:
+            bits |= self.hands[holder] << at.hand
         pile = 0
         for c in self.pile:
             pile |= 1 << c
-        laid = self.knocker >= 0 and self.phase != ARRANGE  # nothing is laid while he arranges
-        melds = 0
+        bits |= pile << at.pile
+        if self.pile:
+            bits |= 1 << at.top + self.pile[-1]
+        if self.banned >= 0:
+            bits |= 1 << at.banned + self.banned
+        shown = self.shown_by
+        declined = self.passed_upcard
+        for s in range(n):
+            bits |= self.known[s] << at.known + 52 * rel[s] | shown[s] << at.shown + 52 * rel[s]
+            if declined >> s & 1:
+                seats |= 1 << at.declined - base + rel[s]
+        if self.spread:
+            for s in range(n):
+                bits |= self.hands[s] << at.spread + 52 * rel[s]
+        for s in self.to_act:
+            seats |= 1 << at.to_act - base + rel[s]
+        if phase != OVER:
+            seats |= 1 << at.current - base + rel[self.current]
+        laid = self.knocker >= 0 and phase != ARRANGE  # nothing is laid while he arranges
+        deadwood = opponent = 0.0
         if laid:
+            melds = 0
             for m in self.melds:
                 melds |= m
-        # The knocker's layouts to choose from, as his side sees them: (deadwood cards, cards in sets).
-        layouts: list[tuple[int, int]] = []
-        if self.phase == ARRANGE and self._sees(seat, self.knocker):
-            for choice, dead, _ in self.arrangements:
+            bits |= melds << at.melds
+            seats |= 1 << at.knocker - base + rel[self.knocker]
+            deadwood = min(self.knock_value / 10, 1.0)
+            opponent = min(deadwood_mask(self.hands[self._other(self.knocker)]) / 100, 1.0)
+        # The knocker's layouts to choose from, as his side sees them: deadwood cards, cards in sets.
+        if phase == ARRANGE and self._sees(seat, self.knocker):
+            start = at.arrangements
+            for choice, dead, _ in self.arrangements[: at.layouts]:
                 in_sets = 0
                 for m in choice:
                     if is_set(m):
                         in_sets |= m
-                layouts.append((dead, in_sets))
-        over = self.phase == OVER
-        return {
-            "phase": self.phase,
-            "role": self._role(seat),
-            "hand": 0 if holder is None else self.hands[holder],
-            "pile": pile,
-            "top": self.pile[-1] if self.pile else -1,
-            "banned": self.banned,
-            "known": list(self.known),
-            "shown": shown,
-            "spread": list(self.hands) if self.spread else None,
-            "melds": melds,
-            "arrangements": layouts,
-            "to_act": self.to_act,
-            "current": -1 if over else self.current,
-            "dealer": self.dealer,
-            "knocker": self.knocker if laid else -1,
-            "deadwood": self.knock_value if laid else 0,
-            "opponent_deadwood": deadwood_mask(self.hands[self._other(self.knocker)]) if laid else 0,
-            "declined": declined,
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "scores": list(self.scores_),
-            "hands_won": list(self.hands_won),
-            "target": self.game.options["target"],
-            "stock_size": len(self.stock),
-            "advised": self.advised,
-            "suggestion": self._shown_suggestion(seat),
-        }
+                bits |= dead << start | in_sets << start + 52
+                start += 104
+        suggestion = self._shown_suggestion(seat)
+        if suggestion >= 0 and at.suggested:
+            bits |= at.suggested[suggestion]
+        bits |= seats << base
+        target = int(self.game.options["target"])
+        numbers = [0.0] * (3 * n + 4)
+        for s in range(n):
+            r = rel[s]
+            numbers[r] = min(self.hands[s].bit_count() / 11, 1.0)
+            numbers[n + r] = min(self.scores_[s] / target, 1.0)
+            numbers[2 * n + r] = min(self.hands_won[s] / 10, 1.0)
+        numbers[3 * n] = min(len(self.stock) / 31, 1.0)
+        numbers[3 * n + 1] = 1.0 if self.advised else 0.0
+        numbers[3 * n + 2] = deadwood
+        numbers[3 * n + 3] = opponent
+        return bits.to_bytes((at.size + 7) // 8, "little").translate(_BITS_REVERSED), numbers
 
     def _observation(self, seat: int | None, ints: bool = False) -> Observation:
         form = 1 if ints else 0
@@ -1112,6 +1213,8 @@ class GinState(State):
         new.known = list(self.known)
         new.laid_off = list(self.laid_off)
         new.log = list(self.log)
+        new.shown_by = list(self.shown_by)
+        new.passed_upcard = self.passed_upcard
         new.melds = list(self.melds)
         new.n = self.n
         new.nondealer = self.nondealer

@@ -1,10 +1,10 @@
 """The PettingZoo AEC environment: every seat of a match is an agent (``player_0`` .. ``player_{n-1}``).
 
-It drives a :class:`~cardhall.table.Table` whose seats are all people (the agents); the Table checks
-every action, and the observation of an agent is its seat's observation, encoded by the game's encoder
-(:mod:`cardhall.rl.encoders`): ``{"observation": float32 array, "action_mask": int8 array}``, the mask
-over ``Discrete(game.num_distinct_actions)`` with a 1 for each legal action (all zeros for an agent that
-may not act now).
+It drives a :class:`~cardhall.table.Table` whose seats are all people (the agents), keeping no events;
+the rules check every action (the state's ``apply``), and the observation of an agent is its seat's
+observation, encoded by the game's encoder (:mod:`cardhall.rl.encoders`): ``{"observation": float32
+array, "action_mask": int8 array}``, the mask over ``Discrete(game.num_distinct_actions)`` with a 1 for
+each legal action (all zeros for an agent that may not act now).
 
 Decisions:
 
@@ -68,9 +68,9 @@ def observation_space(encoder: Encoder) -> spaces.Dict:
 
 
 def action_mask(state: State, seat: int) -> np.ndarray[Any, Any]:
-    mask = np.zeros(state.game.num_distinct_actions, dtype=np.int8)
-    mask[state.legal_actions(seat)] = 1
-    return mask
+    # The engine's bytes seen as an array: a fraction of the time of numpy's zeros and a fancy index
+    # (a few legal actions among 190 or so). The buffer is new each call, so no mask is ever shared.
+    return np.frombuffer(state.legal_mask(seat), np.int8)
 
 
 class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
@@ -123,6 +123,7 @@ class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewarded = False  # whether self.rewards holds any reward (else every one is 0.0)
         self.agent_selection = self.possible_agents[acting_seat(self.table.state)]
 
     def _state(self) -> State:
@@ -131,11 +132,15 @@ class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         return self.table.state
 
     def observe(self, agent: str) -> Obs:
-        state = self._state()
+        # Called at every step (by `last`): _state and action_mask written out, a call each saved.
+        table = self.table
+        if table is None:
+            raise InvalidOptionError(f"{self.game}: call reset() before using the environment")
+        state = table.state
         seat = self._seat_of[agent]
         return {
             "observation": self.encoder.encode_state(state, seat),
-            "action_mask": action_mask(state, seat),
+            "action_mask": np.frombuffer(state.legal_mask(seat), np.int8),
         }
 
     def step(self, action: int | None) -> None:
@@ -143,19 +148,28 @@ class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._state()
-        assert self.table is not None
-        self.table.apply(self._seat_of[agent], int(action) if action is not None else action)  # type: ignore[arg-type]
+        table = self.table
+        if table is None:
+            raise InvalidOptionError(f"{self.game}: call reset() before using the environment")
+        state = table.state
+        # The Table keeps no events here, so its apply would only call the state's, which checks the
+        # action (an illegal one raises and changes nothing).
+        state.apply(self._seat_of[agent], int(action) if action is not None else action)
         self._cumulative_rewards[agent] = 0.0
         earned = self._rewards.after_action(state)
-        for a in self.agents:
-            self.rewards[a] = 0.0 if earned is None else earned[self._seat_of[a]]
+        # Most actions earn nothing: then the rewards stay all 0.0 and adding them changes nothing.
+        if earned is not None or self._rewarded:
+            for a in self.agents:
+                self.rewards[a] = 0.0 if earned is None else earned[self._seat_of[a]]
+            self._rewarded = earned is not None
         if state.is_over:
             for a in self.agents:
                 self.terminations[a] = True
         else:
-            self.agent_selection = self.possible_agents[acting_seat(state)]
-        self._accumulate_rewards()
+            to_act = state.to_act  # one seat but for simultaneous choices: no call for the common case
+            self.agent_selection = self.possible_agents[to_act[0] if len(to_act) == 1 else acting_seat(state)]
+        if self._rewarded:
+            self._accumulate_rewards()
 
     # --- display ---------------------------------------------------------------------------------
 
