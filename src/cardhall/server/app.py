@@ -180,19 +180,25 @@ async def table_summary(request: Request) -> Response:
     )
 
 
-@api
-async def record(request: Request) -> Response:
+async def finished_table(request: Request, what: str) -> tuple[Any, Any]:
+    """The stored row and record of the table in the path, refused while its match is being played: its
+    seed would show every hidden card. ``what`` (record, replay) names what was asked for in the error."""
     table_id = request.path_params["table"]
     store = context(request).store
     row = await store.table(table_id)
     if row is None:
         raise ProtocolError("no_such_table", f"no table {table_id!r}")
     if row.status not in ("finished", "abandoned"):
-        # Its seed would show every hidden card of a match still being played.
         raise ProtocolError(
-            "not_over", f"the match at table {table_id} is not over: its record comes at the end"
+            "not_over", f"the match at table {table_id} is not over: its {what} comes at the end"
         )
-    return json_response(await store.record(table_id))
+    return row, await store.record(table_id)
+
+
+@api
+async def record(request: Request) -> Response:
+    _, stored = await finished_table(request, "record")
+    return json_response(stored)
 
 
 def query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
@@ -238,15 +244,7 @@ async def finished(request: Request) -> Response:
 @api
 async def replay_steps(request: Request) -> Response:
     table_id = request.path_params["table"]
-    store = context(request).store
-    row = await store.table(table_id)
-    if row is None:
-        raise ProtocolError("no_such_table", f"no table {table_id!r}")
-    if row.status not in ("finished", "abandoned"):
-        raise ProtocolError(
-            "not_over", f"the match at table {table_id} is not over: its replay comes at the end"
-        )
-    record = await store.record(table_id)
+    row, record = await finished_table(request, "replay")
     assert record is not None
     steps = len(record["actions"]) if row.status == "finished" else 0
     start = query_int(request, "from", 0, 0, steps)
