@@ -34,10 +34,16 @@ def finish(client: TestClient, table: str) -> dict[str, Any]:
 
 
 def bot_match(client: TestClient, game: str = "hokm(max_hands=1)") -> str:
-    """A finished match of bots only (a table whose every seat is a bot plays itself)."""
-    token = new_player(client)
-    players = cardhall.load_game(game).num_players
-    table = new_table(client, token, game, dict.fromkeys(range(players), "easy"))
+    """A finished match the bots play by themselves: a person's quick play with easy bots, where he
+    never comes (``away_seconds`` 0: the stand-in plays his seat at once; a server table seats at least
+    one person)."""
+    token = new_player(client, "Nobody")
+    settings = {"bot_pace_ms": 0, "away_seconds": 0}
+    response = client.post(
+        "/api/quickplay", json={"game": game, "level": "easy", "settings": settings}, headers=auth(token)
+    )
+    assert response.status_code == 201, response.text
+    table: str = response.json()["table"]
     finish(client, table)
     return table
 
@@ -106,7 +112,9 @@ def test_finished_tables_are_listed_newest_first_with_their_people() -> None:
         assert waiting not in {t["table"] for t in tables}
         ann = tables[0]["seats"][0]
         assert (ann["kind"], ann["name"], ann["player"]) == ("person", "Ann", me)
-        assert all(s["kind"] == "bot" and s["player"] is None for s in tables[1]["seats"])
+        nobody = tables[1]["seats"][0]
+        assert (nobody["kind"], nobody["name"]) == ("person", "Nobody")
+        assert all(s["kind"] == "bot" and s["player"] is None for s in tables[1]["seats"][1:])
         assert tables[0]["game"] == "hokm(max_hands=1)" and tables[0]["finished_at"]
         assert [t["table"] for t in client.get("/api/finished?limit=1").json()["tables"]] == [quick]
 
@@ -137,7 +145,8 @@ def test_a_replay_steps_through_the_whole_match_with_every_hand_open() -> None:
             if len(positions) == steps + 1:
                 break
             assert len(page["positions"]) == MAX_POSITIONS
-        assert page["game"] == record["game"] and [s["kind"] for s in page["seats"]] == ["bot"] * 3
+        assert page["game"] == record["game"]
+        assert [s["kind"] for s in page["seats"]] == ["person", "bot", "bot"]
         assert [p["step"] for p in positions] == list(range(steps + 1))
         first = positions[0]
         assert first["seat"] is None and first["action"] is None

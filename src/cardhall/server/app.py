@@ -4,13 +4,19 @@ rules), the websocket for play at ``/ws``, and the browser client at ``/`` (its 
 
 The HTTP API (every route in ``docs/protocol.md``): request bodies are checked with msgspec like the
 websocket messages; errors are ``{"error": code, "message": ...}`` with 400 (bad input), 401 (no or bad
-token: ``Authorization: Bearer <token>``), 404 (no such table) or 409 (not possible now).
+token: ``Authorization: Bearer <token>``), 403 (not the operator), 404 (no such table), 409 (not possible
+now) or 429 (beyond a rate: with ``Retry-After``, see :mod:`cardhall.server.rates`).
+
+The operator's routes (``/api/admin/...``, for ``cardhall admin``) take the admin token given to
+:func:`create_app` (``cardhall serve --admin-token-file`` or ``CARDHALL_ADMIN_TOKEN``) as the bearer; a
+server without one has no operator, and refuses them all.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -29,7 +35,9 @@ from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, rules_text
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
+from cardhall.server.host import TableHost
 from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
+from cardhall.server.rates import Limits, RateLimited
 from cardhall.server.replays import MAX_POSITIONS, replay_page
 from cardhall.server.settings import BOT_LEVELS, bot_for_level, settings_spec
 from cardhall.store import RATING_POOLS, PlayerRow, Store
@@ -38,11 +46,15 @@ log = logging.getLogger(__name__)
 STATUS = {
     "bad_token": 401,
     "not_authenticated": 401,
+    "not_admin": 403,
     "no_such_table": 404,
     "no_such_game": 404,
     "not_over": 409,
     "table_over": 409,
+    "too_many_tables": 409,
+    "rate_limited": 429,
 }
+MAX_REASON = 200  # characters in the reason an operator gives for stopping a table
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
@@ -61,12 +73,19 @@ class QuickPlay(msgspec.Struct, forbid_unknown_fields=True):
     settings: dict[str, Any] = {}
 
 
+class StopTable(msgspec.Struct, forbid_unknown_fields=True):
+    reason: str = "stopped by the operator"
+
+
 def json_response(data: Any, status: int = 200) -> Response:
     return Response(encode(data), status_code=status, media_type="application/json")
 
 
 def error_response(e: ProtocolError) -> Response:
-    return json_response({"error": e.code, "message": e.message}, STATUS.get(e.code, 400))
+    response = json_response({"error": e.code, "message": e.message}, STATUS.get(e.code, 400))
+    if isinstance(e, RateLimited):
+        response.headers["Retry-After"] = e.retry_after_header
+    return response
 
 
 async def body(request: Request, kind: type[Any]) -> Any:
@@ -81,6 +100,11 @@ async def body(request: Request, kind: type[Any]) -> Any:
 def context(request: Request | WebSocket) -> ServerContext:
     ctx: ServerContext = request.app.state.ctx
     return ctx
+
+
+def address(request: Request) -> str | None:
+    """The client's address, for the rates per address."""
+    return request.client.host if request.client is not None else None
 
 
 async def bearer(request: Request) -> PlayerRow:
@@ -113,7 +137,9 @@ async def create_player(request: Request) -> Response:
     name = data.name.strip()
     if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
         raise ProtocolError("bad_message", f"a name has 1 to {MAX_NAME} printable characters")
-    player, token = await context(request).store.create_player(name)
+    ctx = context(request)
+    ctx.limiter.new_player(address(request))  # (after the checks: a refused name costs nothing)
+    player, token = await ctx.store.create_player(name)
     return json_response({"id": player.id, "name": player.name, "token": token}, 201)
 
 
@@ -153,7 +179,9 @@ async def create_table(request: Request) -> Response:
         bots = {int(seat): bot_for_level(level) for seat, level in data.bots.items()}
     except (ValueError, CardhallError) as e:
         raise ProtocolError("bad_request", f"bots: {e}") from None
-    host = await context(request).lobby.create(player, data.game, data.settings, bots)
+    host = await context(request).lobby.create(
+        player, data.game, data.settings, bots, address=address(request)
+    )
     return json_response(host.summary(), 201)
 
 
@@ -161,7 +189,9 @@ async def create_table(request: Request) -> Response:
 async def quick_play(request: Request) -> Response:
     player = await bearer(request)
     data = await body(request, QuickPlay)
-    host = await context(request).lobby.quick_play(player, data.game, data.level, data.settings)
+    host = await context(request).lobby.quick_play(
+        player, data.game, data.level, data.settings, address=address(request)
+    )
     return json_response({**host.summary(), "you": 0}, 201)
 
 
@@ -304,6 +334,57 @@ async def leaderboard(request: Request) -> Response:
     )
 
 
+# --- the operator's routes -------------------------------------------------------------------------
+
+
+def operator(request: Request) -> None:
+    """Refuse a request without the admin token as its bearer (``not_authenticated`` without a bearer
+    at all, ``not_admin`` with another token or on a server without an admin token)."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ProtocolError("not_authenticated", "send Authorization: Bearer <the admin token>")
+    expected = context(request).admin_token
+    if expected is None:
+        raise ProtocolError("not_admin", "this server has no admin token (cardhall serve --admin-token-file)")
+    # Compared in constant time: the time of a refusal tells nothing of the token.
+    if not hmac.compare_digest(token.strip().encode(), expected.encode()):
+        raise ProtocolError("not_admin", "this is not the server's admin token")
+
+
+def admin_summary(host: TableHost) -> dict[str, Any]:
+    table = host.table
+    return {
+        **host.summary(),
+        "actions": 0 if table is None else len(table.state.history),
+        "connections": len(host.listeners),
+        "owner": host.row.owner_id,
+        "created_at": host.row.created_at.isoformat(),
+    }
+
+
+@api
+async def admin_tables(request: Request) -> Response:
+    operator(request)
+    hosts = context(request).lobby.hosts.values()
+    return json_response({"tables": [admin_summary(h) for h in hosts]})
+
+
+@api
+async def admin_stop(request: Request) -> Response:
+    operator(request)
+    data = await body(request, StopTable)
+    reason = data.reason.strip()
+    if not 1 <= len(reason) <= MAX_REASON or not reason.isprintable():
+        raise ProtocolError("bad_message", f"a reason has 1 to {MAX_REASON} printable characters")
+    table_id = request.path_params["table"]
+    host = context(request).lobby.host(table_id)
+    if not await host.call(lambda: host.halt(reason)):
+        status = host.row.status
+        raise ProtocolError("table_over", f"the match at table {table_id} is over already ({status})")
+    return json_response(admin_summary(host))
+
+
 async def play(websocket: WebSocket) -> None:
     await Connection(websocket, context(websocket)).serve()
 
@@ -320,14 +401,21 @@ async def index(request: Request) -> Response:
     )
 
 
-def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
-    """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`)."""
+def create_app(
+    store_url: str,
+    bot_workers: int = 1,
+    limits: Limits | None = None,
+    admin_token: str | None = None,
+) -> Starlette:
+    """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
+    ``limits`` its rates per person and per address (:class:`Limits`: the defaults when None), and
+    ``admin_token`` the operator's token (None: no operator)."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store: Store = await open_store(store_url)
-        ctx = ServerContext(store, bot_workers)
+        ctx = ServerContext(store, bot_workers, limits, admin_token)
         app.state.ctx = ctx
         await ctx.start()
         try:
@@ -349,6 +437,8 @@ def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
         Route("/api/finished", finished),
         Route("/api/leaderboard/{game}", leaderboard),
         Route("/api/rules/{game}", rules),
+        Route("/api/admin/tables", admin_tables),
+        Route("/api/admin/tables/{table}/stop", admin_stop, methods=["POST"]),
         WebSocketRoute("/ws", play),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]

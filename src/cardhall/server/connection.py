@@ -8,9 +8,11 @@ Choices:
   before it gets ``not_authenticated``. A connection may join or watch several tables.
 - Every refused message gets an ``error`` frame (its code, what was wrong, and the message's ``id`` as
   ``ref``) and the connection goes on; nothing the table holds changes.
-- Floods: each connection may send 20 messages a second on average, 40 at once; beyond that each
-  message gets ``rate_limited``, and a connection refused 20 times in a row is closed (1008, policy
-  violation).
+- Floods: each connection may send 20 messages a second on average, 40 at once; beyond that, or beyond
+  the rates of its player (all his connections together) and of its address
+  (:mod:`cardhall.server.rates`), each message gets ``rate_limited``, and a connection refused 20 times
+  in a row is closed (1008, policy violation). A new connection starts with a full bucket of its own,
+  but not of its player's or its address's: reconnecting gains nothing.
 - A client whose unsent frames pile up beyond 1,000 is too slow to follow its tables and is closed
   (1013, try again later); it can reconnect and ask for what it missed.
 """
@@ -45,6 +47,7 @@ from cardhall.server.protocol import (
     decode,
     encode,
 )
+from cardhall.server.rates import RateLimited
 from cardhall.server.settings import bot_for_level
 from cardhall.store import PlayerRow
 
@@ -66,6 +69,7 @@ class Connection:
     def __init__(self, ws: WebSocket, ctx: ServerContext) -> None:
         self.ws = ws
         self.ctx = ctx
+        self.address = ws.client.host if ws.client is not None else None
         self.player: PlayerRow | None = None
         self.hosts: dict[str, TableHost] = {}
         self._out: deque[str] = deque()
@@ -139,9 +143,10 @@ class Connection:
             text = message.get("text")
             if text is None:
                 text = (message.get("bytes") or b"").decode("utf-8", "replace")
-            if not self._allowed():
+            refused = self._refused()
+            if refused is not None:
                 self._strikes += 1
-                self.send(ProtocolError("rate_limited", f"at most {RATE:g} messages a second").frame())
+                self.send(refused.frame())
                 if self._strikes >= STRIKES:
                     self._close(WS_POLICY_VIOLATION)
                     # The sender sends what is queued, then the close; its end ends this task.
@@ -153,14 +158,19 @@ class Connection:
             except ProtocolError as e:
                 self.send(e.frame())
 
-    def _allowed(self) -> bool:
+    def _refused(self) -> ProtocolError | None:
+        """Why the message just received may not be read (a rate it is beyond); None: it may."""
         now = time.monotonic()
         self._tokens = min(BURST, self._tokens + (now - self._stamp) * RATE)
         self._stamp = now
         if self._tokens < 1:
-            return False
+            return ProtocolError("rate_limited", f"at most {RATE:g} messages a second on one connection")
+        try:
+            self.ctx.limiter.message(None if self.player is None else self.player.id, self.address)
+        except RateLimited as e:
+            return e
         self._tokens -= 1
-        return True
+        return None
 
     # --- what each message does ----------------------------------------------------------------
 
@@ -187,7 +197,7 @@ class Connection:
         if self.player is None:
             raise ProtocolError("not_authenticated", "say hello with your token first", ref)
         if isinstance(message, Rematch):
-            new = await self.ctx.lobby.rematch(self.player, message.table, ref)
+            new = await self.ctx.lobby.rematch(self.player, message.table, ref, self.address)
             old = self.ctx.lobby.hosts.get(message.table)
             number = 0 if old is None or old.table is None else old.table.number
             self.send({"type": "rematch", "table": message.table, "n": number, "new": new.id, "ref": ref})

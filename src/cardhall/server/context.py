@@ -1,5 +1,6 @@
 """What every part of the server shares: the store, the group committer, the lobby, the worker processes
-for bots that search, and the ratings update. Opened and closed by the application's lifespan."""
+for bots that search, the ratings update, the rates per person and per address, and the operator's
+token. Opened and closed by the application's lifespan."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from cardhall.server import ratings
 from cardhall.server.collector import ShortPauses
 from cardhall.server.committer import Committer
 from cardhall.server.lobby import Lobby
+from cardhall.server.rates import Limiter, Limits
 from cardhall.store import RatingRow, Store
 
 log = logging.getLogger(__name__)
@@ -21,10 +23,18 @@ CHECKPOINT_SECONDS = 1.0
 
 
 class ServerContext:
-    def __init__(self, store: Store, bot_workers: int = 1) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_workers: int = 1,
+        limits: Limits | None = None,
+        admin_token: str | None = None,
+    ) -> None:
         self.store = store
         self.committer = Committer(store)
-        self.lobby = Lobby(self)
+        self.limiter = Limiter(limits)
+        self.lobby = Lobby(self, self.limiter)
+        self.admin_token = admin_token  # None: no admin routes (never logged)
         self.bot_workers = bot_workers
         self._bot_pool: ProcessPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()

@@ -34,6 +34,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from cardhall.errors import CardhallError, IllegalActionError, InvalidActionError
+from cardhall.server import bounds
 from cardhall.server.protocol import ProtocolError
 from cardhall.store import ActionRow, ChatRow, PlayerRow, ResultRow, SeatRow, TableRow
 from cardhall.table import BotJob, BotResult, Event, Occupant, StaleActionError, Table, run_bot_job
@@ -94,6 +95,7 @@ class TableHost:
         self._timers: dict[int, tuple[int, asyncio.TimerHandle, float]] = {}  # seat -> (since, handle, at)
         self._away: dict[int, asyncio.TimerHandle] = {}
         self._bot_running = False
+        self.max_actions = bounds.max_actions(row.game.partition("(")[0])
         self._task = asyncio.create_task(self._run(), name=f"table {row.id}")
 
     @property
@@ -217,7 +219,8 @@ class TableHost:
         if table is None:
             return {"observation": None, "legal": [], "to_act": []}
         legal: list[dict[str, Any]] = []
-        if seat is not None and seat in table.to_act:
+        # (a stopped match still has seats to act, who may no longer act)
+        if seat is not None and seat in table.to_act and self.row.status == "playing":
             label = table.game.action_label
             legal = [{"action": a, "label": label(a)} for a in table.legal_actions(seat)]
         return {"observation": table.observation(seat), "legal": legal, "to_act": list(table.to_act)}
@@ -426,9 +429,22 @@ class TableHost:
             )
         if self.row.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", f"seat {seat} of table {self.id} is taken", ref)
+        self._check_someone_plays(seat, ref)
         self.row.seats[seat] = SeatRow(seat, "bot", bot, None, bot)
         await self._seats_changed()
         self._broadcast(seats_changed=True)
+
+    def _check_someone_plays(self, seat: int, ref: Any) -> None:
+        """Refuse a bot in ``seat`` that would start a match of bots alone: work for nobody, which a guest
+        could start without end."""
+        others = [s for s in self.row.seats if s.seat != seat]
+        if all(s.kind == "bot" for s in others):
+            raise ProtocolError(
+                "no_person",
+                f"a bot in seat {seat} would start table {self.id} with bots alone: "
+                "take a seat first (a match needs at least one person)",
+                ref,
+            )
 
     def _playing(self, ref: Any) -> Table:
         if self.row.status == "waiting" or self.table is None:
@@ -472,6 +488,9 @@ class TableHost:
         table = self.table
         self._sync_timers()
         if table is None or self.row.status != "playing":
+            return
+        if len(table.state.history) >= self.max_actions:
+            await self.halt(f"the match reached {self.max_actions} actions, the most this server plays")
             return
         if not self._bot_running and table.bots_to_act():
             self._bot_running = True
@@ -535,6 +554,30 @@ class TableHost:
         await self.ctx.store.finish(finished, results, ratings)
         self.row.status, self.row.finished_at = finished.status, finished.finished_at
         self.ctx.lobby_changed()
+
+    # --- stopping a match -----------------------------------------------------------------------
+
+    async def halt(self, reason: str) -> bool:
+        """Stop the table here and now (the operator's ``cardhall admin stop``, or the cap on actions of
+        :mod:`cardhall.server.bounds`): it is stored ``abandoned``, then every connection at it gets a
+        ``stopped`` frame saying why and an ``update`` showing the status; nothing moves there again (a
+        bot's move on its way is dropped: :meth:`_bot_result` plays only while ``playing``). Runs in the
+        owner task. False when the table was over already."""
+        if self.row.status not in ("waiting", "playing"):
+            return False
+        self._clear_timers()
+        for handle in self._away.values():
+            handle.cancel()
+        self._away.clear()
+        # Stopped in memory only once stored, as a finished match is (see _finish).
+        await self.ctx.store.save_table(replace(self.row, status="abandoned"))
+        self.row.status = "abandoned"
+        log.warning("table %s stopped: %s", self.id, reason)
+        number = 0 if self.table is None else self.table.number
+        self.send_all({"type": "stopped", "table": self.id, "n": number, "reason": reason})
+        self._broadcast()
+        self.ctx.lobby_changed()
+        return True
 
     # --- timers and stand-ins --------------------------------------------------------------------
 

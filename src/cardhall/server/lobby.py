@@ -9,27 +9,51 @@ Choices:
 - Play again (``rematch``) makes a new table with the same game, settings and seats (people and bots)
   once the match is over; its people are seated already and have ``away_seconds`` to join it. Asking
   twice gives the same new table.
+  Simultaneous requests (every player of the match clicks "play again" at once) make one table: the
+  first request makes it, and every request that comes while it is being made waits for it
+  (``_making``: one future per old table) and gets the same table.
 - Finished and abandoned tables leave memory (their rows and records stay in the store).
+
+A guest cannot start work without end:
+
+- Every table a player creates seats at least one person before it starts: ``POST /api/tables`` with
+  bots in every seat, and a ``bot`` that would fill the last seat of a table with bots alone, are refused
+  (``no_person``). (Tables the server makes itself, with no owner, may be bots alone: tests, benchmarks.)
+- A match's length is bounded (:mod:`cardhall.server.bounds`): options that set it (Hokm's, Hearts' and
+  gin's ``target``, Svara's stack in antes) at most 3 times their default, refused (``bad_game``)
+  beyond; and a table that reaches the cap on actions of its game is stopped (``abandoned``). The
+  engine's own option ranges stay wide, for simulations.
+- Creating tables (``POST /api/tables``, quick play, a rematch that makes a new table) is rated per
+  player and per address (:mod:`cardhall.server.rates`), and a player may own at most
+  ``waiting_tables_per_player`` waiting tables at once (``too_many_tables``); a refused request
+  creates nothing and costs no token.
+- The operator stops any table (``cardhall admin stop``: :meth:`TableHost.halt`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Mapping
 
 from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import load_game
+from cardhall.server import bounds
 from cardhall.server.host import Services, TableHost
 from cardhall.server.protocol import ProtocolError
+from cardhall.server.rates import Limiter
 from cardhall.server.settings import bot_for_level, table_settings
 from cardhall.store import PlayerRow, SeatRow, TableRow
 
 
 class Lobby:
-    def __init__(self, ctx: Services) -> None:
+    def __init__(self, ctx: Services, limiter: Limiter | None = None) -> None:
         self.ctx = ctx
+        self.limiter = limiter if limiter is not None else Limiter()
         self.hosts: dict[str, TableHost] = {}
         self._rematches: dict[str, str] = {}
+        # Old table id -> the rematch being made now (None: making it failed, ask again).
+        self._making: dict[str, asyncio.Future[TableHost | None]] = {}
 
     async def restore(self) -> int:
         """Bring back every waiting and playing table from the store; how many."""
@@ -72,12 +96,16 @@ class Lobby:
         bots: Mapping[int, str] | None = None,
         people: Mapping[int, PlayerRow] | None = None,
         rematch_of: str | None = None,
+        address: str | None = None,
     ) -> TableHost:
-        """A new table: ``bots`` seats bots (by bot string) and ``people`` seats people at once."""
+        """A new table: ``bots`` seats bots (by bot string) and ``people`` seats people at once.
+        ``owner`` (a player: every table but the server's own) is held to the rules of the module's
+        docstring, ``address`` (his client's) to its rates."""
         try:
             game = load_game(game_text if isinstance(game_text, str) else "")
             if not isinstance(game_text, str):
                 raise InvalidOptionError(f"a game string is text, got {game_text!r}")
+            bounds.check(game)
             checked = table_settings(settings)
         except CardhallError as e:
             raise ProtocolError("bad_game", str(e)) from None
@@ -86,6 +114,8 @@ class Lobby:
             seats[self._seat(game.num_players, seat)] = SeatRow(seat, "bot", spec, None, spec)
         for seat, player in (people or {}).items():
             seats[self._seat(game.num_players, seat)] = SeatRow(seat, "person", player.name, player.id)
+        if owner is not None:
+            self._check_owner(owner, seats, address)
         row = TableRow(
             id=secrets.token_urlsafe(6),
             game=str(game),
@@ -101,6 +131,26 @@ class Lobby:
         await host.call(host._seats_changed)
         return host
 
+    def _check_owner(self, owner: PlayerRow, seats: list[SeatRow], address: str | None) -> None:
+        """A player's new table: someone plays at it, he does not own too many waiting tables, and he
+        is within his rates (checked last: a table refused for another reason costs no token)."""
+        if all(s.kind == "bot" for s in seats):
+            raise ProtocolError(
+                "no_person", "a table of bots alone is not played here: leave a seat for a person"
+            )
+        cap = self.limiter.limits.waiting_tables_per_player
+        if cap is not None and any(s.kind == "empty" for s in seats):
+            waiting = sum(
+                1 for h in self.hosts.values() if h.row.owner_id == owner.id and h.row.status == "waiting"
+            )
+            if waiting >= cap:
+                raise ProtocolError(
+                    "too_many_tables",
+                    f"you have {waiting} tables waiting for players, the most one player may have: "
+                    "start or leave one first",
+                )
+        self.limiter.new_table(owner.id, address)
+
     @staticmethod
     def _seat(players: int, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -113,6 +163,7 @@ class Lobby:
         game_text: object,
         level: object,
         settings: Mapping[str, object] | None = None,
+        address: str | None = None,
     ) -> TableHost:
         try:
             bot = bot_for_level(level)
@@ -123,14 +174,43 @@ class Lobby:
         except CardhallError as e:
             raise ProtocolError("bad_game", str(e)) from None
         bots = {seat: bot for seat in range(1, players)}
-        return await self.create(player, game_text, settings, bots, {0: player})
+        return await self.create(player, game_text, settings, bots, {0: player}, address=address)
 
-    async def rematch(self, player: PlayerRow, table_id: str, ref: object = None) -> TableHost:
+    async def rematch(
+        self, player: PlayerRow, table_id: str, ref: object = None, address: str | None = None
+    ) -> TableHost:
+        """The rematch of ``table_id``: made by the first asker, the same table for every other."""
+        while True:
+            making = self._making.get(table_id)
+            if making is None:
+                break
+            old = self.host(table_id, ref)  # (in memory while its rematch is being made)
+            self._check_played(old, player, table_id, ref)
+            # Shielded: a waiter that goes away (its connection closed) must not cancel the making.
+            made = await asyncio.shield(making)
+            if made is not None:
+                return made
+            # Making it failed (the first asker's rate, say): ask again, perhaps to make it ourselves.
+        making = asyncio.get_running_loop().create_future()
+        self._making[table_id] = making
+        made = None
+        try:
+            made = await self._rematch(player, table_id, ref, address)
+            return made
+        finally:
+            del self._making[table_id]
+            making.set_result(made)
+
+    @staticmethod
+    def _check_played(old: TableHost, player: PlayerRow, table_id: str, ref: object) -> None:
+        if all(s.player_id != player.id for s in old.row.seats):
+            raise ProtocolError("not_seated", f"you did not play at table {table_id}", ref)  # type: ignore[arg-type]
+
+    async def _rematch(self, player: PlayerRow, table_id: str, ref: object, address: str | None) -> TableHost:
         known = self.hosts.get(self._rematches.get(table_id, ""))
         # (the old table may have left memory already: the new one has the same people)
         old = known if known is not None else self.host(table_id, ref)
-        if all(s.player_id != player.id for s in old.row.seats):
-            raise ProtocolError("not_seated", f"you did not play at table {table_id}", ref)  # type: ignore[arg-type]
+        self._check_played(old, player, table_id, ref)
         if known is not None:
             return known
         if old.row.status != "finished":
@@ -139,7 +219,13 @@ class Lobby:
         ids = [s.player_id for s in old.row.seats if s.kind == "person" and s.player_id is not None]
         found = await self.ctx.store.players(ids)
         people = {s.seat: found[s.player_id] for s in old.row.seats if s.player_id in found}
-        host = await self.create(player, old.row.game, old.row.settings, bots, people, rematch_of=table_id)
+        try:
+            host = await self.create(
+                player, old.row.game, old.row.settings, bots, people, rematch_of=table_id, address=address
+            )
+        except ProtocolError as e:
+            e.ref = ref  # type: ignore[assignment]  # (the create knows no message to quote)
+            raise
         self._rematches[table_id] = host.id
         old.send_all(
             {

@@ -101,6 +101,9 @@ ERROR_CODES: Final = (
     "bad_game",
     "bad_request",
     "rate_limited",
+    "no_person",
+    "too_many_tables",
+    "not_admin",
 )
 
 

@@ -1,0 +1,119 @@
+"""``cardhall admin``: the operator's commands, sent to a running server over HTTP with the admin token.
+
+``cardhall admin tables`` lists the tables the server holds (waiting and playing, and finished or
+abandoned ones not yet dropped from memory); ``cardhall admin stop TABLE`` stops one: its match ends
+``abandoned``, and every connection at it is told why.
+
+Choices:
+
+- The token comes from ``--token-file`` (its first line) or the ``CARDHALL_ADMIN_TOKEN`` variable, the
+  same places ``cardhall serve`` reads it from, never from the command line (where every user of the
+  machine could read it in the process list), and it is never printed.
+- Only the standard library (``urllib``): the operator's machine needs no server extra.
+- A server that refuses (a wrong token, no such table) or cannot be reached is reported in one line,
+  exit status 2, like every other mistake on the command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from cardhall.errors import CardhallError
+
+TOKEN_VARIABLE = "CARDHALL_ADMIN_TOKEN"
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+MIN_TOKEN = 16  # characters: an admin token shorter than this is refused, as a guessable one
+
+
+def read_token(path: str | None, what: str = "--token-file") -> str | None:
+    """The admin token: the first line of ``path`` (when given), else ``CARDHALL_ADMIN_TOKEN``; None
+    when neither is there. A token shorter than :data:`MIN_TOKEN` is refused."""
+    if path is not None:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        token = lines[0].strip() if lines else ""
+        source = f"{what} {path}"
+    else:
+        found = os.environ.get(TOKEN_VARIABLE)
+        if found is None:
+            return None
+        token, source = found.strip(), TOKEN_VARIABLE
+    if len(token) < MIN_TOKEN:
+        raise CardhallError(f"the admin token in {source} is shorter than {MIN_TOKEN} characters")
+    return token
+
+
+def _ask(args: argparse.Namespace, method: str, path: str, data: Any = None) -> Any:
+    token = read_token(args.token_file)
+    if token is None:
+        raise CardhallError(f"no admin token: give --token-file or set {TOKEN_VARIABLE}")
+    url = args.server.rstrip("/") + path
+    request = urllib.request.Request(
+        url,
+        method=method,
+        data=None if data is None else json.dumps(data).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=args.timeout) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as e:
+        try:
+            error = json.loads(e.read())
+            why = f"{error['error']}: {error['message']}"
+        except (ValueError, KeyError, TypeError):
+            why = f"HTTP {e.code} {e.reason}"
+        raise CardhallError(f"{args.server} refused: {why}") from None
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        raise CardhallError(f"cannot reach {args.server}: {reason}") from None
+
+
+def _seats(table: dict[str, Any]) -> str:
+    return ", ".join(s["name"] or "-" for s in table["seats"])
+
+
+def cmd_admin(args: argparse.Namespace, console: Console) -> int:
+    if args.what == "tables":
+        tables = _ask(args, "GET", "/api/admin/tables")["tables"]
+        if args.json:
+            console.print_json(json.dumps(tables))
+            return 0
+        for t in tables:
+            line = (
+                f"{t['table']}  {t['status']:<9} {t['game']:<28} {t['actions']:>7} actions  "
+                f"{t['connections']} connected  {_seats(t)}"
+            )
+            console.print(line, markup=False, soft_wrap=True)
+        console.print(f"{len(tables)} tables", markup=False)
+        return 0
+    stopped = _ask(args, "POST", f"/api/admin/tables/{args.table}/stop", {"reason": args.reason})
+    console.print(f"stopped table {stopped['table']} ({stopped['game']}): {stopped['status']}", markup=False)
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    v = sub.add_parser("admin", help="the operator's commands to a running server: list tables, stop one")
+    v.add_argument(
+        "--server", default=DEFAULT_SERVER, help=f"the server's address (default {DEFAULT_SERVER})"
+    )
+    v.add_argument(
+        "--token-file",
+        help=f"a file whose first line is the server's admin token (default: ${TOKEN_VARIABLE})",
+    )
+    v.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the server (default 10)")
+    what = v.add_subparsers(dest="what", required=True, metavar="WHAT")
+    tables = what.add_parser("tables", help="list the tables the server holds")
+    tables.add_argument("--json", action="store_true", help="print them as JSON")
+    stop = what.add_parser("stop", help="stop a table: its match ends abandoned, its players are told")
+    stop.add_argument("table", help="the table's id")
+    stop.add_argument(
+        "--reason", default="stopped by the operator", help="what its players are told (a short line)"
+    )

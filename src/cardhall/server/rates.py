@@ -1,0 +1,210 @@
+"""Rate limits per person and per address: token buckets keyed by player id or by client address, for
+creating players, creating tables (``POST /api/tables``, quick play, a rematch that makes a new table) and
+websocket messages (every connection of a player together, every connection of an address together).
+Beside them each connection keeps its own bucket (:mod:`cardhall.server.connection`).
+
+Choices:
+
+- A bucket holds ``burst`` tokens and gains ``per_second`` of them a second; each request takes one.
+  A request that finds a bucket without a whole token is refused, with the seconds until one is there
+  (HTTP: 429 with ``Retry-After``; the websocket: a ``rate_limited`` frame), and takes nothing from
+  any bucket: a refused request costs nothing, so a client that waits as told gets through.
+- One request may have to pass several buckets (a message: its player's and its address's); it takes
+  a token from each only when every one has one, so one full bucket never drains another.
+- Memory stays bounded: a bucket that has refilled completely is the same as no bucket, so buckets
+  idle for the time a whole burst takes to refill are dropped (checked oldest first, at each request),
+  and at most :data:`MAX_KEYS` buckets are kept per limit (beyond that the oldest is dropped: it
+  starts full again, which gives a client at most one more burst).
+- An address is the client's IP address as the ASGI server reports it (uvicorn resolves
+  ``X-Forwarded-For`` only from the proxies it trusts, 127.0.0.1 by default); an IPv6 address counts
+  by its /64 network, which one client usually holds whole.
+- The defaults (:class:`Limits`) are meant for a public server: generous for people, who create one
+  player per browser and one table at a time and send a message a second or so, and tight for scripts.
+  ``cardhall serve --no-rate-limits`` lifts the rates (a load test on loopback); tests set their own.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from cardhall.server.protocol import ProtocolError
+
+MAX_KEYS: Final = 100_000  # buckets kept per limit, at most
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``burst`` requests at once, then ``per_second`` a second on average."""
+
+    per_second: float
+    burst: float
+
+    def describe(self) -> str:
+        """How the protocol document writes it: ``30 at once, then 1 every 20 s``."""
+        if self.per_second >= 1:
+            return f"{self.burst:g} at once, then {self.per_second:g} a second"
+        return f"{self.burst:g} at once, then 1 every {1 / self.per_second:g} s"
+
+
+# The defaults, named so the protocol document can quote them (tests/test_protocol_doc.py).
+PLAYERS_PER_ADDRESS: Final = Rate(1 / 20, 30)  # a household, a classroom behind one address
+TABLES_PER_PLAYER: Final = Rate(1 / 6, 10)
+TABLES_PER_ADDRESS: Final = Rate(1 / 2, 30)
+MESSAGES_PER_PLAYER: Final = Rate(30, 60)  # a connection alone may send 20 a second: two tabs, and more
+MESSAGES_PER_ADDRESS: Final = Rate(100, 200)
+WAITING_TABLES_PER_PLAYER: Final = 5  # waiting tables one player created, at once
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits per person and per address (None: no limit of that kind); given to
+    :func:`cardhall.server.app.create_app`."""
+
+    players_per_address: Rate | None = PLAYERS_PER_ADDRESS
+    tables_per_player: Rate | None = TABLES_PER_PLAYER
+    tables_per_address: Rate | None = TABLES_PER_ADDRESS
+    messages_per_player: Rate | None = MESSAGES_PER_PLAYER
+    messages_per_address: Rate | None = MESSAGES_PER_ADDRESS
+    waiting_tables_per_player: int | None = WAITING_TABLES_PER_PLAYER
+
+    def without_rates(self) -> Limits:
+        """These limits with no rate per person or per address (the cap on waiting tables stays)."""
+        return replace(
+            self,
+            players_per_address=None,
+            tables_per_player=None,
+            tables_per_address=None,
+            messages_per_player=None,
+            messages_per_address=None,
+        )
+
+
+class RateLimited(ProtocolError):
+    """A request beyond a rate: ``retry_after`` seconds until it would pass."""
+
+    def __init__(self, message: str, retry_after: float, ref: int | str | None = None) -> None:
+        super().__init__("rate_limited", message, ref)
+        self.retry_after = retry_after
+
+    @property
+    def retry_after_header(self) -> str:
+        """Whole seconds, at least 1 (HTTP's ``Retry-After`` takes no fractions)."""
+        return str(max(1, math.ceil(self.retry_after)))
+
+
+@dataclass
+class Buckets:
+    """One token bucket per key, for one :class:`Rate`; ``what`` names the limit in refusals."""
+
+    rate: Rate
+    what: str
+    clock: Callable[[], float] = time.monotonic
+    # key -> (tokens, when they were counted); kept in the order of their last use, oldest first.
+    _buckets: dict[Hashable, tuple[float, float]] = field(default_factory=dict)
+
+    def tokens(self, key: Hashable, now: float) -> float:
+        """The tokens ``key`` has now (a key without a bucket has a full one)."""
+        found = self._buckets.get(key)
+        if found is None:
+            return self.rate.burst
+        tokens, stamp = found
+        return min(self.rate.burst, tokens + (now - stamp) * self.rate.per_second)
+
+    def wait(self, key: Hashable, now: float) -> float:
+        """Seconds until ``key`` has a whole token (0: it has one)."""
+        missing = 1 - self.tokens(key, now)
+        return 0.0 if missing <= 0 else missing / self.rate.per_second
+
+    def take(self, key: Hashable, now: float) -> None:
+        tokens = self.tokens(key, now) - 1
+        self._buckets.pop(key, None)  # (re-inserted last: the dict stays in the order of use)
+        self._buckets[key] = (tokens, now)
+        self._expire(now)
+
+    def _expire(self, now: float) -> None:
+        idle = self.rate.burst / self.rate.per_second  # time for an empty bucket to fill up
+        while self._buckets:
+            oldest = next(iter(self._buckets))
+            _, stamp = self._buckets[oldest]
+            if now - stamp < idle and len(self._buckets) <= MAX_KEYS:
+                return
+            del self._buckets[oldest]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def address_key(host: str | None) -> str:
+    """The key of a client address: IPv4 as it is, IPv6 by its /64 network (an IPv4-mapped address as
+    the IPv4 one); anything else (no address, a test client's name) as given."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class Limiter:
+    """Every rate of :class:`Limits`, keyed: ``player`` (a player id) and ``address`` (a client
+    address) name who asks."""
+
+    def __init__(self, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits if limits is not None else Limits()
+        self.clock = clock
+
+        def buckets(rate: Rate | None, what: str) -> Buckets | None:
+            return None if rate is None else Buckets(rate, what, clock)
+
+        lim = self.limits
+        self.players_per_address = buckets(lim.players_per_address, "new players from one address")
+        self.tables_per_player = buckets(lim.tables_per_player, "new tables from one player")
+        self.tables_per_address = buckets(lim.tables_per_address, "new tables from one address")
+        self.messages_per_player = buckets(lim.messages_per_player, "messages from one player")
+        self.messages_per_address = buckets(lim.messages_per_address, "messages from one address")
+
+    def _pass(self, checks: Sequence[tuple[Buckets | None, Hashable]], ref: int | str | None) -> None:
+        """Take a token from every bucket of ``checks``, or from none and raise :class:`RateLimited`
+        naming the first limit that refused."""
+        now = self.clock()
+        active = [(b, key) for b, key in checks if b is not None]
+        for b, key in active:
+            wait = b.wait(key, now)
+            if wait > 0:
+                raise RateLimited(f"too many {b.what}: at most {b.rate.describe()}", wait, ref)
+        for b, key in active:
+            b.take(key, now)
+
+    def new_player(self, address: str | None) -> None:
+        self._pass([(self.players_per_address, address_key(address))], None)
+
+    def new_table(self, player: int, address: str | None, ref: int | str | None = None) -> None:
+        self._pass([(self.tables_per_player, player), (self.tables_per_address, address_key(address))], ref)
+
+    def message(self, player: int | None, address: str | None) -> None:
+        """A websocket message from ``player`` (None before ``hello``) at ``address``."""
+        checks: list[tuple[Buckets | None, Hashable]] = [(self.messages_per_address, address_key(address))]
+        if player is not None:
+            checks.insert(0, (self.messages_per_player, player))
+        self._pass(checks, None)
+
+    def keys(self) -> int:
+        """How many buckets are kept now, over every limit (memory stays bounded: see the module)."""
+        every = (
+            self.players_per_address,
+            self.tables_per_player,
+            self.tables_per_address,
+            self.messages_per_player,
+            self.messages_per_address,
+        )
+        return sum(len(b) for b in every if b is not None)
