@@ -15,16 +15,20 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from cardhall.server.app import create_app
+from cardhall.server.rates import Limits
 from tests.benchmark_scripts import load_script
 
 FAST = {"bot_pace_ms": 0}  # bots play at once in tests
 
 
 @contextmanager
-def server(path: Path | None = None) -> Iterator[TestClient]:
-    """A running app (its lifespan entered) on a SQLite file (or a fresh in-memory database)."""
+def server(
+    path: Path | None = None, limits: Limits | None = None, admin_token: str | None = None
+) -> Iterator[TestClient]:
+    """A running app (its lifespan entered) on a SQLite file (or a fresh in-memory database), with the
+    server's default rates unless ``limits`` are given (every test client has the same address)."""
     url = f"sqlite+aiosqlite:///{path}" if path is not None else "sqlite+aiosqlite:///:memory:"
-    with TestClient(create_app(url)) as client:
+    with TestClient(create_app(url, limits=limits, admin_token=admin_token)) as client:
         yield client
 
 
@@ -137,15 +141,15 @@ def server_log(db: Path) -> Path:
 
 
 @contextmanager
-def running_server(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``cardhall serve`` in its own process, once it answers; killed (SIGKILL) if still alive. Its
-    output goes to :func:`server_log` (a file, not a pipe: a pipe nobody reads would stop a server that
-    logs much, once full)."""
+def running_server(db: Path, port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``cardhall serve`` in its own process (with ``options`` besides its port and store), once it
+    answers; killed (SIGKILL) if still alive. Its output goes to :func:`server_log` (a file, not a pipe:
+    a pipe nobody reads would stop a server that logs much, once full)."""
     with server_log(db).open("wb") as output:
         process = subprocess.Popen(
             [
                 *(sys.executable, "-m", "cardhall", "serve"),
-                *("--port", str(port), "--db", f"sqlite+aiosqlite:///{db}"),
+                *("--port", str(port), "--db", f"sqlite+aiosqlite:///{db}", *options),
             ],
             stdout=output,
             stderr=subprocess.STDOUT,
