@@ -22,8 +22,8 @@ import msgspec
 import pytest
 from starlette.routing import Mount, Route, WebSocketRoute
 
-from cardhall.server import connection, protocol
-from cardhall.server.app import STATUS, NewPlayer, NewTable, QuickPlay, create_app
+from cardhall.server import bounds, connection, protocol, rates
+from cardhall.server.app import STATUS, NewPlayer, NewTable, QuickPlay, StopTable, create_app
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS
 from cardhall.store import RATING_POOLS, TABLE_STATUSES
 
@@ -40,6 +40,7 @@ BODIES: dict[str, type[msgspec.Struct]] = {
     "POST /api/players": NewPlayer,
     "POST /api/tables": NewTable,
     "POST /api/quickplay": QuickPlay,
+    "POST /api/admin/tables/{table}/stop": StopTable,
 }
 CLIENT_MESSAGES: tuple[type[msgspec.Struct], ...] = typing.get_args(protocol.ClientMessage)
 
@@ -257,7 +258,7 @@ def test_the_errors_of_each_section_are_real_codes_with_their_status() -> None:
 
 
 def test_the_limits_and_close_codes_are_the_codes() -> None:
-    modules = {"protocol": protocol, "connection": connection}
+    modules = {"protocol": protocol, "connection": connection, "rates": rates}
     table = rows(section("Limits and close codes", 2))
     named = {code(row[0]) for row in table}
     assert named >= {
@@ -274,6 +275,28 @@ def test_the_limits_and_close_codes_are_the_codes() -> None:
     for row in table:
         module, _, name = code(row[0]).partition(".")
         assert float(row[1]) == getattr(modules[module], name), row
+
+
+def test_the_rates_per_person_and_per_address_are_the_defaults() -> None:
+    table = rows(section("Rates per person and per address", 3))
+    documented = {code(row[0]): row[1] for row in table}
+    defaults = rates.Limits()
+    assert set(documented) == {f"rates.{f.upper()}" for f in vars(defaults)}
+    for name, value in documented.items():
+        constant = getattr(rates, name.removeprefix("rates."))
+        assert getattr(defaults, name.removeprefix("rates.").lower()) == constant, name
+        shown = constant.describe() if isinstance(constant, rates.Rate) else str(constant)
+        assert value == shown, name
+
+
+def test_the_match_lengths_are_the_bounds() -> None:
+    body = section("Match lengths", 3)
+    assert f"`bounds.LENGTH_FACTOR` ({bounds.LENGTH_FACTOR})" in body
+    assert [(code(r[0]), code(r[1]), int(r[2])) for r in rows(body)] == [
+        (b.game, b.what, b.maximum) for b in bounds.BOUNDS
+    ]
+    caps = rows(body[body.index("| game | actions at most |") :])
+    assert {code(r[0]): int(r[1]) for r in caps} == bounds.MAX_ACTIONS
 
 
 def test_the_example_exchange_is_made_of_real_messages_and_frames() -> None:

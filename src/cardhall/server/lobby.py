@@ -25,8 +25,9 @@ A guest cannot start work without end:
   engine's own option ranges stay wide, for simulations.
 - Creating tables (``POST /api/tables``, quick play, a rematch that makes a new table) is rated per
   player and per address (:mod:`cardhall.server.rates`), and a player may own at most
-  ``waiting_tables_per_player`` waiting tables at once (``too_many_tables``); a refused request
-  creates nothing and costs no token.
+  ``waiting_tables_per_player`` waiting tables and ``unfinished_tables_per_player`` waiting or playing
+  ones at once (``too_many_tables``): so a guest keeps a bounded number of bounded matches going. A
+  refused request creates nothing and costs no token.
 - The operator stops any table (``cardhall admin stop``: :meth:`TableHost.halt`).
 """
 
@@ -138,17 +139,23 @@ class Lobby:
             raise ProtocolError(
                 "no_person", "a table of bots alone is not played here: leave a seat for a person"
             )
-        cap = self.limiter.limits.waiting_tables_per_player
-        if cap is not None and any(s.kind == "empty" for s in seats):
-            waiting = sum(
-                1 for h in self.hosts.values() if h.row.owner_id == owner.id and h.row.status == "waiting"
+        limits = self.limiter.limits
+        mine = [h.row.status for h in self.hosts.values() if h.row.owner_id == owner.id]
+        waiting, unfinished = mine.count("waiting"), mine.count("waiting") + mine.count("playing")
+        cap = limits.waiting_tables_per_player
+        if cap is not None and waiting >= cap and any(s.kind == "empty" for s in seats):
+            raise ProtocolError(
+                "too_many_tables",
+                f"you have {waiting} tables waiting for players, the most one player may have: "
+                "start or leave one first",
             )
-            if waiting >= cap:
-                raise ProtocolError(
-                    "too_many_tables",
-                    f"you have {waiting} tables waiting for players, the most one player may have: "
-                    "start or leave one first",
-                )
+        cap = limits.unfinished_tables_per_player
+        if cap is not None and unfinished >= cap:
+            raise ProtocolError(
+                "too_many_tables",
+                f"you have {unfinished} tables waiting or playing, the most one player may have: "
+                "finish one first",
+            )
         self.limiter.new_table(owner.id, address)
 
     @staticmethod

@@ -21,15 +21,20 @@ Choices:
 - The defaults (:class:`Limits`) are meant for a public server: generous for people, who create one
   player per browser and one table at a time and send a message a second or so, and tight for scripts.
   ``cardhall serve --no-rate-limits`` lifts the rates (a load test on loopback); tests set their own.
+- Beside the rates, two caps on the tables one player created that exist at once (the lobby checks
+  them): waiting ones (a guest made 1,000 in 4 s), and unfinished ones (waiting or playing: each match
+  is bounded, and this bounds how many one guest keeps going).
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Final
 
 from cardhall.server.protocol import ProtocolError
@@ -58,6 +63,9 @@ TABLES_PER_ADDRESS: Final = Rate(1 / 2, 30)
 MESSAGES_PER_PLAYER: Final = Rate(30, 60)  # a connection alone may send 20 a second: two tabs, and more
 MESSAGES_PER_ADDRESS: Final = Rate(100, 200)
 WAITING_TABLES_PER_PLAYER: Final = 5  # waiting tables one player created, at once
+# Waiting or playing tables one player created, at once: each match is bounded (bounds.py), and this
+# bounds how many a guest keeps going (quick plays he left, which stand-ins play to the end).
+UNFINISHED_TABLES_PER_PLAYER: Final = 10
 
 
 @dataclass(frozen=True)
@@ -71,9 +79,10 @@ class Limits:
     messages_per_player: Rate | None = MESSAGES_PER_PLAYER
     messages_per_address: Rate | None = MESSAGES_PER_ADDRESS
     waiting_tables_per_player: int | None = WAITING_TABLES_PER_PLAYER
+    unfinished_tables_per_player: int | None = UNFINISHED_TABLES_PER_PLAYER
 
     def without_rates(self) -> Limits:
-        """These limits with no rate per person or per address (the cap on waiting tables stays)."""
+        """These limits with no rate per person or per address (the caps on tables stay)."""
         return replace(
             self,
             players_per_address=None,
@@ -97,48 +106,51 @@ class RateLimited(ProtocolError):
         return str(max(1, math.ceil(self.retry_after)))
 
 
-@dataclass
 class Buckets:
     """One token bucket per key, for one :class:`Rate`; ``what`` names the limit in refusals."""
 
-    rate: Rate
-    what: str
-    clock: Callable[[], float] = time.monotonic
-    # key -> (tokens, when they were counted); kept in the order of their last use, oldest first.
-    _buckets: dict[Hashable, tuple[float, float]] = field(default_factory=dict)
+    def __init__(self, rate: Rate, what: str) -> None:
+        self.rate = rate
+        self.what = what
+        self._burst = rate.burst
+        self._per_second = rate.per_second
+        self._idle = rate.burst / rate.per_second  # time for an empty bucket to fill up
+        # key -> (tokens, when they were counted); kept in the order of their last use, oldest first
+        # (an OrderedDict: moving a key to the end and reading the first are O(1), where a dict whose
+        # front keeps being deleted makes each look at its first key scan the holes left).
+        self._buckets: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()
 
     def tokens(self, key: Hashable, now: float) -> float:
         """The tokens ``key`` has now (a key without a bucket has a full one)."""
         found = self._buckets.get(key)
         if found is None:
-            return self.rate.burst
+            return self._burst
         tokens, stamp = found
-        return min(self.rate.burst, tokens + (now - stamp) * self.rate.per_second)
+        return min(self._burst, tokens + (now - stamp) * self._per_second)
 
-    def wait(self, key: Hashable, now: float) -> float:
-        """Seconds until ``key`` has a whole token (0: it has one)."""
-        missing = 1 - self.tokens(key, now)
-        return 0.0 if missing <= 0 else missing / self.rate.per_second
+    def wait(self, tokens: float) -> float:
+        """Seconds until a bucket of ``tokens`` has a whole one."""
+        return max(0.0, (1 - tokens) / self._per_second)
+
+    def put(self, key: Hashable, tokens: float, now: float) -> None:
+        """``key`` has ``tokens`` now (and forget the buckets idle long enough to be full again)."""
+        buckets = self._buckets
+        buckets[key] = (tokens, now)
+        buckets.move_to_end(key)
+        while True:
+            oldest = next(iter(buckets))
+            if now - buckets[oldest][1] < self._idle and len(buckets) <= MAX_KEYS:
+                return
+            buckets.popitem(last=False)
 
     def take(self, key: Hashable, now: float) -> None:
-        tokens = self.tokens(key, now) - 1
-        self._buckets.pop(key, None)  # (re-inserted last: the dict stays in the order of use)
-        self._buckets[key] = (tokens, now)
-        self._expire(now)
-
-    def _expire(self, now: float) -> None:
-        idle = self.rate.burst / self.rate.per_second  # time for an empty bucket to fill up
-        while self._buckets:
-            oldest = next(iter(self._buckets))
-            _, stamp = self._buckets[oldest]
-            if now - stamp < idle and len(self._buckets) <= MAX_KEYS:
-                return
-            del self._buckets[oldest]
+        self.put(key, self.tokens(key, now) - 1, now)
 
     def __len__(self) -> int:
         return len(self._buckets)
 
 
+@functools.lru_cache(maxsize=4096)  # (parsing an address costs more than the rest of a check)
 def address_key(host: str | None) -> str:
     """The key of a client address: IPv4 as it is, IPv6 by its /64 network (an IPv4-mapped address as
     the IPv4 one); anything else (no address, a test client's name) as given."""
@@ -164,7 +176,7 @@ class Limiter:
         self.clock = clock
 
         def buckets(rate: Rate | None, what: str) -> Buckets | None:
-            return None if rate is None else Buckets(rate, what, clock)
+            return None if rate is None else Buckets(rate, what)
 
         lim = self.limits
         self.players_per_address = buckets(lim.players_per_address, "new players from one address")
@@ -177,13 +189,15 @@ class Limiter:
         """Take a token from every bucket of ``checks``, or from none and raise :class:`RateLimited`
         naming the first limit that refused."""
         now = self.clock()
-        active = [(b, key) for b, key in checks if b is not None]
-        for b, key in active:
-            wait = b.wait(key, now)
-            if wait > 0:
-                raise RateLimited(f"too many {b.what}: at most {b.rate.describe()}", wait, ref)
-        for b, key in active:
-            b.take(key, now)
+        levels = []
+        for b, key in checks:
+            if b is not None:
+                tokens = b.tokens(key, now)
+                if tokens < 1:
+                    raise RateLimited(f"too many {b.what}: at most {b.rate.describe()}", b.wait(tokens), ref)
+                levels.append((b, key, tokens))
+        for b, key, tokens in levels:
+            b.put(key, tokens - 1, now)
 
     def new_player(self, address: str | None) -> None:
         self._pass([(self.players_per_address, address_key(address))], None)
@@ -193,10 +207,11 @@ class Limiter:
 
     def message(self, player: int | None, address: str | None) -> None:
         """A websocket message from ``player`` (None before ``hello``) at ``address``."""
-        checks: list[tuple[Buckets | None, Hashable]] = [(self.messages_per_address, address_key(address))]
-        if player is not None:
-            checks.insert(0, (self.messages_per_player, player))
-        self._pass(checks, None)
+        where = address_key(address)
+        if player is None:
+            self._pass(((self.messages_per_address, where),), None)
+        else:
+            self._pass(((self.messages_per_player, player), (self.messages_per_address, where)), None)
 
     def keys(self) -> int:
         """How many buckets are kept now, over every limit (memory stays bounded: see the module)."""
