@@ -12,10 +12,14 @@ Choices:
   deals at most, by its rules). ``max_hands`` / ``max_deals`` only ever shorten a match, so any value
   is accepted. A game string beyond a bound is refused (``bad_game``) naming the option and its bound.
 - **A cap on actions per table**, for what no option bounds: a Hokm match whose scores drift below
-  zero between failed contracts, gin hands that go void, cautious Svara bots. It is about 10 times the
-  longest match played at the server's bounds with rules bots (8 Svara players: 3 times), so a match
-  people play never meets it; a table that reaches it is stopped (``abandoned``) like one the operator
-  stops (:meth:`cardhall.server.host.TableHost.halt`).
+  zero between failed contracts (easy bots never reach 500), gin hands that go void, Svara bots that
+  never fold. It is 10 times the longest match measured at the server's bounds with rules bots (40
+  matches each, rounded up; Svara from 4 players at the default stack, since eight players at the
+  largest stack play for hours between bots), so a match people play never meets it: at a person's pace
+  even the smallest cap is hours of play. It bounds what bots alone can do (at ``bot_pace_ms`` 0, with
+  the person gone), and it stops a table stored before the bounds that came back after a restart. A
+  table that reaches it is stopped (``abandoned``) like one the operator stops
+  (:meth:`cardhall.server.host.TableHost.halt`).
 """
 
 from __future__ import annotations
@@ -56,10 +60,10 @@ BOUNDS: Final = (
 # The most actions a table plays, per game (measured: see the module's docstring and the README).
 MAX_ACTIONS: Final = {
     "hokm": 40_000,  # target 1500, rules bots: at most 3,638 actions in 40 matches
-    "hearts": 100_000,  # 11 players, target 450: at most 10,956
+    "hearts": 120_000,  # 11 players, target 450: at most 10,956
     "gin": 15_000,  # target 300: at most 1,452
     "kierki": 7_000,  # 12 deals: at most 645
-    "svara": 500_000,  # 8 players, 300 antes: the longest of all
+    "svara": 300_000,  # 4 players, 100 antes: at most 22,460 (8 players at 300 antes: hours of bots)
 }
 
 

@@ -36,6 +36,7 @@ export class TableView {
     this.dismissed = 0; // the deal_scored event whose summary was closed
     this.focusIndex = null;
     this.message = "";
+    this.stopped = null; // why the server stopped the table, once it has
     const saved = JSON.parse(sessionStorage.getItem(this.key()) || "null");
     if (saved) {
       this.events = saved.events || [];
@@ -88,6 +89,14 @@ export class TableView {
 
   frame(frame) {
     if (frame.type === "chat" || frame.type === "rematch") return;
+    if (frame.type === "stopped") {
+      // The operator (or the server's cap on a match's length) stopped the table: say why; the update
+      // that follows shows it abandoned, with nothing left to play.
+      this.stopped = frame.reason;
+      this.message = t("error.stopped", { reason: frame.reason });
+      this.render();
+      return;
+    }
     const s = this.state;
     const handBefore = JSON.stringify(s.observation?.hand || []);
     for (const field of ["n", "status", "observation", "legal", "deadlines", "to_act", "seats", "game", "you"]) {
@@ -116,7 +125,7 @@ export class TableView {
       this.selected = null;
       if (!this.passTarget) this.picked.clear();
     }
-    this.message = "";
+    this.message = this.stopped ? t("error.stopped", { reason: this.stopped }) : "";
     this.render();
     this.game.pump?.(this);
   }
