@@ -480,7 +480,7 @@ def test_the_operator_lists_and_stops_tables_and_everyone_at_a_stopped_table_is_
                     "reason": "back in five minutes",
                 }
                 update = s.until("update", table=table)
-                assert update["status"] == "abandoned" and update["legal"] == []
+                assert update["status"] == "abandoned" and update["legal"] == [] and update["to_act"] == []
             acting = a.error(type="act", table=table, action=0, n=update["n"])
             assert acting["code"] == "table_over"
             again = client.post(stop, json={}, headers=auth(ADMIN))

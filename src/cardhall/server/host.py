@@ -219,11 +219,12 @@ class TableHost:
         if table is None:
             return {"observation": None, "legal": [], "to_act": []}
         legal: list[dict[str, Any]] = []
-        # (a stopped match still has seats to act, who may no longer act)
-        if seat is not None and seat in table.to_act and self.row.status == "playing":
+        # A stopped match still has seats to act, who may no longer act: it waits for nobody.
+        to_act = list(table.to_act) if self.row.status == "playing" else []
+        if seat is not None and seat in to_act:
             label = table.game.action_label
             legal = [{"action": a, "label": label(a)} for a in table.legal_actions(seat)]
-        return {"observation": table.observation(seat), "legal": legal, "to_act": list(table.to_act)}
+        return {"observation": table.observation(seat), "legal": legal, "to_act": to_act}
 
     def full_frame(self, listener: Listener, since: int) -> dict[str, Any]:
         seat = self.listeners.get(listener)
