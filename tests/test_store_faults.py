@@ -300,8 +300,14 @@ async def outage_then_restart(
 # --- the four faults -------------------------------------------------------------------------------
 
 
-async def test_a_planted_failing_store_on_sqlite_pauses_every_table_and_loses_nothing(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}"
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_a_planted_failing_store_pauses_every_table_and_loses_nothing(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    if backend == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}"
+    else:
+        url = cast(PostgresServer, request.getfixturevalue("postgres")).create_database()
     inner = await open_store(url)
     store = FaultyStore(inner)
 
@@ -314,24 +320,6 @@ async def test_a_planted_failing_store_on_sqlite_pauses_every_table_and_loses_no
     try:
         await outage_then_restart(inner, store, fail, heal)
         assert store.refused > 0
-    finally:
-        await inner.close()
-
-
-async def test_a_planted_failing_store_on_postgresql_pauses_every_table_and_loses_nothing(
-    postgres: PostgresServer,
-) -> None:
-    inner = await open_store(postgres.create_database())
-    store = FaultyStore(inner)
-
-    async def fail() -> None:
-        store.failing = True
-
-    async def heal() -> None:
-        store.failing = False
-
-    try:
-        await outage_then_restart(inner, store, fail, heal)
     finally:
         await inner.close()
 
