@@ -5,7 +5,8 @@ rules), the websocket for play at ``/ws``, and the browser client at ``/`` (its 
 The HTTP API (every route in ``docs/protocol.md``): request bodies are checked with msgspec like the
 websocket messages; errors are ``{"error": code, "message": ...}`` with 400 (bad input), 401 (no or bad
 token: ``Authorization: Bearer <token>``), 403 (not the operator), 404 (no such table), 409 (not possible
-now) or 429 (beyond a rate: with ``Retry-After``, see :mod:`cardhall.server.rates`).
+now), 429 (beyond a rate: with ``Retry-After``, see :mod:`cardhall.server.rates`) or 503 (the store
+failed: with ``Retry-After``).
 
 The operator's routes (``/api/admin/...``, for ``cardhall admin``) take the admin token given to
 :func:`create_app` (``cardhall serve --admin-token-file`` or ``CARDHALL_ADMIN_TOKEN``) as the bearer; a
@@ -18,7 +19,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
 from cardhall.server.rates import Limits, RateLimited
 from cardhall.server.replays import MAX_POSITIONS, replay_page
 from cardhall.server.settings import BOT_LEVELS, bot_for_level, settings_spec
-from cardhall.store import RATING_POOLS, PlayerRow, Store
+from cardhall.store import RATING_POOLS, PlayerRow, Store, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 STATUS = {
@@ -53,7 +54,9 @@ STATUS = {
     "table_over": 409,
     "too_many_tables": 409,
     "rate_limited": 429,
+    "store_unavailable": 503,
 }
+RETRY_AFTER_SECONDS = 5  # what a 503 (the store failed) tells a client to wait
 MAX_REASON = 200  # characters in the reason an operator gives for stopping a table
 
 
@@ -85,6 +88,8 @@ def error_response(e: ProtocolError) -> Response:
     response = json_response({"error": e.code, "message": e.message}, STATUS.get(e.code, 400))
     if isinstance(e, RateLimited):
         response.headers["Retry-After"] = e.retry_after_header
+    if e.code == "store_unavailable":
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
 
@@ -126,6 +131,11 @@ def api(handler: Any) -> Any:
             result: Response = await handler(request)
         except ProtocolError as e:
             return error_response(e)
+        except StoreUnavailableError as e:
+            log.warning("%s %s: %s", request.method, request.url.path, e)
+            return error_response(
+                ProtocolError("store_unavailable", "the server's storage failed: try again")
+            )
         return result
 
     return route
@@ -404,17 +414,20 @@ async def index(request: Request) -> Response:
 def create_app(
     store_url: str,
     bot_workers: int = 1,
+    *,
+    store_opener: Callable[[str], Awaitable[Store]] | None = None,
     limits: Limits | None = None,
     admin_token: str | None = None,
 ) -> Starlette:
     """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
-    ``limits`` its rates per person and per address (:class:`Limits`: the defaults when None), and
+    opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it), ``limits``
+    its rates per person and per address (:class:`Limits`: the defaults when None), and
     ``admin_token`` the operator's token (None: no operator)."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store: Store = await open_store(store_url)
+        store: Store = await (store_opener or open_store)(store_url)
         ctx = ServerContext(store, bot_workers, limits, admin_token)
         app.state.ctx = ctx
         await ctx.start()

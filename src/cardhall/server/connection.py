@@ -49,7 +49,7 @@ from cardhall.server.protocol import (
 )
 from cardhall.server.rates import RateLimited
 from cardhall.server.settings import bot_for_level
-from cardhall.store import PlayerRow
+from cardhall.store import PlayerRow, StoreUnavailableError
 
 if TYPE_CHECKING:
     from cardhall.server.context import ServerContext
@@ -157,6 +157,11 @@ class Connection:
                 await self.handle(decode(text))
             except ProtocolError as e:
                 self.send(e.frame())
+            except StoreUnavailableError as e:
+                log.warning("a message failed on the store: %s", e)
+                self.send(
+                    ProtocolError("store_unavailable", "the server's storage failed: try again").frame()
+                )
 
     def _refused(self) -> ProtocolError | None:
         """Why the message just received may not be read (a rate it is beyond); None: it may."""

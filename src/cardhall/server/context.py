@@ -1,6 +1,6 @@
-"""What every part of the server shares: the store, the group committer, the lobby, the worker processes
-for bots that search, the ratings update, the rates per person and per address, and the operator's
-token. Opened and closed by the application's lifespan."""
+"""What every part of the server shares: the store, the group committer, the watch over a store that
+fails, the lobby, the worker processes for bots that search, the ratings update, the rates per person
+and per address, and the operator's token. Opened and closed by the application's lifespan."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from cardhall.server import ratings
 from cardhall.server.collector import ShortPauses
 from cardhall.server.committer import Committer
 from cardhall.server.lobby import Lobby
+from cardhall.server.outage import StoreWatch
 from cardhall.server.rates import Limiter, Limits
 from cardhall.store import RatingRow, Store
 
@@ -32,6 +33,7 @@ class ServerContext:
     ) -> None:
         self.store = store
         self.committer = Committer(store)
+        self.store_watch = StoreWatch(store)
         self.limiter = Limiter(limits)
         self.lobby = Lobby(self, self.limiter)
         self.admin_token = admin_token  # None: no admin routes (never logged)
@@ -59,6 +61,7 @@ class ServerContext:
     async def stop(self) -> None:
         await self.collector.stop()
         await self.lobby.stop()
+        await self.store_watch.stop()
         await self.committer.stop()
         for task in list(self._tasks):
             task.cancel()
