@@ -16,7 +16,7 @@ from cardhall.records import actions as record_actions
 from cardhall.records import check_record
 
 REVIEW_VERSION: Final = 1
-DEFAULT_BUDGET: Final = 100
+DEFAULT_BUDGET: Final = 200
 MAX_BUDGET: Final = 100_000
 Z: Final = 2.0
 VERDICTS: Final = ("good", "inaccuracy", "mistake", "blunder")
@@ -44,12 +44,12 @@ class Thresholds:
 # Per game, in points of the deal value (the seat's points minus the others' mean); see the docstring.
 _THRESHOLDS: Final = {
     "hokm": (5.0, 15.0, 40.0),
-    "kierki": (10.0, 30.0, 80.0),
-    "hearts": (1.0, 3.0, 7.0),
+    "kierki": (10.0, 25.0, 60.0),
+    "hearts": (1.5, 4.0, 10.0),
     "gin": (3.0, 8.0, 20.0),
 }
 # Svara's are in antes (its points are chips, and a table's stakes are its ante).
-_SVARA_ANTES: Final = (1.0, 3.0, 10.0)
+_SVARA_ANTES: Final = (2.0, 6.0, 20.0)
 
 
 def thresholds(game: Game) -> Thresholds:
