@@ -46,7 +46,7 @@ from cardhall.bots import make_bot
 from cardhall.bots.base import Bot
 from cardhall.bots.search import rollout_value
 from cardhall.core import Game, Observation, Record, State
-from cardhall.review import DEFAULT_BUDGET, review, thresholds
+from cardhall.review import DEFAULT_BUDGET, review, thresholds, verdict
 
 CLASSES = ("good", "unclear", "inaccuracy", "mistake", "blunder")
 
@@ -116,9 +116,7 @@ def states_before(record: Record, indices: set[int]) -> dict[int, State]:
     return out
 
 
-def measured_loss(
-    before: State, played: int, best: int, bots: list[Bot], tag: str, repeats: int
-) -> float:
+def measured_loss(before: State, played: int, best: int, bots: list[Bot], tag: str, repeats: int) -> float:
     """Mean over paired repeats of the deal value after ``best`` minus after ``played`` (seat 0)."""
     stop = before.deals_finished
     total = 0.0
@@ -187,7 +185,9 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             groups[("all", row["class"])].append(row)
     order = {g: i for i, g in enumerate(["hokm", "kierki", "hearts", "gin", "svara", "all"])}
     out = []
-    for (game, cls), members in sorted(groups.items(), key=lambda kv: (order[kv[0][0]], CLASSES.index(kv[0][1]))):
+    for (game, cls), members in sorted(
+        groups.items(), key=lambda kv: (order[kv[0][0]], CLASSES.index(kv[0][1]))
+    ):
         pred = mean_ci([m["predicted"] for m in members])
         same = mean_ci([m["same_bots"] for m in members])
         rules = mean_ci([m["rules_bots"] for m in members])
@@ -207,19 +207,19 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def markdown(summary: list[dict[str, Any]]) -> str:
-    lines = [
-        "| game | verdict | decisions | predicted loss | measured, same bots (95% CI) | measured, rules bots (95% CI) |",
-        "|---|---|--:|--:|--:|--:|",
-    ]
-    for s in summary:
-        def cell(key: str) -> str:
-            ci = s[key + "_ci"]
-            return f"{s[key]:.1f}" + ("" if math.isnan(ci) else f" ± {ci:.1f}")
+def cell(row: dict[str, Any], key: str) -> str:
+    """A mean with its 95% half-width (none for a single decision)."""
+    ci = row[key + "_ci"]
+    return f"{row[key]:.1f}" + ("" if math.isnan(ci) else f" ± {ci:.1f}")
 
+
+def markdown(summary: list[dict[str, Any]]) -> str:
+    head = "| game | verdict | decisions | predicted loss | measured, same bots (95% CI) |"
+    lines = [head + " measured, rules bots (95% CI) |", "|---|---|--:|--:|--:|--:|"]
+    for s in summary:
         lines.append(
-            f"| {s['game']} | {s['class']} | {s['n']} | {s['predicted']:.1f} | {cell('same_bots')} | "
-            f"{cell('rules_bots')} |"
+            f"| {s['game']} | {s['class']} | {s['n']} | {s['predicted']:.1f} | {cell(s, 'same_bots')} | "
+            f"{cell(s, 'rules_bots')} |"
         )
     return "\n".join(lines)
 
@@ -238,7 +238,16 @@ def plot(summary: list[dict[str, Any]], path: Path) -> None:
     font = pygame.font.Font(None, 22)
     small = pygame.font.Font(None, 18)
     points = [s for s in summary if s["game"] != "all" and s["class"] in ("inaccuracy", "mistake", "blunder")]
-    top = max([4.0, *(max(s["predicted"], s["same_bots"] + (s["same_bots_ci"] or 0)) / s["mistake_threshold"] for s in points if not math.isnan(s["same_bots_ci"] or 0))])
+    top = max(
+        [
+            4.0,
+            *(
+                max(s["predicted"], s["same_bots"] + (s["same_bots_ci"] or 0)) / s["mistake_threshold"]
+                for s in points
+                if not math.isnan(s["same_bots_ci"] or 0)
+            ),
+        ]
+    )
     top = math.ceil(top)
 
     def xy(x: float, y: float) -> tuple[int, int]:
@@ -255,11 +264,19 @@ def plot(summary: list[dict[str, Any]], path: Path) -> None:
         surface.blit(label, (xy(t, 0)[0] - 4, xy(t, 0)[1] + 10))
         surface.blit(label, (xy(0, t)[0] - 22, xy(0, t)[1] - 6))
     surface.blit(font.render("predicted loss (in mistake thresholds)", True, black), (w // 2 - 150, h - 35))
-    ylabel = pygame.transform.rotate(font.render("measured loss, same bots (in mistake thresholds)", True, black), 90)
+    ylabel = pygame.transform.rotate(
+        font.render("measured loss, same bots (in mistake thresholds)", True, black), 90
+    )
     surface.blit(ylabel, (12, h // 2 - ylabel.get_height() // 2))
     title = "Review calibration: predicted vs measured loss per game and verdict (95% CI)"
     surface.blit(font.render(title, True, black), (margin, 20))
-    colours = {"hokm": (31, 119, 180), "kierki": (214, 39, 40), "hearts": (44, 160, 44), "gin": (148, 103, 189), "svara": (255, 127, 14)}
+    colours = {
+        "hokm": (31, 119, 180),
+        "kierki": (214, 39, 40),
+        "hearts": (44, 160, 44),
+        "gin": (148, 103, 189),
+        "svara": (255, 127, 14),
+    }
     shapes = {"inaccuracy": 5, "mistake": 7, "blunder": 9}
     for s in points:
         k = s["mistake_threshold"]
@@ -281,6 +298,20 @@ def plot(summary: list[dict[str, Any]], path: Path) -> None:
     pygame.image.save(surface, str(path))
 
 
+def resummarize(path: Path, plot_to: str | None) -> int:
+    """The table (and plot) of an earlier run's decisions, each classed again by today's thresholds."""
+    data = json.loads(path.read_text())
+    rows = data["decisions"]
+    for row in rows:
+        limits = thresholds(cardhall.load_game(row["form"]))
+        row["class"] = verdict(row["predicted"], row["se"], limits) or "unclear"
+    summary = summarize(rows)
+    print(markdown(summary))
+    if plot_to:
+        plot(summary, Path(plot_to))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="one match per game form at budget 40 (a smoke test)")
@@ -291,30 +322,42 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", default="hokm,kierki,hearts,gin,svara", help="games to calibrate")
     p.add_argument("--json", help="write the decisions and the summary to this JSON file")
     p.add_argument("--plot", help="write the plot to this PNG file (needs pygame)")
+    p.add_argument("--summarize", help="summarize the decisions of an earlier --json file (no new matches)")
     args = p.parse_args(argv)
+    if args.summarize:
+        return resummarize(Path(args.summarize), args.plot)
     matches = 1 if args.quick else args.matches
     budget = args.budget or (40 if args.quick else DEFAULT_BUDGET)
     rows: list[dict[str, Any]] = []
-    counts = {"matched_best": 0, "decisions": 0, "review_seconds": 0.0}
+    counts = {"matched_best": 0, "reviewed": 0, "review_seconds": 0.0}
     started = time.perf_counter()
     for game in args.games.split(","):
         for text, seed in forms(game, matches):
             measured, agreed, seconds = calibrate_match(text, seed, budget, args.noise, args.repeats)
             rows += measured
             counts["matched_best"] += agreed
-            counts["decisions"] += agreed + len(measured)
+            counts["reviewed"] += agreed + len(measured)
             counts["review_seconds"] += seconds
-        print(f"{game}: {sum(r['game'] == game for r in rows)} decisions measured, "
-              f"{time.perf_counter() - started:.0f} s so far", file=sys.stderr)
+        print(
+            f"{game}: {sum(r['game'] == game for r in rows)} decisions measured, "
+            f"{time.perf_counter() - started:.0f} s so far",
+            file=sys.stderr,
+        )
     summary = summarize(rows)
     print(markdown(summary))
     print(
-        f"\n{counts['decisions']} decisions reviewed at budget {budget}, {counts['matched_best']} of them "
+        f"\n{counts['reviewed']} decisions reviewed at budget {budget}, {counts['matched_best']} of them "
         f"with the best move played; {counts['review_seconds']:.0f} CPU s reviewing, "
         f"{time.perf_counter() - started:.0f} s in all"
     )
     if args.json:
-        Path(args.json).write_text(json.dumps({"summary": summary, "decisions": rows, **counts}, indent=1) + "\n")
+        Path(args.json).write_text(
+            json.dumps(
+                {"budget": budget, "noise": args.noise, **counts, "summary": summary, "decisions": rows},
+                indent=1,
+            )
+            + "\n"
+        )
     if args.plot:
         plot(summary, Path(args.plot))
     return 0

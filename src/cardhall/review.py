@@ -1,4 +1,88 @@
-"""DOCSTRING PLACEHOLDER"""
+"""The review of a match: what each decision of one seat cost, judged only from what that seat could know.
+
+``review(record, seat, budget, seed, progress)`` is a pure function of its arguments (a record as
+:mod:`cardhall.records` describes it, ints, and an optional ``progress(done, total)`` callback) and returns
+a JSON-ready dict, so a server can run it as an offline job in a worker process (the arguments pickle) and
+store what it returns. The same arguments give the same review on any machine: the budget counts
+determinizations, never time.
+
+How a decision is valued (the decisions made):
+
+- **Which decisions**: every action of the seat in the record that had more than one legal action;
+  forced ones (one legal action) are skipped and only counted, per deal. The record is replayed whole,
+  every action checked, before anything is searched.
+- **From the observation alone**: at each decision the record is replayed to just before the action and
+  only ``state.observation(seat, ints=True)`` and the legal actions are kept; nothing else of the true
+  state reaches the search. Determinizations are drawn from that observation by the search bot's sampler
+  (``game.sample_state``, or the rules module's ``make_sampler`` opponent model, made fresh for each
+  decision so nothing learnt at one decision reaches another), and the review's randomness for a decision
+  is keyed on (review seed, seat, the seat's own turn number): two records the seat cannot tell apart up
+  to a decision get the identical review of it (``tests/test_review.py`` checks it).
+- **Candidates**: the search bot's (the rules module's ``search_candidates``: every legal action in Hokm
+  and Kierki, a short list in Hearts, Svara and gin), plus the move played and the rules bot's move.
+  Where the game leaves a decision to the rules player (gin's take-or-draw, plain discards,
+  suggestions, layouts: one candidate) and the player played that move, it is valued but has nothing to
+  be compared with: loss 0, ``good``, ``searched: false``; a different move played is compared with it.
+- **Values**: perfect-information Monte Carlo as the search bot plays (:meth:`SearchBot.evaluate`):
+  ``budget`` determinizations, each candidate played on each of them and rolled out by the rules bot in
+  every seat to the end of the deal, every candidate of a determinization on the same rollout dice
+  (common random numbers), so the differences between candidates are paired. A candidate's **value** is
+  the expected **deal value** after it: the seat's points minus the mean of the other seats' at the end of
+  the deal, less the same at the start of the deal (negated in penalty-point games, Hearts), so higher is
+  better in every game and the value is what the whole deal is expected to give the seat. ``se``: the
+  standard error of that mean over the determinizations.
+- **Best and loss**: the best move is the candidate with the highest mean (ties: the lowest action); the
+  loss of a candidate is the best's value minus its own, with the standard error of the paired
+  difference (``loss_se``; 0 for the best itself). The loss of the decision is the loss of the move played.
+- **Verdict**, only where the loss is clear of the noise (``Z`` = 2 standard errors, about 98% one-sided):
+  ``blunder``, ``mistake`` or ``inaccuracy`` when ``loss - 2 se`` reaches that class's threshold (the worst
+  class the review is sure of), ``good`` when even ``loss + 2 se`` stays under the inaccuracy threshold,
+  and None (*unclear*) otherwise: the estimate cannot tell a small loss from an inaccuracy.
+- **Thresholds**, in points of the deal value (``thresholds(game)``; inaccuracy / mistake / blunder):
+
+  ======  =====================  ==========================================================================
+  game    thresholds             why
+  ======  =====================  ==========================================================================
+  hokm    5 / 15 / 40            contracts score 10 a trick bid: 15 is a one-in-four chance of failing a
+                                 contract of 3 (a 60-point swing), 40 two chances in three
+  kierki  10 / 25 / 60           a trick of deal 1 costs 20 (26.7 against the others' mean), a queen 60
+  hearts  1.5 / 4 / 10           a heart is a point; 10 is most of the Q♠'s 13
+  gin     3 / 8 / 20             a few points of deadwood; 20 about a gin or undercut bonus
+  svara   2 / 6 / 20 antes       chips scale with the table's stakes, so in antes (20 / 60 / 200 at ante 10)
+  ======  =====================  ==========================================================================
+
+- **Accuracy**: a decision's is ``100 * exp(-counted / scale)``, where ``counted = max(0, loss - 2 se)`` (the
+  part of the loss clear of the noise, 0 for a good or unclear decision) and ``scale`` = mistake threshold
+  / ln 2: a counted loss of one mistake threshold scores 50%, of an inaccuracy threshold 76-79%, of a
+  blunder threshold 10-19%. A deal's and the match's accuracy are the mean over their reviewed decisions
+  (forced ones excluded); ``loss`` there is the sum of the counted losses, the points the review is sure
+  were given away. Both depend a little on the budget (less noise, less forgiven).
+- **Budget**: ``DEFAULT_BUDGET`` (200) determinizations a decision: a whole Hokm match (to 500, some 300
+  decisions of a seat) is reviewed in about half a minute on one core, Kierki (12 deals) in about 15 s;
+  ``benchmarks/review.md`` has the cost per game and the calibration.
+
+What the values assume: every seat plays the rest of the deal as the rules bot would, and the hidden cards
+lie as the game's sampler draws them (uniformly given what the seat saw; gin and Svara weigh the
+opponents' hands by what they did). A move is judged by what it gains against such players, and by a
+search that is stronger than the rules bot but not perfect.
+
+The result (``REVIEW_VERSION`` 1):
+
+- ``game``, ``seat``, ``seed`` (the review's), ``budget``, ``z``, ``thresholds``
+  (``{"inaccuracy", "mistake", "blunder"}``), ``record`` (``{"seed", "actions", "over"}``);
+- ``match`` and each of ``deals`` (with its 1-based ``deal`` number and ``result``, the seat's real deal
+  value, null for a deal not finished): ``decisions`` (reviewed), ``forced``, ``verdicts`` (a count per
+  verdict), ``unclear``, ``loss`` (counted points lost), ``accuracy`` (percent, null without decisions);
+- ``decisions``, in record order: ``index`` (of the action in the record), ``turn`` (the seat's, from 0,
+  forced ones counted), ``deal``, ``legal`` (how many legal actions), ``searched``, ``played`` and
+  ``best`` (each a candidate), ``rules`` (``{"action", "label"}``: the rules bot's move), ``candidates``
+  (best first: ``{"action", "label", "value", "se", "loss", "loss_se"}``), ``loss``, ``loss_se``,
+  ``verdict`` (one of ``VERDICTS`` or null), ``accuracy``. Numbers are rounded to 3 decimals.
+
+Bad input is refused before any search, naming what was wrong: a record that does not replay
+(:class:`InvalidRecordError`, as :func:`cardhall.records.replay` words it), a seat not at the table, a
+budget or seed out of range (:class:`InvalidOptionError`).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +94,7 @@ from typing import Any, Final
 
 from cardhall.bots.rules import rules_bot_class
 from cardhall.bots.search import SearchBot, rollout_value
-from cardhall.core import Game, Observation, Record, State
+from cardhall.core import Game, Observation, Record
 from cardhall.errors import CardhallError, InvalidOptionError, InvalidRecordError
 from cardhall.records import actions as record_actions
 from cardhall.records import check_record
@@ -206,7 +290,7 @@ def review_decision(
     means = [_mean_se([row[i] for row in values])[0] for i in range(len(candidates))]
     best = max(range(len(candidates)), key=lambda i: (means[i], -i))
     limits = thresholds(game)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, action in enumerate(candidates):
         mean, se = _mean_se([row[i] for row in values])
         loss, loss_se = _mean_se([row[best] - row[i] for row in values])
