@@ -519,3 +519,12 @@ def test_the_calibration_benchmark_runs_quick(capsys: pytest.CaptureFixture[str]
 
 def test_the_default_budget_is_the_documented_one() -> None:
     assert DEFAULT_BUDGET == 200
+
+
+def test_the_cost_benchmark_runs_quick(capsys: pytest.CaptureFixture[str]) -> None:
+    cost = load_script("review_cost.py")
+    assert cost.main(["--quick", "--games", "hokm(max_hands=1);gin(players=2,max_hands=1)", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["budget"] == 10
+    assert [r["game"] for r in data["rows"]] == ["hokm(max_hands=1)", "gin(players=2,max_hands=1)"]
+    assert all(r["decisions"] > 0 and r["cpu_s"] >= 0 for r in data["rows"])

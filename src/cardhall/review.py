@@ -215,17 +215,16 @@ def check_review_seed(seed: object) -> int:
     return seed
 
 
-def _replay(record: Record, seat: int | None) -> tuple[Game, _Replayed]:
+def _replay(record: Record, seat: int) -> tuple[Game, _Replayed]:
     """Replay the whole record, every action checked, keeping the reviewed seat's decisions."""
     game = check_record(record)
-    if seat is not None:
-        seat = check_seat(game, seat)
+    seat = check_seat(game, seat)
     state = game.new_game(seed=record["seed"], deck=record.get("deck"))
     decisions: list[Decision] = []
     forced: dict[int, int] = {}
     results: dict[int, float] = {}
     deal = state.deals_finished
-    base = 0.0 if seat is None else rollout_value(state, seat)
+    base = rollout_value(state, seat)
     turn = 0
     pairs = record_actions(record)
     for i, (s, action) in enumerate(pairs):
@@ -242,13 +241,13 @@ def _replay(record: Record, seat: int | None) -> tuple[Game, _Replayed]:
             state.apply(s, action)
         except CardhallError as e:
             raise InvalidRecordError(f"record action {i} {[s, action]!r} is illegal: {e}") from e
-        if state.deals_finished != deal and seat is not None:
+        if state.deals_finished != deal:
             margin = rollout_value(state, seat)
             results[deal + 1] = margin - base
             deal, base = state.deals_finished, margin
     last = deal + 1
     played_in_last = last in forced or any(d.deal == last for d in decisions)
-    if state.is_over and seat is not None and played_in_last and last not in results:
+    if state.is_over and played_in_last and last not in results:
         # A match that ends without ``deals_finished`` moving (a one-deal game): its end closes the deal.
         results[last] = rollout_value(state, seat) - base
     return game, _Replayed(game, decisions, forced, results, state.is_over, len(pairs))
