@@ -32,6 +32,7 @@ game and verdict class, both in units of the game's mistake threshold, with the 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import random
@@ -46,13 +47,20 @@ from cardhall.bots import make_bot
 from cardhall.bots.base import Bot
 from cardhall.bots.search import rollout_value
 from cardhall.core import Game, Observation, Record, State
+from cardhall.games.gin import GinState
 from cardhall.review import DEFAULT_BUDGET, review, thresholds, verdict
 
 CLASSES = ("good", "unclear", "inaccuracy", "mistake", "blunder")
 
 
+# Matches per game form, as a multiple of --matches: Svara's and gin's decisions are cheap to review and
+# their measurements noisy (Svara's pots, gin's few flagged decisions per hand), so they get more.
+WEIGHT = {"hokm": 1, "kierki": 1, "hearts": 1, "gin": 2, "svara": 3}
+
+
 def forms(game: str, matches: int) -> list[tuple[str, int]]:
     """(game string, seed) of each match of one game's calibration set."""
+    matches *= WEIGHT[game]
     if game == "kierki":  # one deal per match, every deal of the twelve in turn
         return [(f"kierki(first_deal={s % 12 + 1},last_deal={s % 12 + 1})", s) for s in range(matches)]
     strings = {
@@ -122,8 +130,17 @@ def measured_loss(before: State, played: int, best: int, bots: list[Bot], tag: s
     total = 0.0
     for r in range(repeats):
         values = []
+        # Gin's stock order is hidden from every player: each repeat deals it anew (the same order for
+        # both branches), so the measurement averages over what nobody could know, not over the hands.
+        order = None
+        if isinstance(before, GinState):
+            order = list(before.stock)
+            random.Random(f"{tag}:stock:{r}").shuffle(order)
         for action in (best, played):
             state = before.clone()
+            if order is not None:
+                assert isinstance(state, GinState)
+                state.stock = list(order)
             state.apply_unchecked(0, action)
             rngs = [random.Random(f"{tag}:{r}:{s}") for s in range(len(bots))]
             play_on(state, bots, rngs, stop)
@@ -177,99 +194,140 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * sd / math.sqrt(n)
 
 
+def mistake_unit(game: str) -> float:
+    """The game's mistake threshold (its default form's: Svara's is in antes)."""
+    return thresholds(cardhall.load_game(game)).mistake
+
+
+def stats(members: list[dict[str, Any]], unit: float | None) -> dict[str, Any]:
+    """Mean predicted and measured losses of some decisions, each loss divided by its game's mistake
+    threshold when ``unit`` is None (to pool games), else by ``unit`` (1: points)."""
+
+    def scaled(m: dict[str, Any], key: str) -> float:
+        return float(m[key]) / (unit if unit is not None else mistake_unit(m["form"]))
+
+    pred = mean_ci([scaled(m, "predicted") for m in members])
+    same = mean_ci([scaled(m, "same_bots") for m in members])
+    rules = mean_ci([scaled(m, "rules_bots") for m in members])
+    return {
+        "n": len(members),
+        "predicted": pred[0],
+        "same_bots": same[0],
+        "same_bots_ci": same[1],
+        "rules_bots": rules[0],
+        "rules_bots_ci": rules[1],
+    }
+
+
 def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per game and verdict class (in points), and per class over every game (in mistake thresholds)."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         groups[(row["game"], row["class"])].append(row)
-        if row["class"] in ("mistake", "blunder", "inaccuracy"):
-            groups[("all", row["class"])].append(row)
+        groups[("all", row["class"])].append(row)
     order = {g: i for i, g in enumerate(["hokm", "kierki", "hearts", "gin", "svara", "all"])}
     out = []
     for (game, cls), members in sorted(
         groups.items(), key=lambda kv: (order[kv[0][0]], CLASSES.index(kv[0][1]))
     ):
-        pred = mean_ci([m["predicted"] for m in members])
-        same = mean_ci([m["same_bots"] for m in members])
-        rules = mean_ci([m["rules_bots"] for m in members])
+        unit = None if game == "all" else 1.0
         out.append(
             {
                 "game": game,
                 "class": cls,
-                "n": len(members),
-                "predicted": pred[0],
-                "same_bots": same[0],
-                "same_bots_ci": same[1],
-                "rules_bots": rules[0],
-                "rules_bots_ci": rules[1],
-                "mistake_threshold": None if game == "all" else thresholds(cardhall.load_game(game)).mistake,
+                **stats(members, unit),
+                "mistake_threshold": None if game == "all" else mistake_unit(game),
             }
         )
     return out
 
 
-def cell(row: dict[str, Any], key: str) -> str:
+# Bins of the predicted loss, in mistake thresholds, for the table of every decision measured.
+BINS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, math.inf)
+
+
+def binned(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every decision measured, pooled over the games, by its predicted loss in mistake thresholds."""
+    out = []
+    for low, high in itertools.pairwise(BINS):
+        members = [r for r in rows if low <= r["predicted"] / mistake_unit(r["form"]) < high]
+        if members:
+            out.append({"low": low, "high": high, **stats(members, None)})
+    return out
+
+
+def cell(row: dict[str, Any], key: str, digits: int = 1) -> str:
     """A mean with its 95% half-width (none for a single decision)."""
     ci = row[key + "_ci"]
-    return f"{row[key]:.1f}" + ("" if math.isnan(ci) else f" ± {ci:.1f}")
+    return f"{row[key]:.{digits}f}" + ("" if math.isnan(ci) else f" ± {ci:.{digits}f}")
 
 
-def markdown(summary: list[dict[str, Any]]) -> str:
+def markdown(summary: list[dict[str, Any]], bins: list[dict[str, Any]]) -> str:
     head = "| game | verdict | decisions | predicted loss | measured, same bots (95% CI) |"
     lines = [head + " measured, rules bots (95% CI) |", "|---|---|--:|--:|--:|--:|"]
     for s in summary:
+        digits = 2 if s["game"] == "all" else 1
         lines.append(
-            f"| {s['game']} | {s['class']} | {s['n']} | {s['predicted']:.1f} | {cell(s, 'same_bots')} | "
-            f"{cell(s, 'rules_bots')} |"
+            f"| {s['game']} | {s['class']} | {s['n']} | {s['predicted']:.{digits}f} | "
+            f"{cell(s, 'same_bots', digits)} | {cell(s, 'rules_bots', digits)} |"
+        )
+    lines += ["", "(rows `all`: every game, each loss in its game's mistake thresholds)", ""]
+    lines += [
+        "| predicted loss (mistake thresholds) | decisions | mean predicted | measured, same bots |"
+        " measured, rules bots |",
+        "|---|--:|--:|--:|--:|",
+    ]
+    for b in bins:
+        span = f"{b['low']:g} and more" if math.isinf(b["high"]) else f"{b['low']:g} to {b['high']:g}"
+        lines.append(
+            f"| {span} | {b['n']} | {b['predicted']:.2f} | {cell(b, 'same_bots', 2)} | "
+            f"{cell(b, 'rules_bots', 2)} |"
         )
     return "\n".join(lines)
 
 
 def plot(summary: list[dict[str, Any]], path: Path) -> None:
-    """Predicted against measured loss (same bots) per game and verdict class, in mistake thresholds."""
+    """Predicted against measured loss per game and flagged verdict class, in mistake thresholds, on a
+    scale ``log2(1 + x)`` (even at 0, steady for the large losses): same bots filled, rules bots hollow."""
     import os
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     pygame.font.init()
-    w, h, margin = 900, 700, 80
+    w, h, margin = 900, 720, 90
     surface = pygame.Surface((w, h))
     surface.fill((255, 255, 255))
-    font = pygame.font.Font(None, 22)
-    small = pygame.font.Font(None, 18)
-    points = [s for s in summary if s["game"] != "all" and s["class"] in ("inaccuracy", "mistake", "blunder")]
-    top = max(
-        [
-            4.0,
-            *(
-                max(s["predicted"], s["same_bots"] + (s["same_bots_ci"] or 0)) / s["mistake_threshold"]
-                for s in points
-                if not math.isnan(s["same_bots_ci"] or 0)
-            ),
-        ]
-    )
-    top = math.ceil(top)
+    font = pygame.font.Font(None, 24)
+    small = pygame.font.Font(None, 20)
+    black, grey = (0, 0, 0), (190, 190, 190)
+    ticks = [0, 0.5, 1, 2, 4, 8, 16]
+    top = math.log2(1 + 24)
+
+    def f(v: float) -> float:
+        return math.copysign(math.log2(1 + abs(v)), v)
 
     def xy(x: float, y: float) -> tuple[int, int]:
-        return (int(margin + x / top * (w - 2 * margin)), int(h - margin - y / top * (h - 2 * margin)))
+        fx, fy = max(0.0, min(top, f(x))), max(0.0, min(top, f(y)))
+        return (int(margin + fx / top * (w - 2 * margin)), int(h - margin - fy / top * (h - 2 * margin)))
 
-    black, grey = (0, 0, 0), (200, 200, 200)
-    pygame.draw.line(surface, black, xy(0, 0), xy(top, 0), 2)
-    pygame.draw.line(surface, black, xy(0, 0), xy(0, top), 2)
-    pygame.draw.line(surface, grey, xy(0, 0), xy(top, top), 2)
-    for t in range(top + 1):
-        pygame.draw.line(surface, black, xy(t, 0), (xy(t, 0)[0], xy(t, 0)[1] + 6), 1)
-        pygame.draw.line(surface, black, xy(0, t), (xy(0, t)[0] - 6, xy(0, t)[1]), 1)
-        label = small.render(str(t), True, black)
-        surface.blit(label, (xy(t, 0)[0] - 4, xy(t, 0)[1] + 10))
-        surface.blit(label, (xy(0, t)[0] - 22, xy(0, t)[1] - 6))
-    surface.blit(font.render("predicted loss (in mistake thresholds)", True, black), (w // 2 - 150, h - 35))
-    ylabel = pygame.transform.rotate(
-        font.render("measured loss, same bots (in mistake thresholds)", True, black), 90
-    )
-    surface.blit(ylabel, (12, h // 2 - ylabel.get_height() // 2))
-    title = "Review calibration: predicted vs measured loss per game and verdict (95% CI)"
-    surface.blit(font.render(title, True, black), (margin, 20))
+    pygame.draw.line(surface, black, xy(0, 0), xy(24, 0), 2)
+    pygame.draw.line(surface, black, xy(0, 0), xy(0, 24), 2)
+    steps = [i / 20 * 24 for i in range(0, 401)]
+    pygame.draw.lines(surface, grey, False, [xy(v, v) for v in steps], 2)
+    for t in ticks:
+        (x0, y0), (x1, y1) = xy(t, 0), xy(0, t)
+        pygame.draw.line(surface, black, (x0, y0), (x0, y0 + 6), 1)
+        pygame.draw.line(surface, black, (x1, y1), (x1 - 6, y1), 1)
+        label = small.render(f"{t:g}", True, black)
+        surface.blit(label, (x0 - label.get_width() // 2, y0 + 10))
+        surface.blit(label, (x1 - 12 - label.get_width(), y1 - 7))
+    xlabel = font.render("predicted loss (mistake thresholds of the game)", True, black)
+    surface.blit(xlabel, (w // 2 - xlabel.get_width() // 2, h - 45))
+    ylabel = pygame.transform.rotate(font.render("measured loss (mistake thresholds)", True, black), 90)
+    surface.blit(ylabel, (15, h // 2 - ylabel.get_height() // 2))
+    title = "cardhall review: predicted against measured loss, per game and verdict (95% intervals)"
+    surface.blit(font.render(title, True, black), (margin - 40, 22))
     colours = {
         "hokm": (31, 119, 180),
         "kierki": (214, 39, 40),
@@ -277,24 +335,34 @@ def plot(summary: list[dict[str, Any]], path: Path) -> None:
         "gin": (148, 103, 189),
         "svara": (255, 127, 14),
     }
-    shapes = {"inaccuracy": 5, "mistake": 7, "blunder": 9}
-    for s in points:
-        k = s["mistake_threshold"]
-        x, y = s["predicted"] / k, s["same_bots"] / k
-        ci = s["same_bots_ci"] / k if not math.isnan(s["same_bots_ci"]) else 0.0
-        c = colours[s["game"]]
-        pygame.draw.line(surface, c, xy(x, max(0.0, y - ci)), xy(x, min(top, y + ci)), 2)
-        pygame.draw.circle(surface, c, xy(x, y), shapes[s["class"]])
-    ly = 60
+    sizes = {"inaccuracy": 5, "mistake": 7, "blunder": 10}
+    for s in summary:
+        if s["game"] == "all" or s["class"] not in sizes:
+            continue
+        unit, c, r = s["mistake_threshold"], colours[s["game"]], sizes[s["class"]]
+        for key, dx, filled in (("same_bots", -4, True), ("rules_bots", 4, False)):
+            x, y = s["predicted"] / unit, s[key] / unit
+            ci = 0.0 if math.isnan(s[key + "_ci"]) else s[key + "_ci"] / unit
+            px, py = xy(x, y)
+            lo, hi = xy(x, y - ci)[1], xy(x, y + ci)[1]
+            pygame.draw.line(surface, c, (px + dx, lo), (px + dx, hi), 2)
+            pygame.draw.circle(surface, c, (px + dx, py), r, 0 if filled else 2)
+    lx, ly = w - 330, h - margin - 290  # the legend, bottom right, where no loss falls
     for game, c in colours.items():
-        pygame.draw.circle(surface, c, (margin + 20, ly + 8), 6)
-        surface.blit(font.render(game, True, black), (margin + 32, ly))
-        ly += 22
-    for cls, r in shapes.items():
-        pygame.draw.circle(surface, black, (margin + 20, ly + 8), r, 1)
-        surface.blit(font.render(cls, True, black), (margin + 36, ly))
+        pygame.draw.circle(surface, c, (lx + 20, ly + 8), 7)
+        surface.blit(font.render(game, True, black), (lx + 34, ly))
         ly += 24
-    surface.blit(small.render("grey: measured = predicted", True, black), (margin + 12, ly + 4))
+    for cls, r in sizes.items():
+        pygame.draw.circle(surface, black, (lx + 20, ly + 8), r, 1)
+        surface.blit(font.render(cls, True, black), (lx + 36, ly))
+        ly += 26
+    for text in (
+        "filled: the same bots finish the deal",
+        "hollow: rules bots finish it",
+        "grey: measured = predicted",
+    ):
+        surface.blit(small.render(text, True, black), (lx + 12, ly + 2))
+        ly += 20
     pygame.image.save(surface, str(path))
 
 
@@ -306,7 +374,7 @@ def resummarize(path: Path, plot_to: str | None) -> int:
         limits = thresholds(cardhall.load_game(row["form"]))
         row["class"] = verdict(row["predicted"], row["se"], limits) or "unclear"
     summary = summarize(rows)
-    print(markdown(summary))
+    print(markdown(summary, binned(rows)))
     if plot_to:
         plot(summary, Path(plot_to))
     return 0
@@ -344,7 +412,8 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
     summary = summarize(rows)
-    print(markdown(summary))
+    bins = binned(rows)
+    print(markdown(summary, bins))
     print(
         f"\n{counts['reviewed']} decisions reviewed at budget {budget}, {counts['matched_best']} of them "
         f"with the best move played; {counts['review_seconds']:.0f} CPU s reviewing, "
