@@ -296,7 +296,8 @@ def plot(summary: list[dict[str, Any]], path: Path) -> None:
 
     pygame.font.init()
     w, h, margin = 900, 720, 90
-    surface = pygame.Surface((w, h))
+    legend = 250  # a column right of the axes for the legend
+    surface = pygame.Surface((w + legend, h))
     surface.fill((255, 255, 255))
     font = pygame.font.Font(None, 24)
     small = pygame.font.Font(None, 20)
@@ -347,7 +348,7 @@ def plot(summary: list[dict[str, Any]], path: Path) -> None:
             lo, hi = xy(x, y - ci)[1], xy(x, y + ci)[1]
             pygame.draw.line(surface, c, (px + dx, lo), (px + dx, hi), 2)
             pygame.draw.circle(surface, c, (px + dx, py), r, 0 if filled else 2)
-    lx, ly = w - 330, h - margin - 290  # the legend, bottom right, where no loss falls
+    lx, ly = w - margin + 30, margin
     for game, c in colours.items():
         pygame.draw.circle(surface, c, (lx + 20, ly + 8), 7)
         surface.blit(font.render(game, True, black), (lx + 34, ly))

@@ -170,6 +170,15 @@ def test_the_same_seed_gives_the_same_review_and_another_seed_another(
     assert review(*args) == hokm_review
 
 
+def test_a_worker_process_gives_the_same_review(hokm_record: Record, hokm_review: dict[str, Any]) -> None:
+    """What a server's offline job does: the review in another process, handed back as JSON."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        result = pool.submit(review, hokm_record, 1, 6, 11).result()
+    assert result == hokm_review
+
+
 def test_forced_moves_are_skipped_and_counted(hokm_record: Record, hokm_review: dict[str, Any]) -> None:
     state = cardhall.replay({**hokm_record, "actions": []})
     choices = forced = 0
