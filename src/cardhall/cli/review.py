@@ -176,8 +176,8 @@ def _signed(x: float | None) -> str:
 def _counts(summary: dict[str, Any]) -> str:
     v = summary["verdicts"]
     return (
-        f"{v['good']} good, {v['inaccuracy']} inaccuracies, {v['mistake']} mistakes, "
-        f"{v['blunder']} blunders, {summary['unclear']} unclear"
+        f"good {v['good']}, inaccuracies {v['inaccuracy']}, mistakes {v['mistake']}, "
+        f"blunders {v['blunder']}, unclear {summary['unclear']}"
     )
 
 
