@@ -143,7 +143,7 @@ def test_a_readme_command_runs(command: str, workdir: Path) -> None:
     if argv[3] == "serve":
         _serve(argv, workdir)
         return
-    if argv[3] == "replay" and not (workdir / argv[4]).exists():  # run alone (-k): make its input first
+    if argv[3] in ("replay", "review") and not (workdir / argv[4]).exists():  # run alone (-k): make its input
         writer = next(c for c in COMMANDS if f"--records {argv[4]}" in c)
         subprocess.run(_argv(writer), cwd=workdir, env=_env(), check=True, capture_output=True)
     done = subprocess.run(

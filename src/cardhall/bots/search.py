@@ -166,6 +166,50 @@ class SearchBot(BaseBot):
         st["seconds"] += time.perf_counter() - start
         return self.choose(values, candidates, default)
 
+    def evaluate(
+        self, observation: Observation, candidates: list[int], rng: random.Random, determinizations: int
+    ) -> list[list[float]]:
+        """``values[d][i]``: the value (:func:`rollout_value`) of ``candidates[i]`` in determinization
+        ``d``, for ``determinizations`` states drawn from ``observation`` alone, as :meth:`act` values
+        them, for a caller that wants the values themselves (the review, :mod:`cardhall.review`).
+
+        Unlike :meth:`act` (which this leaves as it was), every candidate of one determinization is
+        rolled out with the same rollout randomness (common random numbers: each candidate's rollouts
+        start from a copy of one RNG state), so the paired differences measure the actions, not the
+        rollout players' dice. A fresh sampler (opponent model) is made for the call, so nothing learnt
+        from an earlier observation carries over: the values depend on ``observation``, ``candidates``
+        and ``rng`` alone."""
+        seat: int = observation["seat"]
+        sample = self._fresh_sampler()
+        values: list[list[float]] = []
+        for _ in range(determinizations):
+            sampled = sample(observation, rng)
+            stop = self.horizon(sampled)
+            dice = random.Random(rng.getrandbits(64))
+            start = dice.getstate()
+            row = []
+            for action in candidates:
+                dice.setstate(start)
+                total = 0.0
+                for _ in range(self.rollouts):
+                    state = sampled.clone()
+                    state.apply_unchecked(seat, action)
+                    self._rollout(state, stop, dice)
+                    total += rollout_value(state, seat)
+                row.append(total / self.rollouts)
+            values.append(row)
+        return values
+
+    def _fresh_sampler(self) -> Callable[[Observation, random.Random], State]:
+        """A new sampler of the kind this bot uses (an opponent model may cache what it learnt of the last
+        observation; a fresh one starts clean)."""
+        try:
+            knowledge: object = rules_module(self.game)
+        except InvalidOptionError:
+            return self.game.sample_state
+        make_sampler = getattr(knowledge, "make_sampler", None)
+        return self.game.sample_state if make_sampler is None else make_sampler(self.game)
+
     def choose(self, values: list[list[float]], candidates: list[int], default: int) -> int:
         """The candidate with the best mean value; with an anchor, only if clearly better than it."""
         totals = [sum(row[i] for row in values) for i in range(len(candidates))]

@@ -1,4 +1,4 @@
-"""The ``cardhall`` command line: games, play, simulate, replay, bench, serve, admin.
+"""The ``cardhall`` command line: games, play, simulate, replay, review, bench, serve, admin.
 
 Each sub-command (one module here) is a thin layer over the Game API, the Table and :mod:`cardhall.sim`;
 a bad game string, bot or option is reported in one line with exit status 2, never replaced by a default.
@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
-from cardhall.cli import admin, games, play, replay, rules, serve, simulate
+from cardhall.cli import admin, games, play, replay, review, rules, serve, simulate
 from cardhall.errors import CardhallError
 from cardhall.sim.bench import add_bench_parser, cmd_bench
 
@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(sub)
     simulate.add_parser(sub)
     replay.add_parser(sub)
+    review.add_parser(sub)
     rules.add_parser(sub)
     add_bench_parser(sub)
     serve.add_parser(sub)
@@ -56,6 +57,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console], int]] = {
     "play": play.cmd_play,
     "simulate": simulate.cmd_simulate,
     "replay": replay.cmd_replay,
+    "review": review.cmd_review,
     "rules": rules.cmd_rules,
     "bench": cmd_bench,
     "serve": serve.cmd_serve,

@@ -1,0 +1,539 @@
+"""The review (:mod:`cardhall.review`) and ``cardhall review``: verdicts and thresholds, reproducibility,
+forced moves, refusals of bad input, the command line, and no peeking at hidden cards.
+
+Budgets here are tiny (a few determinizations a decision): the tests check what the review says and that
+it says it the same way every time, not how good its estimates are (``benchmarks/review.md`` does).
+No timing is asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pickle
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cardhall
+from cardhall.bots import make_bot
+from cardhall.cli import main
+from cardhall.core import Record, State
+from cardhall.errors import InvalidOptionError, InvalidRecordError
+from cardhall.registry import game_classes
+from cardhall.review import (
+    DEFAULT_BUDGET,
+    VERDICTS,
+    Thresholds,
+    accuracy,
+    count_decisions,
+    counted_loss,
+    review,
+    thresholds,
+    verdict,
+)
+from cardhall.table import Table
+from tests.benchmark_scripts import load_script
+
+# One short form of each game (a deal or two), and one seat to review in it.
+SHORT = [
+    "hokm(max_hands=1)",
+    "kierki(first_deal=2,last_deal=2)",
+    "hearts(decks=1,players=4,max_hands=1)",
+    "gin(players=2,max_hands=1)",
+    "svara(players=3,max_deals=2)",
+]
+
+
+def bot_record(game_text: str, seed: int = 3, bots: str = "rules") -> Record:
+    game = cardhall.load_game(game_text)
+    return Table(game, [bots] * game.num_players, seed, events=False).play().record()
+
+
+# --- verdicts, thresholds, accuracy ---------------------------------------------------------------
+
+LIMITS = Thresholds(5.0, 15.0, 40.0)
+
+
+@pytest.mark.parametrize(
+    ("loss", "se", "expected"),
+    [
+        (0.0, 0.0, "good"),
+        (4.9, 0.0, "good"),
+        (5.0, 0.0, "inaccuracy"),
+        (3.0, 1.0, None),  # 3 + 2 se reaches 5: cannot tell from an inaccuracy
+        (2.9, 1.0, "good"),
+        (9.0, 2.0, "inaccuracy"),  # 9 - 2 se = 5
+        (8.9, 2.0, None),
+        (15.0, 0.0, "mistake"),
+        (20.0, 2.6, "inaccuracy"),  # 20 - 5.2 < 15: only sure of an inaccuracy
+        (19.0, 2.0, "mistake"),
+        (40.0, 0.0, "blunder"),
+        (60.0, 10.0, "blunder"),
+        (60.0, 10.1, "mistake"),
+        (100.0, 60.0, None),  # huge noise: not even sure of an inaccuracy, nor that it is small
+    ],
+)
+def test_a_verdict_is_the_worst_class_the_loss_clears_by_two_standard_errors(
+    loss: float, se: float, expected: str | None
+) -> None:
+    assert verdict(loss, se, LIMITS) == expected
+
+
+def test_accuracy_counts_only_the_loss_clear_of_noise() -> None:
+    assert counted_loss(10.0, 2.0) == 6.0
+    assert counted_loss(3.0, 2.0) == 0.0
+    assert accuracy(0.0, 0.0, LIMITS) == 100.0
+    assert accuracy(3.0, 2.0, LIMITS) == 100.0
+    assert accuracy(15.0, 0.0, LIMITS) == pytest.approx(50.0)  # one mistake threshold: 50%
+    assert accuracy(19.0, 2.0, LIMITS) == pytest.approx(50.0)
+    assert accuracy(30.0, 0.0, LIMITS) == pytest.approx(25.0)
+    assert 0.0 <= accuracy(1e6, 0.0, LIMITS) < 1e-6
+
+
+def test_every_game_has_thresholds_in_increasing_order() -> None:
+    for name in game_classes():
+        limits = thresholds(cardhall.load_game(name))
+        assert 0 < limits.inaccuracy < limits.mistake < limits.blunder
+        assert limits.scale == pytest.approx(limits.mistake / math.log(2))
+    assert thresholds(cardhall.load_game("hokm")) == Thresholds(5.0, 15.0, 40.0)
+    # Svara's are in antes: the table's stakes.
+    assert thresholds(cardhall.load_game("svara(ante=10)")) == Thresholds(20.0, 60.0, 200.0)
+    assert thresholds(cardhall.load_game("svara(ante=50)")) == Thresholds(100.0, 300.0, 1000.0)
+
+
+# --- the review --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hokm_record() -> Record:
+    return bot_record("hokm(max_hands=2)", seed=5, bots="random")
+
+
+@pytest.fixture(scope="module")
+def hokm_review(hokm_record: Record) -> dict[str, Any]:
+    return review(hokm_record, 1, budget=6, seed=11)
+
+
+def test_a_review_is_json_and_says_what_it_reviewed(hokm_record: Record, hokm_review: dict[str, Any]) -> None:
+    r = hokm_review
+    assert json.loads(json.dumps(r)) == r
+    assert (r["game"], r["seat"], r["seed"], r["budget"], r["review_version"]) == (
+        "hokm(max_hands=2)",
+        1,
+        11,
+        6,
+        1,
+    )
+    assert r["thresholds"] == {"inaccuracy": 5.0, "mistake": 15.0, "blunder": 40.0}
+    assert r["record"] == {"seed": 5, "actions": len(hokm_record["actions"]), "over": True}
+    assert [d["deal"] for d in r["deals"]] == [1, 2]
+    assert r["match"]["decisions"] == len(r["decisions"]) == sum(d["decisions"] for d in r["deals"])
+    assert r["match"]["forced"] == sum(d["forced"] for d in r["deals"])
+    for d in r["decisions"]:
+        seat, action = hokm_record["actions"][d["index"]]
+        assert (seat, d["played"]["action"]) == (1, action)
+        labels = [c["label"] for c in d["candidates"]]
+        assert d["played"]["label"] in labels and d["best"]["label"] in labels
+        assert d["best"] == d["candidates"][0]  # best first
+        assert d["best"]["loss"] == 0 and d["loss"] >= 0
+        assert d["loss"] == d["played"]["loss"]
+        assert all(c["loss"] >= 0 and c["loss_se"] >= 0 for c in d["candidates"])
+        assert d["verdict"] in (*VERDICTS, None)
+        assert d["verdict"] == verdict(d["loss"], d["loss_se"], thresholds(cardhall.load_game("hokm")))
+        assert 0 <= d["accuracy"] <= 100
+    for deal in r["deals"]:
+        mine = [d for d in r["decisions"] if d["deal"] == deal["deal"]]
+        assert sum(deal["verdicts"].values()) + deal["unclear"] == deal["decisions"] == len(mine)
+        assert deal["accuracy"] == pytest.approx(sum(d["accuracy"] for d in mine) / len(mine), abs=1e-3)
+        assert deal["result"] is not None  # both deals were finished
+
+
+def test_a_deal_result_is_the_seats_real_deal_value(hokm_record: Record, hokm_review: dict[str, Any]) -> None:
+    state = cardhall.replay(hokm_record)
+    # Over the whole match the deal values add up to the seat's final margin over the others' mean.
+    others = [v for s, v in enumerate(state.scores) if s != 1]
+    margin = state.scores[1] - sum(others) / len(others)
+    assert sum(d["result"] for d in hokm_review["deals"]) == pytest.approx(margin, abs=0.01)
+
+
+def test_the_same_seed_gives_the_same_review_and_another_seed_another(
+    hokm_record: Record, hokm_review: dict[str, Any]
+) -> None:
+    assert review(hokm_record, 1, budget=6, seed=11) == hokm_review
+    other = review(hokm_record, 1, budget=6, seed=12)
+    assert other["decisions"] != hokm_review["decisions"]
+    # The review reads nothing but its arguments: the same after pickling them (a server's worker).
+    args = pickle.loads(pickle.dumps((hokm_record, 1, 6, 11)))
+    assert review(*args) == hokm_review
+
+
+def test_a_worker_process_gives_the_same_review(hokm_record: Record, hokm_review: dict[str, Any]) -> None:
+    """What a server's offline job does: the review in another process, handed back as JSON."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        result = pool.submit(review, hokm_record, 1, 6, 11).result()
+    assert result == hokm_review
+
+
+def test_forced_moves_are_skipped_and_counted(hokm_record: Record, hokm_review: dict[str, Any]) -> None:
+    state = cardhall.replay({**hokm_record, "actions": []})
+    choices = forced = 0
+    for seat, action in hokm_record["actions"]:
+        if seat == 1:
+            n = len(state.legal_actions(1))
+            choices += n > 1
+            forced += n == 1
+        state.apply(seat, action)
+    assert forced > 0  # the last trick's card at least
+    assert hokm_review["match"]["decisions"] == choices == count_decisions(hokm_record, 1)
+    assert hokm_review["match"]["forced"] == forced
+    assert all(d["legal"] > 1 for d in hokm_review["decisions"])
+
+
+def test_progress_counts_every_decision(hokm_record: Record) -> None:
+    calls: list[tuple[int, int]] = []
+    r = review(hokm_record, 0, budget=2, seed=1, progress=lambda done, total: calls.append((done, total)))
+    n = r["match"]["decisions"]
+    assert calls == [(k, n) for k in range(n + 1)]
+
+
+@pytest.mark.parametrize("game_text", SHORT)
+def test_every_game_is_reviewed(game_text: str) -> None:
+    record = bot_record(game_text, seed=2, bots="random")
+    r = review(record, 0, budget=3, seed=0)
+    assert r["match"]["decisions"] > 0
+    assert json.loads(json.dumps(r)) == r
+    for d in r["decisions"]:
+        assert d["played"]["action"] == record["actions"][d["index"]][1]
+        assert d["best"]["value"] >= d["played"]["value"] - 1e-9 or d["best"] == d["played"]
+
+
+def test_a_move_the_game_leaves_to_the_rules_player_is_valued_not_compared() -> None:
+    # Two-player gin, played by the rules bot: its take-or-draw and plain discards are its own moves.
+    record = bot_record("gin(players=2,max_hands=1)", seed=4)
+    r = review(record, 0, budget=2, seed=0)
+    alone = [d for d in r["decisions"] if not d["searched"]]
+    assert alone
+    for d in alone:
+        assert len(d["candidates"]) == 1
+        assert (d["loss"], d["loss_se"], d["verdict"], d["accuracy"]) == (0.0, 0.0, "good", 100.0)
+
+
+def test_a_good_move_against_a_blunder() -> None:
+    """A rules-bot seat scores better accuracy than a random seat in the same kind of match."""
+    rules = review(bot_record("hokm(max_hands=2)", seed=8), 0, budget=12, seed=0)
+    rand = review(bot_record("hokm(max_hands=2)", seed=8, bots="random"), 0, budget=12, seed=0)
+    assert rules["match"]["accuracy"] > rand["match"]["accuracy"]
+    assert rand["match"]["loss"] > rules["match"]["loss"]
+
+
+# --- refusals -------------------------------------------------------------------------------------------
+
+
+def test_bad_input_is_refused_naming_what_was_wrong(hokm_record: Record) -> None:
+    with pytest.raises(InvalidOptionError, match=r"seat to review must be 0\.\.2, got 3"):
+        review(hokm_record, 3)
+    with pytest.raises(InvalidOptionError, match=r"0\.\.2, got -1"):
+        review(hokm_record, -1)
+    with pytest.raises(InvalidOptionError, match="got True"):
+        review(hokm_record, True)
+    with pytest.raises(InvalidOptionError, match=r"budget .* 1\.\.100000, got 0"):
+        review(hokm_record, 0, budget=0)
+    with pytest.raises(InvalidOptionError, match=r"review seed .* got -5"):
+        review(hokm_record, 0, seed=-5)
+    bad = {**hokm_record, "actions": [*hokm_record["actions"][:7], [0, 999]]}
+    with pytest.raises(InvalidRecordError, match=r"record action 7 \[0, 999\] is illegal"):
+        review(bad, 0)
+    with pytest.raises(InvalidRecordError, match="lacks seed"):
+        review({k: v for k, v in hokm_record.items() if k != "seed"}, 0)
+    with pytest.raises(InvalidRecordError, match="must be a JSON object"):
+        review([1, 2], 0)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRecordError, match="cannot be loaded"):
+        review({**hokm_record, "game": "chess"}, 0)
+
+
+def test_an_illegal_action_is_refused_before_any_search(hokm_record: Record) -> None:
+    calls: list[tuple[int, int]] = []
+    bad = {**hokm_record, "actions": [*hokm_record["actions"], [0, 0]]}  # one past the end of the match
+    with pytest.raises(InvalidRecordError, match=r"record action \d+ \[0, 0\] is illegal"):
+        review(bad, 0, progress=lambda d, t: calls.append((d, t)))
+    assert calls == []
+
+
+# --- no peeking ----------------------------------------------------------------------------------------
+
+
+def play_on(state: State, seed: int, stop: int | None = None) -> None:
+    """Rules bots play ``state`` on to the end of the match (or until ``stop`` actions are in)."""
+    game = state.game
+    bots = [make_bot("rules", game) for _ in range(game.num_players)]
+    rngs = [random.Random(f"{seed}:{s}") for s in range(game.num_players)]
+    while not state.is_over and (stop is None or len(state.history) < stop):
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, bots[seat].act(state.observation(seat, ints=True), legal, rngs[seat]))
+
+
+def where_is(state: State) -> dict[int, str]:
+    return {card: zone for zone, cards in state.zones().items() for card in cards}
+
+
+def hidden_twins(record: Record, seat: int, index: int) -> tuple[int, int]:
+    """Two cards of one suit that ``seat`` never saw up to action ``index`` and that lay, from the deal to
+    that action, in two different places other than its hand (two opponents, or one and the stock): dealt
+    the other way round, every action up to then stays legal and the seat sees the same."""
+    start = cardhall.replay({**record, "actions": []})
+    now = cardhall.replay({**record, "actions": record["actions"][:index]})
+    first, then, hidden = where_is(start), where_is(now), now.hidden_cards(seat)
+    mine = f"hand {seat}"
+    still = sorted(c for c in hidden if first[c] == then[c] != mine)
+    for a in still:
+        for b in still:
+            if a < b and a % 52 // 13 == b % 52 // 13 and first[a] != first[b]:
+                return a, b
+    raise AssertionError("no two such cards")
+
+
+@pytest.mark.parametrize(
+    ("game_text", "turn"),
+    [
+        ("hokm(max_hands=1)", 5),
+        ("kierki(first_deal=1,last_deal=1)", 6),
+        ("hearts(decks=1,players=4,max_hands=1)", 7),  # after the pass
+        ("gin(players=2,max_hands=1)", 6),
+        ("svara(players=4,max_deals=1)", 1),
+    ],
+)
+def test_no_peeking_hidden_cards_never_change_the_review_of_a_decision(game_text: str, turn: int) -> None:
+    """Two records that differ only in cards the seat never saw up to a decision (swapped between two
+    other places in the deal), and in everything after it, get the identical review of that decision."""
+    game = cardhall.load_game(game_text)
+    seat = 0
+    deck = game.deck()
+    random.Random(game_text).shuffle(deck)
+    a = game.new_game(seed=9, deck=deck)
+    play_on(a, seed=1)
+    record_a = a.record()
+    # The decision: the seat's ``turn``-th action that had a choice.
+    reviewed = review(record_a, seat, budget=4, seed=3)
+    decision = reviewed["decisions"][min(turn, len(reviewed["decisions"]) - 1)]
+    index = decision["index"]
+    x, y = hidden_twins(record_a, seat, index)
+    swapped = list(deck)
+    i, j = swapped.index(x), swapped.index(y)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    # The other record: the same actions up to and with the decision, then the bots play on elsewhere.
+    b = game.new_game(seed=9, deck=swapped)
+    for s, action in record_a["actions"][: index + 1]:
+        b.apply(s, action)
+    play_on(b, seed=2)
+    record_b = b.record()
+    before_a = cardhall.replay({**record_a, "actions": record_a["actions"][:index]})
+    before_b = cardhall.replay({**record_b, "actions": record_b["actions"][:index]})
+    assert where_is(before_a) != where_is(before_b)  # the hidden cards do differ
+    assert before_a.observation(seat, ints=True) == before_b.observation(seat, ints=True)
+    review_b = review(record_b, seat, budget=4, seed=3)
+    twin = next(d for d in review_b["decisions"] if d["index"] == index)
+    assert twin == decision
+
+
+def test_the_review_never_reads_anything_but_the_observation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search is handed the observation and the legal actions, never a state."""
+    from cardhall.bots.search import SearchBot
+
+    seen: list[object] = []
+    original = SearchBot.evaluate
+
+    def spy(self: SearchBot, observation: Any, candidates: list[int], rng: random.Random, n: int) -> Any:
+        seen.append(observation)
+        assert isinstance(observation, dict)
+        return original(self, observation, candidates, rng, n)
+
+    monkeypatch.setattr(SearchBot, "evaluate", spy)
+    record = bot_record("hokm(max_hands=1)", seed=1)
+    review(record, 2, budget=2)
+    state = cardhall.replay({**record, "actions": []})
+    views = []
+    for s, action in record["actions"]:
+        if s == 2 and len(state.legal_actions(2)) > 1:
+            views.append(state.observation(2, ints=True))
+        state.apply(s, action)
+    assert seen == views
+
+
+def test_the_review_module_stands_on_the_engine_records_and_bots_only() -> None:
+    import ast
+
+    source = Path(cardhall.__file__).resolve().parent / "review.py"
+    allowed = ("cardhall.core", "cardhall.errors", "cardhall.records", "cardhall.registry", "cardhall.bots")
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("cardhall"):
+            assert node.module.startswith(allowed), node.module
+
+
+# --- the command line -----------------------------------------------------------------------------------
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def records_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("review") / "matches.jsonl"
+    lines = [json.dumps(bot_record("hokm(max_hands=1)", seed=s, bots="random")) for s in (1, 2)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_command_prints_one_json_review_a_line(
+    records_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        ["review", str(records_file), "--seat", "1", "--budget", "3", "--json", "--seed", "4"], capsys
+    )
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 2
+    first = json.loads(lines[0])
+    record = json.loads(records_file.read_text().splitlines()[0])
+    assert first == review(record, 1, budget=3, seed=4)
+    keys = "review_version game seat seed budget z thresholds record match deals decisions"
+    assert set(first) == set(keys.split())
+    code, out, _ = run(
+        ["review", str(records_file), "--match", "2", "--budget", "3", "--json", "--quiet"], capsys
+    )
+    assert code == 0 and len(out.splitlines()) == 1 and json.loads(out)["record"]["seed"] == 2
+    assert json.loads(out)["seat"] == 0  # a record does not say whose review: seat 0
+
+
+def test_the_command_reads_one_pretty_printed_record_and_a_save_files_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = bot_record("hokm(max_hands=1)", seed=3)
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps({**record, "seat": 2, "bots": [None, "rules", "rules"]}, indent=2))
+    code, out, _ = run(["review", str(path), "--budget", "2", "--json"], capsys)
+    assert code == 0 and json.loads(out)["seat"] == 2
+
+
+def test_the_human_summary_names_flagged_decisions_deals_and_the_match(
+    records_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["review", str(records_file), "--match", "2", "--budget", "4"], capsys)
+    assert code == 0
+    assert "hokm(max_hands=1), seed 2" in out
+    assert "per deal" in out and "Match:" in out and "accuracy" in out
+    assert "inaccuracy from 5, mistake from 15, blunder from 40" in out
+    r = review(json.loads(records_file.read_text().splitlines()[1]), 0, budget=4)
+    flagged = [d for d in r["decisions"] if d["verdict"] in ("inaccuracy", "mistake", "blunder")]
+    assert flagged  # random play blunders (this match's seat 0 once at least)
+    for d in flagged:
+        assert d["played"]["label"] in out and d["best"]["label"] in out
+    assert f"{r['match']['accuracy']:.1f}%" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["review", "MISSING.jsonl"], "MISSING.jsonl: no such file"),
+        (
+            ["review", "{file}", "--seat", "3"],
+            "--seat: hokm(max_hands=1): the seat to review must be 0..2, got 3",
+        ),
+        (["review", "{file}", "--budget", "0"], "budget (determinizations per decision) must be an int"),
+        (["review", "{file}", "--seed", "-1"], "review seed must be an int"),
+        (["review", "{file}", "--match", "3"], "--match must be 1..2"),
+        (["review", "{bad}"], "line 2: record action 4 [0, 999] is illegal"),
+        (["review", "{notjson}"], "line 1: not JSON"),
+        (["review", "{empty}"], "holds no record"),
+        (["review"], "give a records FILE"),
+        (["review", "--server", "http://127.0.0.1:9"], "--server and --table go together"),
+        (["review", "--server", "ftp://x", "--table", "t1"], "give an http:// or https:// address"),
+    ],
+)
+def test_the_command_refuses_bad_input_with_status_2(
+    argv: list[str], message: str, records_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = records_file.read_text().splitlines()[0]
+    record = json.loads(good)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(good + "\n" + json.dumps({**record, "actions": [*record["actions"][:4], [0, 999]]}) + "\n")
+    (tmp_path / "notjson.jsonl").write_text("{nope\n")
+    (tmp_path / "empty.jsonl").write_text("\n")
+    names = {"file": str(records_file), "bad": str(bad), "notjson": str(tmp_path / "notjson.jsonl")}
+    names["empty"] = str(tmp_path / "empty.jsonl")
+    code, out, err = run([a.format(**names) for a in argv], capsys)
+    assert code == 2
+    assert out == ""
+    assert message in err and err.startswith("cardhall review: ") and len(err.strip().splitlines()) == 1
+
+
+def test_the_command_fetches_a_record_from_a_server(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--server URL --table ID`` reads ``GET /api/tables/{id}/record`` (here a stand-in server)."""
+    import http.server
+    import threading
+
+    record = bot_record("hokm(max_hands=1)", seed=6)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path == "/api/tables/t%201/record":
+                body, status = json.dumps(record).encode(), 200
+            else:
+                body, status = json.dumps({"error": "no_such_table", "message": "no table 'x'"}).encode(), 404
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        code, out, _ = run(["review", "--server", url, "--table", "t 1", "--budget", "2", "--json"], capsys)
+        assert code == 0 and json.loads(out) == review(record, 0, budget=2)
+        code, out, err = run(["review", "--server", url, "--table", "x", "--budget", "2"], capsys)
+        assert code == 2 and "HTTP 404 no table 'x'" in err
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# --- the benchmarks' smoke tests ------------------------------------------------------------------------
+
+
+def test_the_calibration_benchmark_runs_quick(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    calibration = load_script("review_calibration.py")
+    out = tmp_path / "calibration.json"
+    assert calibration.main(["--quick", "--games", "hokm,gin", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "| game | verdict |" in printed
+    data = json.loads(out.read_text())
+    assert data["reviewed"] > 0
+    for row in data["decisions"]:
+        assert row["class"] in ("good", "unclear", "inaccuracy", "mistake", "blunder")
+
+
+def test_the_default_budget_is_the_documented_one() -> None:
+    assert DEFAULT_BUDGET == 200
+
+
+def test_the_cost_benchmark_runs_quick(capsys: pytest.CaptureFixture[str]) -> None:
+    cost = load_script("review_cost.py")
+    assert cost.main(["--quick", "--games", "hokm(max_hands=1);gin(players=2,max_hands=1)", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["budget"] == 10
+    assert [r["game"] for r in data["rows"]] == ["hokm(max_hands=1)", "gin(players=2,max_hands=1)"]
+    assert all(r["decisions"] > 0 and r["cpu_s"] >= 0 for r in data["rows"])
