@@ -311,6 +311,21 @@ class Gin(Game):
             return "suggest " + self._action_label(action - SUGGEST_BASE)
         return "no suggestion"
 
+    def _action_info(self, action: int) -> dict[str, Any]:
+        if action < KNOCK_BASE:
+            return {"kind": "discard", "card": format_card(action)}
+        if action < LAYOFF_BASE:
+            return {"kind": "knock", "card": format_card(action - KNOCK_BASE)}
+        if action < STOCK:
+            return {"kind": "lay_off", "card": format_card(action - LAYOFF_BASE)}
+        if action < ARRANGE_BASE:
+            return {"kind": {STOCK: "draw", TAKE: "take", PASS: "pass", DONE: "done"}[action]}
+        if action < SUGGEST_BASE:
+            return {"kind": "arrange", "layout": action - ARRANGE_BASE + 1}
+        if action < NO_SUGGESTION:
+            return {"kind": "suggest", "suggestion": self._action_info(action - SUGGEST_BASE)}
+        return {"kind": "no_suggestion"}
+
     def _parse_action(self, words: list[str]) -> int | None:
         if words[0] == "suggest":
             if self.players != 3 or len(words) < 2:

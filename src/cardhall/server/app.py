@@ -25,13 +25,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from cardhall.errors import CardhallError
+from cardhall.options import Option
 from cardhall.registry import game_classes
-from cardhall.rulebook import LANGUAGES, rules_text
+from cardhall.rulebook import LANGUAGES, option_text, rules_text
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
 from cardhall.server.replays import MAX_POSITIONS, replay_page
-from cardhall.server.settings import BOT_LEVELS, bot_for_level, settings_spec
+from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
 from cardhall.store import RATING_POOLS, PlayerRow, Store
 
 log = logging.getLogger(__name__)
@@ -123,22 +124,68 @@ async def me(request: Request) -> Response:
     return json_response({"id": player.id, "name": player.name})
 
 
+def option_data(owner: str, option: Option) -> dict[str, Any]:
+    """An option (of a game, or a table setting: owner "table") described for a lobby's control: its
+    type (``bool``, ``int``, ``choice``), default, allowed values (``values`` for a choice, ``minimum``
+    and ``maximum`` for an int, null when open), the engine's English help, and in ``text`` per language
+    its title, explanation and the words of its values (:func:`cardhall.rulebook.option_text`)."""
+    if option.choices is not None:
+        kind = "choice"
+    elif isinstance(option.default, bool):
+        kind = "bool"
+    else:
+        kind = "int" if isinstance(option.default, int) else "text"
+    return {
+        "name": option.name,
+        "type": kind,
+        "default": option.default,
+        "allowed": option.describe(),
+        "values": None if option.choices is None else list(option.choices),
+        "minimum": option.minimum,
+        "maximum": option.maximum,
+        "help": option.help,
+        "text": {lang: option_text(owner, lang)[option.name] for lang in LANGUAGES},
+    }
+
+
+@api
+async def my_tables(request: Request) -> Response:
+    """The tables in memory where the player holds a seat he has not left (waiting or playing), so a
+    page can take him back to any of them: each summary with his seat (``you``), whether the match
+    waits for him now (``your_turn``) and the table's last event number (``n``)."""
+    player = await bearer(request)
+    out = []
+    for host in list(context(request).lobby.hosts.values()):
+        if host.row.status not in ("waiting", "playing"):
+            continue
+        seat = next((s.seat for s in host.row.seats if s.kind == "person" and s.player_id == player.id), None)
+        if seat is None or host.row.seats[seat].left:
+            continue
+        table = host.table
+        out.append(
+            {
+                **host.summary(),
+                "you": seat,
+                "your_turn": table is not None and seat in table.to_act,
+                "n": 0 if table is None else table.number,
+            }
+        )
+    return json_response({"tables": out})
+
+
 async def games(request: Request) -> Response:
     out = []
     for name, cls in game_classes().items():
-        options = [
-            {"name": o.name, "default": o.default, "allowed": o.describe(), "help": o.help}
-            for o in cls.option_spec
-        ]
         out.append(
             {
                 "name": name,
                 "title": cls.title,
                 "players": [cls.min_players, cls.max_players],
-                "options": options,
+                "options": [option_data(name, o) for o in cls.option_spec],
             }
         )
-    return json_response({"games": out, "settings": settings_spec(), "bot_levels": BOT_LEVELS})
+    settings = [option_data("table", o) for o in TABLE_SETTINGS]
+    return json_response({"games": out, "settings": settings, "bot_levels": BOT_LEVELS})
 
 
 async def tables(request: Request) -> Response:
@@ -339,6 +386,7 @@ def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
         Route("/", index),
         Route("/api/players", create_player, methods=["POST"]),
         Route("/api/players/me", me),
+        Route("/api/players/me/tables", my_tables),
         Route("/api/games", games),
         Route("/api/tables", tables),
         Route("/api/tables", create_table, methods=["POST"]),

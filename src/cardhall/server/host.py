@@ -218,8 +218,12 @@ class TableHost:
             return {"observation": None, "legal": [], "to_act": []}
         legal: list[dict[str, Any]] = []
         if seat is not None and seat in table.to_act:
-            label = table.game.action_label
-            legal = [{"action": a, "label": label(a)} for a in table.legal_actions(seat)]
+            game = table.game
+            # each entry: the int to send, its label, and what it means (Game.action_info: kind, card...)
+            legal = [
+                {"action": a, "label": game.action_label(a), **game.action_info(a)}
+                for a in table.legal_actions(seat)
+            ]
         return {"observation": table.observation(seat), "legal": legal, "to_act": list(table.to_act)}
 
     def full_frame(self, listener: Listener, since: int) -> dict[str, Any]:
