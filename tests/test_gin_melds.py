@@ -150,8 +150,6 @@ def test_deadwood_cards_mask_matches_best_melds_and_the_discard_identity() -> No
 def test_the_observation_lays_out_the_seats_own_hand() -> None:
     """``hand_layout``: the seat's hand in melds and deadwood (the browser shows it grouped), the best
     way; nothing for a spectator."""
-    import cardhall
-
     state = cardhall.load_game("gin(players=2)").new_game(seed=3)
     for seat in range(2):
         o = state.observation(seat)
