@@ -154,6 +154,6 @@ def test_the_observation_lays_out_the_seats_own_hand() -> None:
     for seat in range(2):
         o = state.observation(seat)
         layout = o["hand_layout"]
-        assert sorted(sum(layout["melds"], []) + layout["deadwood_cards"]) == sorted(o["hand"])
+        assert sorted([c for m in layout["melds"] for c in m] + layout["deadwood_cards"]) == sorted(o["hand"])
         assert layout["deadwood"] == deadwood(o["hand"])
     assert state.observation(None)["hand_layout"] is None
