@@ -118,3 +118,20 @@ def test_every_option_is_described_for_a_control_in_both_languages() -> None:
         bidding = next(o for o in hokm["options"] if o["name"] == "bidding")
         assert bidding["values"] == ["compulsory", "auction"]
         assert bidding["text"]["bn"]["values"]["auction"] == "নিলাম"
+
+
+def test_everyone_at_a_table_sees_how_many_people_watch_it() -> None:
+    with server() as client:
+        ann, cat = new_player(client, "Ann"), new_player(client, "Cat")
+        table = quick_play(client, ann, "hokm", bot_pace_ms=10_000)
+        with session(client, ann) as player:
+            player.send(type="join", table=table)
+            assert player.until("table", table=table)["spectators"] == 0
+            with session(client, cat) as watcher:
+                watcher.send(type="watch", table=table)
+                assert watcher.until("table", table=table)["spectators"] == 1
+                player.until("update", table=table, spectators=1)
+                with session(client, cat) as second_tab:  # the same person twice counts once
+                    second_tab.send(type="watch", table=table)
+                    assert second_tab.until("table", table=table)["spectators"] == 1
+            player.until("update", table=table, spectators=0)
