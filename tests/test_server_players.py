@@ -135,3 +135,20 @@ def test_everyone_at_a_table_sees_how_many_people_watch_it() -> None:
                     second_tab.send(type="watch", table=table)
                     assert second_tab.until("table", table=table)["spectators"] == 1
             player.until("update", table=table, spectators=0)
+
+
+def test_the_client_is_served_compressed_with_cache_headers_that_follow_changes() -> None:
+    with server() as client:
+        page = client.get("/", headers={"Accept-Encoding": "gzip"})
+        assert page.headers["cache-control"] == "no-cache"
+        assert 'rel="icon"' in page.text
+        for path in ("/static/table.js", "/static/i18n/bn.json", "/static/style.css"):
+            first = client.get(path, headers={"Accept-Encoding": "gzip"})
+            assert first.status_code == 200 and first.headers["content-encoding"] == "gzip", path
+            assert first.headers["cache-control"] == "no-cache" and first.headers["etag"], path
+            again = client.get(path, headers={"If-None-Match": first.headers["etag"]})
+            assert again.status_code == 304, path
+        icon = client.get("/static/favicon.svg")
+        assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
+        api = client.get("/api/games", headers={"Accept-Encoding": "gzip"})
+        assert api.headers["content-encoding"] == "gzip"

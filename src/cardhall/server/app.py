@@ -5,6 +5,12 @@ rules), the websocket for play at ``/ws``, and the browser client at ``/`` (its 
 The HTTP API (every route in ``docs/protocol.md``): request bodies are checked with msgspec like the
 websocket messages; errors are ``{"error": code, "message": ...}`` with 400 (bad input), 401 (no or bad
 token: ``Authorization: Bearer <token>``), 404 (no such table) or 409 (not possible now).
+
+The browser client's files: every response of 500 bytes or more is gzipped for a client that accepts
+it (Starlette's GZipMiddleware; the websocket is not touched); the page and its static files are sent
+with ``Cache-Control: no-cache`` and an ETag (size and time of the file), so a browser keeps them and
+asks each time whether they changed (a 304 when not): a changed file is always fetched, with no build
+step to rename files by their hash.
 """
 
 from __future__ import annotations
@@ -18,10 +24,13 @@ from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 from starlette.websockets import WebSocket
 
 from cardhall.errors import CardhallError
@@ -359,9 +368,22 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 INDEX = WEB / "index.html"
 
 
+REVALIDATE = {"Cache-Control": "no-cache"}  # kept by the browser, checked with the server each time
+
+
+class ClientFiles(StaticFiles):
+    """The client's static files, with ETags (Starlette's) and ``Cache-Control: no-cache``."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code in (200, 304):
+            response.headers.update(REVALIDATE)
+        return response
+
+
 async def index(request: Request) -> Response:
     if INDEX.exists():
-        return HTMLResponse(INDEX.read_text(encoding="utf-8"))
+        return HTMLResponse(INDEX.read_text(encoding="utf-8"), headers=REVALIDATE)
     return HTMLResponse(
         "<!doctype html><title>cardhall</title><p>cardhall server: the API is at /api/games.</p>"
     )
@@ -398,6 +420,7 @@ def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
         Route("/api/leaderboard/{game}", leaderboard),
         Route("/api/rules/{game}", rules),
         WebSocketRoute("/ws", play),
-        Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
+        Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(GZipMiddleware, minimum_size=500)]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

@@ -12,8 +12,6 @@ export const base = {
   tricks: true,
   /** Whether the bar shows the deal's number by itself. */
   dealChip: true,
-  /** Verbs whose actions carry an amount ("raise 40") and get one amount control. */
-  amountVerbs: [],
 
   info() {
     return [];
@@ -43,6 +41,18 @@ export const base = {
   /** What the hand shows when the observation holds no cards (Svara before looking). */
   emptyHand() {
     return [];
+  },
+  /** Whether a legal move about a card of the hand is made by clicking that card (else: a button). */
+  cardMoves() {
+    return true;
+  },
+  /** The hand's groups in order, [{cards, cls, label}], or null: by suit (the observation's order). */
+  groups() {
+    return null;
+  },
+  /** A notice above the table for this seat (Svara: out of chips), or null. */
+  notice() {
+    return null;
   },
   /** A click on a hand card with legal actions; true when the game handled it. */
   onCard() {
