@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from tests.test_web import HAND, KEEP_SOCKETS, LATIN, play_until, quick_play
+from tests.test_web_lobby import wait_status
 from tests.web_helpers import (  # noqa: F401 (fixtures)
     DESKTOP,
     PHONE,
@@ -136,7 +137,9 @@ def test_a_lost_connection_shows_on_the_table_and_refuses_a_tap(page: Page) -> N
     assert "Connection lost" in banner.inner_text() and "30 s" in banner.inner_text()
     assert page.get_attribute(".table-view", "data-connection") == "offline"
     shot(page, "table-offline-en-desktop")
-    page.locator(".hand .card.legal").first.click(force=True)  # (it looks disabled; a person may still tap it)
+    page.locator(".hand .card.legal").first.click(
+        force=True
+    )  # (it looks disabled; a person may still tap it)
     assert "not sent" in page.inner_text(".table-view .error")
     assert page.locator(".hand .card").count() == held
     page.evaluate("window.blockSockets = false")
@@ -479,3 +482,45 @@ def test_tab_reaches_every_playable_card_and_the_help_shows_the_keys(page: Page)
     page.click("#help")
     page.wait_for_selector("#help-dialog[open] kbd")
     assert "last trick" in page.inner_text("#help-dialog")
+
+
+# --- replays people can follow ---------------------------------------------------------------------
+
+
+def test_the_replay_steps_by_trick_and_deal_draws_the_trick_at_the_seats_and_sums_up_each_deal(
+    page: Page,
+) -> None:
+    enter(page, "Ann")
+    table = api(
+        page,
+        "POST",
+        "/api/tables",
+        {
+            "game": "hokm(max_hands=2)",
+            "settings": {"bot_pace_ms": 0},
+            "bots": {"0": "easy", "1": "easy", "2": "easy"},
+        },
+    )["table"]
+    wait_status(page, table, ("finished",))
+    marks = api(page, "GET", f"/api/tables/{table}/replay")["marks"]
+    page.evaluate("id => window.cardhall.showReplay(id)", table)
+    page.wait_for_selector("#replay-dialog .replay-seat .card")
+    page.click(".replay-next-trick")
+    page.wait_for_selector(f'.replay-where:text("Move {marks["tricks"][0]} of")')
+    # the trick taken, each card at its seat: three places on the felt, the leader marked
+    spots = page.locator(".replay-felt .trick .played").evaluate_all(
+        "els => els.map(e => e.style.left + e.style.top)"
+    )
+    assert len(spots) == 3 and len(set(spots)) == 3
+    assert page.locator(".replay-felt .played.lead").count() == 1
+    page.click(".replay-next-deal")
+    page.wait_for_selector(f'.replay-where:text("Move {marks["deals"][1]} of")')
+    # the deal's summary and scores at its end
+    page.select_option(".replay-deal", str(marks["deals"][0]))
+    page.wait_for_selector('.replay-where:text("Move 0 of")')
+    for _ in range(40):
+        if page.locator("#replay-dialog .deal-summary").count():
+            break
+        page.click(".replay-next-trick")
+    assert page.locator("#replay-dialog .deal-summary tbody tr").count() == 3
+    shot(page, "replay-trick-en-desktop", full_page=False)

@@ -40,7 +40,7 @@ from cardhall.rulebook import LANGUAGES, option_text, rules_text
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
-from cardhall.server.replays import MAX_POSITIONS, replay_page
+from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
 from cardhall.store import RATING_POOLS, PlayerRow, Store
 
@@ -306,9 +306,12 @@ async def replay_steps(request: Request) -> Response:
     start = query_int(request, "from", 0, 0, steps)
     count = query_int(request, "count", MAX_POSITIONS, 1, MAX_POSITIONS)
     positions: list[dict[str, Any]] = []
+    marks: dict[str, list[int]] | None = None
     if row.status == "finished":
         # Replaying a long match is CPU work: off the event loop.
         steps, positions = await asyncio.to_thread(replay_page, record, start, count)
+        if start == 0:  # the first page also says where the tricks and deals are
+            marks = await asyncio.to_thread(replay_marks, record)
     return json_response(
         {
             "table": table_id,
@@ -316,6 +319,7 @@ async def replay_steps(request: Request) -> Response:
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in row.seats],
             "steps": steps,
             "from": start,
+            "marks": marks,
             "positions": positions,
         }
     )
