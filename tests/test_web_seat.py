@@ -22,6 +22,7 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     PHONE,
     Browser,
     Page,
+    assert_controls_in_view,
     base_url,
     browser,
     browser_page,
@@ -190,6 +191,20 @@ def test_the_turn_is_told_in_the_title_the_live_region_and_a_notification_when_a
 
 
 # --- every game explained on the table -------------------------------------------------------------
+
+
+def test_a_deal_summary_never_pushes_the_hand_and_moves_out_of_the_window(page: Page) -> None:
+    enter(page, "Ann")
+    quick_table(page, "hokm(max_hands=2)", bot_pace_ms=0)
+    play_until(page, ".deal-summary")
+    # The next deal's first decision of his, with the summary of the last one still above the table.
+    page.wait_for_selector(".deal-summary")
+    page.wait_for_selector(".actions button.act, .hand .card.legal")
+    assert page.locator(".deal-summary").count() == 1
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        assert_controls_in_view(page, f"{size}")
+    shot(page, "table-summary-en-phone", full_page=False)
 
 
 def test_hokm_on_a_phone_shows_tricks_against_the_contract_and_who_played_each_card(page: Page) -> None:
