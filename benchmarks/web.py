@@ -162,12 +162,9 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps({"src": args.src or "this checkout", "rounds": rounds, "median": summary}, indent=1))
         return
     print(f"server from: {args.src or Path(__file__).resolve().parent.parent / 'src'}, {args.rounds} rounds")
-    print(
-        f"first page (name form): {summary['form_bytes'] / 1024:.1f} KiB in {summary['form_requests']:.0f} requests"
-    )
-    print(
-        f"after entering (lobby): {summary['lobby_bytes'] / 1024:.1f} KiB in {summary['lobby_requests']:.0f} requests"
-    )
+    for label, key in (("first page (name form)", "form"), ("after entering (lobby)", "lobby")):
+        kib, requests = summary[f"{key}_bytes"] / 1024, summary[f"{key}_requests"]
+        print(f"{label}: {kib:.1f} KiB in {requests:.0f} requests")
     print(f"name form shown: {summary['form_ms']:.0f} ms (median)")
     print(
         f"first card played: {summary['first_card_ms']:.0f} ms median"
