@@ -318,6 +318,76 @@ def test_gin_groups_the_hand_in_melds_and_deadwood_and_knock_is_a_move(page: Pag
     assert sent[-1]["type"] == "act" and isinstance(sent[-1]["action"], int)
 
 
+def frame_of(table: Any, you: int = 0) -> dict[str, Any]:
+    """The ``table`` frame the server would send seat ``you`` of ``table`` (a :class:`~cardhall.table.Table`
+    played here), the other seats bots."""
+    game, state = table.game, table.state
+    legal = state.legal_actions(you) if you in state.to_act else []
+    seats = [
+        {
+            "seat": s,
+            "kind": "bot",
+            "name": "rules",
+            "bot": "rules",
+            "connected": None,
+            "stand_in": None,
+            "left": False,
+        }
+        for s in range(game.num_players)
+    ]
+    seats[you] = {
+        "seat": you,
+        "kind": "person",
+        "name": "Ann",
+        "bot": None,
+        "connected": True,
+        "stand_in": None,
+        "left": False,
+    }
+    return json.loads(
+        json.dumps(
+            {
+                "type": "table",
+                "table": "t1",
+                "n": table.number,
+                "game": str(game),
+                "status": "playing",
+                "you": you,
+                "settings": {"stand_in": "rules", "away_seconds": 20},
+                "deadlines": {},
+                "spectators": 0,
+                "rematch_of": None,
+                "to_act": list(state.to_act),
+                "seats": seats,
+                "events": table.events(you),
+                "observation": table.observation(you),
+                "legal": [{"action": a, "label": game.action_label(a), **game.action_info(a)} for a in legal],
+            }
+        )
+    )
+
+
+def test_svaras_chips_agree_between_the_scores_and_the_deal_summary(page: Page) -> None:
+    import random
+
+    from cardhall.table import Table
+
+    table = Table("svara(players=3)", seed=5)
+    rng = random.Random(5)
+    while table.state.deals_finished < 1:
+        seat = rng.choice(table.state.to_act)
+        table.apply(seat, rng.choice(table.state.legal_actions(seat)))
+    page.goto("/")
+    page.wait_for_selector("#name")
+    page.evaluate("frame => { window.frameIn = frame; }", frame_of(table))
+    page.evaluate(GIN, "en")
+    # the next deal is dealt (its antes paid: chips in the pot) while the last one's summary shows
+    totals = page.locator(".deal-summary tbody tr td:last-child").all_inner_texts()
+    chips = [t.split(" ")[0] for t in page.locator(".scores td").all_inner_texts()]
+    assert totals == chips, (totals, chips)
+    assert "in the pot" in page.inner_text(".scores")
+
+
 def test_cancelled_cards_keep_their_rank_readable_at_eight_players_on_a_phone(page: Page) -> None:
     page.set_viewport_size(PHONE)
     page.goto("/")

@@ -3,7 +3,7 @@
 // badges and facts, what lies on the felt besides the trick, a panel under the felt, marks on hand
 // cards, its own controls, how a deal was scored and the score sheet. Everything is read from the
 // observation, the legal actions and the events; nothing here decides what is legal.
-import { t } from "../i18n.js";
+import { t, num } from "../i18n.js";
 
 export const base = {
   /** 1: the next seat in the order of play sits clockwise (on the left); -1: counter-clockwise. */
@@ -81,6 +81,13 @@ export const base = {
   },
   /** Whether the score sheet is shown open during play (Kierki's is part of the game). */
   sheetOpen: false,
+  /** The scores table's cell of a seat (its total), and the table's caption. */
+  scoreCell(o, seat) {
+    return num(o.scores[seat]);
+  },
+  scoresCaption() {
+    return t("table.scores");
+  },
   /** A log line for one of the game's own events, or null for the shared ones. */
   line() {
     return null;

@@ -101,6 +101,19 @@ export const svara = {
     if (!view.mine() || !o.in_deal?.[view.state.you] || o.looked || o.phase === "over") return [];
     return [0, 1, 2].map(() => cardBack("", t("svara.unseen")));
   },
+  /** Each player's chips with those he has put into the pot of the deal in hand: the same number as
+   * the last deal summary's total until the pot is won (the ante paid at once for the next deal does
+   * not make them disagree). */
+  scoreCell(o, seat) {
+    const inPot = o.contributions?.[seat] ?? 0;
+    return [
+      num((o.stacks?.[seat] ?? o.scores[seat]) + inPot),
+      inPot ? h("small", { class: "in-pot", text: ` ${t("svara.in_pot", { amount: inPot })}` }) : null,
+    ];
+  },
+  scoresCaption() {
+    return t("svara.chips_caption");
+  },
   summaryLines(e, view) {
     return (e.rounds || []).map((r) =>
       t(`svara.sum.${r.ended}`, {
