@@ -10,8 +10,11 @@ back by itself, the lottery laid out by suit; the rules page and the replay open
 table; two people at one table each seeing only their own hand; a stand-in bot seen playing for a
 person out of time. Each table screen is checked to be in one language (Bengali: no Latin letters but
 the cards' printed indices and people's names), then switched to the other.
-Screenshots (desktop and phone, both languages) go to ``tests/screenshots/``; ``docs/screenshots/`` holds
-copies of ``table-en-desktop.png`` and of ``table-hearts-bn-pass-phone.png`` (as ``table-bn-phone.png``).
+Screenshots (desktop 1366x768 and phone 390x844, both languages) go to ``tests/screenshots/``;
+``docs/screenshots/`` holds copies of ``table-en-desktop.png`` and of
+``table-hearts-bn-pass-phone-window.png`` (as ``table-bn-phone.png``), and of some of
+``tests/test_web_seat.py``'s. Every move a test makes is made after checking that the hand and the
+moves are inside the window, at a desktop's size and a phone's in turn.
 
 Without ``/usr/bin/chromium`` (``apt-get install chromium fonts-beng``) or Playwright the tests are
 skipped, except in CI (the env var ``CI`` set), where ``.ci/run`` installs them and they must run.
@@ -163,7 +166,7 @@ def test_a_person_plays_a_hokm_deal_against_easy_bots(page: Page) -> None:
             if page.locator(".hand .card.dim").count():
                 dim = page.locator(".hand .card.dim").first.get_attribute("aria-label") or ""
                 assert dim.endswith(", not playable now"), dim
-            shot(page, "table-en-desktop")
+            shot(page, "table-en-desktop", full_page=False)  # the window as a person sees it
             state["shot"] = True
         if moves == 3 and not state["reloaded"]:
             # A reload mid-deal: the page rejoins its table (since the last event it had) and plays on.
@@ -295,6 +298,9 @@ def test_cancellation_hearts_in_bengali_passes_three_cards_and_scores_the_hand(p
     passed = page.locator(".hand .card.picked").evaluate_all("cards => cards.map(c => c.dataset.card)")
     assert_one_language(page, bengali=True)
     shots(page, "table-hearts-bn-pass")
+    page.set_viewport_size(PHONE)
+    shot(page, "table-hearts-bn-pass-phone-window", full_page=False)  # the phone's window: the dock below
+    page.set_viewport_size(DESKTOP)
     page.click("#confirm-pass")
     # Each of the three passes is sent as the server offers it; the exchange follows.
     page.wait_for_selector(".log li.ev-passes")

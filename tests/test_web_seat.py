@@ -85,7 +85,7 @@ def test_the_lobby_leads_back_to_your_table_and_says_when_it_is_your_turn(page: 
     # The bots play at once: soon it is his turn there, and the lobby says so (it asks again by itself).
     page.wait_for_selector(f'.yours li[data-table="{table}"] .turn-badge')
     assert "your turn" in page.inner_text(f'.yours li[data-table="{table}"]')
-    shot(page, "lobby-yours-en-desktop")
+    shot(page, "lobby-yours-en-desktop", full_page=False)
     page.click(f'.yours li[data-table="{table}"] button.back-to')
     page.wait_for_selector(".hand .card.legal, .actions button.act")
     seats = api(page, "GET", f"/api/tables/{table}")["seats"]
@@ -104,7 +104,7 @@ def test_leave_asks_first_and_says_what_it_means(page: Page) -> None:
     page.wait_for_selector("#leave-dialog[open]")
     text = page.inner_text("#leave-dialog")
     assert "plays your seat to the end" in text and "rating" in text and "lobby" in text
-    shot(page, "leave-en-phone")
+    shot(page, "leave-en-phone", full_page=False)
     page.click("#leave-cancel")
     page.wait_for_selector("#leave-dialog", state="hidden")
     assert not api(page, "GET", f"/api/tables/{table}")["seats"][0]["left"]
@@ -137,7 +137,8 @@ def test_a_lost_connection_shows_on_the_table_and_refuses_a_tap(page: Page) -> N
     banner = page.wait_for_selector(".offline-banner")
     assert "Connection lost" in banner.inner_text() and "30 s" in banner.inner_text()
     assert page.get_attribute(".table-view", "data-connection") == "offline"
-    shot(page, "table-offline-en-desktop")
+    assert "offline" in page.inner_text(".dock .turn-line")
+    shot(page, "table-offline-en-desktop", full_page=False)
     page.locator(".hand .card.legal").first.click(
         force=True
     )  # (it looks disabled; a person may still tap it)

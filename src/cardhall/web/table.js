@@ -620,7 +620,8 @@ export class TableView {
 
     const toAct = (o.to_act || s.to_act || []).filter((seat) => seat !== you);
     let prompt = null;
-    if (mine && s.legal?.length) prompt = h("span", { class: "prompt", text: t("table.your_turn") });
+    if (mine && s.legal?.length && this.offline()) prompt = h("span", { class: "prompt offline", text: t("table.offline_paused") });
+    else if (mine && s.legal?.length) prompt = h("span", { class: "prompt", text: t("table.your_turn") });
     else if (toAct.length && !over)
       prompt = h("span", { class: "waiting", text: t("table.waiting_for", { who: toAct.map((x) => this.seatName(x)).join(", ") }) });
 
