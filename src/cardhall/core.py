@@ -176,7 +176,8 @@ class Game(ABC):
             )
         return action
 
-    def action_info(self, action: int) -> dict[str, Any]:
+    # ``object``: a wrong type (a bool) gets the game's own error, compiled or not (as ``apply``).
+    def action_info(self, action: object) -> dict[str, Any]:
         """What an action int means, as data (``{"kind": "play", "card": "QS"}``, ``{"kind": "raise",
         "amount": 40}``): its ``kind`` and the fields of that kind, as ``$defs.action_info`` of the
         game's schema (``docs/schema/<game>.json``) lists them. The server sends it beside each legal
