@@ -58,6 +58,10 @@ class PostgresServer:
     def start(self) -> None:
         initdb = ["-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-locale"]
         self._run("initdb", *initdb, *([] if self.durable else ["--no-sync"]))
+        self.resume()
+
+    def resume(self) -> None:
+        """Start the server on its data (after :meth:`halt`, or first by :meth:`start`)."""
         options = f"-k {self.dir} -c listen_addresses=''"
         if not self.durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
@@ -74,6 +78,10 @@ class PostgresServer:
             "-o",
             options,
         )
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data (its clients' connections are cut: ``-m fast``)."""
+        self._run("pg_ctl", "stop", "-w", "-m", "fast", "-D", str(self.data))
 
     def stop(self) -> None:
         try:

@@ -284,6 +284,7 @@ def test_seats_fill_with_people_and_bots_and_empty_when_they_leave() -> None:
             assert a.until("table")["you"] == 0
             b.send(type="join", table=table)
             assert b.until("table")["you"] == 1
+            a.until_seat(1, kind="person")  # (a's frames up to Bob's seat: the next show him leave)
             b.send(type="leave", table=table)
             frame = a.until("update")
             while [s["kind"] for s in frame["seats"]] != ["person", "empty", "empty"]:

@@ -9,16 +9,18 @@ import hashlib
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import create_async_engine
 
 import cardhall
 from cardhall.store import (
@@ -32,9 +34,9 @@ from cardhall.store import (
     TableRow,
     open_store,
 )
-from cardhall.store.sql import PLAYERS, metadata
+from cardhall.store.sql import PLAYERS, metadata, migrations_config
 from cardhall.table import Table
-from tests.postgres import INSTALL_HINT, PostgresServer, postgres_bin, postgres_server
+from tests.postgres import PostgresServer
 
 pytestmark = pytest.mark.anyio
 
@@ -47,16 +49,6 @@ T0 = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
-    if postgres_bin() is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is not installed: CI runs the store's tests on it ({INSTALL_HINT})")
-        pytest.skip(f"PostgreSQL is not installed: the store's PostgreSQL tests are skipped ({INSTALL_HINT})")
-    with postgres_server() as server:
-        yield server
 
 
 def new_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
@@ -219,7 +211,8 @@ async def test_a_batch_of_5000_actions_of_50_tables_is_one_insert_and_comes_back
         if r.status in ("waiting", "playing")
     }
     assert [t.id for t, _ in unfinished] == sorted(expected)  # oldest first
-    assert {t.id: acts for t, acts in unfinished} == expected
+    assert {t.id: [(a.seat, a.action) for a in acts] for t, acts in unfinished} == expected
+    assert all([a.number for a in acts] == list(range(1, 101)) for _, acts in unfinished)
     assert unfinished[0][0] == rows[0]
     assert await store.actions("t02") == [(n % 3, (n * 7 + 2) % 52) for n in range(1, 101)]
     assert await store.actions("absent") == []
@@ -392,7 +385,7 @@ async def test_reopening_keeps_everything_and_migrates_nothing(persistent_url: s
         assert [line.text for line in await again.chat("t")] == ["gg"]
         async with again.engine.connect() as c:
             version = (await c.execute(sa.text("SELECT version_num FROM alembic_version"))).scalars().all()
-        assert version == ["0001"]
+        assert version == ["0002"]
     finally:
         await again.close()
 
@@ -515,5 +508,44 @@ async def test_a_checkpoint_moves_the_log_into_the_database(tmp_path: Path) -> N
         assert path.stat().st_size > before  # the player's row reached the database file
         wal = path.with_name(path.name + "-wal")
         assert wal.exists() and wal.stat().st_size > 0
+    finally:
+        await store.close()
+
+
+async def test_a_store_made_by_the_first_revision_migrates_with_its_rows(persistent_url: str) -> None:
+    """Revision 0002 rebuilds the tables table on SQLite (a CHECK constraint changes): the actions, chat
+    and play-again tables that refer to it come through, and the new status is accepted."""
+    engine = create_async_engine(persistent_url)
+
+    def first_revision(sync: sa.Connection) -> None:
+        config = migrations_config()
+        config.attributes["connection"] = sync
+        command.upgrade(config, "0001")
+
+    async with engine.begin() as c:
+        await c.run_sync(first_revision)
+        values = {"game": "hokm", "rules_version": "1", "seed": 3, "settings": "{}", "seats": "[]", "at": T0}
+        for table_id, rematch_of in (("old", None), ("again", "old")):
+            await c.execute(
+                sa.text(
+                    "INSERT INTO tables (id, game, rules_version, seed, settings, seats, status, rematch_of,"
+                    " created_at) VALUES (:id, :game, :rules_version, :seed, :settings, :seats, 'playing',"
+                    " :rematch_of, :at)"
+                ),
+                {**values, "id": table_id, "rematch_of": rematch_of},
+            )
+        await c.execute(sa.text("INSERT INTO actions VALUES ('old', 1, 0, 7), ('old', 2, 1, 9)"))
+    await engine.dispose()
+
+    store = await open_store(persistent_url)
+    try:
+        assert await store.actions("old") == [(0, 7), (1, 9)]
+        again = await store.table("again")
+        assert again is not None and again.rematch_of == "old" and again.problem is None
+        await store.mark_broken("old", "a test")
+        old = await store.table("old")
+        assert old is not None and (old.status, old.problem) == ("broken", "a test")
+        with pytest.raises(IntegrityError):
+            await store.save_table(table_row("x", status="lost"))
     finally:
         await store.close()

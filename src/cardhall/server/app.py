@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ from cardhall.server.context import ServerContext
 from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
 from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
-from cardhall.store import RATING_POOLS, PlayerRow, Store
+from cardhall.store import RATING_POOLS, PlayerRow, Store, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 STATUS = {
@@ -52,7 +52,9 @@ STATUS = {
     "no_such_game": 404,
     "not_over": 409,
     "table_over": 409,
+    "store_unavailable": 503,
 }
+RETRY_AFTER_SECONDS = 5  # what a 503 (the store failed) tells a client to wait
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
@@ -76,7 +78,10 @@ def json_response(data: Any, status: int = 200) -> Response:
 
 
 def error_response(e: ProtocolError) -> Response:
-    return json_response({"error": e.code, "message": e.message}, STATUS.get(e.code, 400))
+    response = json_response({"error": e.code, "message": e.message}, STATUS.get(e.code, 400))
+    if e.code == "store_unavailable":
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 async def body(request: Request, kind: type[Any]) -> Any:
@@ -112,6 +117,11 @@ def api(handler: Any) -> Any:
             result: Response = await handler(request)
         except ProtocolError as e:
             return error_response(e)
+        except StoreUnavailableError as e:
+            log.warning("%s %s: %s", request.method, request.url.path, e)
+            return error_response(
+                ProtocolError("store_unavailable", "the server's storage failed: try again")
+            )
         return result
 
     return route
@@ -393,13 +403,19 @@ async def index(request: Request) -> Response:
     )
 
 
-def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
-    """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`)."""
+def create_app(
+    store_url: str,
+    bot_workers: int = 1,
+    *,
+    store_opener: Callable[[str], Awaitable[Store]] | None = None,
+) -> Starlette:
+    """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
+    opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it)."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store: Store = await open_store(store_url)
+        store: Store = await (store_opener or open_store)(store_url)
         ctx = ServerContext(store, bot_workers)
         app.state.ctx = ctx
         await ctx.start()

@@ -46,7 +46,7 @@ from cardhall.server.protocol import (
     encode,
 )
 from cardhall.server.settings import bot_for_level
-from cardhall.store import PlayerRow
+from cardhall.store import PlayerRow, StoreUnavailableError
 
 if TYPE_CHECKING:
     from cardhall.server.context import ServerContext
@@ -152,6 +152,11 @@ class Connection:
                 await self.handle(decode(text))
             except ProtocolError as e:
                 self.send(e.frame())
+            except StoreUnavailableError as e:
+                log.warning("a message failed on the store: %s", e)
+                self.send(
+                    ProtocolError("store_unavailable", "the server's storage failed: try again").frame()
+                )
 
     def _allowed(self) -> bool:
         now = time.monotonic()

@@ -1,5 +1,6 @@
-"""What every part of the server shares: the store, the group committer, the lobby, the worker processes
-for bots that search, and the ratings update. Opened and closed by the application's lifespan."""
+"""What every part of the server shares: the store, the group committer, the watch over a store that
+fails, the lobby, the worker processes for bots that search, and the ratings update. Opened and closed
+by the application's lifespan."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from cardhall.server import ratings
 from cardhall.server.collector import ShortPauses
 from cardhall.server.committer import Committer
 from cardhall.server.lobby import Lobby
+from cardhall.server.outage import StoreWatch
 from cardhall.store import RatingRow, Store
 
 log = logging.getLogger(__name__)
@@ -24,6 +26,7 @@ class ServerContext:
     def __init__(self, store: Store, bot_workers: int = 1) -> None:
         self.store = store
         self.committer = Committer(store)
+        self.store_watch = StoreWatch(store)
         self.lobby = Lobby(self)
         self.bot_workers = bot_workers
         self._bot_pool: ProcessPoolExecutor | None = None
@@ -49,6 +52,7 @@ class ServerContext:
     async def stop(self) -> None:
         await self.collector.stop()
         await self.lobby.stop()
+        await self.store_watch.stop()
         await self.committer.stop()
         for task in list(self._tasks):
             task.cancel()

@@ -10,7 +10,17 @@ rebuilds it, events and numbers included, by replaying the stored actions.
 Choices:
 
 - Every applied action is committed (group commit, :mod:`cardhall.server.committer`) before any frame
-  shows it.
+  shows it, as the next number after those stored (:attr:`TableHost.stored`, counted from what the
+  store holds, never from the length of the match in memory).
+- **A store that fails** never leaves the match in memory ahead of it. A write that fails is tried
+  :data:`WRITE_ATTEMPTS` times (after each failure the store is asked whether the write landed after
+  all: a commit cut off may have); then the action is undone (the match is dealt again from its seed
+  and replayed to what the store holds, or, when even reading fails, to what it last committed), the
+  table pauses (a ``paused`` frame; moves refused with ``store_unavailable``, no bot moves, no
+  timers) and goes on (``resumed``) once :class:`~cardhall.server.outage.StoreWatch` sees the store
+  take writes again. A person whose move was undone is told so (``store_unavailable``) and plays it
+  again. Seats are stored before they are held, and a match is finished in memory only once its
+  end is stored: a failed write of either changes nothing.
 - Each connection watching the table gets frames built for its seat alone: its observation, its legal
   actions and the events as its seat may see them (spectators: seat None); every frame carries the
   table's event number ``n``.
@@ -34,8 +44,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from cardhall.errors import CardhallError, IllegalActionError, InvalidActionError
+from cardhall.server.outage import StoreWatch
 from cardhall.server.protocol import ProtocolError
-from cardhall.store import ActionRow, ChatRow, PlayerRow, ResultRow, SeatRow, TableRow
+from cardhall.store import ActionRow, ChatRow, PlayerRow, ResultRow, SeatRow, StoreUnavailableError, TableRow
 from cardhall.table import BotJob, BotResult, Event, Occupant, StaleActionError, Table, run_bot_job
 
 if TYPE_CHECKING:
@@ -49,6 +60,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+WRITE_ATTEMPTS = 3  # a write that fails is tried this many times before the table pauses
+RETRY_DELAYS = (0.1, 0.5)  # seconds before the second and the third try
+STORE_UNAVAILABLE = "store_unavailable"  # why a table pauses (the ``paused`` frame's reason)
+
 
 async def _nothing() -> None:
     """Work for the owner task that only marks its place in the queue."""
@@ -59,6 +74,7 @@ class Services(Protocol):
 
     store: Store
     committer: Committer
+    store_watch: StoreWatch
 
     @property
     def bot_pool(self) -> Executor: ...
@@ -94,6 +110,9 @@ class TableHost:
         self._timers: dict[int, tuple[int, asyncio.TimerHandle, float]] = {}  # seat -> (since, handle, at)
         self._away: dict[int, asyncio.TimerHandle] = {}
         self._bot_running = False
+        self.stored = 0  # the actions of the match the store holds: the next is number stored + 1
+        self.paused: str | None = None  # why the table waits (STORE_UNAVAILABLE), None while it plays
+        self._finish_due = False  # the match is over but its end not stored yet
         self._task = asyncio.create_task(self._run(), name=f"table {row.id}")
 
     @property
@@ -133,6 +152,7 @@ class TableHost:
         await self.stop()
 
     async def stop(self) -> None:
+        self.ctx.store_watch.forget(self.id)
         for _, handle, _ in self._timers.values():
             handle.cancel()
         for handle in self._away.values():
@@ -142,16 +162,21 @@ class TableHost:
 
     # --- starting and restoring ------------------------------------------------------------------
 
-    def _start(self, actions: list[tuple[int, int]] | None = None) -> None:
-        """Deal the match (and replay its stored actions, after a restart)."""
-        occupants = [self._occupant(s) for s in self.row.seats]
-        table = Table(self.row.game, occupants, self.row.seed)
-        for seat, action in actions or ():
+    def _deal(self, seats: Sequence[SeatRow], actions: Sequence[tuple[int, int]] = ()) -> Table:
+        """The match of these seats, dealt from the seed (its ``actions`` replayed: after a restart, or to
+        undo an action the store did not take); raises when an action is illegal."""
+        table = Table(self.row.game, [self._occupant(s) for s in seats], self.row.seed)
+        for seat, action in actions:
             table.apply(seat, action)
-        for s in self.row.seats:
+        for s in seats:
             if s.kind == "person" and s.left:
                 table.stand_in(s.seat, str(self.row.settings["stand_in"]))
-        self.table = table
+        return table
+
+    def _start(self, actions: Sequence[tuple[int, int]] = ()) -> None:
+        """Hold the match, its stored ``actions`` replayed (after a restart)."""
+        self.table = self._deal(self.row.seats, actions)
+        self.stored = len(actions)
         self.row.status = "playing"
 
     @staticmethod
@@ -160,8 +185,9 @@ class TableHost:
             return Occupant.for_bot(seat.bot, seat.name)
         return Occupant.remote(seat.name)
 
-    def restore(self, actions: list[tuple[int, int]]) -> None:
-        """After a restart: the match as it was; its people have ``away_seconds`` to come back."""
+    def restore(self, actions: Sequence[tuple[int, int]]) -> None:
+        """After a restart: the match as it was (raises when its stored actions do not replay); its
+        people have ``away_seconds`` to come back."""
         if self.row.status == "playing":
             self._start(actions)
             for s in self.row.seats:
@@ -173,7 +199,9 @@ class TableHost:
         """Go on after a restart. A match whose last action was committed but not its end (the server
         stopped between the two: :meth:`stop` cancels the owner task wherever it waits) ends now."""
         if self.table is not None and self.table.is_over and self.row.status == "playing":
-            await self._finish()
+            self._finish_due = True
+            if not await self._finish():
+                return
         await self._advance()
 
     # --- frames ----------------------------------------------------------------------------------
@@ -244,6 +272,7 @@ class TableHost:
             "rematch_of": self.row.rematch_of,
             "deadlines": self._deadlines(),
             "spectators": self.spectators(),
+            "paused": self.paused,
             "events": events,
             **self._view(seat),
         }
@@ -325,9 +354,8 @@ class TableHost:
                 )
             if self.row.seats[seat].kind != "empty":
                 raise ProtocolError("seat_taken", f"seat {seat} of table {self.id} is taken", ref)
-            self.row.seats[seat] = SeatRow(seat, "person", player.name, player.id)
+            await self._take_seats(self._seats_with(SeatRow(seat, "person", player.name, player.id)), ref)
             mine = seat
-            await self._seats_changed()
         elif seat is not None and seat != mine:
             raise ProtocolError("seat_taken", f"you already hold seat {mine} of table {self.id}", ref)
         self._attach(listener, mine)
@@ -380,14 +408,13 @@ class TableHost:
         if seat is None:
             return
         if self.row.status == "waiting":
-            self.row.seats[seat] = SeatRow(seat)
-            if not any(s.kind == "person" for s in self.row.seats):
-                self.row.status = "abandoned"
-            await self._seats_changed()
+            seats = self._seats_with(SeatRow(seat))
+            nobody = not any(s.kind == "person" for s in seats)
+            await self._take_seats(seats, ref, "abandoned" if nobody else "waiting")
             self._broadcast(seats_changed=True)
         elif self.row.status == "playing":
-            self.row.seats[seat].left = True
-            await self.ctx.store.save_table(self.row)
+            seats = self._seats_with(replace(self.row.seats[seat], left=True))
+            await self._store_row(replace(self.row, seats=seats), ref)
             await self._stand_in(seat)
 
     async def act(self, listener: Listener, action: int | str, expect: int, ref: Any) -> None:
@@ -399,6 +426,12 @@ class TableHost:
             raise ProtocolError(
                 "not_seated", f"you left table {self.id}: a bot plays your seat to the end", ref
             )
+        if self.paused is not None:
+            raise ProtocolError(
+                STORE_UNAVAILABLE,
+                f"table {self.id} is paused: its storage failed; your move waits until it is back",
+                ref,
+            )
         try:
             table.apply(seat, action, expect=expect)
         except StaleActionError as e:
@@ -409,8 +442,14 @@ class TableHost:
             raise ProtocolError("bad_request", str(e), ref) from None
         came_back = table.stand_in_for(seat) is not None
         if came_back:
-            table.stand_in(seat, None)  # he acts: he is back
-        await self._applied(seat, seats_changed=came_back)
+            table.stand_in(seat, None)  # he acts: he is back (even if the store fails to take his move)
+        if not await self._applied(seat, seats_changed=came_back):
+            raise ProtocolError(
+                STORE_UNAVAILABLE,
+                f"your move at table {self.id} was not played: its storage failed, and the table is "
+                "paused until it is back; play your move again then",
+                ref,
+            )
 
     async def back(self, listener: Listener, ref: Any) -> None:
         seat = self._seat_of(listener.player)
@@ -424,7 +463,12 @@ class TableHost:
         assert player is not None
         if listener not in self.listeners:
             raise ProtocolError("not_seated", f"join or watch table {self.id} to talk there", ref)
-        line = await self.ctx.store.add_chat(ChatRow(self.id, player.id, player.name, text))
+        try:
+            line = await self.ctx.store.add_chat(ChatRow(self.id, player.id, player.name, text))
+        except StoreUnavailableError:
+            raise ProtocolError(
+                STORE_UNAVAILABLE, f"the chat of table {self.id} cannot be stored now: try again", ref
+            ) from None
         number = 0 if self.table is None else self.table.number
         self.send_all(
             {
@@ -450,8 +494,7 @@ class TableHost:
             )
         if self.row.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", f"seat {seat} of table {self.id} is taken", ref)
-        self.row.seats[seat] = SeatRow(seat, "bot", bot, None, bot)
-        await self._seats_changed()
+        await self._take_seats(self._seats_with(SeatRow(seat, "bot", bot, None, bot)), ref)
         self._broadcast(seats_changed=True)
 
     def _playing(self, ref: Any) -> Table:
@@ -463,39 +506,160 @@ class TableHost:
 
     # --- changes and their consequences ----------------------------------------------------------
 
-    async def _seats_changed(self) -> None:
-        """Seats changed while waiting: save them, and start when every seat is taken."""
-        if self.row.status == "waiting" and all(s.kind != "empty" for s in self.row.seats):
-            self._start()
-            await self.ctx.store.save_table(self.row)
-            for s in self.row.seats:
-                if s.kind == "person" and self.connected[s.seat] == 0:
-                    self._away_later(s.seat)  # seated without a connection yet (quick play, play again)
-            for listener in list(self.listeners):
-                listener.send(self.full_frame(listener, 0))
-            self.ctx.lobby_changed()
-            await self._advance()
-            return
-        await self.ctx.store.save_table(self.row)
-        self.ctx.lobby_changed()
+    def _seats_with(self, changed: SeatRow) -> list[SeatRow]:
+        """The table's seats with one of them changed (the row's own list is left as it is)."""
+        return [changed if s.seat == changed.seat else s for s in self.row.seats]
 
-    async def _applied(self, seat: int, seats_changed: bool = False) -> None:
-        """An action was applied: commit it, show it, and see what comes next."""
+    async def _write(
+        self, write: Callable[[], Awaitable[Any]], landed: Callable[[], Awaitable[bool]]
+    ) -> None:
+        """Run a store write, tried up to :data:`WRITE_ATTEMPTS` times; after a failure ``landed`` tells
+        whether it committed after all (then it is not written twice). Raises the last
+        :class:`StoreUnavailableError` when every try failed."""
+        for attempt in range(WRITE_ATTEMPTS):
+            try:
+                await write()
+                return
+            except StoreUnavailableError as e:
+                error = e
+                log.warning(
+                    "table %s: a write failed (try %d of %d): %s", self.id, attempt + 1, WRITE_ATTEMPTS, e
+                )
+            try:
+                if await landed():
+                    return
+            except StoreUnavailableError:
+                pass
+            if attempt < len(RETRY_DELAYS):
+                await asyncio.sleep(RETRY_DELAYS[attempt])
+        raise error
+
+    async def _store_row(self, row: TableRow, ref: Any = None) -> None:
+        """Store the table as ``row`` (its seats, status), then hold it; a store that fails changes
+        nothing and gets ``store_unavailable``."""
+        stored = self.ctx.store
+
+        async def landed() -> bool:
+            found = await stored.table(row.id)
+            return found is not None and found.seats == row.seats and found.status == row.status
+
+        try:
+            await self._write(lambda: stored.save_table(row), landed)
+        except StoreUnavailableError:
+            raise ProtocolError(
+                STORE_UNAVAILABLE, f"table {self.id} cannot be stored now: nothing changed; try again", ref
+            ) from None
+        self.row.seats, self.row.status = row.seats, row.status
+
+    async def _take_seats(self, seats: list[SeatRow], ref: Any = None, status: str | None = None) -> None:
+        """Seats change while waiting: stored first, then held; the match starts when every seat is
+        taken (dealt before the row is stored as playing, stored before it is held)."""
+        if status is None:
+            status = "playing" if all(s.kind != "empty" for s in seats) else "waiting"
+        table = self._deal(seats) if status == "playing" else None
+        await self._store_row(replace(self.row, seats=seats, status=status), ref)
+        self.ctx.lobby_changed()
+        if table is None:
+            return
+        self.table, self.stored = table, 0
+        for s in self.row.seats:
+            if s.kind == "person" and self.connected[s.seat] == 0:
+                self._away_later(s.seat)  # seated without a connection yet (quick play, play again)
+        for listener in list(self.listeners):
+            listener.send(self.full_frame(listener, 0))
+        await self._advance()
+
+    async def open(self) -> None:
+        """Store the new table (and start it, if every seat is taken already)."""
+        await self._take_seats(self.row.seats)
+
+    async def _applied(self, seat: int, seats_changed: bool = False) -> bool:
+        """An action was applied: commit it, show it, and see what comes next. False when the store
+        did not take it: the action is undone and the table paused."""
+        table = self.table
+        assert table is not None
+        if not await self._commit():
+            return False
+        if table.is_over:
+            self._finish_due = True
+            await self._finish()  # (a failure pauses the table, which then finishes it when it can)
+        self._broadcast(seats_changed)
+        await self._advance()
+        return True
+
+    async def _commit(self) -> bool:
+        """Commit the match's last action as number :attr:`stored` + 1; on failure undo it and pause."""
         table = self.table
         assert table is not None
         history = table.state.history
+        number = self.stored + 1
+        if len(history) != number:  # memory ahead of the store by more than this action: never
+            log.error("table %s holds %d actions but stored %d", self.id, len(history), self.stored)
+            await self._roll_back()
+            return False
         acted, action = history[-1]
-        await self.ctx.committer.commit([ActionRow(self.id, len(history), acted, action)])
-        if table.is_over:
-            await self._finish()
-        self._broadcast(seats_changed)
+        row = ActionRow(self.id, number, acted, action)
+
+        async def landed() -> bool:
+            last = await self.ctx.store.last_action(self.id)
+            return last is not None and last == row
+
+        try:
+            await self._write(lambda: self.ctx.committer.commit([row]), landed)
+        except Exception as e:
+            log.error("table %s: action %d was not stored (%s): undone, the table pauses", self.id, number, e)
+            await self._roll_back()
+            if self.stored == number:  # (it was stored after all: the store says so now)
+                return True
+            self._pause()
+            return False
+        self.stored = number
+        return True
+
+    async def _roll_back(self) -> None:
+        """Hold the match as the store holds it: dealt again and replayed to the stored actions (to the
+        ones this table committed, when the store cannot even be read). People away stay away."""
+        table = self.table
+        assert table is not None
+        try:
+            actions = await self.ctx.store.actions(self.id)
+        except StoreUnavailableError:
+            actions = table.state.history[: self.stored]
+        rebuilt = self._deal(self.row.seats, actions)
+        for seat in range(len(self.row.seats)):
+            bot = table.stand_in_for(seat)
+            if bot is not None and rebuilt.stand_in_for(seat) is None:
+                rebuilt.stand_in(seat, bot)
+        self.table, self.stored = rebuilt, len(actions)
+        self._clear_timers()
+
+    def _pause(self) -> None:
+        """Wait for the store: no moves, bots or timers until :meth:`_store_back`."""
+        if self.paused is not None:
+            return
+        self.paused = STORE_UNAVAILABLE
+        self._clear_timers()
+        number = 0 if self.table is None else self.table.number
+        self.send_all({"type": "paused", "table": self.id, "n": number, "reason": STORE_UNAVAILABLE})
+        self.ctx.store_watch.pause(self.id, lambda: self.post(self._store_back))
+
+    async def _store_back(self) -> None:
+        """The store takes writes again: finish what waited for it, and play on."""
+        if self.paused is None:
+            return
+        self.paused = None
+        if self._finish_due and not await self._finish():
+            return  # (paused again)
+        number = 0 if self.table is None else self.table.number
+        self.send_all({"type": "resumed", "table": self.id, "n": number})
+        self._broadcast(seats_changed=True)
         await self._advance()
 
     async def _advance(self) -> None:
         """Start what the new position calls for: a bot's move, the timers of the people to act."""
         table = self.table
         self._sync_timers()
-        if table is None or self.row.status != "playing":
+        if table is None or self.row.status != "playing" or self.paused is not None:
             return
         if not self._bot_running and table.bots_to_act():
             self._bot_running = True
@@ -526,14 +690,14 @@ class TableHost:
 
     async def _bot_job(self) -> BotJob | None:
         table = self.table
-        if table is None or self.row.status != "playing":
+        if table is None or self.row.status != "playing" or self.paused is not None:
             return None
         bots = table.bots_to_act()
         return table.bot_job(bots[0]) if bots else None
 
     async def _bot_result(self, job: BotJob, result: BotResult) -> None:
         table = self.table
-        if table is None or self.row.status != "playing":
+        if table is None or self.row.status != "playing" or self.paused is not None:
             return
         try:
             table.apply_bot(job, result)
@@ -541,7 +705,9 @@ class TableHost:
             return  # the table moved on while it thought (its person came back): nothing to do
         await self._applied(job.seat)
 
-    async def _finish(self) -> None:
+    async def _finish(self) -> bool:
+        """Store the match's end (results, ratings), then hold the table as finished. False when the
+        store failed: the table pauses, and finishes when the store is back."""
         table = self.table
         assert table is not None
         state = table.state
@@ -552,20 +718,34 @@ class TableHost:
             ResultRow(self.id, s, players[s], state.scores[s], 1 / len(winners) if s in winners else 0.0)
             for s in range(len(players))
         ]
-        ratings = await self.ctx.rate(table.game, players, list(state.scores))
         # Finished in memory only once stored: whoever sees it finished (the lobby, a summary) can read
         # its record and replay; and the lobby drops finished tables from memory, never one mid-write.
         finished = replace(self.row, status="finished", finished_at=datetime.now().astimezone())
-        await self.ctx.store.finish(finished, results, ratings)
+        store = self.ctx.store
+
+        async def landed() -> bool:
+            found = await store.table(self.id)
+            return found is not None and found.status == "finished"
+
+        try:
+            ratings = await self.ctx.rate(table.game, players, list(state.scores))
+            await self._write(lambda: store.finish(finished, results, ratings), landed)
+        except StoreUnavailableError as e:
+            log.error("table %s: the end of its match was not stored (%s): the table pauses", self.id, e)
+            self._pause()
+            return False
+        self._finish_due = False
         self.row.status, self.row.finished_at = finished.status, finished.finished_at
         self.ctx.lobby_changed()
+        return True
 
     # --- timers and stand-ins --------------------------------------------------------------------
 
     def _sync_timers(self) -> None:
-        """One timer per person to act, for his current decision; none for anyone else."""
+        """One timer per person to act, for his current decision; none for anyone else (nor for
+        anyone while the table is paused)."""
         table = self.table
-        if table is None or self.row.status != "playing":
+        if table is None or self.row.status != "playing" or self.paused is not None:
             self._clear_timers()
             return
         limit = int(self.row.settings["turn_seconds"])

@@ -10,19 +10,44 @@ Choices:
   once the match is over; its people are seated already and have ``away_seconds`` to join it. Asking
   twice gives the same new table.
 - Finished and abandoned tables leave memory (their rows and records stay in the store).
+- A restart brings back every waiting and playing table that replays under this server's rules; one
+  that does not (another rules version, a gap in its actions, an action that is not legal) is kept as
+  ``broken`` with the reason, and the server starts with the others.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import load_game
 from cardhall.server.host import Services, TableHost
 from cardhall.server.protocol import ProtocolError
 from cardhall.server.settings import bot_for_level, table_settings
-from cardhall.store import PlayerRow, SeatRow, TableRow
+from cardhall.store import ActionRow, PlayerRow, SeatRow, TableRow
+
+log = logging.getLogger(__name__)
+
+
+def restore_problem(row: TableRow, actions: Sequence[ActionRow]) -> str | None:
+    """Why a stored table cannot be brought back as it was (None: it can): its game unknown, its
+    record made under other rules than this server's, or its actions not numbered 1, 2, ... in a row
+    (a gap would replay another match)."""
+    try:
+        game = load_game(row.game)
+    except CardhallError as e:
+        return f"its game cannot be loaded: {e}"
+    if row.rules_version != game.rules_version:
+        return (
+            f"its match was played under rules version {row.rules_version!r} of {game.name}; "
+            f"this server plays version {game.rules_version!r}"
+        )
+    for expected, action in enumerate(actions, 1):
+        if action.number != expected:
+            return f"its stored actions go from number {expected - 1} to {action.number}"
+    return None
 
 
 class Lobby:
@@ -32,11 +57,28 @@ class Lobby:
         self._rematches: dict[str, str] = {}
 
     async def restore(self) -> int:
-        """Bring back every waiting and playing table from the store; how many."""
+        """Bring back every waiting and playing table from the store; how many. A table that cannot
+        be brought back (see :func:`restore_problem`, or its actions do not replay) is logged, kept
+        in the store as ``broken`` with the reason, and skipped: the others are served."""
         for row, actions in await self.ctx.store.unfinished():
-            host = TableHost(self.ctx, row)
-            host.restore(actions)
-            self.hosts[row.id] = host
+            problem = restore_problem(row, actions)
+            host = None
+            if problem is None:
+                host = TableHost(self.ctx, row)
+                try:
+                    host.restore([(a.seat, a.action) for a in actions])
+                except Exception as e:
+                    problem = f"its stored actions do not replay: {type(e).__name__}: {e}"
+                    await host.stop()
+                    host = None
+            if host is not None:
+                self.hosts[row.id] = host
+                continue
+            log.error("table %s cannot be brought back: %s", row.id, problem)
+            try:
+                await self.ctx.store.mark_broken(row.id, str(problem))
+            except Exception:
+                log.exception("table %s: marking it broken failed (tried again at the next start)", row.id)
         return len(self.hosts)
 
     async def stop(self) -> None:
@@ -98,7 +140,12 @@ class Lobby:
         )
         host = TableHost(self.ctx, row)
         self.hosts[row.id] = host
-        await host.call(host._seats_changed)
+        try:
+            await host.call(host.open)
+        except BaseException:
+            del self.hosts[row.id]  # (never stored: the store failed)
+            await host.stop()
+            raise
         return host
 
     @staticmethod

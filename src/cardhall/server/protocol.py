@@ -101,6 +101,7 @@ ERROR_CODES: Final = (
     "bad_game",
     "bad_request",
     "rate_limited",
+    "store_unavailable",
 )
 
 

@@ -5,7 +5,7 @@ the embedded default) or PostgreSQL (``postgresql+asyncpg://...``), its schema b
 the Alembic migrations in ``cardhall/store/migrations``.
 """
 
-from cardhall.store.base import Store
+from cardhall.store.base import Store, StoreError, StoreUnavailableError
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
@@ -17,7 +17,7 @@ from cardhall.store.rows import (
     SeatRow,
     TableRow,
 )
-from cardhall.store.sql import SqlStore, StoreError, open_store
+from cardhall.store.sql import SqlStore, open_store
 
 __all__ = [
     "RATING_POOLS",
@@ -31,6 +31,7 @@ __all__ = [
     "SqlStore",
     "Store",
     "StoreError",
+    "StoreUnavailableError",
     "TableRow",
     "open_store",
 ]

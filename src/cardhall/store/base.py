@@ -2,7 +2,10 @@
 (the embedded default) or PostgreSQL through SQLAlchemy, its schema managed by Alembic migrations.
 
 Durability: when ``append_actions`` or any other writing method returns, what it wrote is committed; the
-server broadcasts an action only after that.
+server broadcasts an action only after that. A store that fails (a full disk, SQLite's write lock held
+by another process past the busy timeout, PostgreSQL down) raises :class:`StoreUnavailableError` from
+any method; a write whose commit was cut off may still have landed, which the caller can tell with
+:meth:`Store.last_action`.
 """
 
 from __future__ import annotations
@@ -12,6 +15,15 @@ from collections.abc import Sequence
 
 from cardhall.core import Record
 from cardhall.store.rows import ActionRow, ChatRow, PlayerRow, RatingRow, ResultRow, TableRow
+
+
+class StoreError(RuntimeError):
+    """A store that cannot be opened: the message names the URL (without its password) and why."""
+
+
+class StoreUnavailableError(StoreError):
+    """The store failed to read or write: nothing of that call was committed (for a write whose commit
+    was cut off: perhaps it was). The message names the store and the reason."""
 
 
 class Store(ABC):
@@ -56,8 +68,22 @@ class Store(ABC):
         """A table's ``(seat, action)`` pairs in order."""
 
     @abstractmethod
-    async def unfinished(self) -> list[tuple[TableRow, list[tuple[int, int]]]]:
-        """Every waiting or playing table with its actions in order (a restart brings them back)."""
+    async def last_action(self, table_id: str) -> ActionRow | None:
+        """A table's last stored action (None before its first)."""
+
+    @abstractmethod
+    async def unfinished(self) -> list[tuple[TableRow, list[ActionRow]]]:
+        """Every waiting or playing table with its actions in order (a restart brings them back). A row
+        that cannot even be read is marked broken, logged and left out."""
+
+    @abstractmethod
+    async def mark_broken(self, table_id: str, problem: str) -> None:
+        """Keep a table that cannot be brought back as ``broken``, with the reason."""
+
+    @abstractmethod
+    async def probe(self, table_id: str) -> None:
+        """A write transaction that changes nothing (it rewrites the table's row as it is): it
+        succeeds only when the store takes writes."""
 
     async def record(self, table_id: str) -> Record | None:
         """A table's record (it replays with ``cardhall replay``)."""

@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import Any
 
 # A table's life: seats open, then play (every seat taken), then finished; abandoned when everyone left
-# before the end.
-TABLE_STATUSES = ("waiting", "playing", "finished", "abandoned")
+# before the end; broken when a restart could not bring it back (its ``problem`` says why).
+TABLE_STATUSES = ("waiting", "playing", "finished", "abandoned", "broken")
 # Ratings are kept apart for matches among people only and for matches with a bot at the table.
 RATING_POOLS = ("people", "bots")
 
@@ -46,6 +46,7 @@ class TableRow:
     rematch_of: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now().astimezone())
     finished_at: datetime | None = None
+    problem: str | None = None  # why a broken table could not be brought back
 
 
 @dataclass

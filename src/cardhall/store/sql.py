@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import re
 import secrets
 import threading
@@ -72,12 +73,12 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.dml import Insert
 
-from cardhall.store.base import Store
+from cardhall.store.base import Store, StoreError, StoreUnavailableError
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
@@ -90,16 +91,13 @@ from cardhall.store.rows import (
     TableRow,
 )
 
+log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")
 # The drivers this store is written and tested for, by backend.
 DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 POSTGRES_CONNECT_TIMEOUT_S = 10
 UNFINISHED = ("waiting", "playing")  # the statuses a restart brings back
-
-
-class StoreError(RuntimeError):
-    """A store that cannot be opened: the message names the URL (without its password) and why."""
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -159,6 +157,7 @@ TABLES = Table(
     Column("rematch_of", Text, ForeignKey("tables.id")),
     Column("created_at", UtcDateTime, nullable=False),
     Column("finished_at", UtcDateTime),
+    Column("problem", Text),
     CheckConstraint(_in("status", TABLE_STATUSES), name="status"),
     Index(None, "status", "created_at"),
 )
@@ -228,6 +227,30 @@ def _upgrade(connection: Connection) -> None:
     config = migrations_config()
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
+    if connection.dialect.name == "sqlite":
+        # Foreign keys are off while migrating (below): check what the migrations did before commit.
+        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+        if broken:
+            raise StoreError(f"the migrations left rows whose foreign keys point nowhere: {broken[:5]}")
+
+
+async def _migrate(engine: AsyncEngine) -> None:
+    """Bring the schema to the latest revision, in one transaction. On SQLite, with foreign keys off
+    meanwhile: a migration that changes a table copies it (Alembic's batch mode), and dropping the old
+    copy would otherwise delete or refuse what refers to it; SQLite ignores the pragma inside a
+    transaction, so it is set on the driver's connection before the transaction begins."""
+    async with engine.connect() as connection:
+        driver = None
+        if engine.dialect.name == "sqlite":
+            driver = (await connection.get_raw_connection()).driver_connection
+            assert driver is not None
+            await driver.execute("PRAGMA foreign_keys=OFF")
+        try:
+            async with connection.begin():
+                await connection.run_sync(_upgrade)
+        finally:
+            if driver is not None:
+                await driver.execute("PRAGMA foreign_keys=ON")
 
 
 def shown_url(url: str) -> str:
@@ -255,7 +278,7 @@ def _sqlite_workers() -> set[threading.Thread]:
     return {t for t in threading.enumerate() if "_connection_worker_thread" in t.name}
 
 
-def _sqlite_listeners(engine: AsyncEngine) -> None:
+def _sqlite_listeners(engine: AsyncEngine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # no implicit BEGIN/COMMIT by the driver: ours below
@@ -264,7 +287,7 @@ def _sqlite_listeners(engine: AsyncEngine) -> None:
             "journal_mode=WAL",
             "synchronous=NORMAL",
             "wal_autocheckpoint=0",
-            f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+            f"busy_timeout={busy_timeout_ms}",
             "foreign_keys=ON",
         ):
             cursor.execute(f"PRAGMA {pragma}")
@@ -275,11 +298,12 @@ def _sqlite_listeners(engine: AsyncEngine) -> None:
         connection.exec_driver_sql("BEGIN")
 
 
-async def open_store(url: str) -> Store:
+async def open_store(url: str, *, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS) -> Store:
     """The store at ``url`` (``sqlite+aiosqlite:///file.db``, ``sqlite+aiosqlite:///:memory:`` or
     ``postgresql+asyncpg://user:password@host/database``; ``sqlite://`` and ``postgresql://`` get those
     drivers), its schema migrated to the latest revision; :class:`StoreError` when it cannot be
-    opened."""
+    opened. ``busy_timeout_ms``: how long an SQLite write waits for another process's write lock
+    before it fails."""
     shown = shown_url(url)
 
     def error(reason: str) -> StoreError:
@@ -307,11 +331,10 @@ async def open_store(url: str) -> Store:
     except Exception as e:
         raise error(_reason(e)) from e
     if backend == "sqlite":
-        _sqlite_listeners(engine)
+        _sqlite_listeners(engine, busy_timeout_ms)
     workers = _sqlite_workers()
     try:
-        async with engine.begin() as connection:
-            await connection.run_sync(_upgrade)
+        await _migrate(engine)
     except Exception as e:
         await engine.dispose()
         for worker in _sqlite_workers() - workers:
@@ -321,6 +344,11 @@ async def open_store(url: str) -> Store:
 
 
 # --- the store -----------------------------------------------------------------------------------
+
+
+# What a store that fails raises (as :class:`StoreUnavailableError`); an IntegrityError is a defect of
+# the caller's rows, not of the store, and goes through as it is.
+_FAILURES = (SQLAlchemyError, OSError, TimeoutError)
 
 
 def _hash(token: str) -> str:
@@ -340,6 +368,7 @@ def _table_values(table: TableRow) -> dict[str, Any]:
         "rematch_of": table.rematch_of,
         "created_at": table.created_at,
         "finished_at": table.finished_at,
+        "problem": table.problem,
     }
 
 
@@ -356,6 +385,7 @@ def _table_row(row: Row[Any]) -> TableRow:
         rematch_of=row.rematch_of,
         created_at=row.created_at,
         finished_at=row.finished_at,
+        problem=row.problem,
     )
 
 
@@ -397,17 +427,38 @@ class SqlStore(Store):
     def _held(self, lock: asyncio.Lock | None) -> AbstractAsyncContextManager[object]:
         return nullcontext() if lock is None else lock
 
+    def _unavailable(self, error: BaseException) -> StoreUnavailableError:
+        return StoreUnavailableError(f"the store at {self.url} failed: {_reason(error)}")
+
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
-        """A connection in a transaction committed on leaving (rolled back on an exception)."""
-        async with self._held(self._write_lock), self.engine.begin() as connection:
-            yield connection
+        """A connection in a transaction committed on leaving (rolled back on an exception); a store
+        that fails raises :class:`StoreUnavailableError`."""
+        try:
+            async with self._held(self._write_lock), self.engine.begin() as connection:
+                yield connection
+        except IntegrityError:
+            raise
+        except _FAILURES as e:
+            raise self._unavailable(e) from e
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[AsyncConnection]:
-        """A connection whose reads see one snapshot."""
-        async with self._held(self._read_lock), self.engine.connect() as connection:
-            yield connection
+        """A connection whose reads see one snapshot; :class:`StoreUnavailableError` if it fails."""
+        try:
+            async with self._held(self._read_lock), self.engine.connect() as connection:
+                yield connection
+        except IntegrityError:
+            raise
+        except _FAILURES as e:
+            raise self._unavailable(e) from e
+
+    async def probe(self, table_id: str) -> None:
+        """Rewrite one table's row as it is: a real write transaction (SQLite takes its write lock and
+        appends the page to its log; PostgreSQL writes a new row version), which succeeds only when
+        the store takes writes again."""
+        async with self._writing() as c:
+            await c.execute(TABLES.update().where(TABLES.c.id == table_id).values(status=TABLES.c.status))
 
     def _upsert(self, table: Table, keys: Sequence[str], update: Sequence[str]) -> Insert:
         insert = sqlite.insert(table) if self.sqlite else postgresql.insert(table)
@@ -445,7 +496,7 @@ class SqlStore(Store):
 
     def _save_table(self) -> Insert:
         """Insert a table, or update what changes in its life (``save_table``'s promise)."""
-        return self._upsert(TABLES, ["id"], ("status", "seats", "settings", "finished_at"))
+        return self._upsert(TABLES, ["id"], ("status", "seats", "settings", "finished_at", "problem"))
 
     async def save_table(self, table: TableRow) -> None:
         async with self._writing() as c:
@@ -475,6 +526,22 @@ class SqlStore(Store):
         async with self._writing() as c:
             await c.execute(ACTIONS.insert(), rows)
 
+    async def last_action(self, table_id: str) -> ActionRow | None:
+        query = (
+            select(ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action)
+            .where(ACTIONS.c.table_id == table_id)
+            .order_by(ACTIONS.c.number.desc())
+            .limit(1)
+        )
+        async with self._reading() as c:
+            row = (await c.execute(query)).first()
+        return None if row is None else ActionRow(table_id, row.number, row.seat, row.action)
+
+    async def mark_broken(self, table_id: str, problem: str) -> None:
+        query = TABLES.update().where(TABLES.c.id == table_id).values(status="broken", problem=problem)
+        async with self._writing() as c:
+            await c.execute(query)
+
     async def actions(self, table_id: str) -> list[tuple[int, int]]:
         query = (
             select(ACTIONS.c.seat, ACTIONS.c.action)
@@ -484,19 +551,29 @@ class SqlStore(Store):
         async with self._reading() as c:
             return [(r.seat, r.action) for r in await c.execute(query)]
 
-    async def unfinished(self) -> list[tuple[TableRow, list[tuple[int, int]]]]:
+    async def unfinished(self) -> list[tuple[TableRow, list[ActionRow]]]:
         open_tables = select(TABLES).where(TABLES.c.status.in_(UNFINISHED)).order_by(TABLES.c.created_at)
         open_actions = (
-            select(ACTIONS.c.table_id, ACTIONS.c.seat, ACTIONS.c.action)
+            select(ACTIONS.c.table_id, ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action)
             .join(TABLES, TABLES.c.id == ACTIONS.c.table_id)
             .where(TABLES.c.status.in_(UNFINISHED))
             .order_by(ACTIONS.c.table_id, ACTIONS.c.number)
         )
+        found: list[tuple[TableRow, list[ActionRow]]] = []
+        unreadable: dict[str, str] = {}
         async with self._reading() as c:
-            found = [(_table_row(r), list[tuple[int, int]]()) for r in await c.execute(open_tables)]
+            for r in await c.execute(open_tables):
+                try:
+                    found.append((_table_row(r), []))
+                except Exception as e:  # (a row another program wrote: its seats or settings unreadable)
+                    unreadable[r.id] = f"its row cannot be read: {type(e).__name__}: {e}"
             by_id = {t.id: acts for t, acts in found}
             for r in await c.execute(open_actions):
-                by_id[r.table_id].append((r.seat, r.action))
+                if r.table_id in by_id:
+                    by_id[r.table_id].append(ActionRow(r.table_id, r.number, r.seat, r.action))
+        for table_id, problem in unreadable.items():
+            log.error("table %s cannot be brought back: %s", table_id, problem)
+            await self.mark_broken(table_id, problem)
         return found
 
     async def finish(

@@ -126,9 +126,15 @@ export class TableView {
       this.render();
       return;
     }
+    if (frame.type === "paused" || frame.type === "resumed") {
+      // the server's storage failed: the table waits until it takes writes again (an update follows)
+      this.state.paused = frame.type === "paused" ? frame.reason : null;
+      this.render();
+      return;
+    }
     const s = this.state;
     const handBefore = JSON.stringify(s.observation?.hand || []);
-    for (const field of ["n", "status", "observation", "legal", "deadlines", "to_act", "seats", "game", "you", "spectators", "settings"]) {
+    for (const field of ["n", "status", "observation", "legal", "deadlines", "to_act", "seats", "game", "you", "spectators", "settings", "paused"]) {
       if (field in frame) s[field] = frame[field];
     }
     this.game = gameModule(s.game);
@@ -512,6 +518,7 @@ export class TableView {
         ),
       );
     }
+    if (s.paused) out.push(h("p", { class: "offline-banner paused", role: "alert", text: t("table.paused") }));
     if (mine && s.seats[s.you]?.stand_in && !s.seats[s.you]?.left) {
       out.push(
         h(
