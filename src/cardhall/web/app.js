@@ -6,8 +6,8 @@
 // No build step: plain ES modules served under /static/, over the protocol of docs/protocol.md.
 //
 // Decisions: the first page loads only what the name form and the lobby need (this module, the
-// catalogue, the lobby); the table's modules come once the lobby is shown (in the background, when the
-// browser is idle) or with the first table, whichever is first. The connection's state goes to
+// catalogue, the lobby); the table's modules and the dialogs' come once the lobby is shown (in the
+// background, when the browser is idle) or when first needed, whichever is first. The connection's state goes to
 // the header and to the open table, which shows a lost connection on the table itself. A message sent
 // while offline waits for the connection, except a move, which the table refuses instead (a move is
 // never played later into a position the player has not seen).
@@ -181,7 +181,9 @@ async function render() {
   if (!store.get("token")) return renderName(main, render);
   const shown = renderLobby(main, { openTable, render, busy: () => view !== null });
   // Once the lobby is up, the table's modules load in the background: the first table opens at once.
-  (window.requestIdleCallback || setTimeout)(() => import("./table.js").catch(() => {}));
+  (window.requestIdleCallback || setTimeout)(() => {
+    for (const module of ["./table.js", "./replay.js", "./rules.js"]) import(module).catch(() => {});
+  });
   return shown;
 }
 
