@@ -135,6 +135,30 @@ class ConformanceSuite:
         with pytest.raises(cardhall.InvalidActionError):
             game.parse_action("no such move")
 
+    def test_every_action_says_what_it_means(self, game_string: str) -> None:
+        """``action_info`` (the legal entries' structured fields) follows the schema's ``$defs.action_info``,
+        tells every action apart, and names the card its label names."""
+        game = cardhall.load_game(game_string)
+        seen = set()
+        for action in range(game.num_distinct_actions):
+            info = game.action_info(action)
+            assert not schemas.errors(game.name, "action_info", info), (
+                action,
+                schemas.errors(game.name, "action_info", info),
+            )
+            key = json.dumps(info, sort_keys=True)
+            assert key not in seen, f"two actions mean {key}"
+            seen.add(key)
+            label = game.action_label(action)
+            card = info.get("card") or info.get("suggestion", {}).get("card")
+            if card is not None:
+                assert label.endswith(" " + card), (label, info)
+            if "amount" in info:
+                assert label == f"{info['kind']} {info['amount']}", (label, info)
+        for bad in (-1, game.num_distinct_actions, True):
+            with pytest.raises(cardhall.InvalidActionError):
+                game.action_info(bad)
+
     def test_random_matches_keep_the_rules(self, game_string: str) -> None:
         game = cardhall.load_game(game_string)
         deck = Counter(game.deck())

@@ -87,9 +87,17 @@ def test_the_advisors_suggestion_reaches_his_team_only() -> None:
     for seat in (captain, advisor):
         last = t.events(seat)[-1]
         assert last["action"] == "suggest take discard" and not last["hidden"]
+        assert last["move"] == {"kind": "suggest", "suggestion": {"kind": "take"}}
     for seat in (box, None):
         last = t.events(seat)[-1]
-        assert last == {"n": t.number, "type": "action", "seat": advisor, "action": "advise", "hidden": True}
+        assert last == {
+            "n": t.number,
+            "type": "action",
+            "seat": advisor,
+            "action": "advise",
+            "hidden": True,
+            "move": None,
+        }
     t.apply(captain, "pass")
     t.apply(box, "pass")
     t.apply(advisor, "no suggestion")

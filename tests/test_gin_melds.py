@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import cardhall
 from cardhall.cards import mask_of, parse_cards
 from cardhall.errors import InvalidCardError
 from cardhall.games.gin import best_melds, deadwood
@@ -144,3 +145,15 @@ def test_deadwood_cards_mask_matches_best_melds_and_the_discard_identity() -> No
         for c in range(52):
             if dead >> c & 1:
                 assert deadwood_mask(hand & ~(1 << c)) == base - CARD_VALUES[c]
+
+
+def test_the_observation_lays_out_the_seats_own_hand() -> None:
+    """``hand_layout``: the seat's hand in melds and deadwood (the browser shows it grouped), the best
+    way; nothing for a spectator."""
+    state = cardhall.load_game("gin(players=2)").new_game(seed=3)
+    for seat in range(2):
+        o = state.observation(seat)
+        layout = o["hand_layout"]
+        assert sorted([c for m in layout["melds"] for c in m] + layout["deadwood_cards"]) == sorted(o["hand"])
+        assert layout["deadwood"] == deadwood(o["hand"])
+    assert state.observation(None)["hand_layout"] is None

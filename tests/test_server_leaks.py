@@ -176,7 +176,7 @@ def _point(table: Table, seats: list[Seat]) -> Point:
     legal: dict[Seat, list[dict[str, Any]]] = {None: []}
     for s in range(table.game.num_players):
         acts = table.legal_actions(s) if s in table.to_act else []
-        legal[s] = [{"action": a, "label": label(a)} for a in acts]
+        legal[s] = [{"action": a, "label": label(a), **table.game.action_info(a)} for a in acts]
     return Point(
         observation={s: _json(table.observation(s)) for s in seats},
         legal=legal,

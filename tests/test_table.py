@@ -104,6 +104,7 @@ def test_run_bots_stops_for_the_person_and_takes_his_action_by_label() -> None:
             "seat": 1,
             "action": label,
             "hidden": False,
+            "move": table.game.action_info(table.game.parse_action(label)),
         }
     assert table.events(None)[-1]["type"] == "match_over"
 

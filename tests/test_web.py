@@ -10,8 +10,11 @@ back by itself, the lottery laid out by suit; the rules page and the replay open
 table; two people at one table each seeing only their own hand; a stand-in bot seen playing for a
 person out of time. Each table screen is checked to be in one language (Bengali: no Latin letters but
 the cards' printed indices and people's names), then switched to the other.
-Screenshots (desktop and phone, both languages) go to ``tests/screenshots/``; ``docs/screenshots/`` holds
-copies of ``table-en-desktop.png`` and of ``table-hearts-bn-pass-phone.png`` (as ``table-bn-phone.png``).
+Screenshots (desktop 1366x768 and phone 390x844, both languages) go to ``tests/screenshots/``;
+``docs/screenshots/`` holds copies of ``table-en-desktop.png`` and of
+``table-hearts-bn-pass-phone-window.png`` (as ``table-bn-phone.png``), and of some of
+``tests/test_web_seat.py``'s. Every move a test makes is made after checking that the hand and the
+moves are inside the window, at a desktop's size and a phone's in turn.
 
 Without ``/usr/bin/chromium`` (``apt-get install chromium fonts-beng``) or Playwright the tests are
 skipped, except in CI (the env var ``CI`` set), where ``.ci/run`` installs them and they must run.
@@ -31,10 +34,12 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     Browser,
     Error,
     Page,
+    assert_controls_in_view,
     base_url,
     browser,
     browser_page,
     enter,
+    set_options,
     shot,
 )
 
@@ -49,7 +54,7 @@ def shots(page: Page, name: str) -> None:
 
 def quick_play(page: Page, game: str, options: str = "", level: str = "easy") -> None:
     page.select_option("#qp-game", game)
-    page.fill("#qp-options", options)
+    set_options(page, "qp-opt", options)
     page.select_option("#qp-level", level)
     page.select_option("#qp-pace", "0")
     page.click("#quickplay")
@@ -67,14 +72,22 @@ PLAYABLE = (
 
 
 def play_until(page: Page, done: str, max_moves: int = 300, before_move: Any = None) -> int:
-    """Play the first playable thing until ``done`` shows; the number of clicks made."""
+    """Play the first playable thing until ``done`` shows; the number of clicks made. Before each move
+    the hand and the moves are checked to be in the window, at a desktop's size and a phone's in turn
+    (five moves each), so every game and phase is seen at both sizes."""
     moves = 0
     while True:
         page.wait_for_selector(", ".join((done, *PLAYABLE)))
         if page.locator(done).count():
+            page.set_viewport_size(DESKTOP)
             return moves
         if before_move is not None and before_move(moves):
             continue
+        size = PHONE if moves // 5 % 2 else DESKTOP
+        if page.viewport_size != size:
+            page.set_viewport_size(size)
+        phase = page.get_attribute(".table-view", "data-phase")
+        assert_controls_in_view(page, f"move {moves}, phase {phase}")
         for selector in PLAYABLE:
             target = page.locator(selector)
             if target.count():
@@ -153,7 +166,7 @@ def test_a_person_plays_a_hokm_deal_against_easy_bots(page: Page) -> None:
             if page.locator(".hand .card.dim").count():
                 dim = page.locator(".hand .card.dim").first.get_attribute("aria-label") or ""
                 assert dim.endswith(", not playable now"), dim
-            shot(page, "table-en-desktop")
+            shot(page, "table-en-desktop", full_page=False)  # the window as a person sees it
             state["shot"] = True
         if moves == 3 and not state["reloaded"]:
             # A reload mid-deal: the page rejoins its table (since the last event it had) and plays on.
@@ -229,7 +242,12 @@ def test_svara_bets_with_the_amount_control(page: Page) -> None:
         assert amount.locator(".send").get_attribute("data-label") == f"{verb} {low}"
         shots(page, "table-svara-en")
         amount.locator(".send").click()
-        state["bet"] = f"Ann: {verb} {low}"
+        # the log says what he did, as a statement
+        state["bet"] = {
+            "raise": f"Ann raises by {low}",
+            "bet": f"Ann bets {low}",
+            "blind": f"Ann bets {low} blind",
+        }[verb]
         return True
 
     play_until(page, ".match-over", before_move=before_move)
@@ -280,6 +298,9 @@ def test_cancellation_hearts_in_bengali_passes_three_cards_and_scores_the_hand(p
     passed = page.locator(".hand .card.picked").evaluate_all("cards => cards.map(c => c.dataset.card)")
     assert_one_language(page, bengali=True)
     shots(page, "table-hearts-bn-pass")
+    page.set_viewport_size(PHONE)
+    shot(page, "table-hearts-bn-pass-phone-window", full_page=False)  # the phone's window: the dock below
+    page.set_viewport_size(DESKTOP)
     page.click("#confirm-pass")
     # Each of the three passes is sent as the server offers it; the exchange follows.
     page.wait_for_selector(".log li.ev-passes")
@@ -455,7 +476,8 @@ def test_a_bot_visibly_plays_for_a_person_out_of_time(page: Page) -> None:
     assert page.locator(".stand-in-banner #back").count() == 1
     assert "a bot is playing for you" in page.inner_text(".stand-in-banner")
     page.wait_for_function("document.querySelectorAll('.log li.ev-action').length > 3")
-    assert re.search(r"^Ann: ", page.inner_text(".log"), re.MULTILINE)  # the stand-in's moves are hers
+    # the stand-in's moves are hers
+    assert re.search(r"^Ann (plays|bids|names trump)", page.inner_text(".log"), re.MULTILINE)
 
 
 def page_names(page: Page) -> set[str]:
@@ -495,7 +517,11 @@ def test_the_gin_knocker_sees_each_layout_he_may_choose(page: Page, lang: str) -
             const sent = [];
             const view = { pending: false, act: (entry) => sent.push(entry.label) };
             const o = { phase: "arrange", arrangements: layouts };
-            const entries = [{ label: "arrange 1" }, { label: "arrange 2" }, { label: "no suggestion" }];
+            const entries = [
+                { action: 160, label: "arrange 1", kind: "arrange", layout: 1 },
+                { action: 161, label: "arrange 2", kind: "arrange", layout: 2 },
+                { action: 352, label: "no suggestion", kind: "no_suggestion" },
+            ];
             const [own, rest] = gin.controls(view, o, entries);
             const actions = document.createElement("div");
             actions.className = "actions";

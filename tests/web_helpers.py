@@ -16,8 +16,8 @@ from tests.server_helpers import free_port, running_server, server_log
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parent / "screenshots"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
 
 if not os.environ.get("CI"):
     if not CHROMIUM.exists():
@@ -43,7 +43,7 @@ def browser() -> Iterator[Browser]:
 
 # The longest any wait of a browser test waits (Playwright's default: 30 s). Every wait is for a state of
 # the page or the server, so a loaded machine only makes it take longer; a bug still fails at this.
-WAIT_MS = 90_000
+WAIT_MS = int(os.environ.get("CARDHALL_WEB_WAIT_MS", "90000"))  # lower it to see a failure sooner
 
 
 @pytest.fixture
@@ -74,6 +74,52 @@ def browser_page(browser: Browser, base_url: str) -> Iterator[Page]:
 def shot(page: Page, name: str, full_page: bool = True) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page, animations="disabled")
+
+
+# Every card of the hand and every move of a seat that must act, as a box in the window (scrolled to the
+# top, as the page opens): whatever lies above them (a deal summary, a knock, a pass confirmation).
+OUT_OF_VIEW = """() => {
+    window.scrollTo(0, 0);
+    const w = window.innerWidth, h = window.innerHeight, out = [];
+    for (const el of document.querySelectorAll(".hand .card, .actions button, .actions input")) {
+        const r = el.getBoundingClientRect();
+        if (!r.width && !r.height) continue;
+        if (r.left < -1 || r.top < -1 || r.right > w + 1 || r.bottom > h + 1) {
+            const what = el.dataset.card || el.dataset.label || el.textContent.trim();
+            const box = [r.left, r.top, r.right, r.bottom].map(Math.round);
+            out.push(`${what} at ${box[0]},${box[1]}..${box[2]},${box[3]}`);
+        }
+    }
+    return out.length ? `${w}x${h}: ${out.join("; ")}` : "";
+}"""
+
+
+def assert_controls_in_view(page: Page, where: str = "") -> None:
+    """The seat's hand and moves are all inside the window without scrolling (fails naming those that
+    are not, with the window's size)."""
+    outside = page.evaluate(OUT_OF_VIEW)
+    assert not outside, f"{where}: out of view: {outside}"
+
+
+def set_options(page: Page, prefix: str, options: str) -> None:
+    """Set a game's options (``"max_hands=1,bidding=auction"``) through the lobby's controls whose ids
+    start with ``prefix`` (``qp-opt``: quick play, ``ct-opt``: create a table), opening them first."""
+    if not options:
+        return
+    field = page.locator(f"[id^='{prefix}-']").first
+    if not field.is_visible():
+        page.locator(f"details:has([id^='{prefix}-']) > summary").first.click()
+    for pair in options.split(","):
+        name, _, value = pair.partition("=")
+        control = page.locator(f"#{prefix}-{name.strip()}")
+        kind = control.get_attribute("data-kind")
+        if kind == "bool":
+            control.set_checked(value.strip() == "true")
+        elif kind == "choice":
+            index = control.locator(f"option[data-value='{value.strip()}']").get_attribute("value")
+            control.select_option(index)
+        else:
+            control.fill(value.strip())
 
 
 def enter(page: Page, name: str, lang: str = "en") -> None:

@@ -176,8 +176,24 @@ class Game(ABC):
             )
         return action
 
+    # ``object``: a wrong type (a bool) gets the game's own error, compiled or not (as ``apply``).
+    def action_info(self, action: object) -> dict[str, Any]:
+        """What an action int means, as data (``{"kind": "play", "card": "QS"}``, ``{"kind": "raise",
+        "amount": 40}``): its ``kind`` and the fields of that kind, as ``$defs.action_info`` of the
+        game's schema (``docs/schema/<game>.json``) lists them. The server sends it beside each legal
+        action's label, so a client reads what a move is without parsing its text."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise InvalidActionError(f"{self}: action must be an int, got {action!r}")
+        if not 0 <= action < self.num_distinct_actions:
+            raise InvalidActionError(f"{self}: {action} is not an action of this game")
+        return self._action_info(action)
+
     @abstractmethod
     def _action_label(self, action: int) -> str: ...
+
+    @abstractmethod
+    def _action_info(self, action: int) -> dict[str, Any]:
+        """``action_info`` for an action known to be in range."""
 
     @abstractmethod
     def _parse_action(self, words: list[str]) -> int | None:

@@ -301,12 +301,13 @@ class Table:
         state = self.state
         label = self.game.action_label(action)
         private: dict[int, Event] | None = None
+        move = self.game.action_info(action)  # what it means, for front ends (Game.action_info)
         if audience is None:
-            public: Event = {"type": "action", "seat": seat, "action": label, "hidden": False}
+            public: Event = {"type": "action", "seat": seat, "action": label, "hidden": False, "move": move}
         else:
             seats, shown = audience
-            public = {"type": "action", "seat": seat, "action": shown, "hidden": True}
-            private = {s: {"action": label, "hidden": False} for s in seats}
+            public = {"type": "action", "seat": seat, "action": shown, "hidden": True, "move": None}
+            private = {s: {"action": label, "hidden": False, "move": move} for s in seats}
         hidden = None
         # The audit of the action itself: what was hidden just after it, unless it ended a deal (the
         # next deal may hold the very cards it showed).

@@ -70,6 +70,8 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   when a bonus is not zero (``game_bonus``, ``shutout``, ``hands_won``, ``box_bonus``, ``points``,
   ``totals``). Draws, discards, knocks, arrangements and lay-offs are action events; the advisor's
   ``suggest ...`` / ``no suggestion`` show their label to his team only (everyone else sees ``advise``).
+- The observation lays the seat's own hand out the best way (``hand_layout``: melds, deadwood cards,
+  deadwood), as a knock would; a front end shows it grouped without knowing what a meld is.
 """
 
 from __future__ import annotations
@@ -194,6 +196,17 @@ def _mask(cards: list[int]) -> int:
 
 
 # _SUIT_CARDS[suit][13-bit pattern]: the card ints of that suit pattern, ascending (discard actions).
+def _layout(hand: int, suits: Any) -> dict[str, Any]:
+    """A hand laid out the best way (a best arrangement: melds, deadwood cards, deadwood), for the
+    observation's ``hand_layout``, with cards named as ``suits`` names them."""
+    melds, dead, value = best_melds_mask(hand)
+    return {
+        "melds": [_names(m, suits) for m in melds],
+        "deadwood_cards": _names(dead, suits),
+        "deadwood": value,
+    }
+
+
 _SUIT_CARDS: Final = tuple(
     tuple(tuple(13 * s + r for r in range(13) if p >> r & 1) for p in range(1 << 13)) for s in range(4)
 )
@@ -310,6 +323,21 @@ class Gin(Game):
         if action < NO_SUGGESTION:
             return "suggest " + self._action_label(action - SUGGEST_BASE)
         return "no suggestion"
+
+    def _action_info(self, action: int) -> dict[str, Any]:
+        if action < KNOCK_BASE:
+            return {"kind": "discard", "card": format_card(action)}
+        if action < LAYOFF_BASE:
+            return {"kind": "knock", "card": format_card(action - KNOCK_BASE)}
+        if action < STOCK:
+            return {"kind": "lay_off", "card": format_card(action - LAYOFF_BASE)}
+        if action < ARRANGE_BASE:
+            return {"kind": {STOCK: "draw", TAKE: "take", PASS: "pass", DONE: "done"}[action]}
+        if action < SUGGEST_BASE:
+            return {"kind": "arrange", "layout": action - ARRANGE_BASE + 1}
+        if action < NO_SUGGESTION:
+            return {"kind": "suggest", "suggestion": self._action_info(action - SUGGEST_BASE)}
+        return {"kind": "no_suggestion"}
 
     def _parse_action(self, words: list[str]) -> int | None:
         if words[0] == "suggest":
@@ -1136,6 +1164,9 @@ class GinState(State):
             "advised": self.advised,
             "suggestion": actions[suggestion] if suggestion >= 0 else None,
             "knock": knock,
+            "hand_layout": None
+            if holder is None or not self.hands[holder]
+            else _layout(self.hands[holder], suits),
             "arrangements": (
                 [
                     {

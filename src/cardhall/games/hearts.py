@@ -358,6 +358,13 @@ class Hearts(Game):
             return "pass " + format_card(action - PASS_BASE)
         return "moon minus" if action == MOON_MINUS else "moon plus"
 
+    def _action_info(self, action: int) -> dict[str, Any]:
+        if action < PASS_BASE:
+            return {"kind": "play", "card": format_card(action)}
+        if action < MOON_MINUS:
+            return {"kind": "pass", "card": format_card(action - PASS_BASE)}
+        return {"kind": "moon", "choice": "minus" if action == MOON_MINUS else "plus"}
+
     def _parse_action(self, words: list[str]) -> int | None:
         if words[0] == "moon" and len(words) == 2:
             return {"minus": MOON_MINUS, "plus": MOON_PLUS}.get(words[1])

@@ -267,6 +267,13 @@ class Hokm(Game):
             return "bid " + contract_name(CONTRACTS[action - BID_BASE])
         return "trump " + SUITS[action - TRUMP_BASE]
 
+    def _action_info(self, action: int) -> dict[str, Any]:
+        if action < BID_BASE:
+            return {"kind": "play", "card": format_card(action)}
+        if action < TRUMP_BASE:
+            return {"kind": "bid", "contract": CONTRACTS[action - BID_BASE]}
+        return {"kind": "trump", "suit": SUITS[action - TRUMP_BASE]}
+
     def _parse_action(self, words: list[str]) -> int | None:
         if (words[0] == "bid" and len(words) == 2) or words[0] in ("bas", "pass", "kaboot"):
             word = words[-1]

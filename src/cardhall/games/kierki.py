@@ -337,6 +337,13 @@ class Kierki(Game):
             return "trump " + SUITS[action - TRUMP_BASE]
         return "pass"
 
+    def _action_info(self, action: int) -> dict[str, Any]:
+        if action < TRUMP_BASE:
+            return {"kind": "play", "card": format_card(action)}
+        if action < PASS:
+            return {"kind": "trump", "suit": SUITS[action - TRUMP_BASE]}
+        return {"kind": "pass"}
+
     def _parse_action(self, words: list[str]) -> int | None:
         if words == ["pass"]:
             return PASS

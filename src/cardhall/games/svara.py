@@ -9,7 +9,10 @@ Rules: ``cardhall/rulebook/svara.en.md``. Hand values live in :mod:`cardhall.gam
 - ``state.scores`` are the chip stacks. A player whose stack is below the ante sits the deal out. The match
   ends when fewer than two players can pay the ante (in particular when one holds all the chips) or after
   ``max_deals`` deals (0 = no limit); a deal counts once with all the svaras it causes, which are always
-  played out. Winners: the largest stack(s).
+  played out. Winners: the largest stack(s). ``max_deals`` is 20 by default (rules version 3): the rules
+  of record play until one player holds every chip, which took rules bots 660 to 4,017 deals (ten
+  four-player matches) and would take people hours; 20 deals are some ten minutes at a table, the
+  length of a match of the other games.
 - Blind round: nobody has looked. Starting left of the dealer each player in turn may ``blind X`` (at least
   ``min_blind`` antes for the first blind, at least double the previous blind after that) or ``look``.
   ``look`` ends the blind round. Each player bets blind at most once: when the turn comes back to a player
@@ -85,6 +88,8 @@ __all__ = ["Svara", "SvaraState", "hand_value"]
 FOLD, CHECK, CALL, ALL_IN, LOOK, JOIN, PASS = range(7)
 SIMPLE_LABELS: Final = ("fold", "check", "call", "all in", "look", "join svara", "pass svara")
 BLIND_BASE: Final = len(SIMPLE_LABELS)
+# Each simple action's kind in ``action_info`` (``pass svara`` declines a svara: kind "decline").
+SIMPLE_KINDS: Final = ("fold", "check", "call", "all_in", "look", "join", "decline")
 MAX_STACK_IN_ANTES: Final = 500
 
 BLIND, OPEN, JOINING, OVER = "blind", "open", "svara join", "over"
@@ -126,7 +131,7 @@ def text_row(row: dict[str, Any]) -> dict[str, Any]:
 class Svara(Game):
     name = "svara"
     title = "Svara"
-    rules_version = "2"
+    rules_version = "3"  # 3: a match is 20 deals by default (max_deals; issue 24)
     min_players = 2
     max_players = 8
     option_spec = (
@@ -134,7 +139,7 @@ class Svara(Game):
         Option("ante", 10, "chips each player pays into the pot before a deal", None, 1, 10_000),
         Option("stack", 1000, "chips each player starts with (at most 500 antes)", None, 1, 5_000_000),
         Option("min_blind", 1, "smallest first blind bet, in antes", None, 1, 10),
-        Option("max_deals", 0, "end the match after this many deals (0 = no limit)", None, 0),
+        Option("max_deals", 20, "end the match after this many deals (0 = no limit)", None, 0),
         Option(
             "svara_join", "anyone", "anyone: others may join a svara for the fee; none", ("anyone", "none")
         ),
@@ -198,6 +203,12 @@ class Svara(Game):
             return SIMPLE_LABELS[action]
         family, unit = divmod(action - BLIND_BASE, self.units)
         return f"{('blind', 'bet', 'raise')[family]} {(unit + 1) * self.ante}"
+
+    def _action_info(self, action: int) -> dict[str, Any]:
+        if action < BLIND_BASE:
+            return {"kind": SIMPLE_KINDS[action]}
+        family, unit = divmod(action - BLIND_BASE, self.units)
+        return {"kind": ("blind", "bet", "raise")[family], "amount": (unit + 1) * self.ante}
 
     def _parse_action(self, words: list[str]) -> int | None:
         text = " ".join(words)

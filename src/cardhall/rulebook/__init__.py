@@ -6,7 +6,15 @@ the rule of one of Kierki's named deals (the observation's ``deal_name``). ``gam
 game string (``hearts(players=8)``: its name part counts). Unknown games, languages, phases and deal names
 raise :class:`~cardhall.errors.InvalidOptionError` naming the input and the choices.
 
-The texts are package data: ``<game>.<lang>.md`` and ``hints.<lang>.json`` beside this module. They are
+``option_text(owner, lang)`` names and explains every option of a game (``owner`` a game name) or every
+table setting (``owner`` "table") in a language: per option its ``title``, its ``help`` and, for options
+whose values are words, ``values`` (value -> its words); the lobby's controls are built from them
+(``GET /api/games``). Unlike the rules texts these are interface texts: Bengali ones write numbers in
+Bengali digits, as the rest of the browser's interface does, and name option values by their words
+(the values themselves, ``auction``, are what a game string carries).
+
+The texts are package data: ``<game>.<lang>.md``, ``hints.<lang>.json`` and ``options.<lang>.json``
+beside this module. They are
 written in the project's own words from the rules of record, and where the engine made a rule choice (each
 game module's docstring) they follow the engine. Each text ends with a section naming every option of the
 game and the rule it changes.
@@ -34,6 +42,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from cardhall.errors import InvalidOptionError
 from cardhall.registry import game_classes
@@ -65,6 +74,20 @@ def _read(filename: str) -> str:
 def _hints(lang: str) -> dict[str, dict[str, dict[str, str]]]:
     hints: dict[str, dict[str, dict[str, str]]] = json.loads(_read(f"hints.{lang}.json"))
     return hints
+
+
+@cache
+def _options(lang: str) -> dict[str, dict[str, dict[str, Any]]]:
+    texts: dict[str, dict[str, dict[str, Any]]] = json.loads(_read(f"options.{lang}.json"))
+    return texts
+
+
+def option_text(owner: str, lang: str = "en") -> dict[str, dict[str, Any]]:
+    """Every option of ``owner`` (a game name, or "table" for the table settings) in ``lang``: name ->
+    ``{"title", "help"}`` and, for options whose values are words, ``"values"`` (value -> words)."""
+    texts = _options(_language(lang))
+    key = owner if owner == "table" else game_name(owner)
+    return texts[key]
 
 
 def rules_text(game: str, lang: str = "en") -> str:

@@ -11,6 +11,12 @@ failed: with ``Retry-After``).
 The operator's routes (``/api/admin/...``, for ``cardhall admin``) take the admin token given to
 :func:`create_app` (``cardhall serve --admin-token-file`` or ``CARDHALL_ADMIN_TOKEN``) as the bearer; a
 server without one has no operator, and refuses them all.
+
+The browser client's files: every response of 500 bytes or more is gzipped for a client that accepts
+it (Starlette's GZipMiddleware; the websocket is not touched); the page and its static files are sent
+with ``Cache-Control: no-cache`` and an ETag (size and time of the file), so a browser keeps them and
+asks each time whether they changed (a 304 when not): a changed file is always fetched, with no build
+step to rename files by their hash.
 """
 
 from __future__ import annotations
@@ -25,22 +31,26 @@ from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 from starlette.websockets import WebSocket
 
 from cardhall.errors import CardhallError
+from cardhall.options import Option
 from cardhall.registry import game_classes
-from cardhall.rulebook import LANGUAGES, rules_text
+from cardhall.rulebook import LANGUAGES, option_text, rules_text
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.host import TableHost
 from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
 from cardhall.server.rates import Limits, RateLimited
-from cardhall.server.replays import MAX_POSITIONS, replay_page
-from cardhall.server.settings import BOT_LEVELS, bot_for_level, settings_spec
+from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
+from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
 from cardhall.store import RATING_POOLS, PlayerRow, Store, StoreUnavailableError
 
 log = logging.getLogger(__name__)
@@ -159,22 +169,68 @@ async def me(request: Request) -> Response:
     return json_response({"id": player.id, "name": player.name})
 
 
+def option_data(owner: str, option: Option) -> dict[str, Any]:
+    """An option (of a game, or a table setting: owner "table") described for a lobby's control: its
+    type (``bool``, ``int``, ``choice``), default, allowed values (``values`` for a choice, ``minimum``
+    and ``maximum`` for an int, null when open), the engine's English help, and in ``text`` per language
+    its title, explanation and the words of its values (:func:`cardhall.rulebook.option_text`)."""
+    if option.choices is not None:
+        kind = "choice"
+    elif isinstance(option.default, bool):
+        kind = "bool"
+    else:
+        kind = "int" if isinstance(option.default, int) else "text"
+    return {
+        "name": option.name,
+        "type": kind,
+        "default": option.default,
+        "allowed": option.describe(),
+        "values": None if option.choices is None else list(option.choices),
+        "minimum": option.minimum,
+        "maximum": option.maximum,
+        "help": option.help,
+        "text": {lang: option_text(owner, lang)[option.name] for lang in LANGUAGES},
+    }
+
+
+@api
+async def my_tables(request: Request) -> Response:
+    """The tables in memory where the player holds a seat he has not left (waiting or playing), so a
+    page can take him back to any of them: each summary with his seat (``you``), whether the match
+    waits for him now (``your_turn``) and the table's last event number (``n``)."""
+    player = await bearer(request)
+    out = []
+    for host in list(context(request).lobby.hosts.values()):
+        if host.row.status not in ("waiting", "playing"):
+            continue
+        seat = next((s.seat for s in host.row.seats if s.kind == "person" and s.player_id == player.id), None)
+        if seat is None or host.row.seats[seat].left:
+            continue
+        table = host.table
+        out.append(
+            {
+                **host.summary(),
+                "you": seat,
+                "your_turn": table is not None and seat in table.to_act,
+                "n": 0 if table is None else table.number,
+            }
+        )
+    return json_response({"tables": out})
+
+
 async def games(request: Request) -> Response:
     out = []
     for name, cls in game_classes().items():
-        options = [
-            {"name": o.name, "default": o.default, "allowed": o.describe(), "help": o.help}
-            for o in cls.option_spec
-        ]
         out.append(
             {
                 "name": name,
                 "title": cls.title,
                 "players": [cls.min_players, cls.max_players],
-                "options": options,
+                "options": [option_data(name, o) for o in cls.option_spec],
             }
         )
-    return json_response({"games": out, "settings": settings_spec(), "bot_levels": BOT_LEVELS})
+    settings = [option_data("table", o) for o in TABLE_SETTINGS]
+    return json_response({"games": out, "settings": settings, "bot_levels": BOT_LEVELS})
 
 
 async def tables(request: Request) -> Response:
@@ -290,9 +346,12 @@ async def replay_steps(request: Request) -> Response:
     start = query_int(request, "from", 0, 0, steps)
     count = query_int(request, "count", MAX_POSITIONS, 1, MAX_POSITIONS)
     positions: list[dict[str, Any]] = []
+    marks: dict[str, list[int]] | None = None
     if row.status == "finished":
         # Replaying a long match is CPU work: off the event loop.
         steps, positions = await asyncio.to_thread(replay_page, record, start, count)
+        if start == 0:  # the first page also says where the tricks and deals are
+            marks = await asyncio.to_thread(replay_marks, record)
     return json_response(
         {
             "table": table_id,
@@ -300,6 +359,7 @@ async def replay_steps(request: Request) -> Response:
             "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in row.seats],
             "steps": steps,
             "from": start,
+            "marks": marks,
             "positions": positions,
         }
     )
@@ -403,9 +463,22 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 INDEX = WEB / "index.html"
 
 
+REVALIDATE = {"Cache-Control": "no-cache"}  # kept by the browser, checked with the server each time
+
+
+class ClientFiles(StaticFiles):
+    """The client's static files, with ETags (Starlette's) and ``Cache-Control: no-cache``."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code in (200, 304):
+            response.headers.update(REVALIDATE)
+        return response
+
+
 async def index(request: Request) -> Response:
     if INDEX.exists():
-        return HTMLResponse(INDEX.read_text(encoding="utf-8"))
+        return HTMLResponse(INDEX.read_text(encoding="utf-8"), headers=REVALIDATE)
     return HTMLResponse(
         "<!doctype html><title>cardhall</title><p>cardhall server: the API is at /api/games.</p>"
     )
@@ -440,6 +513,7 @@ def create_app(
         Route("/", index),
         Route("/api/players", create_player, methods=["POST"]),
         Route("/api/players/me", me),
+        Route("/api/players/me/tables", my_tables),
         Route("/api/games", games),
         Route("/api/tables", tables),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -453,6 +527,7 @@ def create_app(
         Route("/api/admin/tables", admin_tables),
         Route("/api/admin/tables/{table}/stop", admin_stop, methods=["POST"]),
         WebSocketRoute("/ws", play),
-        Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
+        Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(GZipMiddleware, minimum_size=500)]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

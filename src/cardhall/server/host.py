@@ -250,8 +250,12 @@ class TableHost:
         # A stopped match still has seats to act, who may no longer act: it waits for nobody.
         to_act = list(table.to_act) if self.row.status == "playing" else []
         if seat is not None and seat in to_act:
-            label = table.game.action_label
-            legal = [{"action": a, "label": label(a)} for a in table.legal_actions(seat)]
+            game = table.game
+            # each entry: the int to send, its label, and what it means (Game.action_info: kind, card...)
+            legal = [
+                {"action": a, "label": game.action_label(a), **game.action_info(a)}
+                for a in table.legal_actions(seat)
+            ]
         return {"observation": table.observation(seat), "legal": legal, "to_act": to_act}
 
     def full_frame(self, listener: Listener, since: int) -> dict[str, Any]:
@@ -271,6 +275,7 @@ class TableHost:
             "settings": self.row.settings,
             "rematch_of": self.row.rematch_of,
             "deadlines": self._deadlines(),
+            "spectators": self.spectators(),
             "paused": self.paused,
             "events": events,
             **self._view(seat),
@@ -283,6 +288,7 @@ class TableHost:
         views: dict[int | None, dict[str, Any]] = {}
         seats = self.seats_view() if seats_changed else None
         deadlines = self._deadlines()
+        spectators = self.spectators()
         for listener, seat in list(self.listeners.items()):
             if seat not in views:
                 views[seat] = self._view(seat)
@@ -296,11 +302,23 @@ class TableHost:
                 "status": self.row.status,
                 "events": events,
                 "deadlines": deadlines,
+                "spectators": spectators,
                 **views[seat],
             }
             if seats is not None:
                 frame["seats"] = seats
             listener.send(frame)
+
+    def spectators(self) -> int:
+        """How many people watch the table: players with a connection watching it who hold no seat
+        there (a player's several tabs count once)."""
+        seated = {s.player_id for s in self.row.seats if s.kind == "person"}
+        watching = {
+            listener.player.id
+            for listener, seat in self.listeners.items()
+            if seat is None and listener.player is not None
+        }
+        return len(watching - seated)
 
     def send_all(self, frame: dict[str, Any]) -> None:
         for listener in list(self.listeners):
@@ -351,12 +369,15 @@ class TableHost:
 
     async def watch(self, listener: Listener, since: int) -> None:
         old = self.listeners.get(listener)
+        watchers = self.spectators()
         self._attach(listener, None)
         listener.send(self.full_frame(listener, since))
         if old is not None:  # this connection held a seat: the seat may now have none
             if self.connected[old] == 0 and self.row.status == "playing":
                 self._away_later(old)
             self._broadcast(seats_changed=True)
+        elif self.spectators() != watchers:  # one more person watching: everyone sees the count
+            self._broadcast()
 
     def _attach(self, listener: Listener, seat: int | None) -> None:
         old = self.listeners.get(listener, -1)
@@ -373,9 +394,12 @@ class TableHost:
 
     async def detach(self, listener: Listener) -> None:
         """A connection closed (or stopped watching)."""
+        watchers = self.spectators()
         seat = self.listeners.pop(listener, None)
         self.seen.pop(listener, None)
         if seat is None:
+            if self.spectators() != watchers:  # one fewer person watching
+                self._broadcast()
             return
         self.connected[seat] -= 1
         if self.connected[seat] == 0 and self.row.status == "playing":

@@ -2,13 +2,14 @@
 /api/tables/{table}/replay``): the browser decides no rules, so the engine replays the record
 (:func:`cardhall.records.replay`) and each position comes rendered as data.
 
-Position ``k`` (0 .. the number of actions) is the match after its first ``k`` actions: position 0 is
-the first deal, position ``k`` shows the ``k``-th action (its seat and label), the events of the rules
-it caused (their public fields), every seat's hand (all hands open: the match is over) and the
-spectator's observation. A response holds at most :data:`MAX_POSITIONS` positions (a long Hearts or gin
-match has thousands of actions, and a position late in one is some 12 KB of JSON): the viewer asks for
-the page it needs. Each page replays the record from the start up to it (cheap: the 72nd page of a
-3,500-action Hearts match takes about 0.15 s), so the server keeps nothing between requests.
+Position ``k`` (0 .. the number of actions) is the match after its first ``k`` actions: position 0 is the
+first deal, position ``k`` shows the ``k``-th action (its seat, label and meaning), the events of the
+rules it caused (their public fields), every seat's hand (all hands open: the match is over) and the
+spectator's observation. The first page also says where the tricks and deals are (:func:`replay_marks`),
+for stepping by trick and by deal. A response holds at most :data:`MAX_POSITIONS` positions (a long
+Hearts or gin match has thousands of actions, and a position late in one is some 12 KB of JSON): the
+viewer asks for the page it needs. Each page replays the record from the start up to it (cheap: the 72nd
+page of a 3,500-action Hearts match takes about 0.15 s), so the server keeps nothing between requests.
 """
 
 from __future__ import annotations
@@ -31,12 +32,18 @@ def hand(state: State, seat: int) -> list[str]:
 
 
 def position(
-    state: State, step: int, seat: int | None, label: str | None, events: list[EventEntry]
+    state: State,
+    step: int,
+    seat: int | None,
+    label: str | None,
+    events: list[EventEntry],
+    move: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
         "step": step,
         "seat": seat,
         "action": label,
+        "move": move,
         "events": [public for public, _, _ in events],
         "hands": [hand(state, s) for s in range(state.game.num_players)],
         "observation": state.observation(None),
@@ -57,5 +64,22 @@ def replay_page(record: Record, start: int, count: int) -> tuple[int, list[dict[
         label = game.action_label(action)
         mark = len(logged)
         state.apply(seat, action)
-        out.append(position(state, step, seat, label, logged[mark:]))
+        out.append(position(state, step, seat, label, logged[mark:], game.action_info(action)))
     return len(moves), out
+
+
+def replay_marks(record: Record) -> dict[str, list[int]]:
+    """Where the match's tricks and deals are, for stepping by trick and by deal: the positions whose
+    action completed a trick (``tricks``), began a deal (``deals``: 0 first) and scored one (``scored``)."""
+    moves = actions(record)
+    state = replay({**record, "actions": []}, events=True)
+    logged = state.events if state.events is not None else []
+    marks: dict[str, list[int]] = {"tricks": [], "deals": [0], "scored": []}
+    for step, (seat, action) in enumerate(moves, 1):
+        mark = len(logged)
+        state.apply(seat, action)
+        kinds = {public["type"] for public, _, _ in logged[mark:]}
+        for kind, key in (("trick", "tricks"), ("deal", "deals"), ("deal_scored", "scored")):
+            if kind in kinds:
+                marks[key].append(step)
+    return marks

@@ -8,7 +8,7 @@ value is refused with a message naming it, never replaced by a default.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from cardhall.bots import BOT_LEVELS as BOT_LEVELS  # re-exported: the lobby offers them
 from cardhall.errors import InvalidOptionError
@@ -47,11 +47,3 @@ def bot_for_level(level: object) -> str:
     if not isinstance(level, str) or level not in BOT_LEVELS:
         raise InvalidOptionError(f"bot level must be one of {', '.join(BOT_LEVELS)}, got {level!r}")
     return BOT_LEVELS[level]
-
-
-def settings_spec() -> list[dict[str, Any]]:
-    """The settings, described for the lobby."""
-    return [
-        {"name": o.name, "default": o.default, "allowed": o.describe(), "help": o.help}
-        for o in TABLE_SETTINGS
-    ]

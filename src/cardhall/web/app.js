@@ -1,15 +1,20 @@
 // The browser client's bootstrap: the websocket connection (said hello once, rejoining its table after a
 // drop), the header (name, connection, language), and which page shows: the name form, the lobby
-// (lobby.js), a table's waiting room (lobby.js) or the table (table.js). Rules (rules.js) and replays
-// (replay.js) open in dialogs over any page: `window.cardhall.showRules(game)` and `showReplay(table)`,
-// or from a link: /#rules/hokm, /#replay/<table id>.
+// (lobby.js), a table's waiting room (lobby.js) or the table (table.js, loaded when a table opens). Rules
+// (rules.js) and replays (replay.js) open in dialogs over any page, loaded when first opened:
+// `window.cardhall.showRules(game)` and `showReplay(table)`, or from a link: /#rules/hokm, /#replay/<id>.
 // No build step: plain ES modules served under /static/, over the protocol of docs/protocol.md.
-import { setLanguage, language, t } from "./i18n.js";
-import { TableView } from "./table.js";
-import { h, store } from "./util.js";
+//
+// Decisions: the first page loads only what the name form and the lobby need (this module, the
+// catalogue, the lobby); the table's modules and the dialogs' come once the lobby is shown (in the
+// background, when the browser is idle) or when first needed, whichever is first. The connection's state goes to
+// the header and to the open table, which shows a lost connection on the table itself. A message sent
+// while offline waits for the connection, except a move, which the table refuses instead (a move is
+// never played later into a position the player has not seen).
+import { setLanguage, language, initialLanguage, t } from "./i18n.js";
+import { store } from "./util.js";
 import { renderLobby, renderName, WaitingRoom } from "./lobby.js";
-import { showRules } from "./rules.js";
-import { showReplay } from "./replay.js";
+import { showRules, showReplay } from "./dialogs.js";
 
 window.cardhall = { showRules, showReplay };
 
@@ -27,7 +32,7 @@ class Link {
   }
 
   open() {
-    this.onStatus("connecting");
+    this.onStatus(this.ws ? "offline" : "connecting");
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     this.ws = ws;
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: store.get("token"), id: "hello" }));
@@ -62,12 +67,16 @@ class Link {
 const main = document.getElementById("main");
 let link = null;
 let view = null; // the open table: a WaitingRoom while its seats are taken, then a TableView
+let status = "connecting";
+let loading = null; // frames that came while the table's modules loaded, for the table view
 
-function setConnection(status) {
+function setConnection(next) {
+  status = next;
   const el = document.getElementById("conn");
-  el.className = `conn ${status}`;
-  el.textContent = t(`conn.${status}`);
-  el.dataset.status = status;
+  el.className = `conn ${next}`;
+  el.textContent = t(`conn.${next}`);
+  el.dataset.status = next;
+  view?.setConnection?.(next);
 }
 
 function header() {
@@ -76,6 +85,7 @@ function header() {
   const button = document.getElementById("lang");
   button.textContent = language() === "en" ? "বাংলা" : "English";
   button.setAttribute("aria-label", t("lang.switch"));
+  button.setAttribute("lang", language() === "en" ? "bn" : "en");
 }
 
 function connect() {
@@ -86,8 +96,15 @@ function connect() {
         if (view) view.error(frame);
         if (frame.code === "bad_token") logout();
         if (["no_such_table", "table_over", "seat_taken"].includes(frame.code) && view) view.gone(frame);
+      } else if (frame.type === "rematch" && typeof frame.ref === "string" && frame.ref.startsWith("rematch:")) {
+        openTable(frame.new, "join"); // the play-again table this person asked for
+      } else if (loading) {
+        loading.push(frame);
       } else if (view && frame.table === view.id) {
-        if (view.waiting && frame.type === "table" && frame.status !== "waiting") promote();
+        if (view.waiting && frame.type === "table" && frame.status !== "waiting") {
+          promote(frame);
+          return;
+        }
         view.frame(frame);
       }
     },
@@ -110,28 +127,43 @@ function hooks(id) {
       closeTable();
     },
     lobby: () => closeTable(),
+    open: (other) => openTable(other, "join"),
     rules: (game) => showRules(game),
     replay: () => showReplay(id), // once the match is over
   };
 }
 
+async function tableView(id, mode) {
+  const { TableView } = await import("./table.js");
+  const made = new TableView(main, id, mode, hooks(id));
+  made.setConnection(status);
+  return made;
+}
+
 /** Open table `id` to "join" or "watch" it; `waiting`: its seats are still being taken (the waiting room). */
-function openTable(id, mode, waiting = false) {
+async function openTable(id, mode, waiting = false) {
+  if (view) view.forget();
   store.set("table", id);
   store.set("mode", mode);
   if (waiting) store.set("room", "1");
   else store.drop("room");
-  view = waiting ? new WaitingRoom(main, id, mode, hooks(id)) : new TableView(main, id, mode, hooks(id));
+  view = waiting ? new WaitingRoom(main, id, mode, hooks(id)) : await tableView(id, mode);
   connect().wanted = () => view.attach();
   connect().send(view.attach());
 }
 
-/** The match of the waiting room's table started: the table view takes over (its frames follow). */
-function promote() {
+/** The match of the waiting room's table started (`frame`): the table view takes over, with the frames
+ * that come while it loads. */
+async function promote(frame) {
   const { id, mode } = view;
   view.forget();
   store.drop("room");
-  view = new TableView(main, id, mode, hooks(id));
+  loading = [frame];
+  const next = await tableView(id, mode);
+  const held = loading;
+  loading = null;
+  view = next;
+  for (const f of held) if (f.table === id) view.frame(f);
 }
 
 function closeTable() {
@@ -147,12 +179,17 @@ async function render() {
   header();
   if (view) return view.render();
   if (!store.get("token")) return renderName(main, render);
-  return renderLobby(main, { openTable, render, busy: () => view !== null });
+  const shown = renderLobby(main, { openTable, render, busy: () => view !== null });
+  // Once the lobby is up, the table's modules load in the background: the first table opens at once.
+  (window.requestIdleCallback || setTimeout)(() => {
+    for (const module of ["./table.js", "./replay.js", "./rules.js"]) import(module).catch(() => {});
+  });
+  return shown;
 }
 
 document.getElementById("lang").addEventListener("click", async () => {
   await setLanguage(language() === "en" ? "bn" : "en");
-  if (link) setConnection(document.getElementById("conn").dataset.status || "offline");
+  setConnection(document.getElementById("conn").dataset.status || status);
   render();
 });
 
@@ -164,7 +201,7 @@ function followLink() {
 }
 window.addEventListener("hashchange", followLink);
 
-await setLanguage(store.get("lang") || "en");
+await setLanguage(initialLanguage());
 const table = store.get("table");
 header();
 if (store.get("token") && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");

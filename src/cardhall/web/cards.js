@@ -1,6 +1,8 @@
 // Cards drawn with CSS: a label like "10H" or "QS" becomes a card with its rank and suit in colour; cards
-// scale with the font size of their container. Also the texts of cards and action labels, in the page's
-// language, and the names screen readers say ("queen of spades, legal").
+// scale with the font size of their container. Also the texts of cards and moves in the page's language:
+// a legal move from its structured fields (kind, card, amount, ...: the server's legal entries, never
+// its label), a move of the log from the event's label; and the names screen readers say ("queen of
+// spades, playable").
 import { num, t, has } from "./i18n.js";
 
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -86,4 +88,45 @@ export function actionText(label) {
       return has(`word.${word}`) ? t(`word.${word}`) : word;
     })
     .join(" ");
+}
+
+/** A legal move's text in the page's language, from its structured fields (docs/protocol.md, legal
+ * entries): `move.<kind>` of the catalogue with its card, suit, amount, contract, layout or choice. */
+export function moveText(entry) {
+  const kind = entry.kind;
+  if (kind === "suggest") return t("move.suggest", { move: moveText(entry.suggestion) });
+  if (kind === "bid" && has(`move.bid.${entry.contract}`)) return t(`move.bid.${entry.contract}`);
+  if (kind === "moon") return t(`move.moon.${entry.choice}`);
+  const key = entry.card && has(`move.${kind}.card`) ? `move.${kind}.card` : `move.${kind}`;
+  if (!has(key)) return entry.label; // a kind this page does not know yet still gets its button
+  return t(key, {
+    card: entry.card ? cardText(entry.card) : "",
+    suit: entry.suit ? suitText(entry.suit) : "",
+    amount: entry.amount,
+    contract: entry.contract,
+    layout: entry.layout,
+  });
+}
+
+/** The card of the hand a legal move is about (its own, or the suggested move's), or null. */
+export function moveCard(entry) {
+  return entry.card ?? entry.suggestion?.card ?? null;
+}
+
+/** A move someone made, as a statement for the log ("Ann plays Q♠"), from its structured fields (the
+ * action event's `move`): `did.<kind>` of the catalogue. */
+export function didText(who, move) {
+  if (move.kind === "suggest") return t("did.suggest", { who, move: moveText(move.suggestion) });
+  const key = move.card && has(`did.${move.kind}.card`) ? `did.${move.kind}.card` : `did.${move.kind}`;
+  const contract = move.kind === "bid" && has(`move.bid.${move.contract}`) ? t(`move.bid.${move.contract}`) : move.contract;
+  if (!has(key)) return t("ev.action", { who, action: moveText(move) });
+  return t(key, {
+    who,
+    card: move.card ? cardText(move.card) : "",
+    suit: move.suit ? suitText(move.suit) : "",
+    amount: move.amount,
+    contract: typeof contract === "number" ? num(contract) : contract,
+    layout: move.layout,
+    choice: move.choice ? t(`did.moon.${move.choice}`) : "",
+  });
 }

@@ -1,4 +1,6 @@
-// The message catalogue: every text of the interface, in English and Bengali (i18n/<lang>.json).
+// The message catalogue: every text of the interface, in English and Bengali (i18n/<lang>.json). The
+// first page follows the browser's language (Bengali when the browser prefers it, English otherwise)
+// until the person picks one, which is kept.
 export const LANGS = ["en", "bn"];
 let lang = "en";
 let messages = {};
@@ -37,4 +39,25 @@ export function t(key, vars = {}) {
 
 export function num(value) {
   return new Intl.NumberFormat(lang === "bn" ? "bn-BD" : "en-US", { useGrouping: false }).format(value);
+}
+
+/** The language to start in: the one chosen before, else the browser's first of ours, else English. */
+export function initialLanguage() {
+  const chosen = localStorage.getItem("cardhall.lang");
+  if (LANGS.includes(chosen)) return chosen;
+  for (const wanted of navigator.languages || [navigator.language || ""]) {
+    const code = String(wanted).toLowerCase().split("-")[0];
+    if (LANGS.includes(code)) return code;
+  }
+  return "en";
+}
+
+const BN_DIGITS = "০১২৩৪৫৬৭৮৯";
+// A card's index stays as printed on the card ("10♥", "10H"); every other number takes the language's digits.
+const NUMBER = /\d+(?![\dCDHS♣♦♥♠])/g;
+
+/** `text` with its numbers in the page's digits (cards' indices left as they are printed). */
+export function localDigits(text) {
+  if (lang !== "bn") return text;
+  return text.replace(NUMBER, (n) => [...n].map((d) => BN_DIGITS[Number(d)]).join(""));
 }

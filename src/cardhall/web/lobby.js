@@ -1,12 +1,14 @@
-// The lobby: the player's name, quick play, creating a table (game, options, table settings), the open
-// and running tables (join, watch), the five games with their options explained, the leaderboards, the
-// finished matches to replay, and the waiting room of a table whose seats are still being taken.
-// Texts come from the catalogue (lobby.*, options.*, leaderboard.*); an option's explanation falls back to
-// the server's English help text only when the catalogue lacks it.
-import { t, num, has } from "./i18n.js";
-import { h, api, store } from "./util.js";
-import { showRules } from "./rules.js";
-import { showReplay } from "./replay.js";
+// The lobby: the player's name, his own tables first (a button back to each, a badge when it is his
+// turn there), quick play, creating a table (game, options, table settings), the open and running
+// tables (join, watch), the five games with their options explained, the leaderboards, the finished
+// matches to replay, and the waiting room of a table whose seats are still being taken.
+// Texts come from the catalogue (lobby.*, leaderboard.*); each option's name, explanation and the words
+// of its values come from the server's option list in the page's language (GET /api/games: `text`), and
+// each option is offered as the control its type calls for (a checkbox, a list of its values, a number
+// within its range), never as text to type. Refusals are worded from their error code.
+import { t, num, language } from "./i18n.js";
+import { h, api, store, errorText } from "./util.js";
+import { showRules, showReplay } from "./dialogs.js";
 
 let games = null; // GET /api/games, asked once
 
@@ -24,10 +26,23 @@ export function gameName(text) {
   return text.split("(")[0];
 }
 
-/** An option of a game (or a table setting, game "table") explained in the page's language. */
-export function optionHelp(game, option) {
-  const key = `options.${game}.${option.name}`;
-  return has(key) ? t(key) : option.help;
+/** An option's texts in the page's language (its title, its explanation, its values' words). */
+export function optionText(option) {
+  return option.text?.[language()] ?? option.text?.en ?? { title: option.name, help: option.help };
+}
+
+/** An option of a game (or a table setting) explained in the page's language. */
+export function optionHelp(option) {
+  return optionText(option).help;
+}
+
+/** A value of an option in the page's language: its words, a number in the page's digits, yes or no. */
+export function optionValue(option, value) {
+  const words = optionText(option).values?.[String(value)];
+  if (words) return words;
+  if (typeof value === "boolean") return t(value ? "lobby.yes" : "lobby.no");
+  if (typeof value === "number") return num(value);
+  return String(value);
 }
 
 /** A bot by its level's name ("bot: easy") when it is one of the lobby's levels, else its bot string. */
@@ -67,63 +82,62 @@ export function renderName(main, done) {
       },
       h("h2", { text: t("name.title") }),
       h("label", { for: "name", text: t("name.label") }),
-      h("input", { id: "name", name: "name", maxlength: 40, required: true, autocomplete: "nickname" }),
+      h("input", { id: "name", name: "name", maxlength: 40, required: true, autocomplete: "nickname", autofocus: true }),
       h("button", { type: "submit", id: "enter", text: t("name.enter") }),
       h("p", { class: "error", role: "alert" }),
     ),
   );
+  main.querySelector("#name").focus(); // (autofocus counts only when the page loads)
 }
 
 // --- controls for options and settings, from their description ("2|3", "int 1..", "true|false") --------
 
 function optionControl(id, option) {
-  const allowed = String(option.allowed);
-  if (allowed === "true|false") {
+  if (option.type === "bool") {
     return h("input", { id, type: "checkbox", checked: option.default === true, "data-kind": "bool" });
   }
-  if (allowed.includes("|")) {
+  if (option.type === "choice") {
     return h(
       "select",
       { id, "data-kind": "choice" },
-      allowed.split("|").map((v) => h("option", { value: v, text: v, selected: String(option.default) === v })),
+      option.values.map((v, i) => h("option", { value: String(i), "data-value": String(v), text: optionValue(option, v), selected: v === option.default })),
     );
   }
-  const range = /^int (\d*)\.\.(\d*)$/.exec(allowed);
   return h("input", {
     id,
     type: "number",
     "data-kind": "int",
     value: String(option.default),
-    min: range && range[1] !== "" ? range[1] : null,
-    max: range && range[2] !== "" ? range[2] : null,
+    min: option.minimum,
+    max: option.maximum,
     step: 1,
     inputmode: "numeric",
   });
 }
 
-function controlValue(el) {
+function controlValue(el, option) {
   if (el.dataset.kind === "bool") return el.checked;
   if (el.dataset.kind === "int") return Number(el.value);
-  return el.value;
+  return option.values[Number(el.value)];
 }
 
 /** A labelled control per option, its explanation under it; returns [element, () => changed values]. */
-function optionFields(prefix, game, options) {
+function optionFields(prefix, options) {
   const rows = options.map((o) => {
     const id = `${prefix}-${o.name}`;
     const control = optionControl(id, o);
-    const help = h("small", { id: `${id}-help`, class: "help", text: optionHelp(game, o) });
+    const help = h("small", { id: `${id}-help`, class: "help", text: optionHelp(o) });
     control.setAttribute("aria-describedby", help.id);
     return {
       o,
       control,
-      el: h("div", { class: "field" }, h("label", { for: id }, h("code", { text: o.name })), control, help),
+      el: h("div", { class: "field", "data-option": o.name }, h("label", { for: id, text: optionText(o).title }), control, help),
     };
   });
   const values = () => {
     const out = {};
     for (const { o, control } of rows) {
-      const value = controlValue(control);
+      const value = controlValue(control, o);
       if (value !== o.default) out[o.name] = value;
     }
     return out;
@@ -143,8 +157,13 @@ export async function renderLobby(main, nav) {
   const catalogue = await gameList();
   let listing = { open: [], running: [] };
   let finished = { tables: [] };
+  let mine = { tables: [] };
   try {
-    [listing, finished] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/finished")]);
+    [listing, finished, mine] = await Promise.all([
+      api("GET", "/api/tables"),
+      api("GET", "/api/finished"),
+      api("GET", "/api/players/me/tables"),
+    ]);
   } catch {
     /* shown empty */
   }
@@ -158,9 +177,10 @@ export async function renderLobby(main, nav) {
     h(
       "div",
       { class: "lobby" },
+      yourTables(mine, nav),
       quickPlay(catalogue, nav),
       createTable(catalogue, nav),
-      tables(listing, nav),
+      tables(listing, nav, new Set(mine.tables.map((x) => x.table))),
       leaderboards(catalogue),
       replays(finished),
       gamesPanel(catalogue),
@@ -186,9 +206,62 @@ function levelSelect(id, catalogue) {
   );
 }
 
+/** The player's own tables, first: a button back to each (his seat is kept while he is away from it, a
+ * bot standing in after a while), a badge when it is his turn there. Asked again with the other tables. */
+function yourTables(mine, nav) {
+  const panel = h("section", { class: "panel yours", "aria-labelledby": "yours-title", "data-count": String(mine.tables.length) });
+  const fill = (list) => {
+    panel.dataset.count = String(list.length);
+    panel.hidden = !list.length;
+    panel.replaceChildren(
+      h("h2", { id: "yours-title", text: t("lobby.yours") }),
+      h(
+        "ul",
+        {},
+        list.map((x) =>
+          h(
+            "li",
+            { class: `table-row mine${x.your_turn ? " turn" : ""}`, "data-table": x.table },
+            h("strong", { text: gameTitle(gameName(x.game)) }),
+            x.your_turn ? h("span", { class: "badge turn-badge", text: t("lobby.your_turn") }) : null,
+            h("span", { class: "names", text: x.seats.map(seatLabel).join(", ") }),
+            h("button", {
+              type: "button",
+              class: "back-to primary",
+              text: t(x.status === "waiting" ? "lobby.back_to_room" : "lobby.back_to_table"),
+              "aria-label": t("lobby.back_to_table_of", { game: gameTitle(gameName(x.game)) }),
+              onclick: () => nav.openTable(x.table, "join", x.status === "waiting"),
+            }),
+          ),
+        ),
+      ),
+      h("p", { class: "help", text: t("lobby.yours_help") }),
+    );
+  };
+  fill(mine.tables);
+  const timer = setInterval(async () => {
+    if (!panel.isConnected) return clearInterval(timer);
+    if (panel.contains(document.activeElement)) return;
+    try {
+      fill((await api("GET", "/api/players/me/tables")).tables);
+    } catch {
+      /* shown as it was */
+    }
+  }, POLL_MS);
+  return panel;
+}
+
 function quickPlay(catalogue, nav) {
-  const game = gameSelect("qp-game", catalogue, t("lobby.game"));
-  const options = h("input", { id: "qp-options", placeholder: "max_hands=1", "aria-label": t("lobby.options") });
+  const holder = h("div", { class: "game-options" });
+  let optionValues = () => ({});
+  const fill = () => {
+    const g = catalogue.games.find((x) => x.name === game.value);
+    const [el, values] = optionFields("qp-opt", g.options);
+    optionValues = values;
+    holder.replaceChildren(el);
+  };
+  const game = gameSelect("qp-game", catalogue, t("lobby.game"), fill);
+  fill();
   const level = levelSelect("qp-level", catalogue);
   const pace = h(
     "select",
@@ -207,22 +280,21 @@ function quickPlay(catalogue, nav) {
       "aria-labelledby": "quick-title",
       onsubmit: async (event) => {
         event.preventDefault();
-        const extra = options.value.trim();
         try {
           const table = await api("POST", "/api/quickplay", {
-            game: extra ? `${game.value}(${extra})` : game.value,
+            game: gameString(game.value, optionValues()),
             level: level.value,
             settings: { bot_pace_ms: Number(pace.value) },
           });
           nav.openTable(table.table, "join", false);
         } catch (e) {
-          error.textContent = t("error.quickplay", { message: e.message });
+          error.textContent = t("error.quickplay", { message: errorText(e.error) });
         }
       },
     },
     h("h2", { id: "quick-title", text: t("lobby.quick") }),
     h("div", { class: "row" }, h("label", { text: t("lobby.game") }, game)),
-    h("div", { class: "row" }, h("label", { text: t("lobby.options") }, options)),
+    h("details", { class: "qp-options" }, h("summary", { text: t("lobby.options") }), holder),
     h("div", { class: "row" }, h("label", { text: t("lobby.level") }, level), h("label", { text: t("lobby.pace") }, pace)),
     h("button", { type: "submit", id: "quickplay", text: t("lobby.play") }),
     error,
@@ -234,12 +306,12 @@ function createTable(catalogue, nav) {
   let optionValues = () => ({});
   const fill = () => {
     const g = catalogue.games.find((x) => x.name === game.value);
-    const [el, values] = optionFields("ct-opt", g.name, g.options);
+    const [el, values] = optionFields("ct-opt", g.options);
     optionValues = values;
     holder.replaceChildren(el);
   };
   const game = gameSelect("ct-game", catalogue, t("lobby.game"), fill);
-  const [settingsEl, settingValues] = optionFields("ct-set", "table", catalogue.settings);
+  const [settingsEl, settingValues] = optionFields("ct-set", catalogue.settings);
   const error = h("p", { class: "error", role: "alert" });
   fill();
   return h(
@@ -256,7 +328,7 @@ function createTable(catalogue, nav) {
           });
           nav.openTable(table.table, "join", true);
         } catch (e) {
-          error.textContent = t("lobby.create_failed", { message: e.message });
+          error.textContent = t("lobby.create_failed", { message: errorText(e.error) });
         }
       },
     },
@@ -271,7 +343,7 @@ function createTable(catalogue, nav) {
 
 const POLL_MS = 5000; // how often the lobby asks again for the open and running tables
 
-function tables(listing, nav) {
+function tables(listing, nav, mine = new Set()) {
   const button = (table, verb) =>
     h("button", {
       type: "button",
@@ -297,7 +369,7 @@ function tables(listing, nav) {
       : h("p", { text: t("lobby.none") }),
     h("h2", { text: t("lobby.running") }),
     listing.running.length
-      ? h("ul", {}, listing.running.map((x) => row(x, ["watch"])))
+      ? h("ul", {}, listing.running.map((x) => row(x, mine.has(x.table) ? [] : ["watch"])))
       : h("p", { text: t("lobby.none") }),
     h("button", { type: "button", id: "refresh", text: t("lobby.refresh"), onclick: () => nav.render() }),
   );
@@ -314,7 +386,7 @@ function tables(listing, nav) {
     const same = JSON.stringify(fresh) === panel.dataset.listing;
     if (same || !panel.isConnected || panel.contains(document.activeElement)) return;
     clearInterval(timer);
-    panel.replaceWith(tables(fresh, nav));
+    panel.replaceWith(tables(fresh, nav, mine));
   }, POLL_MS);
   return panel;
 }
@@ -349,8 +421,8 @@ function gamesPanel(catalogue) {
               "dl",
               {},
               g.options.map((o) => [
-                h("dt", {}, h("code", { text: `${o.name}=${o.default}` })),
-                h("dd", { text: optionHelp(g.name, o) }),
+                h("dt", {}, `${optionText(o).title}: ${optionValue(o, o.default)} `, h("code", { text: o.name })),
+                h("dd", { text: optionHelp(o) }),
               ]),
             ),
           ),
@@ -524,6 +596,9 @@ export class WaitingRoom {
     this.state = null;
     this.message = "";
     this.render();
+    gameList()
+      .then(() => this.state && this.render()) // (the settings' names, after a reload into the room)
+      .catch(() => {});
   }
 
   attach() {
@@ -539,7 +614,7 @@ export class WaitingRoom {
   }
 
   error(frame) {
-    this.message = t("lobby.refused", { code: frame.code });
+    this.message = errorText(frame.code);
     this.render();
   }
 
@@ -608,10 +683,12 @@ export class WaitingRoom {
         h("span", { class: "seat-controls" }, controls),
       );
     };
+    const described = new Map((games?.settings || []).map((o) => [o.name, o]));
     const settings = s
-      ? Object.entries(s.settings).map(([k, v]) =>
-          h("li", {}, h("code", { text: k }), " ", typeof v === "number" ? num(v) : String(v)),
-        )
+      ? Object.entries(s.settings).map(([k, v]) => {
+          const o = described.get(k);
+          return h("li", {}, o ? `${optionText(o).title}: ${optionValue(o, v)}` : `${k}: ${v}`);
+        })
       : [];
     this.root.replaceChildren(
       h(

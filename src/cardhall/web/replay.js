@@ -1,11 +1,16 @@
-// The replay viewer of a finished match, in a dialog over any page: step through it (first, previous, next,
-// last, a slider; the arrow keys, Home and End) with every hand open. The browser decides nothing: the
-// server replays the record and sends each position rendered as data (GET /api/tables/{table}/replay),
-// a page of positions at a time.
+// The replay viewer of a finished match, in a dialog over any page: step through it by move (first,
+// previous, next, last, a slider; the arrow keys, Home and End), by trick and by deal, or jump to any
+// deal, with every hand open; the trick drawn as the table draws it (each card in front of the seat that
+// played it), and at the end of a deal its summary and scores as the table showed them. The browser
+// decides nothing: the server replays the record and sends each position rendered as data (GET
+// /api/tables/{table}/replay), a page of positions at a time, and with the first page where every trick
+// and deal is.
 import { t, num, has } from "./i18n.js";
 import { h, api } from "./util.js";
-import { cardElement, actionText } from "./cards.js";
+import { cardElement, actionText, didText } from "./cards.js";
 import { sheetDialog } from "./rules.js";
+import { gameModule } from "./games/index.js";
+import { dealSummary } from "./table/summary.js";
 
 const PAGE = 20; // positions asked for at once (the server's most)
 
@@ -22,7 +27,7 @@ class Replay {
     const from = Math.floor(step / PAGE) * PAGE;
     if (!this.pages.has(from)) {
       const data = await api("GET", `/api/tables/${encodeURIComponent(this.table)}/replay?from=${from}&count=${PAGE}`);
-      this.meta = data;
+      this.meta = { ...data, marks: data.marks ?? this.meta?.marks ?? null };
       this.pages.set(from, data.positions);
     }
     return this.pages.get(from)[step - from];
@@ -39,6 +44,19 @@ class Replay {
     const position = await this.load(this.step);
     if (!this.shown) return; // its page came after the dialog moved on
     if (this.step === step || position) this.show(position);
+  }
+
+  /** The next (`dir` 1) or previous (-1) position among `marks` (tricks, deals) from the current one. */
+  jump(kind, dir) {
+    const marks = this.meta?.marks?.[kind] || [];
+    const found = dir > 0 ? marks.find((m) => m > this.step) : [...marks].reverse().find((m) => m < this.step);
+    return found ?? (dir > 0 ? this.meta.steps : 0);
+  }
+
+  /** The deal (1-based) the current position belongs to. */
+  deal() {
+    const deals = this.meta?.marks?.deals || [0];
+    return deals.filter((m) => m <= this.step).length || 1;
   }
 
   seatName(seat) {
@@ -83,11 +101,32 @@ class Replay {
     const slider = this.el.querySelector(".replay-slider");
     slider.value = String(p.step);
     slider.setAttribute("aria-valuetext", t("replay.step", { step: p.step, steps }));
-    for (const [cls, off] of [["first", p.step === 0], ["prev", p.step === 0], ["next", p.step === steps], ["last", p.step === steps]]) {
+    const marks = this.meta.marks;
+    for (const [cls, off] of [
+      ["first", p.step === 0],
+      ["prev", p.step === 0],
+      ["next", p.step === steps],
+      ["last", p.step === steps],
+      ["prev-trick", p.step === 0 || !marks],
+      ["next-trick", p.step === steps || !marks],
+      ["prev-deal", p.step === 0 || !marks],
+      ["next-deal", p.step === steps || !marks],
+    ]) {
       this.el.querySelector(`.replay-${cls}`).disabled = off;
     }
+    const deals = this.el.querySelector(".replay-deal");
+    if (marks && deals.options.length !== marks.deals.length) {
+      deals.replaceChildren(...marks.deals.map((m, i) => h("option", { value: String(m), text: t("replay.deal_n", { deal: i + 1 }) })));
+    }
+    if (marks) deals.value = String(marks.deals[this.deal() - 1]);
     const what = [];
-    if (p.action !== null) what.push(h("li", { class: "move", text: t("replay.move", { who: this.seatName(p.seat), action: actionText(p.action) }) }));
+    if (p.action !== null)
+      what.push(
+        h("li", {
+          class: "move",
+          text: p.move ? didText(this.seatName(p.seat), p.move) : t("replay.move", { who: this.seatName(p.seat), action: actionText(p.action) }),
+        }),
+      );
     else if (!p.events.length) what.push(h("li", { text: t("replay.start") }));
     for (const e of p.events) what.push(h("li", { class: `ev-${e.type}`, text: this.narrate(e) }));
     const facts = [];
@@ -96,10 +135,23 @@ class Replay {
     if (typeof o.pot === "number") facts.push(t("replay.pot", { pot: o.pot }));
     // The trick on the table; when this move completed one, the trick as it was taken.
     const taken = p.events.filter((e) => e.type === "trick").pop();
+    const scored = p.events.filter((e) => e.type === "deal_scored").pop();
     const shown = (o.trick || []).length ? o.trick : taken ? taken.cards : [];
-    const trick = shown.map((x) =>
-      h("figure", { class: "played" }, cardElement(x.card), h("figcaption", { text: this.seatName(x.seat) })),
-    );
+    // Each card in front of the seat that played it, on an oval as at the table (seat 0 at the bottom).
+    const n = this.meta.seats.length || 1;
+    const direction = gameModule(this.meta.game).direction;
+    const trick = shown.map((x, i) => {
+      const angle = Math.PI / 2 + direction * ((2 * Math.PI * x.seat) / n);
+      return h(
+        "figure",
+        {
+          class: `played${i === 0 ? " lead" : ""}${taken && !(o.trick || []).length && taken.winner === x.seat ? " winner" : ""}`,
+          style: { left: `${50 + 32 * Math.cos(angle)}%`, top: `${50 + 30 * Math.sin(angle)}%` },
+        },
+        cardElement(x.card),
+        h("figcaption", {}, i === 0 ? h("span", { class: "lead-mark", text: "▶ " }) : null, this.seatName(x.seat)),
+      );
+    });
     const pile = o.discard_pile && o.discard_pile.length ? o.discard_pile.slice(-1) : null;
     const seats = this.meta.seats.map((s, i) =>
       h(
@@ -122,14 +174,26 @@ class Replay {
             "div",
             { class: "replay-felt", role: "group", "aria-label": t("replay.middle") },
             trick.length ? h("div", { class: "trick" }, trick) : null,
-            pile ? h("figure", { class: "played" }, cardElement(pile[0]), h("figcaption", { text: t("replay.pile") })) : null,
+            pile ? h("figure", { class: "pile" }, cardElement(pile[0]), h("figcaption", { text: t("replay.pile") })) : null,
           )
         : null,
+      scored ? this.summary(scored) : null,
       h("div", { class: "replay-seats" }, seats),
     ];
     this.el.querySelector(".replay-body").replaceChildren(...body.filter(Boolean)); // (null would show as "null")
   }
 }
+
+/** The deal summary the table showed, drawn by the table's own code (a view of the replay's seats). */
+Replay.prototype.summary = function summary(e) {
+  const view = {
+    state: { seats: this.meta.seats, you: null, observation: null },
+    game: gameModule(this.meta.game),
+    seatName: (seat) => this.seatName(seat),
+    over: () => true,
+  };
+  return dealSummary(view, e, false);
+};
 
 function button(cls, symbol, label, onclick) {
   return h("button", { type: "button", class: `replay-${cls}`, text: symbol, "aria-label": label, title: label, onclick });
@@ -178,6 +242,17 @@ export async function showReplay(table) {
       button("next", "▶", t("replay.next"), () => r.go(r.step + 1)),
       button("last", "»", t("replay.last"), () => r.go(r.meta ? r.meta.steps : 0)),
       slider,
+      h(
+        "div",
+        { class: "replay-by" },
+        h("span", { text: t("replay.by_trick") }),
+        button("prev-trick", "◀", t("replay.prev_trick"), () => r.go(r.jump("tricks", -1))),
+        button("next-trick", "▶", t("replay.next_trick"), () => r.go(r.jump("tricks", 1))),
+        h("span", { text: t("replay.by_deal") }),
+        button("prev-deal", "◀", t("replay.prev_deal"), () => r.go(r.jump("deals", -1))),
+        button("next-deal", "▶", t("replay.next_deal"), () => r.go(r.jump("deals", 1))),
+        h("select", { class: "replay-deal", "aria-label": t("replay.jump_deal"), onchange: (e) => r.go(Number(e.target.value)) }),
+      ),
     ),
     h("div", { class: "replay-body" }, h("p", { text: t("replay.loading") })),
   );

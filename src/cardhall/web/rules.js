@@ -1,8 +1,10 @@
 // The rules page of a game, in a dialog over any page (the lobby, a waiting room, a table): its text comes
 // from the server (GET /api/rules/{game}?lang=..., the rules of record in the player's words) as a small
 // Markdown subset, rendered here element by element: "#", "##", "###" headings, paragraphs, "-" lists and
-// **bold** (`code` too). Text only ever goes in as text (textContent), never as HTML.
-import { t, language } from "./i18n.js";
+// **bold** (`code` too). Text only ever goes in as text (textContent), never as HTML. The rules texts
+// write numbers in Latin digits in both languages (cardhall.rulebook); the page shows them in the
+// language's digits, cards' indices (10♥) and `code` (option values people type) left as they are.
+import { t, language, localDigits } from "./i18n.js";
 import { h, api } from "./util.js";
 
 const INLINE = /\*\*(.+?)\*\*|`([^`]+)`/g;
@@ -12,11 +14,11 @@ export function inline(text) {
   const out = [];
   let last = 0;
   for (const m of text.matchAll(INLINE)) {
-    if (m.index > last) out.push(text.slice(last, m.index));
-    out.push(m[1] !== undefined ? h("strong", { text: m[1] }) : h("code", { text: m[2] }));
+    if (m.index > last) out.push(localDigits(text.slice(last, m.index)));
+    out.push(m[1] !== undefined ? h("strong", { text: localDigits(m[1]) }) : h("code", { text: m[2] }));
     last = m.index + m[0].length;
   }
-  if (last < text.length) out.push(text.slice(last));
+  if (last < text.length) out.push(localDigits(text.slice(last)));
   return out;
 }
 

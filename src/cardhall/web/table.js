@@ -1,10 +1,25 @@
 // The table, for every game, from the protocol alone (docs/protocol.md): the seats round the felt, the
 // trick or the game's layout in the middle, the hand (legal cards highlighted, the others dimmed: the
-// server's legal actions decide, never the page), the other moves as buttons and amount controls, the
+// server's legal moves decide, never the page), the other moves as buttons and amount controls, the
 // deal summary, the score sheet, the log, keyboard play. What differs per game lives in games/<game>.js;
 // the shared pieces in table/*.js.
+//
+// Decisions this page makes:
+// - The hand, the moves, the prompt and the turn timer sit in a dock fixed to the bottom of the window
+//   whenever this seat plays, so they are in view at every size however long the page above is (a
+//   deal summary, a knock, a pass confirmation grow the page, never push them out).
+// - A legal move is read from its structured fields (kind, card, amount: the legal entries) and sent
+//   as its action int; a move about a card of the hand is made by clicking the card, except where the
+//   game makes it a button (gin's knock).
+// - A lost connection is shown on the table itself: the hand and the moves look disabled, a tap says
+//   it was not sent (nothing is queued to be played later), the banner says when a stand-in will play;
+//   once back, the table says so and what happened meanwhile.
+// - Its turn is told where a person looks: the tab's title, the live region, the focus (on his first
+//   playable card or move), and, if he turned them on in the "?" panel, a sound and a notification
+//   when the tab is hidden; the timer turns urgent in its last ten seconds.
+// - Leaving during a match asks first, saying what it means; a finished match offers a rematch.
 import { t, has } from "./i18n.js";
-import { actionText, cardElement, isCard, suitOf } from "./cards.js";
+import { cardElement, moveCard, suitOf } from "./cards.js";
 import { gameModule } from "./games/index.js";
 import { controls } from "./table/controls.js";
 import { h } from "./table/dom.js";
@@ -12,8 +27,11 @@ import { line } from "./table/log.js";
 import { seatBox, seatName } from "./table/seats.js";
 import { dealSummary, scoreSheet, scores } from "./table/summary.js";
 import { hasLastTrick, trickArea } from "./table/trick.js";
+import { errorText } from "./util.js";
+import * as notify from "./notify.js";
 
 const LOG_KEEP = 300;
+const URGENT_SECONDS = 10; // the timer turns urgent (and beeps once, if sound is on) in its last seconds
 
 export class TableView {
   constructor(root, id, mode, hooks) {
@@ -21,15 +39,15 @@ export class TableView {
     this.id = id;
     this.mode = mode;
     this.hooks = hooks;
-    this.state = { n: 0, seats: [], observation: null, legal: [], status: "waiting", you: null, deadlines: {} };
+    this.state = { n: 0, seats: [], observation: null, legal: [], status: "waiting", you: null, deadlines: {}, spectators: 0 };
     this.events = [];
     this.scored = []; // every deal_scored event seen, for the score sheet and the deal summaries
     this.game = gameModule("");
     this.pending = false;
-    this.selected = null; // the hand index of a card with several actions, waiting for the choice
+    this.selected = null; // the hand index of a card with several moves, waiting for the choice
     this.picked = new Set(); // hand indexes picked for a pass (Hearts)
     this.passTarget = null;
-    this.amounts = {}; // the amount chosen per amount verb
+    this.amounts = {}; // the amount chosen per kind of amount move
     this.seenPlays = new Set();
     this.animatedTrick = null;
     this.showLast = false;
@@ -37,6 +55,12 @@ export class TableView {
     this.focusIndex = null;
     this.message = "";
     this.stopped = null; // why the server stopped the table, once it has
+    this.connection = "online"; // as the page's link says: online, connecting, offline
+    this.away = null; // while offline or just back: {since: the n when the link dropped, back: lines}
+    this.wasTurn = false;
+    this.beeped = null; // the deadline whose last seconds have beeped
+    this.rematchNew = null; // the play-again table, once somebody asked for it
+    this.noticeClosed = false; // the game's notice (Svara: out of chips) was closed
     const saved = JSON.parse(sessionStorage.getItem(this.key()) || "null");
     if (saved) {
       this.events = saved.events || [];
@@ -73,6 +97,7 @@ export class TableView {
     window.removeEventListener("resize", this.onResize);
     this.announcer.remove();
     sessionStorage.removeItem(this.key());
+    notify.title(false, "");
   }
 
   mine() {
@@ -83,23 +108,41 @@ export class TableView {
     return this.state.status === "finished" || Boolean(this.state.observation?.is_over);
   }
 
+  myTurn() {
+    return this.mine() && (this.state.legal || []).length > 0 && !this.over();
+  }
+
   seatName(seat) {
     return seatName(this, seat);
   }
 
+  gameTitle() {
+    return t(`game.${(this.state.game || "").split("(")[0]}.title`);
+  }
+
   frame(frame) {
-    if (frame.type === "chat" || frame.type === "rematch") return;
-    if (frame.type === "stopped") {
-      // The operator (or the server's cap on a match's length) stopped the table: say why; the update
-      // that follows shows it abandoned, with nothing left to play.
-      this.stopped = frame.reason;
-      this.message = t("error.stopped", { reason: frame.reason });
+    if (frame.type === "chat") return;
+    if (frame.type === "rematch") {
+      this.rematchNew = frame.new;
+      this.render();
+      return;
+    }
+    if (frame.type === "stopped" || frame.type === "paused" || frame.type === "resumed") {
+      if (frame.type === "stopped") {
+        // The operator (or the server's cap on a match's length) stopped the table: say why; the update
+        // that follows shows it abandoned, with nothing left to play.
+        this.stopped = frame.reason;
+        this.message = t("error.stopped", { reason: frame.reason });
+      } else {
+        // the server's storage failed: the table waits until it takes writes again (an update follows)
+        this.state.paused = frame.type === "paused" ? frame.reason : null;
+      }
       this.render();
       return;
     }
     const s = this.state;
     const handBefore = JSON.stringify(s.observation?.hand || []);
-    for (const field of ["n", "status", "observation", "legal", "deadlines", "to_act", "seats", "game", "you"]) {
+    for (const field of ["n", "status", "observation", "legal", "deadlines", "to_act", "seats", "game", "you", "spectators", "settings", "paused"]) {
       if (field in frame) s[field] = frame[field];
     }
     this.game = gameModule(s.game);
@@ -112,12 +155,23 @@ export class TableView {
         this.picked.clear();
         this.amounts = {};
         this.passTarget = null;
+        this.noticeClosed = false;
       }
       if (e.type === "deal_scored" && !this.scored.some((x) => x.n === e.n)) this.scored.push(e);
     }
     this.events = this.events.slice(-LOG_KEEP);
+    // Back from a lost connection: the first whole frame brings what happened meanwhile.
+    if (this.away && this.connection === "online" && frame.type === "table" && !this.away.back) {
+      const missed = this.events.filter((e) => e.n > this.away.since);
+      this.away.back = missed.slice(-4).map((e) => line(this, e));
+      this.away.count = missed.length;
+    }
+    const turn = this.myTurn();
+    const spoken = [];
     // A whole table frame (a join) is not read out, only what happens from then on.
-    if (frame.type === "update" && fresh.length) this.announcer.textContent = fresh.slice(-3).map((e) => line(this, e)).join(". ");
+    if (frame.type === "update" && fresh.length) spoken.push(...fresh.slice(-3).map((e) => line(this, e)));
+    if (turn && !this.wasTurn) spoken.push(t("table.your_turn"));
+    if (spoken.length) this.announcer.textContent = spoken.join(". ");
     sessionStorage.setItem(this.key(), JSON.stringify({ n: s.n, events: this.events, scored: this.scored }));
     this.pending = false;
     // A selection names cards by their place in the hand: it ends when the hand changes.
@@ -126,14 +180,27 @@ export class TableView {
       if (!this.passTarget) this.picked.clear();
     }
     this.message = this.stopped ? t("error.stopped", { reason: this.stopped }) : "";
+    const becameTurn = turn && !this.wasTurn;
+    this.wasTurn = turn;
+    notify.title(turn, this.gameTitle());
+    if (becameTurn) notify.yourTurn(this.gameTitle());
     this.render();
+    if (becameTurn) this.focusTurn();
     this.game.pump?.(this);
+  }
+
+  /** The page's connection changed (app.js): "online", "connecting" or "offline". */
+  setConnection(status) {
+    const was = this.connection;
+    this.connection = status;
+    if (status === "offline" && was !== "offline" && !this.away) this.away = { since: this.state.n, back: null };
+    if (status !== "online" || was !== "online") this.render();
   }
 
   error(frame) {
     this.pending = false;
     // A stale action only means the table moved on meanwhile: the next frame redraws it.
-    if (frame.code !== "stale") this.message = t("error.refused", { code: frame.code });
+    if (frame.code !== "stale") this.message = errorText(frame.code);
     this.render();
   }
 
@@ -142,11 +209,23 @@ export class TableView {
     this.render();
   }
 
+  offline() {
+    return this.connection !== "online";
+  }
+
   act(entry) {
-    if (this.pending || !entry) return;
+    if (!entry) return;
+    if (this.offline()) {
+      // Never dropped silently, never queued to be played into a position he has not seen.
+      this.message = t("table.offline_refused");
+      this.render();
+      return;
+    }
+    if (this.pending) return;
     this.pending = true;
     this.selected = null;
-    this.hooks.send({ type: "act", table: this.id, action: entry.label, n: this.state.n });
+    this.away = null; // he plays on: what happened while away has been seen
+    this.hooks.send({ type: "act", table: this.id, action: entry.action, n: this.state.n });
     this.render();
   }
 
@@ -168,16 +247,33 @@ export class TableView {
 
   tick() {
     const deadlines = this.state.deadlines || {};
-    for (const el of this.root.querySelectorAll(".timer[data-seat], .bar .turn-timer")) {
+    for (const el of this.root.querySelectorAll(".timer[data-seat], .turn-timer")) {
       const seat = el.dataset.seat ?? String(this.state.you);
       const end = deadlines[seat];
-      el.textContent = end ? t("table.timer", { seconds: Math.max(0, Math.round((end - Date.now()) / 1000)) }) : "";
+      const left = end ? Math.max(0, Math.round((end - Date.now()) / 1000)) : null;
+      const urgent = left !== null && left <= URGENT_SECONDS;
+      el.classList.toggle("urgent", urgent);
+      el.classList.toggle("critical", left !== null && left <= URGENT_SECONDS / 2);
+      if (left === null) el.textContent = "";
+      else if (el.classList.contains("turn-timer") && urgent) {
+        el.textContent = t("table.timer_urgent", { seconds: left, bot: this.standInName() });
+      } else el.textContent = t("table.timer", { seconds: left });
+      if (el.classList.contains("turn-timer") && urgent && this.beeped !== end) {
+        this.beeped = end;
+        notify.beep(true);
+      }
     }
+  }
+
+  standInName() {
+    const bot = this.state.settings?.stand_in;
+    return bot ? t(`bot.${bot}`) : t("bot.rules");
   }
 
   // --- choosing -------------------------------------------------------------------------------------
 
   choose(index, card, entries) {
+    if (this.offline()) return this.act(entries[0]); // refused, with its message
     if (this.pending) return;
     this.focusIndex = index;
     if (this.game.onCard(this, index, card, entries)) return;
@@ -188,11 +284,22 @@ export class TableView {
     }
   }
 
+  /** Its turn has come: the focus goes to the first playable card (or the first move). */
+  focusTurn() {
+    const active = document.activeElement;
+    if (document.querySelector("dialog[open]")) return;
+    if (active && active !== document.body && active.closest("input, select, textarea, .side, header")) return;
+    const target = this.root.querySelector(".hand .card.legal, .actions button.act:not([disabled]), .felt .card.legal");
+    if (!target) return;
+    if (target.matches(".hand .card")) this.focusIndex = Number(target.dataset.index);
+    target.focus({ preventScroll: true });
+  }
+
   keydown(event) {
     const target = event.target;
     if (target instanceof HTMLElement && target.closest("input, select, textarea")) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    // A dialog over the table (the rules, a replay) has the keys to itself.
+    // A dialog over the table (the rules, a replay, the help) has the keys to itself.
     if (document.querySelector("dialog[open]")) return;
     const cards = [...this.root.querySelectorAll(".hand .card")];
     const at = cards.indexOf(document.activeElement);
@@ -215,6 +322,9 @@ export class TableView {
     } else if (event.key === "l" || event.key === "L") {
       this.showLast = !this.showLast;
       this.render();
+    } else if (event.key === "?") {
+      event.preventDefault();
+      this.showHelp();
     } else if (event.key === "Escape") {
       this.selected = null;
       this.picked.clear();
@@ -227,19 +337,97 @@ export class TableView {
     const cards = [...this.root.querySelectorAll(".hand .card")];
     if (!cards.length) return;
     const i = Math.max(0, Math.min(index, cards.length - 1));
-    for (const c of cards) c.tabIndex = -1;
-    cards[i].tabIndex = 0;
-    cards[i].focus();
+    cards[i].focus({ preventScroll: true });
     this.focusIndex = i;
+  }
+
+  // --- dialogs: leaving, the help ---------------------------------------------------------------------
+
+  /** "Leave" during a match: what it means, asked first. */
+  confirmLeave() {
+    const el = dialog("leave-dialog");
+    const rated = this.state.seats.every((x) => x.kind === "person") ? t("leave.rated_people") : t("leave.rated_bots");
+    el.replaceChildren(
+      h("h2", { id: "leave-dialog-title", text: t("leave.title") }),
+      h("p", { text: t("leave.explain", { bot: this.standInName() }) }),
+      h("p", { text: rated }),
+      h("p", { text: t("leave.instead") }),
+      h(
+        "div",
+        { class: "row dialog-buttons" },
+        h("button", { type: "button", id: "leave-cancel", class: "primary", text: t("leave.cancel"), onclick: () => el.close() }),
+        h("button", {
+          type: "button",
+          id: "leave-confirm",
+          class: "danger",
+          text: t("leave.confirm"),
+          onclick: () => {
+            el.close();
+            this.hooks.leave();
+          },
+        }),
+      ),
+    );
+    el.showModal();
+    el.querySelector("#leave-cancel").focus();
+  }
+
+  /** The "?" panel: the keys, and how to be told it is one's turn (sound, notification). */
+  showHelp() {
+    const el = dialog("help-dialog");
+    const keys = [
+      ["←  →", "help.keys.arrows"],
+      ["1 … 9, 0", "help.keys.digits"],
+      ["Enter", "help.keys.enter"],
+      ["Tab", "help.keys.tab"],
+      ["L", "help.keys.last"],
+      ["Esc", "help.keys.escape"],
+      ["?", "help.keys.help"],
+    ];
+    const toggle = (id, key, on, change) =>
+      h(
+        "label",
+        { class: "toggle" },
+        h("input", { type: "checkbox", id, checked: on, onchange: (e) => change(e.target) }),
+        " ",
+        t(key),
+      );
+    el.replaceChildren(
+      h("h2", { id: "help-dialog-title", text: t("help.title") }),
+      h("dl", { class: "keys" }, keys.map(([k, text]) => [h("dt", {}, h("kbd", { text: k })), h("dd", { text: t(text) })])),
+      h("h3", { text: t("help.turn") }),
+      h("p", { text: t("help.turn_title") }),
+      toggle("opt-sound", "help.sound", notify.soundOn(), (box) => {
+        notify.setSound(box.checked);
+        if (box.checked) notify.beep();
+      }),
+      toggle("opt-notify", "help.notify", notify.notificationsOn(), async (box) => {
+        box.checked = await notify.setNotifications(box.checked);
+        el.querySelector(".notify-state").textContent = box.checked ? "" : t("help.notify_off");
+      }),
+      h("p", { class: "notify-state", role: "status" }),
+      h("div", { class: "row dialog-buttons" }, h("button", { type: "button", id: "help-close", class: "primary", text: t("help.close"), onclick: () => el.close() })),
+    );
+    el.showModal();
+    el.querySelector("#help-close").focus();
   }
 
   // --- drawing --------------------------------------------------------------------------------------
 
-  handCards(o, byCard) {
-    const s = this.state;
+  /** The hand's groups: the game's (gin's melds) or by suit in the game's order, trump last. */
+  handGroups(o) {
     const hand = o.hand || [];
-    if (!hand.length) return this.game.emptyHand(o, this);
-    // Suit groups in the order the game sorts the hand (its rank order inside), trump last.
+    const own = this.game.groups(o, this);
+    if (own) {
+      const left = hand.map((card, index) => [card, index]);
+      return own.map((g) => ({
+        ...g,
+        cards: g.cards.map((card) => {
+          const i = left.findIndex(([c]) => c === card);
+          return i >= 0 ? left.splice(i, 1)[0] : [card, hand.indexOf(card)];
+        }),
+      }));
+    }
     const order = this.game.suitOrder(o);
     const groups = new Map();
     hand.forEach((card, index) => {
@@ -249,23 +437,32 @@ export class TableView {
     });
     const suits = [...groups.keys()];
     if (order) suits.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    return suits.map((suit) => ({ cards: groups.get(suit), cls: "", suit }));
+  }
+
+  handCards(o, byCard) {
+    const hand = o.hand || [];
+    if (!hand.length) return this.game.emptyHand(o, this);
     // Cards are dimmed only when some card is playable (not while bidding or betting).
     const anyLegal = byCard.size > 0;
-    return suits.map((suit) =>
+    return this.handGroups(o).map((group) =>
       h(
         "div",
-        { class: "suit-group", "data-suit": suit },
-        groups.get(suit).map(([card, index]) => {
+        { class: `suit-group ${group.cls}`.trim(), "data-suit": group.suit ?? null, role: group.label ? "group" : null, "aria-label": group.label ?? null },
+        group.label ? h("small", { class: "group-label", text: group.label }) : null,
+        group.cards.map(([card, index]) => {
           const entries = byCard.get(card);
           const classes = [entries ? "legal" : anyLegal ? "dim" : "", this.game.cardMark(o, card, index, this)];
           if (this.selected === index) classes.push("selected");
           const state = entries ? t("table.legal") : anyLegal ? t("table.not_legal") : "";
           const el = cardElement(card, classes.join(" "), state);
           el.dataset.index = index;
-          el.tabIndex = index === (this.focusIndex ?? -1) ? 0 : -1;
+          // Tab reaches every playable card (and arrows every card of the hand).
+          el.tabIndex = entries ? 0 : -1;
           if (entries) {
             el.setAttribute("role", "button");
             el.setAttribute("aria-pressed", this.selected === index || this.picked.has(index) ? "true" : "false");
+            if (this.offline()) el.setAttribute("aria-disabled", "true");
             el.addEventListener("click", () => this.choose(index, card, entries));
             el.addEventListener("keydown", (e) => {
               if (e.key === "Enter" || e.key === " ") {
@@ -292,6 +489,111 @@ export class TableView {
     return dealSummary(this, last, !this.over());
   }
 
+  /** The banners above the felt: a refusal, the connection, a stand-in, watching, the game's notice. */
+  banners(o) {
+    const s = this.state;
+    const out = [];
+    const mine = this.mine();
+    if (this.message) out.push(h("p", { class: "error", role: "alert", text: this.message }));
+    if (this.connection === "offline" || (this.away && this.connection !== "online")) {
+      const away = Number(s.settings?.away_seconds ?? 0);
+      const text =
+        mine && s.status === "playing" && !this.over()
+          ? away
+            ? t("table.offline_seat", { seconds: away, bot: this.standInName() })
+            : t("table.offline_seat_now", { bot: this.standInName() })
+          : t("table.offline");
+      out.push(h("p", { class: "offline-banner", role: "alert" }, h("strong", { text: t("table.offline_head") }), " ", text));
+    } else if (this.away?.back) {
+      out.push(
+        h(
+          "div",
+          { class: "back-banner", role: "status" },
+          h("strong", { text: t("table.back_online") }),
+          " ",
+          this.away.count ? t("table.while_away", { count: this.away.count }) : t("table.while_away_none"),
+          this.away.back.length ? h("ul", {}, this.away.back.map((text) => h("li", { text }))) : null,
+          h("button", {
+            type: "button",
+            id: "back-close",
+            class: "close-small",
+            text: t("summary.close"),
+            onclick: () => {
+              this.away = null;
+              this.render();
+            },
+          }),
+        ),
+      );
+    }
+    if (s.paused) out.push(h("p", { class: "offline-banner paused", role: "alert", text: t("table.paused") }));
+    if (mine && s.seats[s.you]?.stand_in && !s.seats[s.you]?.left) {
+      out.push(
+        h(
+          "p",
+          { class: "stand-in-banner", role: "status" },
+          t("table.stand_in_you"),
+          " ",
+          h("button", { type: "button", id: "back", text: t("table.back"), onclick: () => this.hooks.send({ type: "back", table: this.id }) }),
+        ),
+      );
+    }
+    if (!mine) out.push(h("p", { class: "spectating", role: "status", text: t("table.spectating") }));
+    const notice = !this.noticeClosed && !this.over() ? this.game.notice(o, this) : null;
+    if (notice) {
+      out.push(
+        h(
+          "div",
+          { class: "game-notice", role: "alert" },
+          h("p", { text: notice }),
+          h(
+            "div",
+            { class: "row" },
+            h("button", {
+              type: "button",
+              id: "notice-watch",
+              text: t("table.watch_on"),
+              onclick: () => {
+                this.noticeClosed = true;
+                this.render();
+              },
+            }),
+            h("button", { type: "button", id: "notice-leave", class: "danger", text: t("table.leave_match"), onclick: () => this.confirmLeave() }),
+          ),
+        ),
+      );
+    }
+    return out;
+  }
+
+  /** The match is over: the winners, a rematch (asked, or joined when someone asked), the replay. */
+  overBox(o) {
+    const s = this.state;
+    const buttons = [];
+    if (this.mine() && s.status === "finished") {
+      buttons.push(
+        this.rematchNew
+          ? h("button", { type: "button", id: "rematch-join", class: "primary", text: t("table.rematch_join"), onclick: () => this.hooks.open(this.rematchNew) })
+          : h("button", {
+              type: "button",
+              id: "rematch",
+              class: "primary",
+              text: t("table.rematch"),
+              onclick: () => this.hooks.send({ type: "rematch", table: this.id, id: `rematch:${this.id}` }),
+            }),
+      );
+    }
+    if (s.status === "finished") buttons.push(h("button", { type: "button", id: "over-replay", text: t("replay.open"), onclick: () => this.hooks.replay() }));
+    buttons.push(h("button", { type: "button", id: "over-lobby", text: t("table.lobby"), onclick: () => this.hooks.lobby() }));
+    return h(
+      "div",
+      { class: "match-over", role: "status" },
+      h("p", { text: t("table.over", { winners: (o.winners || []).map((w) => this.seatName(w)).join(", ") }) }),
+      this.rematchNew && this.mine() ? h("p", { class: "rematch-ready", text: t("table.rematch_ready") }) : null,
+      h("div", { class: "row" }, buttons),
+    );
+  }
+
   render() {
     const s = this.state;
     const o = s.observation || {};
@@ -301,34 +603,26 @@ export class TableView {
     const mine = this.mine();
     const over = this.over();
     const hand = o.hand || [];
-    // The legal actions naming a card of the hand as their last word ("play QS", "knock 5C", "lay off
-    // 4H", "suggest discard 3D") belong to that card; the others are buttons.
+    // The legal moves about a card of the hand (play it, discard it, lay it off, suggest it) belong to
+    // that card, unless the game makes them buttons; the others are buttons.
     const byCard = new Map();
     const others = [];
     for (const entry of s.legal || []) {
-      const words = entry.label.split(" ");
-      const last = words[words.length - 1];
-      if (words.length >= 2 && isCard(last) && hand.includes(last)) {
-        if (!byCard.has(last)) byCard.set(last, []);
-        byCard.get(last).push(entry);
+      const card = moveCard(entry);
+      if (card && hand.includes(card) && game.cardMoves(entry)) {
+        if (!byCard.has(card)) byCard.set(card, []);
+        byCard.get(card).push(entry);
       } else others.push(entry);
     }
     const selectedCard = this.selected !== null ? hand[this.selected] : null;
     const buttons = [];
-    if (selectedCard && byCard.has(selectedCard)) {
-      for (const entry of byCard.get(selectedCard))
-        buttons.push(
-          h("button", {
-            type: "button",
-            class: "act",
-            "data-label": entry.label,
-            disabled: this.pending,
-            text: this.actionText(entry.label),
-            onclick: () => this.act(entry),
-          }),
-        );
-    }
+    if (selectedCard && byCard.has(selectedCard)) buttons.push(...controls(this, byCard.get(selectedCard)));
     buttons.push(...controls(this, others));
+    if (this.offline()) {
+      for (const el of buttons) {
+        for (const b of el.matches("button") ? [el] : el.querySelectorAll("button")) b.setAttribute("aria-disabled", "true");
+      }
+    }
 
     const info = [];
     if (o.phase) {
@@ -340,9 +634,9 @@ export class TableView {
     info.push(...game.info(o, this));
 
     const toAct = (o.to_act || s.to_act || []).filter((seat) => seat !== you);
-    const standIn = mine && s.seats[you]?.stand_in;
     let prompt = null;
-    if (mine && s.legal?.length) prompt = h("span", { class: "prompt", text: t("table.your_turn") });
+    if (mine && s.legal?.length && this.offline()) prompt = h("span", { class: "prompt offline", text: t("table.offline_paused") });
+    else if (mine && s.legal?.length) prompt = h("span", { class: "prompt", text: t("table.your_turn") });
     else if (toAct.length && !over)
       prompt = h("span", { class: "waiting", text: t("table.waiting_for", { who: toAct.map((x) => this.seatName(x)).join(", ") }) });
 
@@ -350,22 +644,24 @@ export class TableView {
     const focusLabel = focusWasIn?.dataset?.label;
     const focusHand = Boolean(focusWasIn?.closest?.(".hand"));
     const showRules = () => this.hooks.rules(name);
+    const playing = mine && s.status === "playing" && !over && !s.seats[you]?.left;
 
     this.root.replaceChildren(
       h(
         "div",
         {
-          class: `table-view game-${name}${this.pending ? " pending" : ""}`,
+          class: `table-view game-${name}${this.pending ? " pending" : ""}${this.offline() ? " offline" : ""}${mine ? " seated" : ""}`,
           "aria-live": "off",
           "data-status": s.status,
           "data-phase": o.phase || "",
+          "data-connection": this.connection,
         },
         h(
           "div",
           { class: "bar" },
-          h("strong", { class: "title", text: t(`game.${name}.title`) }),
+          h("h2", { class: "title", text: t(`game.${name}.title`) }),
           h("span", { class: "status", text: t(`status.${s.status}`) }),
-          h("span", { class: "turn-timer", role: "timer", "aria-label": t("table.your_timer") }),
+          s.spectators ? h("span", { class: "watchers", text: t("table.watchers", { count: s.spectators }) }) : null,
           h(
             "span",
             { class: "bar-buttons" },
@@ -384,42 +680,25 @@ export class TableView {
                 })
               : null,
             h("button", { type: "button", id: "rules", text: t("table.rules"), onclick: showRules }),
+            h("button", { type: "button", id: "help", text: "?", "aria-label": t("help.title"), "aria-keyshortcuts": "?", title: t("help.title"), onclick: () => this.showHelp() }),
             // A finished match may be stepped through at once, every hand open.
             over && s.status === "finished"
               ? h("button", { type: "button", id: "table-replay", text: t("replay.open"), onclick: () => this.hooks.replay() })
               : null,
             h("button", { type: "button", id: "to-lobby", text: t("table.lobby"), onclick: () => this.hooks.lobby() }),
-            mine && !over
-              ? h("button", { type: "button", id: "leave", text: t("table.leave"), onclick: () => this.hooks.leave() })
-              : null,
           ),
         ),
         h("ul", { class: "info", "aria-label": t("table.info") }, info.map((text) => h("li", { text }))),
-        this.message ? h("p", { class: "error", role: "alert", text: this.message }) : null,
-        standIn
-          ? h(
-              "p",
-              { class: "stand-in-banner", role: "status" },
-              t("table.stand_in_you"),
-              " ",
-              h("button", { type: "button", id: "back", text: t("table.back"), onclick: () => this.hooks.send({ type: "back", table: this.id }) }),
-            )
-          : null,
-        over
-          ? h("div", { class: "match-over", role: "status" }, t("table.over", { winners: (o.winners || []).map((w) => this.seatName(w)).join(", ") }))
-          : null,
+        this.banners(o),
+        over ? this.overBox(o) : null,
         this.summary(o),
         h(
           "div",
           { class: `arena seats-${s.seats.length}` },
-          h("div", { class: "felt", "aria-label": t(game.tricks ? "table.trick" : "table.middle") }, game.tricks ? trickArea(this, o) : null, game.felt(o, this)),
+          h("div", { class: "felt", role: "group", "aria-label": t(game.tricks ? "table.trick" : "table.middle") }, game.tricks ? trickArea(this, o) : null, game.felt(o, this)),
           s.seats.map((_, seat) => seatBox(this, seat)),
         ),
         game.panel(o, this),
-        mine
-          ? h("div", { class: `hand${hand.length > 12 ? " many" : ""}`, role: "group", "aria-label": t("table.hand_keys") }, this.handCards(o, byCard))
-          : null,
-        h("div", { class: "actions", role: "group", "aria-label": t("table.actions") }, prompt, buttons),
         h(
           "div",
           { class: "side" },
@@ -427,15 +706,29 @@ export class TableView {
           scoreSheet(this, o, over || game.sheetOpen),
           h(
             "ol",
-            { class: "log", "aria-label": t("table.log") },
+            { class: "log", "aria-label": t("table.log"), tabindex: "0" },
             this.events.slice(-80).map((e) => h("li", { class: `ev ev-${e.type}`, text: line(this, e) })),
           ),
+          playing
+            ? h("div", { class: "leave-row" }, h("button", { type: "button", id: "leave", class: "danger", text: t("table.leave_match"), onclick: () => this.confirmLeave() }))
+            : null,
         ),
+        mine
+          ? h(
+              "div",
+              { class: `dock${this.myTurn() ? " my-turn" : ""}`, role: "region", "aria-label": t("table.dock") },
+              h("div", { class: "turn-line" }, prompt, h("span", { class: "turn-timer", role: "timer", "aria-label": t("table.your_timer") })),
+              h("div", { class: `hand${hand.length > 12 ? " many" : ""}`, role: "group", "aria-label": t("table.hand_keys") }, this.handCards(o, byCard)),
+              h("div", { class: "actions", role: "group", "aria-label": t("table.actions") }, buttons),
+            )
+          : h("div", { class: "actions", role: "group", "aria-label": t("table.actions") }, prompt),
       ),
     );
     this.scrollLog();
-    if (focusHand && this.focusIndex !== null) this.focusCard(this.focusIndex);
-    else if (focusLabel) this.root.querySelector(`button[data-label="${CSS.escape(focusLabel)}"]`)?.focus();
+    if (focusHand && this.focusIndex !== null) {
+      const card = this.root.querySelector(`.hand .card[data-index="${this.focusIndex}"]`);
+      (card || this.root.querySelector(".hand .card"))?.focus({ preventScroll: true });
+    } else if (focusLabel) this.root.querySelector(`button[data-label="${CSS.escape(focusLabel)}"]`)?.focus({ preventScroll: true });
     this.tick();
   }
 
@@ -443,8 +736,15 @@ export class TableView {
     const logEl = this.root.querySelector(".log");
     if (logEl) logEl.scrollTop = logEl.scrollHeight;
   }
-
-  actionText(label) {
-    return actionText(label);
-  }
 }
+
+/** The modal dialog `id` (made at its first use), for the leave confirmation and the help. */
+function dialog(id) {
+  let el = document.getElementById(id);
+  if (!el) {
+    el = h("dialog", { id, class: "small-dialog", "aria-labelledby": `${id}-title` });
+    document.body.append(el);
+  }
+  return el;
+}
+

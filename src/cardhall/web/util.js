@@ -1,5 +1,7 @@
 // Small helpers every page module shares: the saved settings (localStorage), building elements without
-// innerHTML (text always goes in as text), and the JSON HTTP API with the player's token.
+// innerHTML (text always goes in as text), the JSON HTTP API with the player's token, and the words of a
+// server's refusal (by its error code, from the catalogue: the server's English message is for logs).
+import { t, has } from "./i18n.js";
 
 export const store = {
   get: (key) => localStorage.getItem(`cardhall.${key}`),
@@ -38,4 +40,9 @@ export async function api(method, path, body) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw Object.assign(new Error(data.message || response.statusText), data);
   return data;
+}
+
+/** What a refusal with error `code` (docs/protocol.md, error codes) means, in the page's language. */
+export function errorText(code) {
+  return has(`error.code.${code}`) ? t(`error.code.${code}`) : t("error.refused", { code });
 }

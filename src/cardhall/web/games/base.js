@@ -3,7 +3,7 @@
 // badges and facts, what lies on the felt besides the trick, a panel under the felt, marks on hand
 // cards, its own controls, how a deal was scored and the score sheet. Everything is read from the
 // observation, the legal actions and the events; nothing here decides what is legal.
-import { t } from "../i18n.js";
+import { t, num } from "../i18n.js";
 
 export const base = {
   /** 1: the next seat in the order of play sits clockwise (on the left); -1: counter-clockwise. */
@@ -12,8 +12,6 @@ export const base = {
   tricks: true,
   /** Whether the bar shows the deal's number by itself. */
   dealChip: true,
-  /** Verbs whose actions carry an amount ("raise 40") and get one amount control. */
-  amountVerbs: [],
 
   info() {
     return [];
@@ -44,6 +42,18 @@ export const base = {
   emptyHand() {
     return [];
   },
+  /** Whether a legal move about a card of the hand is made by clicking that card (else: a button). */
+  cardMoves() {
+    return true;
+  },
+  /** The hand's groups in order, [{cards, cls, label}], or null: by suit (the observation's order). */
+  groups() {
+    return null;
+  },
+  /** A notice above the table for this seat (Svara: out of chips), or null. */
+  notice() {
+    return null;
+  },
   /** A click on a hand card with legal actions; true when the game handled it. */
   onCard() {
     return false;
@@ -71,6 +81,13 @@ export const base = {
   },
   /** Whether the score sheet is shown open during play (Kierki's is part of the game). */
   sheetOpen: false,
+  /** The scores table's cell of a seat (its total), and the table's caption. */
+  scoreCell(o, seat) {
+    return num(o.scores[seat]);
+  },
+  scoresCaption() {
+    return t("table.scores");
+  },
   /** A log line for one of the game's own events, or null for the shared ones. */
   line() {
     return null;

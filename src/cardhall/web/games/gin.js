@@ -6,7 +6,7 @@
 // result. Any
 // action the table does not know (a new phase's labels) still gets its labelled button.
 import { t } from "../i18n.js";
-import { actionText, cardBack, cardElement, cardText, isCard } from "../cards.js";
+import { actionText, cardBack, cardElement, cardText, moveCard, moveText } from "../cards.js";
 import { h } from "../table/dom.js";
 import { button } from "../table/controls.js";
 import { base } from "./base.js";
@@ -16,8 +16,33 @@ function roleOf(o, seat) {
   return null;
 }
 
-function legalEntry(view, label) {
-  return (view.state.legal || []).find((e) => e.label === label);
+function legalEntry(view, kind) {
+  return (view.state.legal || []).find((e) => e.kind === kind);
+}
+
+/** The legal entry the observation's suggestion names (the captain's own move), if any. */
+function suggested(view, o) {
+  return o.suggestion ? (view.state.legal || []).find((e) => e.label === o.suggestion) : null;
+}
+
+/** A knock, or the advisor's suggestion of one. */
+function isKnock(entry) {
+  return entry.kind === "knock" || (entry.kind === "suggest" && entry.suggestion.kind === "knock");
+}
+
+/** The knocks legal now, as visible moves: "Knock, discarding 5♣" each, under a heading that says the
+ * deadwood left after it. */
+function knockButtons(view, entries) {
+  const knocks = entries.filter(isKnock);
+  if (!knocks.length) return [];
+  return [
+    h(
+      "section",
+      { class: "knocks", "aria-label": t("gin.knock_moves") },
+      h("strong", { text: t("gin.knock_moves") }),
+      knocks.map((entry) => button(view, entry, { class: "act knock" })),
+    ),
+  ];
 }
 
 export const gin = {
@@ -28,6 +53,7 @@ export const gin = {
     const role = roleOf(o, view.state.you);
     if (role) out.push(t("gin.you_are", { role: t(`gin.role.${role}`) }));
     if (o.target) out.push(t("table.target", { target: o.target }));
+    if (o.hand_layout) out.push(t("gin.your_deadwood", { deadwood: o.hand_layout.deadwood }));
     return out;
   },
   badges(o, seat) {
@@ -46,8 +72,8 @@ export const gin = {
     return facts;
   },
   felt(o, view) {
-    const draw = legalEntry(view, "draw stock");
-    const take = legalEntry(view, "take discard");
+    const draw = legalEntry(view, "draw");
+    const take = legalEntry(view, "take");
     const stock = h(
       "div",
       { class: "stock" },
@@ -55,7 +81,7 @@ export const gin = {
       o.stock_size ? cardBack(draw ? "legal" : "", t("gin.stock_label", { count: o.stock_size })) : null,
     );
     const stockCard = stock.querySelector(".card");
-    if (draw && stockCard) view.clickable(stockCard, () => view.act(draw), actionText("draw stock"));
+    if (draw && stockCard) view.clickable(stockCard, () => view.act(draw), moveText(draw));
     const pile = o.discard_pile || [];
     const top = pile.length ? pile[pile.length - 1] : null;
     const pileEl = h(
@@ -70,7 +96,7 @@ export const gin = {
       ),
     );
     const topCard = pileEl.querySelector(".card.top");
-    if (take && topCard) view.clickable(topCard, () => view.act(take), actionText("take discard"));
+    if (take && topCard) view.clickable(topCard, () => view.act(take), moveText(take));
     return [stock, pileEl];
   },
   panel(o, view) {
@@ -81,7 +107,9 @@ export const gin = {
         h("p", {
           class: "suggestion",
           role: "status",
-          text: t(role === "captain" ? "gin.suggests" : "gin.you_suggested", { action: actionText(o.suggestion) }),
+          text: t(role === "captain" ? "gin.suggests" : "gin.you_suggested", {
+            action: suggested(view, o) ? moveText(suggested(view, o)) : actionText(o.suggestion),
+          }),
         }),
       );
     }
@@ -135,11 +163,11 @@ export const gin = {
     const byNumber = new Map();
     const rest = [];
     for (const entry of entries) {
-      const m = layouts && /^(suggest )?arrange (\d+)$/.exec(entry.label);
-      if (m) byNumber.set(Number(m[2]), entry);
+      const move = entry.kind === "suggest" ? entry.suggestion : entry;
+      if (layouts && move.kind === "arrange") byNumber.set(move.layout, entry);
       else rest.push(entry);
     }
-    if (!byNumber.size) return [[], entries];
+    if (!byNumber.size) return [knockButtons(view, rest), rest.filter((e) => !isKnock(e))];
     const cards = (list) => h("div", { class: "meld" }, list.map((c) => cardElement(c, "mini")));
     const choices = layouts.map((layout, i) => {
       const entry = byNumber.get(i + 1);
@@ -152,8 +180,8 @@ export const gin = {
         layout.deadwood_cards.length ? cards(layout.deadwood_cards) : null,
         entry
           ? button(view, entry, {
-              text: t(entry.label.startsWith("suggest ") ? "gin.layout_suggest" : "gin.layout_choose"),
-              "aria-label": `${label}: ${actionText(entry.label)}`,
+              text: t(entry.kind === "suggest" ? "gin.layout_suggest" : "gin.layout_choose"),
+              "aria-label": `${label}: ${moveText(entry)}`,
             })
           : null,
       );
@@ -162,9 +190,23 @@ export const gin = {
   },
   cardMark(o, card, index, view) {
     const role = roleOf(o, view.state.you);
-    if (!o.suggestion || role !== "captain") return "";
-    const last = o.suggestion.split(" ").pop();
-    return isCard(last) && last === card ? "suggested" : "";
+    const entry = role === "captain" ? suggested(view, o) : null;
+    return entry && moveCard(entry) === card ? "suggested" : "";
+  },
+  /** Knocks are moves of their own (buttons), not something found by clicking a card. */
+  cardMoves(entry) {
+    return !isKnock(entry);
+  },
+  /** The hand grouped as it lies best: each meld, then the deadwood (the observation's hand_layout). */
+  groups(o) {
+    const layout = o.hand_layout;
+    if (!layout) return null;
+    return [
+      ...layout.melds.map((cards) => ({ cards, cls: "meld-group", label: t("gin.meld_group") })),
+      ...(layout.deadwood_cards.length
+        ? [{ cards: layout.deadwood_cards, cls: "deadwood-group", label: t("gin.deadwood_group", { deadwood: layout.deadwood }) }]
+        : []),
+    ];
   },
   summaryLines(e, view) {
     const vars = {

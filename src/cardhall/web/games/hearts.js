@@ -1,5 +1,5 @@
 // Cancellation Hearts (and one-deck Hearts) at the table: passing three cards (select them, then
-// confirm: the table sends one "pass <card>" per card, each as the server offers it), the direction of
+// confirm: the table sends one pass move per card, each as the server offers it), the direction of
 // the pass and the cards received, the widow face down and who takes it, set-aside tricks, cancelled
 // cards marked in the trick, the moon, and each hand's hearts, queens and widow per player.
 import { t, num } from "../i18n.js";
@@ -87,7 +87,7 @@ export const hearts = {
   },
   onCard(view, index, card, entries) {
     const o = view.state.observation || {};
-    if (o.phase !== "pass" || !entries.some((e) => e.label.startsWith("pass "))) return false;
+    if (o.phase !== "pass" || !entries.some((e) => e.kind === "pass")) return false;
     if (view.picked.has(index)) view.picked.delete(index);
     else if (view.picked.size < stillToPass(o)) view.picked.add(index);
     view.render();
@@ -96,7 +96,7 @@ export const hearts = {
   controls(view, o, entries) {
     if (o.phase !== "pass") return [[], entries];
     const need = stillToPass(o);
-    if (!need || !view.state.legal.some((e) => e.label.startsWith("pass "))) return [[], entries];
+    if (!need || !view.state.legal.some((e) => e.kind === "pass")) return [[], entries];
     const cards = [...view.picked].map((i) => o.hand[i]);
     const confirm = h("button", {
       type: "button",
@@ -110,7 +110,7 @@ export const hearts = {
         hearts.pump(view);
       },
     });
-    return [[confirm], entries.filter((e) => !e.label.startsWith("pass "))];
+    return [[confirm], entries.filter((e) => e.kind !== "pass")];
   },
   /**
    * Sends the next card of the confirmed pass, one action per frame: what is still to pass is the pass
@@ -128,7 +128,7 @@ export const hearts = {
       const i = left.indexOf(card);
       if (i >= 0) left.splice(i, 1);
     }
-    const entry = left.length ? view.state.legal.find((e) => e.label === `pass ${left[0]}`) : null;
+    const entry = left.length ? view.state.legal.find((e) => e.kind === "pass" && e.card === left[0]) : null;
     if (!left.length) view.passTarget = null;
     else if (entry) view.act(entry);
   },
@@ -157,7 +157,7 @@ export const hearts = {
     }
     if (e.type === "moon") return t("ev.moon", { who: view.seatName(e.seat) });
     // Another seat's card passed shows as a bare "pass" (its card hidden): say what it is.
-    if (e.type === "action" && e.action === "pass") return t("hearts.ev_passed_card", { who: view.seatName(e.seat) });
+    if (e.type === "action" && e.hidden && e.action === "pass") return t("hearts.ev_passed_card", { who: view.seatName(e.seat) });
     return null;
   },
 };

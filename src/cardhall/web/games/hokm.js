@@ -1,5 +1,6 @@
 // Hokm Egbari at the table: the bids (Bas, not 2; Kaboot), the declarer and his contract, trump, the
-// tricks each seat has against his bid, and how each hand's contracts were scored.
+// tricks each seat has taken against his contract ("3 of 5 tricks", first among a seat's facts so a phone
+// shows it), and how each hand's contracts were scored.
 import { t } from "../i18n.js";
 import { suitText } from "../cards.js";
 import { h } from "../table/dom.js";
@@ -34,12 +35,19 @@ export const hokm = {
   badges(o, seat) {
     return o.declarer === seat ? [h("span", { class: "badge declarer", text: t("badge.declarer") })] : [];
   },
+  /** Tricks taken against the contract first (a phone shows a seat's first two facts only). */
   facts(o, seat) {
-    const facts = [t("seat.cards", { count: o.hand_sizes?.[seat] ?? 0 })];
+    const facts = [];
     const bid = bidOf(o, seat);
-    if (bid !== null) facts.push(t("hokm.bid", { contract: contractText(bid) }));
-    if (o.phase === "play" || o.phase === "over") facts.push(t("seat.tricks", { count: o.tricks_won[seat] }));
+    if (o.phase === "play" || o.phase === "over") {
+      facts.push(
+        bid !== null
+          ? t("hokm.tricks_of", { taken: o.tricks_won[seat], contract: Number(bid) })
+          : t("seat.tricks", { count: o.tricks_won[seat] }),
+      );
+    } else if (bid !== null) facts.push(t("hokm.bid", { contract: contractText(bid) }));
     facts.push(t("seat.score", { score: o.scores[seat] }));
+    facts.push(t("seat.cards", { count: o.hand_sizes?.[seat] ?? 0 }));
     return facts;
   },
   summaryLines(e, view) {

@@ -1,6 +1,6 @@
 // Svara at the table: chips, the pot, each player's bet this round, blind bets, looking, and an amount
-// control per betting verb (blind, bet, raise: a slider and a number, with min, double, pot and all-in;
-// the amount chosen is sent as the matching legal label, so the server's list stays the one truth); the
+// control per kind of bet (blind, bet, raise: a slider and a number, with min, double, pot and all-in;
+// the amount chosen is sent as the matching legal move, so the server's list stays the one truth); the
 // hands shown at a showdown, the svara (who tied, the fee, who may join), and each deal's chips won and
 // paid.
 import { t, num } from "../i18n.js";
@@ -21,7 +21,6 @@ function latest(view, type) {
 export const svara = {
   ...base,
   tricks: false,
-  amountVerbs: ["blind", "bet", "raise"],
   info(o) {
     const out = [];
     if (o.svara) out.push(t("svara.round", { round: o.svara }));
@@ -91,9 +90,29 @@ export const svara = {
       out.push(h("p", { class: "hint", text: t("svara.your_value", { value: o.hand_value }) }));
     return out;
   },
+  /** A player without chips enough for the ante is out of the match: told so, offered to watch or leave. */
+  notice(o, view) {
+    if (!view.mine() || !o.stacks || !o.ante) return null;
+    const you = view.state.you;
+    if (o.stacks[you] >= o.ante || o.in_deal?.[you]) return null;
+    return t("svara.out", { chips: o.stacks[you], ante: o.ante });
+  },
   emptyHand(o, view) {
     if (!view.mine() || !o.in_deal?.[view.state.you] || o.looked || o.phase === "over") return [];
     return [0, 1, 2].map(() => cardBack("", t("svara.unseen")));
+  },
+  /** Each player's chips with those he has put into the pot of the deal in hand: the same number as
+   * the last deal summary's total until the pot is won (the ante paid at once for the next deal does
+   * not make them disagree). */
+  scoreCell(o, seat) {
+    const inPot = o.contributions?.[seat] ?? 0;
+    return [
+      num((o.stacks?.[seat] ?? o.scores[seat]) + inPot),
+      inPot ? h("small", { class: "in-pot", text: ` ${t("svara.in_pot", { amount: inPot })}` }) : null,
+    ];
+  },
+  scoresCaption() {
+    return t("svara.chips_caption");
   },
   summaryLines(e, view) {
     return (e.rounds || []).map((r) =>

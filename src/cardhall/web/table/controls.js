@@ -1,9 +1,10 @@
-// The moves that are not a card of the hand: one labelled button per legal action (any label, known or
-// not, so a new phase of a game still plays), and one amount control per verb with many amounts
-// ("raise 10" .. "raise 990"): a slider and a number field over exactly the legal amounts, with min,
-// double, pot and all-in presets; the amount chosen is sent as that legal action's label.
+// The moves that are not a card of the hand: one labelled button per legal move (any kind, known or not,
+// so a new phase of a game still plays), and one amount control per kind of move with an amount
+// ("raise": 10 .. 990): a slider and a number field over exactly the legal amounts, with min, double,
+// pot and all-in presets. Every move is read from its structured fields (kind, amount, ...) and sent
+// as its action int; no label is read or built here.
 import { t, num } from "../i18n.js";
-import { actionText } from "../cards.js";
+import { moveText } from "../cards.js";
 import { h } from "./dom.js";
 
 export function button(view, entry, extra = {}) {
@@ -11,9 +12,10 @@ export function button(view, entry, extra = {}) {
     type: "button",
     class: "act",
     "data-label": entry.label,
+    "data-kind": entry.kind,
     disabled: view.pending,
-    text: actionText(entry.label),
-    "aria-label": actionText(entry.label),
+    text: moveText(entry),
+    "aria-label": moveText(entry),
     onclick: () => view.act(entry),
     ...extra,
   });
@@ -25,21 +27,27 @@ function snap(amounts, want) {
   return amounts[amounts.length - 1];
 }
 
-export function amountControl(view, verb, entries) {
+/** The name of a kind of amount move ("raise") for the control's legend. */
+function kindName(kind) {
+  return t(`move.kind.${kind}`);
+}
+
+export function amountControl(view, kind, entries) {
   const o = view.state.observation || {};
-  const byAmount = new Map(entries.map((e) => [Number(e.label.split(" ")[1]), e]));
+  const byAmount = new Map(entries.map((e) => [e.amount, e]));
   const amounts = [...byAmount.keys()].sort((a, b) => a - b);
-  const chosen = snap(amounts, view.amounts[verb] ?? amounts[0]);
-  view.amounts[verb] = chosen;
+  const chosen = snap(amounts, view.amounts[kind] ?? amounts[0]);
+  view.amounts[kind] = chosen;
   const step = amounts.length > 1 ? amounts[1] - amounts[0] : 1;
-  const id = `amount-${verb}`;
+  const id = `amount-${kind}`;
   const send = h("button", {
     type: "button",
     class: "act send",
-    "data-label": `${verb} ${chosen}`,
+    "data-label": byAmount.get(chosen).label,
+    "data-kind": kind,
     disabled: view.pending,
-    text: actionText(`${verb} ${chosen}`),
-    onclick: () => view.act(byAmount.get(view.amounts[verb])),
+    text: moveText(byAmount.get(chosen)),
+    onclick: () => view.act(byAmount.get(view.amounts[kind])),
   });
   const slider = h("input", {
     type: "range",
@@ -48,7 +56,7 @@ export function amountControl(view, verb, entries) {
     max: amounts.length - 1,
     step: 1,
     value: amounts.indexOf(chosen),
-    "aria-label": t("table.amount_of", { verb: actionText(verb) }),
+    "aria-label": t("table.amount_of", { verb: kindName(kind) }),
     "aria-valuetext": num(chosen),
   });
   const field = h("input", {
@@ -60,15 +68,15 @@ export function amountControl(view, verb, entries) {
     step,
     value: chosen,
     inputmode: "numeric",
-    "aria-label": t("table.amount_of", { verb: actionText(verb) }),
+    "aria-label": t("table.amount_of", { verb: kindName(kind) }),
   });
   const show = (amount) => {
-    view.amounts[verb] = amount;
+    view.amounts[kind] = amount;
     slider.value = String(amounts.indexOf(amount));
     slider.setAttribute("aria-valuetext", num(amount));
     field.value = String(amount);
-    send.textContent = actionText(`${verb} ${amount}`);
-    send.dataset.label = `${verb} ${amount}`;
+    send.textContent = moveText(byAmount.get(amount));
+    send.dataset.label = byAmount.get(amount).label;
   };
   slider.addEventListener("input", () => show(amounts[Number(slider.value)]));
   field.addEventListener("change", () => show(snap(amounts, Number(field.value) || amounts[0])));
@@ -79,14 +87,14 @@ export function amountControl(view, verb, entries) {
       send.click();
     }
   });
-  const allIn = (view.state.legal || []).find((e) => e.label === "all in");
+  const allIn = (view.state.legal || []).find((e) => e.kind === "all_in");
   const preset = (key, amount, cls) =>
     h("button", {
       type: "button",
       class: `preset ${cls}`,
       disabled: view.pending,
       text: t(key),
-      "aria-label": `${t(key)}: ${actionText(`${verb} ${amount}`)}`,
+      "aria-label": `${t(key)}: ${moveText(byAmount.get(amount))}`,
       onclick: () => show(amount),
     });
   const presets = [
@@ -100,37 +108,34 @@ export function amountControl(view, verb, entries) {
   ];
   return h(
     "fieldset",
-    { class: "amount", "data-verb": verb },
-    h("legend", { text: actionText(verb) }),
+    { class: "amount", "data-verb": kind },
+    h("legend", { text: kindName(kind) }),
     h("div", { class: "amount-row" }, slider, field, send),
     h("div", { class: "presets" }, presets),
   );
 }
 
 /**
- * The controls for the legal actions not taken by a hand card: the game's own first, then one amount
- * control per amount verb, then a button each.
+ * The controls for the legal moves not taken by a hand card: the game's own first, then one amount
+ * control per kind of move with an amount, then a button each.
  */
 export function controls(view, entries) {
   const o = view.state.observation || {};
   const [own, rest] = view.game.controls(view, o, entries);
   const groups = new Map();
   for (const entry of rest) {
-    const m = /^(\S+) (\d+)$/.exec(entry.label);
-    if (!m) continue;
-    if (!groups.has(m[1])) groups.set(m[1], []);
-    groups.get(m[1]).push(entry);
+    if (typeof entry.amount !== "number") continue;
+    if (!groups.has(entry.kind)) groups.set(entry.kind, []);
+    groups.get(entry.kind).push(entry);
   }
-  const amountVerb = (verb) => groups.has(verb) && (view.game.amountVerbs.includes(verb) || groups.get(verb).length > 12);
-  const hasAmount = [...groups.keys()].some(amountVerb);
+  const hasAmount = groups.size > 0;
   const out = [...own];
   const placed = new Set();
   for (const entry of rest) {
-    const verb = entry.label.split(" ")[0];
-    if (/^\S+ \d+$/.test(entry.label) && amountVerb(verb)) {
-      if (!placed.has(verb)) out.push(amountControl(view, verb, groups.get(verb)));
-      placed.add(verb);
-    } else if (!(hasAmount && entry.label === "all in")) {
+    if (groups.has(entry.kind)) {
+      if (!placed.has(entry.kind)) out.push(amountControl(view, entry.kind, groups.get(entry.kind)));
+      placed.add(entry.kind);
+    } else if (!(hasAmount && entry.kind === "all_in")) {
       // "all in" is one of the amount control's presets when there is one
       out.push(button(view, entry));
     }

@@ -1,7 +1,8 @@
-// One readable line per event of the table's stream (docs/events.md), in the page's language; a game's
-// own events are worded by its module (games/<game>.js), the shared ones here.
-import { t, num } from "../i18n.js";
-import { actionText, cardText } from "../cards.js";
+// One readable line per event of the table's stream (docs/events.md), in the page's language, each a
+// statement ("Ann plays Q♠"): a move from the action event's structured `move`, never from its label; a
+// game's own events are worded by its module (games/<game>.js), the shared ones here.
+import { t, num, has } from "../i18n.js";
+import { actionText, cardText, didText } from "../cards.js";
 import { signed } from "./dom.js";
 
 export function line(view, e) {
@@ -14,7 +15,9 @@ export function line(view, e) {
     case "seat":
       return t("ev.seat", { name: who(e.seat), seat: e.seat + 1 });
     case "action":
-      return t("ev.action", { who: who(e.seat), action: actionText(e.action) });
+      // what the move means (the event's move); a hidden one only as much as this seat may know
+      if (e.move) return didText(who(e.seat), e.move);
+      return has(`did.hidden.${e.action}`) ? t(`did.hidden.${e.action}`, { who: who(e.seat) }) : t("ev.action", { who: who(e.seat), action: actionText(e.action) });
     case "deal":
       return t("ev.deal", { deal: e.deal, dealer: who(e.dealer) });
     case "trump":

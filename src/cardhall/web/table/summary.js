@@ -121,7 +121,7 @@ export function scores(view, o) {
   return h(
     "table",
     { class: "scores" },
-    h("caption", { text: t("table.scores") }),
+    h("caption", { text: view.game.scoresCaption() }),
     h(
       "tbody",
       {},
@@ -130,7 +130,7 @@ export function scores(view, o) {
           "tr",
           { class: (o.winners || []).includes(seat) && view.over() ? "winner" : null },
           h("th", { scope: "row", text: view.seatName(seat) }),
-          h("td", { text: num(o.scores[seat]) }),
+          h("td", {}, view.game.scoreCell(o, seat)),
         ),
       ),
     ),

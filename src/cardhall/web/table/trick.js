@@ -1,4 +1,5 @@
-// The trick in the middle of the felt, each card in front of the seat that played it: a card just
+// The trick in the middle of the felt, each card in front of the seat that played it and named for him
+// at every width (the card that led marked ▶): a card just
 // played slides in from its player; a trick just taken slides toward its winner and stays there, the
 // winning card raised and cancelled cards (Cancellation Hearts) struck through, until the next trick
 // starts, also after the deal ends. The previous trick can be shown on demand (button or key L).
@@ -38,10 +39,12 @@ function placed(view, plays, closed, animate) {
         states.push(t("table.card_cancelled"));
       }
     } else if (!view.seenPlays.has(key)) cls = "new";
+    // The first card of a trick was led: its player is marked.
+    if (i === 0) states.push(t("table.card_led"));
     const el = h(
       "div",
       {
-        class: `played ${cls}`,
+        class: `played ${cls}${i === 0 ? " lead" : ""}`,
         "data-seat": play.seat,
         style: {
           "--cx": Math.cos(angle).toFixed(3),
@@ -51,8 +54,8 @@ function placed(view, plays, closed, animate) {
           zIndex: String(i + 1),
         },
       },
-      cardElement(play.card, "", states.join(", ")),
-      h("small", { text: view.seatName(play.seat) }),
+      cardElement(play.card, "", [view.seatName(play.seat), ...states].join(", ")),
+      h("small", { "aria-hidden": "true" }, i === 0 ? h("span", { class: "lead-mark", text: "▶ " }) : null, view.seatName(play.seat)),
     );
     if (!closed) view.seenPlays.add(key);
     return el;
