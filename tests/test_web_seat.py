@@ -582,15 +582,12 @@ def test_the_replay_steps_by_trick_and_deal_draws_the_trick_at_the_seats_and_sum
     page: Page,
 ) -> None:
     enter(page, "Ann")
+    # (a quick play whose person never sits: his stand-in plays at once; tables of bots alone are refused)
     table = api(
         page,
         "POST",
-        "/api/tables",
-        {
-            "game": "hokm(max_hands=2)",
-            "settings": {"bot_pace_ms": 0},
-            "bots": {"0": "easy", "1": "easy", "2": "easy"},
-        },
+        "/api/quickplay",
+        {"game": "hokm(max_hands=2)", "level": "easy", "settings": {"bot_pace_ms": 0, "away_seconds": 0}},
     )["table"]
     wait_status(page, table, ("finished",))
     marks = api(page, "GET", f"/api/tables/{table}/replay")["marks"]
