@@ -22,7 +22,7 @@ import msgspec
 import pytest
 from starlette.routing import Mount, Route, WebSocketRoute
 
-from cardhall.server import connection, protocol
+from cardhall.server import connection, guard, protocol
 from cardhall.server.app import STATUS, NewPlayer, NewTable, QuickPlay, create_app
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS
 from cardhall.store import RATING_POOLS, TABLE_STATUSES
@@ -257,13 +257,15 @@ def test_the_errors_of_each_section_are_real_codes_with_their_status() -> None:
 
 
 def test_the_limits_and_close_codes_are_the_codes() -> None:
-    modules = {"protocol": protocol, "connection": connection}
+    modules = {"protocol": protocol, "connection": connection, "guard": guard}
     table = rows(section("Limits and close codes", 2))
     named = {code(row[0]) for row in table}
     assert named >= {
         "protocol.MAX_FRAME",
         "protocol.MAX_CHAT",
         "protocol.MAX_NAME",
+        "protocol.MAX_DEPTH",
+        "guard.MAX_BODY",
         "connection.RATE",
         "connection.BURST",
         "connection.STRIKES",

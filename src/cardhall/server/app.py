@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -27,15 +28,17 @@ from starlette.websockets import WebSocket
 from cardhall.errors import CardhallError
 from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, rules_text
+from cardhall.server import guard
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
-from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
+from cardhall.server.protocol import MAX_NAME, ProtocolError, decode_as, encode
 from cardhall.server.replays import MAX_POSITIONS, replay_page
 from cardhall.server.settings import BOT_LEVELS, bot_for_level, settings_spec
 from cardhall.store import RATING_POOLS, PlayerRow, Store
 
 log = logging.getLogger(__name__)
 STATUS = {
+    **guard.STATUS,
     "bad_token": 401,
     "not_authenticated": 401,
     "no_such_table": 404,
@@ -70,12 +73,7 @@ def error_response(e: ProtocolError) -> Response:
 
 
 async def body(request: Request, kind: type[Any]) -> Any:
-    try:
-        return msgspec.json.decode(await request.body(), type=kind)
-    except msgspec.ValidationError as e:  # (a DecodeError too: caught first)
-        raise ProtocolError("bad_message", f"request body: {e}") from None
-    except msgspec.DecodeError as e:
-        raise ProtocolError("bad_json", f"request body is not JSON: {e}") from None
+    return decode_as(await request.body(), kind, "request body")
 
 
 def context(request: Request | WebSocket) -> ServerContext:
@@ -320,8 +318,10 @@ async def index(request: Request) -> Response:
     )
 
 
-def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
-    """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`)."""
+def create_app(store_url: str, bot_workers: int = 1, max_body: int = guard.MAX_BODY) -> Starlette:
+    """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
+    refusing request bodies over ``max_body`` bytes and the requests :mod:`cardhall.server.guard`
+    describes."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
@@ -335,14 +335,19 @@ def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
         finally:
             await ctx.stop()
 
+    def reading(path: str, endpoint: Any) -> Route:
+        """A route that reads a body: Starlette counts a body without Content-Length as it arrives (the
+        guard has refused a Content-Length over the limit already)."""
+        return Route(path, endpoint, methods=["POST"], max_body_size=max_body)
+
     routes = [
         Route("/", index),
-        Route("/api/players", create_player, methods=["POST"]),
+        reading("/api/players", create_player),
         Route("/api/players/me", me),
         Route("/api/games", games),
         Route("/api/tables", tables),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/quickplay", quick_play, methods=["POST"]),
+        reading("/api/tables", create_table),
+        reading("/api/quickplay", quick_play),
         Route("/api/tables/{table}", table_summary),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay_steps),
@@ -352,4 +357,13 @@ def create_app(store_url: str, bot_workers: int = 1) -> Starlette:
         WebSocketRoute("/ws", play),
         Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+
+    async def body_too_large(request: Request, exc: Exception) -> Response:
+        return guard.too_large(max_body)  # Starlette's refusal of a counted body, in the API's words
+
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(guard.Guard, max_body=max_body)],
+        exception_handlers={413: body_too_large},
+    )

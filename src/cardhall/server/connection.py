@@ -176,7 +176,8 @@ class Connection:
                     f"this connection is {self.player.name}'s: open another to play as someone else",
                     ref,
                 )
-            player = await self.ctx.store.player_by_token(message.token)
+            # White space round the token is no part of it, as in the HTTP bearer header.
+            player = await self.ctx.store.player_by_token(message.token.strip())
             if player is None:
                 raise ProtocolError(
                     "bad_token", "no player has this token: ask POST /api/players for one", ref
