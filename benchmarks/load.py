@@ -77,7 +77,11 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--db", db]
+    # Every player connects from this one address: no limit per address (the total stays).
+    command = [
+        *(sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--db", db),
+        *("--max-connections-per-address", "0"),
+    ]
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=raise_open_files
     )

@@ -1,16 +1,18 @@
 """Requests the server refuses before any route or message handler acts, in-process: JSON nested too
 deep, malformed JSON, whitespace round a token, cross-site POSTs, bodies not declared JSON and bodies
-over the size limit. (The limits of the transport itself, which only a real server has, are in
-``test_server_limits.py``.)"""
+over the size limit; and the outbox rule of a connection whose frames cannot be sent. (The limits of
+the transport itself, which only a real server has, are in ``test_server_limits.py``.)"""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from cardhall.server import guard
+from cardhall.server.connection import OUTBOX, WS_TRY_AGAIN_LATER, Connection
 from cardhall.server.protocol import MAX_DEPTH
 from tests.server_helpers import auth, new_player, server, session
 
@@ -205,3 +207,49 @@ def test_a_body_over_the_limit_is_refused() -> None:
         # Just under the limit is read (and refused for what it says, not its size).
         body = b'{"name": "' + b"x" * (guard.MAX_BODY - 12) + b'"}'
         assert client.post("/api/players", content=body, headers=JSON).json()["error"] == "bad_message"
+
+
+# --- a connection whose frames cannot be sent ------------------------------------------------------
+
+
+class StuckSocket:
+    """A websocket whose client reads nothing: every send waits for good, as a send into a full
+    transport does; the close still gets through (see cardhall.server.transport)."""
+
+    def __init__(self) -> None:
+        self.accepted = asyncio.Event()
+        self.closed = asyncio.Event()
+        self.code: int | None = None
+        self.sent = 0
+
+    async def accept(self) -> None:
+        self.accepted.set()
+
+    async def send_text(self, text: str) -> None:
+        await asyncio.Event().wait()
+        self.sent += 1  # (never)
+
+    async def close(self, code: int) -> None:
+        self.code = code
+        self.closed.set()
+
+    async def receive(self) -> dict[str, Any]:
+        await self.closed.wait()
+        return {"type": "websocket.disconnect", "code": self.code}
+
+
+def test_a_connection_whose_frames_pile_up_is_closed_though_its_send_is_stuck() -> None:
+    async def scenario() -> StuckSocket:
+        ws = StuckSocket()
+        connection = Connection(ws, None)  # type: ignore[arg-type]  # (no table, no store needed)
+        served = asyncio.create_task(connection.serve())
+        await ws.accepted.wait()
+        # The first frame is the one being sent, the next 999 wait behind it: 1,000 unsent.
+        for k in range(OUTBOX + 1):
+            connection.send({"type": "pong", "ref": k})
+            await asyncio.sleep(0)
+        await asyncio.wait_for(served, 30)
+        return ws
+
+    ws = asyncio.run(scenario())
+    assert ws.code == WS_TRY_AGAIN_LATER and ws.sent == 0

@@ -19,19 +19,25 @@ Choices:
   arrives by Starlette's own ``RequestBodyLimitMiddleware`` (``Route(max_body_size=...)`` on every
   route that reads a body; at the application's level it would replace this module's answers with
   its own whenever a Content-Length is over the limit), whose refusal :func:`too_large` words.
+  (uvicorn holds at most 64 KB of a body the application has not asked for yet, so a body is never
+  buffered whole either way.)
 - Every refusal here closes the connection, so the rest of an unread body is not read only to be
-  thrown away. (uvicorn holds at most 64 KB of a body the application has not
-  asked for yet, so a body is never buffered whole either way.)
+  thrown away.
+- A client gone before its body was read (it closed, or the transport's request deadline closed it:
+  :mod:`cardhall.server.transport`) has nobody to answer: Starlette's ``ClientDisconnect`` ends the
+  request quietly here rather than as an error in the log.
 
 The order of the checks is the list's: who asks, then what, then how much.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Final
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -90,7 +96,8 @@ class Guard:
             if refused is not None:
                 await refused(scope, receive, send)
                 return
-        await self.app(scope, receive, send)
+        with contextlib.suppress(ClientDisconnect):
+            await self.app(scope, receive, send)
 
     def check(self, scope: Scope) -> Response | None:
         headers = Headers(scope=scope)
