@@ -371,6 +371,15 @@ def test_connections_are_limited_per_address_and_the_extra_refused_at_once(tmp_p
             wait_until(lambda: not refused(server, "127.0.0.4"), "a closed websocket still counted")
 
 
+def test_a_client_counts_by_its_ipv4_address_or_its_ipv6_64() -> None:
+    assert transport.address_of(("127.0.0.2", 5000)) == "127.0.0.2"
+    assert transport.address_of(("2001:db8:1:2:aaaa::1", 5000, 0, 0)) == "2001:db8:1:2::/64"
+    assert transport.address_of(("2001:db8:1:2:bbbb::9", 5000, 0, 0)) == "2001:db8:1:2::/64"
+    assert transport.address_of(("2001:db8:1:3::1", 5000, 0, 0)) == "2001:db8:1:3::/64"
+    assert transport.address_of(("::ffff:192.0.2.7", 5000, 0, 0)) == "192.0.2.7"
+    assert transport.address_of(None) == ""
+
+
 def files(pid: int) -> tuple[int, int]:
     """The soft and hard limits on open files of process ``pid``."""
     for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
