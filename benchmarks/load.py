@@ -77,8 +77,12 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
-    # Every player comes from this one address: the rates per address would measure themselves.
-    command = [sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--db", db, "--no-rate-limits"]
+    # Every player comes from this one address: no rates per person or address, no limit on the
+    # connections of one address (the total stays).
+    command = [
+        *(sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--db", db),
+        *("--no-rate-limits", "--max-connections-per-address", "0"),
+    ]
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=raise_open_files
     )

@@ -141,19 +141,24 @@ def server_log(db: Path) -> Path:
 
 
 @contextmanager
-def running_server(db: Path, port: int, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+def running_server(
+    db: Path, port: int, *options: str, preexec_fn: Callable[[], None] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
     """``cardhall serve`` in its own process (with ``options`` besides its port and store), once it
     answers; killed (SIGKILL) if still alive. Its output goes to :func:`server_log` (a file, not a pipe:
-    a pipe nobody reads would stop a server that logs much, once full)."""
+    a pipe nobody reads would stop a server that logs much, once full). ``preexec_fn`` runs in the
+    child before it starts (resource limits)."""
     with server_log(db).open("wb") as output:
         process = subprocess.Popen(
             [
                 *(sys.executable, "-m", "cardhall", "serve"),
-                *("--port", str(port), "--db", f"sqlite+aiosqlite:///{db}", *options),
+                *("--port", str(port), "--db", f"sqlite+aiosqlite:///{db}"),
+                *options,
             ],
             stdout=output,
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=preexec_fn,
         )
     try:
         deadline = time.monotonic() + 60

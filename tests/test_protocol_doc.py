@@ -10,6 +10,7 @@ dict literals that build them in ``src/cardhall/server``.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import json
 import re
@@ -22,7 +23,8 @@ import msgspec
 import pytest
 from starlette.routing import Mount, Route, WebSocketRoute
 
-from cardhall.server import bounds, connection, protocol, rates
+from cardhall.cli import serve
+from cardhall.server import bounds, connection, guard, protocol, rates, transport
 from cardhall.server.app import STATUS, NewPlayer, NewTable, QuickPlay, StopTable, create_app
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS
 from cardhall.store import RATING_POOLS, TABLE_STATUSES
@@ -258,19 +260,32 @@ def test_the_errors_of_each_section_are_real_codes_with_their_status() -> None:
 
 
 def test_the_limits_and_close_codes_are_the_codes() -> None:
-    modules = {"protocol": protocol, "connection": connection, "rates": rates}
+    modules = {
+        "protocol": protocol,
+        "connection": connection,
+        "rates": rates,
+        "guard": guard,
+        "transport": transport,
+    }
     table = rows(section("Limits and close codes", 2))
     named = {code(row[0]) for row in table}
     assert named >= {
         "protocol.MAX_FRAME",
         "protocol.MAX_CHAT",
         "protocol.MAX_NAME",
+        "protocol.MAX_DEPTH",
+        "guard.MAX_BODY",
         "connection.RATE",
         "connection.BURST",
         "connection.STRIKES",
         "connection.OUTBOX",
         "connection.WS_POLICY_VIOLATION",
         "connection.WS_TRY_AGAIN_LATER",
+        "transport.REQUEST_TIMEOUT",
+        "transport.WRITE_TIMEOUT",
+        "transport.PER_ADDRESS",
+        "transport.FILE_RESERVE",
+        "transport.WS_MAX_SIZE",
     }
     for row in table:
         module, _, name = code(row[0]).partition(".")
@@ -297,6 +312,29 @@ def test_the_match_lengths_are_the_bounds() -> None:
     ]
     caps = rows(body[body.index("| game | actions at most |") :])
     assert {code(r[0]): int(r[1]) for r in caps} == bounds.MAX_ACTIONS
+
+
+# The options of `cardhall serve` that set a limit, and the constant each defaults to (None: computed).
+SERVE_LIMITS: dict[str, float | None] = {
+    "--request-timeout": transport.REQUEST_TIMEOUT,
+    "--write-timeout": transport.WRITE_TIMEOUT,
+    "--max-connections-per-address": transport.PER_ADDRESS,
+    "--max-connections": None,
+    "--max-body": guard.MAX_BODY,
+}
+
+
+def test_the_servers_limits_are_its_options_with_their_defaults() -> None:
+    parser = argparse.ArgumentParser()
+    serve.add_parser(parser.add_subparsers())
+    defaults = vars(parser.parse_args(["serve"]))
+    table = {code(row[0]).split()[0]: row[1] for row in rows(section("The server's limits", 3))}
+    assert set(table) == set(SERVE_LIMITS)
+    for option, constant in SERVE_LIMITS.items():
+        default = defaults[option.lstrip("-").replace("-", "_")]  # (a KeyError: no such option)
+        assert default == constant, option  # the parser's literal is the constant
+        if constant is not None:
+            assert float(table[option]) == constant, option
 
 
 def test_the_example_exchange_is_made_of_real_messages_and_frames() -> None:

@@ -37,7 +37,10 @@ def test_players_get_a_token_and_are_known_by_it() -> None:
         for bad in ({"name": ""}, {"name": "x" * 41}, {"name": "Ann", "age": 3}, {}):
             response = client.post("/api/players", json=bad)
             assert response.status_code == 400 and response.json()["error"] == "bad_message", bad
-        assert client.post("/api/players", content=b"{not json").json()["error"] == "bad_json"
+        not_json = client.post(
+            "/api/players", content=b"{not json", headers={"Content-Type": "application/json"}
+        )
+        assert not_json.json()["error"] == "bad_json"
 
 
 def test_the_lobby_lists_games_settings_and_tables() -> None:

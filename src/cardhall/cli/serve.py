@@ -1,4 +1,6 @@
-"""``cardhall serve``: the multiplayer server (Starlette on uvicorn) on this machine.
+"""``cardhall serve``: the multiplayer server (Starlette on uvicorn) on this machine, with the limits of
+:mod:`cardhall.server.transport` (connections, timeouts, open files) and
+:mod:`cardhall.server.guard` (request bodies) as options an operator may change.
 
 The operator's token (for ``cardhall admin``) comes from ``--admin-token-file`` or
 ``CARDHALL_ADMIN_TOKEN``; the server says only whether it has one, never what it is.
@@ -22,6 +24,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     try:
         import uvicorn
 
+        from cardhall.server import transport
         from cardhall.server.app import create_app
         from cardhall.server.rates import Limits
     except ImportError as e:
@@ -30,9 +33,29 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         raise CardhallError(f"--port must be 0..65535, got {args.port}")
     if args.bot_workers < 1:
         raise CardhallError(f"--bot-workers must be at least 1, got {args.bot_workers}")
+    for option in ("request_timeout", "write_timeout"):
+        if not getattr(args, option) > 0:
+            raise CardhallError(f"--{option.replace('_', '-')} must be more than 0 seconds")
+    if args.max_connections_per_address < 0:
+        raise CardhallError("--max-connections-per-address must be 0 (no limit) or more")
+    if args.max_connections is not None and args.max_connections < 1:
+        raise CardhallError(f"--max-connections must be at least 1, got {args.max_connections}")
+    if args.max_body < 1:
+        raise CardhallError(f"--max-body must be at least 1 byte, got {args.max_body}")
+    cap = transport.connection_cap(transport.raise_file_limit())
+    wanted = [n for n in (cap, args.max_connections) if n is not None]
+    limits = transport.Limits(
+        request_timeout=args.request_timeout,
+        write_timeout=args.write_timeout,
+        per_address=args.max_connections_per_address,
+        total=min(wanted) if wanted else None,
+    )
+    http, ws = transport.protocols(limits)
     token = read_token(args.admin_token_file, "--admin-token-file")
-    limits = Limits().without_rates() if args.no_rate_limits else Limits()
-    app = create_app(args.db, bot_workers=args.bot_workers, limits=limits, admin_token=token)
+    rates = Limits().without_rates() if args.no_rate_limits else Limits()
+    app = create_app(
+        args.db, bot_workers=args.bot_workers, limits=rates, admin_token=token, max_body=args.max_body
+    )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     console.print(f"cardhall: serving on http://{shown}:{args.port}/  (database {_public_url(args.db)})")
     console.print(
@@ -45,7 +68,9 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         app,
         host=args.host,
         port=args.port,
-        ws_max_size=65536,
+        http=http,
+        ws=ws,
+        ws_max_size=transport.WS_MAX_SIZE,
         ws_per_message_deflate=False,
         log_level="warning",
     )
@@ -80,4 +105,43 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--no-rate-limits",
         action="store_true",
         help="no rates per person or per address (a load test from one address); connections keep theirs",
+    )
+    # The defaults are the constants of cardhall.server.transport and .guard, written out here so that
+    # `cardhall serve --help` needs no server extra to run (docs/protocol.md, "Limits", explains each).
+    v.add_argument(
+        "--request-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds a connection has to send a whole request, from its opening or its last answer "
+        "(default 10)",
+    )
+    v.add_argument(
+        "--write-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="seconds a connection may read nothing of what is sent to it before it is dropped (default 30)",
+    )
+    v.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="connections one address (IPv6: one /64) may hold at once; 0: no limit, as behind a proxy "
+        "(default 64)",
+    )
+    v.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="connections the server holds at once (default and most: its open-file limit less 100)",
+    )
+    v.add_argument(
+        "--max-body",
+        type=int,
+        default=65536,
+        metavar="BYTES",
+        help="bytes an HTTP request body may hold (default 65536)",
     )

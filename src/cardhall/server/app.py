@@ -44,10 +44,11 @@ from cardhall.errors import CardhallError
 from cardhall.options import Option
 from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, option_text, rules_text
+from cardhall.server import guard
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.host import TableHost
-from cardhall.server.protocol import MAX_NAME, ProtocolError, encode
+from cardhall.server.protocol import MAX_NAME, ProtocolError, decode_as, encode
 from cardhall.server.rates import Limits, RateLimited
 from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
@@ -55,6 +56,7 @@ from cardhall.store import RATING_POOLS, PlayerRow, Store, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 STATUS = {
+    **guard.STATUS,
     "bad_token": 401,
     "not_authenticated": 401,
     "not_admin": 403,
@@ -104,12 +106,7 @@ def error_response(e: ProtocolError) -> Response:
 
 
 async def body(request: Request, kind: type[Any]) -> Any:
-    try:
-        return msgspec.json.decode(await request.body(), type=kind)
-    except msgspec.ValidationError as e:  # (a DecodeError too: caught first)
-        raise ProtocolError("bad_message", f"request body: {e}") from None
-    except msgspec.DecodeError as e:
-        raise ProtocolError("bad_json", f"request body is not JSON: {e}") from None
+    return decode_as(await request.body(), kind, "request body")
 
 
 def context(request: Request | WebSocket) -> ServerContext:
@@ -491,11 +488,13 @@ def create_app(
     store_opener: Callable[[str], Awaitable[Store]] | None = None,
     limits: Limits | None = None,
     admin_token: str | None = None,
+    max_body: int = guard.MAX_BODY,
 ) -> Starlette:
     """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
     opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it), ``limits``
-    its rates per person and per address (:class:`Limits`: the defaults when None), and
-    ``admin_token`` the operator's token (None: no operator)."""
+    its rates per person and per address (:class:`Limits`: the defaults when None), ``admin_token``
+    the operator's token (None: no operator); request bodies over ``max_body`` bytes and the requests
+    :mod:`cardhall.server.guard` describes are refused."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
@@ -509,15 +508,20 @@ def create_app(
         finally:
             await ctx.stop()
 
+    def reading(path: str, endpoint: Any) -> Route:
+        """A route that reads a body: Starlette counts a body without Content-Length as it arrives (the
+        guard has refused a Content-Length over the limit already)."""
+        return Route(path, endpoint, methods=["POST"], max_body_size=max_body)
+
     routes = [
         Route("/", index),
-        Route("/api/players", create_player, methods=["POST"]),
+        reading("/api/players", create_player),
         Route("/api/players/me", me),
         Route("/api/players/me/tables", my_tables),
         Route("/api/games", games),
         Route("/api/tables", tables),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/quickplay", quick_play, methods=["POST"]),
+        reading("/api/tables", create_table),
+        reading("/api/quickplay", quick_play),
         Route("/api/tables/{table}", table_summary),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay_steps),
@@ -525,9 +529,19 @@ def create_app(
         Route("/api/leaderboard/{game}", leaderboard),
         Route("/api/rules/{game}", rules),
         Route("/api/admin/tables", admin_tables),
-        Route("/api/admin/tables/{table}/stop", admin_stop, methods=["POST"]),
+        reading("/api/admin/tables/{table}/stop", admin_stop),
         WebSocketRoute("/ws", play),
         Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]
-    middleware = [Middleware(GZipMiddleware, minimum_size=500)]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+
+    async def body_too_large(request: Request, exc: Exception) -> Response:
+        return guard.too_large(max_body)  # Starlette's refusal of a counted body, in the API's words
+
+    # The guard first: a request it refuses reaches nothing else.
+    middleware = [Middleware(guard.Guard, max_body=max_body), Middleware(GZipMiddleware, minimum_size=500)]
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=middleware,
+        exception_handlers={413: body_too_large},
+    )

@@ -14,7 +14,12 @@ Choices:
   in a row is closed (1008, policy violation). A new connection starts with a full bucket of its own,
   but not of its player's or its address's: reconnecting gains nothing.
 - A client whose unsent frames pile up beyond 1,000 is too slow to follow its tables and is closed
-  (1013, try again later); it can reconnect and ask for what it missed.
+  (1013, try again later); it can reconnect and ask for what it missed. The count includes the frame
+  being sent. Such a client's frames stop going out because the transport's buffer is full and the
+  send of one frame waits for it to drain: so the frames still queued are dropped (they would arrive
+  after the close anyway, or never) and the send under way is given up, and the close goes at once.
+  (Behind uvicorn, :mod:`cardhall.server.transport` writes that close behind what the buffer holds and
+  drops the connection if the client never reads it.)
 """
 
 from __future__ import annotations
@@ -78,6 +83,7 @@ class Connection:
         self._stamp = time.monotonic()
         self._strikes = 0
         self._close_code: int | None = None
+        self._sending: anyio.CancelScope | None = None  # the send under way, if any
 
     # --- sending -------------------------------------------------------------------------------
 
@@ -85,7 +91,10 @@ class Connection:
         if self._close_code is not None:
             return
         if len(self._out) >= OUTBOX:
+            self._out.clear()
             self._close(WS_TRY_AGAIN_LATER)
+            if self._sending is not None:
+                self._sending.cancel()
             return
         self._out.append(encode(frame))
         self._ready.set()
@@ -96,18 +105,24 @@ class Connection:
             self._ready.set()
 
     async def _sender(self) -> None:
-        """Send the frames queued, in order, as they come; after them the close, if one is due."""
+        """Send the frames queued, in order, as they come; after them the close, if one is due. A frame
+        leaves the queue once sent, so the queue's length counts it while it is being sent."""
         while True:
             await self._ready.wait()
             self._ready.clear()
             try:
                 while self._out:
-                    await self.ws.send_text(self._out.popleft())
+                    with anyio.CancelScope() as self._sending:
+                        await self.ws.send_text(self._out[0])
+                    self._sending = None
+                    if not self._out:  # given up: the client is too slow (see send)
+                        break
+                    self._out.popleft()
+                if self._close_code is not None:
+                    await self.ws.close(self._close_code)
+                    return
             except (WebSocketDisconnect, OSError):
                 return  # the client is gone: nothing more to send
-            if self._close_code is not None:
-                await self.ws.close(self._close_code)
-                return
 
     # --- receiving -----------------------------------------------------------------------------
 
@@ -191,7 +206,8 @@ class Connection:
                     f"this connection is {self.player.name}'s: open another to play as someone else",
                     ref,
                 )
-            player = await self.ctx.store.player_by_token(message.token)
+            # White space round the token is no part of it, as in the HTTP bearer header.
+            player = await self.ctx.store.player_by_token(message.token.strip())
             if player is None:
                 raise ProtocolError(
                     "bad_token", "no player has this token: ask POST /api/players for one", ref

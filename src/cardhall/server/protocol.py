@@ -4,16 +4,33 @@ Each client message is a JSON object whose ``type`` names it; ``msgspec`` checks
 structures below (unknown fields, wrong types and unknown types are refused) before anything acts on
 it. ``docs/protocol.md`` documents every message in both directions; the server's frames are built in
 :mod:`cardhall.server.host` and :mod:`cardhall.server.connection`.
+
+Reading JSON (websocket messages here, HTTP bodies through :func:`decode_as`), in this order:
+
+- Nesting deeper than :data:`MAX_DEPTH` is refused (``bad_message``) before msgspec sees the text.
+  msgspec descends into nested arrays and objects recursively, the values of ``Any`` fields and the
+  unknown fields it skips included, and counts its depth against Python's recursion limit on top of
+  whatever stack the caller already has: about 1,000 levels (fewer inside the server's middleware)
+  ended in ``RecursionError``. No message of this protocol nests more than 2 levels.
+- Text that is not JSON at all is ``bad_json``, JSON of the wrong shape ``bad_message``. msgspec checks
+  the shape as it reads, so ``[`` fails as "expected an object" before the missing end is seen; only a
+  refused message is read a second time, untyped, to tell the two apart.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import re
+from collections.abc import Callable
+from typing import Final, TypeVar
 
 import msgspec
 
+T = TypeVar("T")
+
 # The largest client frame read (characters); anything longer gets ``too_large``.
 MAX_FRAME: Final = 4096
+# The deepest nesting of arrays and objects read in a message or a request body.
+MAX_DEPTH: Final = 32
 MAX_CHAT: Final = 500
 MAX_NAME: Final = 40
 
@@ -105,6 +122,8 @@ ERROR_CODES: Final = (
     "no_person",
     "too_many_tables",
     "not_admin",
+    "cross_site",
+    "bad_content_type",
 )
 
 
@@ -122,20 +141,68 @@ class ProtocolError(Exception):
         return {"type": "error", "code": self.code, "message": self.message, "ref": self.ref}
 
 
+# A string (closed or not) or one bracket: what the nesting scan looks at, strings skipped whole.
+_STRUCTURE: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
+
+
+def too_deep(text: str | bytes) -> bool:
+    """Whether ``text`` nests arrays and objects deeper than :data:`MAX_DEPTH` (brackets inside strings
+    do not count)."""
+    if isinstance(text, bytes):
+        # In UTF-8 a byte that reads as a bracket, quote or backslash is that ASCII character.
+        text = text.decode("latin-1")
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False  # the common case, without a scan
+    depth = 0
+    for match in _STRUCTURE.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
+def _read(text: str | bytes, decode: Callable[[str | bytes], T], what: str) -> T:
+    """``decode(text)``: ``bad_message`` when too deep, ``bad_json`` when not JSON; msgspec's
+    ``ValidationError`` (JSON of the wrong shape) goes to the caller, which names it."""
+    if too_deep(text):
+        raise ProtocolError("bad_message", f"{what} nests arrays or objects deeper than {MAX_DEPTH} levels")
+    try:
+        return decode(text)
+    except msgspec.ValidationError:  # (a DecodeError too: caught first)
+        try:
+            msgspec.json.decode(text)  # shallow, as checked: no recursion to fear
+        except msgspec.DecodeError as e:
+            raise ProtocolError("bad_json", f"{what} is not JSON: {e}") from None
+        raise
+    except msgspec.DecodeError as e:
+        raise ProtocolError("bad_json", f"{what} is not JSON: {e}") from None
+
+
+def decode_as(data: str | bytes, kind: type[T], what: str) -> T:
+    """``data`` (an HTTP request body) read as ``kind``; ``bad_json`` or ``bad_message`` naming ``what``
+    otherwise."""
+    try:
+        return _read(data, lambda text: msgspec.json.decode(text, type=kind), what)
+    except msgspec.ValidationError as e:
+        raise ProtocolError("bad_message", f"{what}: {e}") from None
+
+
 def decode(text: str | bytes) -> ClientMessage:
     """The message a client frame holds; :class:`ProtocolError` naming what is wrong otherwise."""
     if len(text) > MAX_FRAME:
         raise ProtocolError("too_large", f"a frame holds at most {MAX_FRAME} characters, got {len(text)}")
     try:
-        message: ClientMessage = _DECODER.decode(text)
-    except msgspec.ValidationError as e:  # (a DecodeError too: caught first)
+        message: ClientMessage = _read(text, _DECODER.decode, "the message")
+    except msgspec.ValidationError as e:
         text_error = str(e)
         if text_error.endswith("- at `$.type`") or "missing required field `type`" in text_error:
             known = ", ".join(MESSAGE_TYPES)
             raise ProtocolError("unknown_type", f"{text_error}; message types: {known}") from None
         raise ProtocolError("bad_message", text_error) from None
-    except msgspec.DecodeError as e:
-        raise ProtocolError("bad_json", f"not JSON: {e}") from None
     if isinstance(message, Chat) and len(message.text) > MAX_CHAT:
         raise ProtocolError("bad_message", f"a chat line holds at most {MAX_CHAT} characters", message.id)
     return message

@@ -1,0 +1,271 @@
+"""The server's connections below the application: uvicorn's HTTP protocol (httptools) and websocket
+protocol (websockets-sansio) subclassed with the limits a server open to anyone needs, and the open-file
+limit of the process. ``cardhall serve`` hands the classes of :func:`protocols` to uvicorn
+(``uvicorn.run(http=..., ws=...)``); an application run in-process (Starlette's test client) has none of
+this.
+
+Choices:
+
+- **Admission at accept.** Each connection is counted against its address (an IPv4 address; an IPv6
+  address by its /64, the block one subscriber gets) and against the server's total. One over either
+  limit is refused at once, before its first byte is read: a short ``503`` and the close. Refusing
+  early keeps file descriptors for everyone else: one address cannot take the server's whole share,
+  and many addresses together fill the total before the process runs out of files (where accept()
+  would fail for everybody and the store, the logs and the static files would have none left). The
+  count covers a connection from accept to close, after a websocket upgrade too.
+- **Request deadline.** A connection must deliver a complete request (headers and body) within
+  ``request_timeout`` seconds of opening, of the end of its previous response, or (pipelined) of the
+  first byte of the request; otherwise it is closed. uvicorn's own ``timeout_keep_alive`` waits only
+  between requests and gives up at the first byte, so a connection that never sends anything, or
+  sends its headers or its body a byte at a time (slowloris), was held forever. No deadline runs while
+  the application answers, or on a websocket (its keepalive pings are uvicorn's).
+- **Write stall.** A connection whose writes make no progress (the transport's buffer above its high
+  mark, the peer reading nothing) for ``write_timeout`` seconds is dropped (TCP abort). Closing it
+  would wait for a buffer that never drains: uvicorn's own close after a failed websocket keepalive
+  did exactly that, holding the connection, its file and its buffer for as long as the peer wished.
+- **A websocket close is never held up by a full buffer.** uvicorn waits for the buffer to drain
+  before writing any message, the close included; the close of a client too slow to read its frames
+  (:mod:`cardhall.server.connection`, 1013) would then wait forever. Here a close goes behind what the
+  buffer holds at once (writing into the transport never blocks); a client that reads on gets its
+  frames and then the close, one that never reads is dropped by the write stall.
+- **A send after uvicorn closed the websocket itself** (keepalive timeout) is a disconnect
+  (``ClientDisconnected``, which the application reads as ``WebSocketDisconnect``), not the
+  ``RuntimeError`` uvicorn raises, which the server logged as an error on every such close.
+- **Open files.** :func:`raise_file_limit` raises the soft limit on open files to the hard one at start
+  (the soft default, often 1,024, is a convention for interactive programs, not what the machine
+  allows), and :func:`connection_cap` keeps :data:`FILE_RESERVE` of them out of the connections' total.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+REQUEST_TIMEOUT: Final = 10.0  # seconds to deliver a complete request
+WRITE_TIMEOUT: Final = 30.0  # seconds a connection's writes may make no progress
+PER_ADDRESS: Final = 64  # connections from one address at once (0: no limit)
+FILE_RESERVE: Final = 100  # open files kept out of the connections' total
+WS_MAX_SIZE: Final = 65536  # bytes in one websocket message (uvicorn's ws_max_size)
+
+
+@dataclass(frozen=True)
+class Limits:
+    request_timeout: float = REQUEST_TIMEOUT
+    write_timeout: float = WRITE_TIMEOUT
+    per_address: int = PER_ADDRESS  # 0: no limit
+    total: int | None = None  # None: no limit
+
+
+def address_of(peer: Any) -> str:
+    """What one client counts as: its IPv4 address, its IPv6 /64 (an IPv4-mapped one as IPv4)."""
+    host = peer[0] if isinstance(peer, tuple) and peer else str(peer or "")
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:  # a Unix socket or something stranger: all one client
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class Admission:
+    """The connections held, per address and in all."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.by_address: Counter[str] = Counter()
+        self.held: dict[asyncio.BaseTransport, str] = {}
+
+    def admit(self, transport: asyncio.BaseTransport) -> str | None:
+        """Count ``transport`` in; or why not (and it is not counted)."""
+        address = address_of(transport.get_extra_info("peername"))
+        total, per_address = self.limits.total, self.limits.per_address
+        if total is not None and len(self.held) >= total:
+            return "the server holds as many connections as it can: try again in a moment"
+        if per_address and self.by_address[address] >= per_address:
+            return f"too many connections from {address} at once (at most {per_address})"
+        self.held[transport] = address
+        self.by_address[address] += 1
+        return None
+
+    def release(self, transport: asyncio.BaseTransport) -> None:
+        address = self.held.pop(transport, None)
+        if address is not None:
+            self.by_address[address] -= 1
+            if not self.by_address[address]:
+                del self.by_address[address]
+
+
+class _Watched(asyncio.Protocol):
+    """The write stall watch both protocols share."""
+
+    limits: ClassVar[Limits]
+    admission: ClassVar[Admission]
+    transport: asyncio.Transport
+    _stall: asyncio.TimerHandle | None = None
+    _write_paused = False
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._write_paused = True
+        if self._stall is None:
+            self._stall = asyncio.get_running_loop().call_later(self.limits.write_timeout, self._stalled)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._write_paused = False
+        self._unwatch()
+
+    def _unwatch(self) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+    def _stalled(self) -> None:
+        self._stall = None
+        self.transport.abort()
+
+
+class HTTPProtocol(_Watched, HttpToolsProtocol):
+    _admitted = False
+    _deadline: asyncio.TimerHandle | None = None
+    _receiving = False  # a request has begun and is not complete
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        refused = self.admission.admit(transport)
+        if refused is not None:
+            text = refused.encode()
+            transport.write(
+                b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(text), text)
+            )
+            transport.close()  # uvicorn never hears of it
+            return
+        self._admitted = True
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self._admitted:
+            return
+        self._disarm()
+        self._unwatch()
+        super().connection_lost(exc)
+        self.admission.release(self.transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self._admitted:
+            super().data_received(data)
+
+    def _arm(self) -> None:
+        if self._deadline is None and not self.transport.is_closing():
+            self._deadline = self.loop.call_later(self.limits.request_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        self.transport.close()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._receiving = True
+        self._arm()  # (already running unless the request is pipelined behind a response)
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._receiving = False
+        self._disarm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        answering = self.cycle is not None and not self.cycle.response_complete  # a pipelined request
+        if not self._receiving and not answering:
+            self._arm()
+
+    def handle_websocket_upgrade(self) -> None:
+        # The connection (and its place in the count) passes to the websocket protocol.
+        self._disarm()
+        self._unwatch()
+        super().handle_websocket_upgrade()
+
+
+class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._unwatch()
+        super().connection_lost(exc)
+        self.admission.release(self.transport)
+
+    async def send(self, message: Any) -> None:
+        if message["type"] == "websocket.close" and self._write_paused and not self.disconnected:
+            # uvicorn's send waits until the buffer drains before anything else: the close goes now,
+            # behind what the buffer holds. Nothing else runs between the two lines (the wait on a set
+            # event does not suspend), so no other send slips through.
+            self.writable.set()
+            try:
+                await super().send(message)
+            finally:
+                if self._write_paused and not self.disconnected:
+                    self.writable.clear()
+            return
+        try:
+            await super().send(message)
+        except RuntimeError:
+            if message["type"] == "websocket.send" and self.close_sent:
+                raise ClientDisconnected() from None  # uvicorn closed it (keepalive): a disconnect
+            raise
+
+
+def protocols(limits: Limits) -> tuple[type[HTTPProtocol], type[WebSocketProtocol]]:
+    """The HTTP and websocket protocol classes of one server, sharing its count of connections."""
+    admission = Admission(limits)
+
+    class HTTP(HTTPProtocol):
+        pass
+
+    class WebSocket(WebSocketProtocol):
+        pass
+
+    for cls in (HTTP, WebSocket):
+        cls.limits = limits
+        cls.admission = admission
+    return HTTP, WebSocket
+
+
+def raise_file_limit() -> int | None:
+    """Raise this process's soft limit on open files to its hard limit; the soft limit now (None where
+    the system has no such limit)."""
+    try:
+        import resource
+    except ImportError:  # not POSIX
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    # An unlimited hard limit is refused as a soft one (Linux: above fs.nr_open); 2**20 is its default.
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if wanted > soft:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def connection_cap(files: int | None) -> int | None:
+    """The most connections a process allowed ``files`` open files may hold: :data:`FILE_RESERVE` (at
+    most half) stay for the store, the logs, the bots' worker processes and the static files being
+    sent."""
+    if files is None:
+        return None
+    return max(1, files - min(FILE_RESERVE, files // 2))
