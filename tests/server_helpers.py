@@ -9,13 +9,17 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from cardhall.server.app import create_app
+from cardhall.server.protocol import ServerFrame
 from cardhall.server.rates import Limits
+from cardhall.store import PlayerRow
 from tests.benchmark_scripts import load_script
 
 FAST = {"bot_pace_ms": 0}  # bots play at once in tests
@@ -56,6 +60,21 @@ def new_table(
     assert response.status_code == 201, response.text
     table: str = response.json()["table"]
     return table
+
+
+@dataclass(eq=False)
+class Watcher:
+    """A connection as a table sees it (in-process tests talk to a table directly): every frame it was
+    sent, as the JSON-ready value a socket would carry."""
+
+    player: PlayerRow | None
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    def send(self, frame: ServerFrame) -> None:
+        self.frames.append(msgspec.to_builtins(frame))
+
+    def kinds(self) -> list[str]:
+        return [f["type"] for f in self.frames]
 
 
 class Session:

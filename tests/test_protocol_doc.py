@@ -11,7 +11,6 @@ dict literals that build them in ``src/cardhall/server``.
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import re
 import types
@@ -140,6 +139,8 @@ def json_type(annotation: Any) -> str:
     names = {int: "integer", str: "string", bool: "boolean", float: "number", dict: "object", list: "array"}
     if annotation is type(None):
         return "null"
+    if isinstance(annotation, type) and issubclass(annotation, msgspec.Struct):
+        return "object"
     return names[typing.get_origin(annotation) or annotation]
 
 
@@ -149,39 +150,27 @@ def default_of(field: msgspec.structs.FieldInfo) -> Any:
     return field.default_factory()
 
 
-def frames_in_code() -> tuple[dict[str, set[str]], set[str]]:
-    """Per server frame type, the keys of the dict literals that build it (``{"type": "update", ...}``),
-    and every key any dict literal or item assignment in the server's modules names."""
-    frames: dict[str, set[str]] = {}
-    keys: set[str] = set()
-    for path in sorted(SERVER.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Dict):
-                names = {
-                    k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)
-                }
-                keys |= names
-                for k, v in zip(node.keys, node.values, strict=True):
-                    if isinstance(k, ast.Constant) and k.value == "type" and isinstance(v, ast.Constant):
-                        frames.setdefault(str(v.value), set()).update(names)
-            elif (
-                isinstance(node, ast.Subscript)
-                and isinstance(node.ctx, ast.Store)
-                and isinstance(node.slice, ast.Constant)
-                and isinstance(node.slice.value, str)
-            ):
-                keys.add(node.slice.value)
-    return frames, keys
+# Each server frame's struct, by its type.
+FRAMES: dict[str, type[msgspec.Struct]] = {
+    str(cls.__struct_config__.tag): cls for cls in protocol.FRAME_STRUCTS
+}
+
+
+def wire_fields(struct: type[msgspec.Struct]) -> dict[str, Any]:
+    """A struct's fields as they are named on the wire (``sender`` is ``from``), with their types (a
+    field that may be left out, ``UNSET``, has its type without it)."""
+    out: dict[str, Any] = {}
+    for f in msgspec.structs.fields(struct):
+        kind = f.type
+        if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
+            kinds = [a for a in typing.get_args(kind) if a is not msgspec.UnsetType]
+            kind = kinds[0] if len(kinds) == 1 else typing.Union[tuple(kinds)]  # noqa: UP007
+        out[f.encode_name] = kind
+    return out
 
 
 def seat_entry_keys() -> set[str]:
-    tree = ast.parse((SERVER / "host.py").read_text(encoding="utf-8"))
-    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "seats_view")
-    literal = next(n for n in ast.walk(function) if isinstance(n, ast.Dict))
-    return {k.value for k in literal.keys if isinstance(k, ast.Constant)}
-
-
-FRAMES, FRAME_KEYS = frames_in_code()
+    return set(wire_fields(protocol.SeatEntry))
 
 
 def check_fields(body: str, struct: type[msgspec.Struct], leave_out: tuple[str, ...] = ()) -> None:
@@ -226,11 +215,16 @@ def test_the_server_frames_are_the_ones_the_code_sends() -> None:
 
 
 @pytest.mark.parametrize("frame", sorted(FRAMES))
-def test_each_server_frame_documents_every_field_it_has(frame: str) -> None:
-    documented = column(section(f"`{frame}`", 3, section("Server frames", 2)))
-    assert len(documented) == len(set(documented))
-    assert FRAMES[frame] <= set(documented), f"{frame}: undocumented {FRAMES[frame] - set(documented)}"
-    assert set(documented) <= FRAME_KEYS, f"{frame}: no such field {set(documented) - FRAME_KEYS}"
+def test_each_server_frame_documents_every_field_it_has_with_its_type(frame: str) -> None:
+    table = rows(section(f"`{frame}`", 3, section("Server frames", 2)))
+    documented = {code(row[0]): row[1] for row in table}
+    assert len(documented) == len(table)
+    fields = {"type": str, **wire_fields(FRAMES[frame])}
+    assert set(documented) == set(fields), f"{frame}: documented {set(documented)}, sent {set(fields)}"
+    for name, kind in fields.items():
+        expected = json_type(kind)
+        shown = documented[name]
+        assert set(shown.split(" or ")) == set(expected.split(" or ")), (frame, name, shown, expected)
 
 
 def test_seat_entries_are_documented_field_by_field() -> None:

@@ -20,10 +20,11 @@ from cardhall.cli import main
 from cardhall.server import bounds, rates
 from cardhall.server.context import ServerContext
 from cardhall.server.rates import Buckets, Limiter, Limits, Rate, address_key
-from cardhall.store import PlayerRow, SeatRow, TableRow
+from cardhall.store import SeatRow, TableRow
 from cardhall.store.sql import open_store
 from tests.server_helpers import (
     FAST,
+    Watcher,
     auth,
     free_port,
     http,
@@ -59,17 +60,6 @@ def quick(client: TestClient, token: str, game: str = "hokm(max_hands=1)", **set
 
 
 # --- rematch races -------------------------------------------------------------------------------
-
-
-class Watcher:
-    """A spectator at a table, as the table sees a connection: it keeps the frames it is sent."""
-
-    def __init__(self, player: PlayerRow) -> None:
-        self.player: PlayerRow | None = player
-        self.frames: list[dict[str, Any]] = []
-
-    def send(self, frame: dict[str, Any]) -> None:
-        self.frames.append(frame)
 
 
 def test_simultaneous_rematches_from_the_players_of_a_match_make_one_table() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from cardhall.server import guard
 from cardhall.server.connection import OUTBOX, WS_TRY_AGAIN_LATER, Connection
-from cardhall.server.protocol import MAX_DEPTH
+from cardhall.server.protocol import MAX_DEPTH, PongFrame
 from tests.server_helpers import auth, new_player, server, session
 
 JSON = {"Content-Type": "application/json"}
@@ -248,7 +248,7 @@ def test_a_connection_whose_frames_pile_up_is_closed_though_its_send_is_stuck() 
         await ws.accepted.wait()
         # The first frame is the one being sent, the next 999 wait behind it: 1,000 unsent.
         for k in range(OUTBOX + 1):
-            connection.send({"type": "pong", "ref": k})
+            connection.send(PongFrame(ref=k))
             await asyncio.sleep(0)
         await asyncio.wait_for(served, 30)
         return ws

@@ -21,7 +21,6 @@ import sqlite3
 import subprocess
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -39,7 +38,7 @@ from cardhall.store import ActionRow, PlayerRow, SeatRow, Store, StoreUnavailabl
 from cardhall.store.sql import SqlStore
 from cardhall.table import Table
 from tests.postgres import PostgresServer, postgres_bin, postgres_server
-from tests.server_helpers import auth, new_player, session
+from tests.server_helpers import Watcher, auth, new_player, session
 
 pytestmark = pytest.mark.anyio
 
@@ -59,20 +58,6 @@ CEILING = 120.0  # seconds any wait here may take at most on a loaded machine (n
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@dataclass(eq=False)
-class Watcher:
-    """A connection as a table sees it: every frame it was sent."""
-
-    player: PlayerRow | None
-    frames: list[dict[str, Any]] = field(default_factory=list)
-
-    def send(self, frame: dict[str, Any]) -> None:
-        self.frames.append(frame)
-
-    def kinds(self) -> list[str]:
-        return [f["type"] for f in self.frames]
 
 
 class FaultyStore:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from cardhall.bots import Bot, make_bot
@@ -49,7 +50,19 @@ from cardhall.records import apply_actions, check_record
 from cardhall.registry import load_game
 
 Event = dict[str, Any]
-SEAT_KINDS = ("empty", "person", "remote", "bot")
+
+
+class SeatKind(StrEnum):
+    """Who may sit in a seat; the server's store keeps ``empty``, ``person`` (a person over the network:
+    ``remote`` at the server's Table) and ``bot``. Values are the JSON's words."""
+
+    EMPTY = "empty"
+    PERSON = "person"  # at this terminal (or, in the server's rows, over the network)
+    REMOTE = "remote"  # over the network, as the server's Table holds him
+    BOT = "bot"
+
+
+SEAT_KINDS = tuple(SeatKind)
 
 
 class StaleActionError(IllegalActionError):
@@ -60,36 +73,40 @@ class StaleActionError(IllegalActionError):
 class Occupant:
     """Who sits in a seat: ``kind`` is one of :data:`SEAT_KINDS`; a bot has its bot string."""
 
-    kind: str = "empty"
+    kind: SeatKind = SeatKind.EMPTY
     name: str = ""
     bot: str = ""
 
     EMPTY: ClassVar[Occupant]
 
     def __post_init__(self) -> None:
-        if self.kind not in SEAT_KINDS:
-            raise InvalidOptionError(f"seat kind must be one of {', '.join(SEAT_KINDS)}, got {self.kind!r}")
-        if (self.kind == "bot") != bool(self.bot):
+        try:
+            object.__setattr__(self, "kind", SeatKind(self.kind))  # (a plain string is read too)
+        except ValueError:
+            raise InvalidOptionError(
+                f"seat kind must be one of {', '.join(SEAT_KINDS)}, got {self.kind!r}"
+            ) from None
+        if (self.kind == SeatKind.BOT) != bool(self.bot):
             raise InvalidOptionError("a bot seat needs a bot string, and only a bot seat has one")
 
     @classmethod
     def person(cls, name: str = "you") -> Occupant:
-        return cls("person", name)
+        return cls(SeatKind.PERSON, name)
 
     @classmethod
     def remote(cls, name: str) -> Occupant:
-        return cls("remote", name)
+        return cls(SeatKind.REMOTE, name)
 
     @classmethod
     def for_bot(cls, spec: str, name: str = "") -> Occupant:
-        return cls("bot", name or spec, spec)
+        return cls(SeatKind.BOT, name or spec, spec)
 
     @property
     def is_bot(self) -> bool:
-        return self.kind == "bot"
+        return self.kind == SeatKind.BOT
 
     def as_json(self) -> dict[str, str]:
-        out = {"kind": self.kind, "name": self.name}
+        out = {"kind": self.kind.value, "name": self.name}
         if self.bot:
             out["bot"] = self.bot
         return out

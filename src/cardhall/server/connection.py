@@ -30,7 +30,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -46,9 +46,14 @@ from cardhall.server.protocol import (
     Join,
     Leave,
     Ping,
+    PlayerInfo,
+    PongFrame,
     ProtocolError,
     Rematch,
+    RematchFrame,
+    ServerFrame,
     Watch,
+    WelcomeFrame,
     decode,
     encode,
 )
@@ -87,7 +92,7 @@ class Connection:
 
     # --- sending -------------------------------------------------------------------------------
 
-    def send(self, frame: dict[str, Any]) -> None:
+    def send(self, frame: ServerFrame) -> None:
         if self._close_code is not None:
             return
         if len(self._out) >= OUTBOX:
@@ -197,7 +202,7 @@ class Connection:
     async def handle(self, message: ClientMessage) -> None:
         ref = message.id
         if isinstance(message, Ping):
-            self.send({"type": "pong", "ref": ref})
+            self.send(PongFrame(ref=ref))
             return
         if isinstance(message, Hello):
             if self.player is not None:  # one connection, one player: its seats and chat are his
@@ -213,7 +218,7 @@ class Connection:
                     "bad_token", "no player has this token: ask POST /api/players for one", ref
                 )
             self.player = player
-            self.send({"type": "welcome", "ref": ref, "player": {"id": player.id, "name": player.name}})
+            self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name)))
             return
         if self.player is None:
             raise ProtocolError("not_authenticated", "say hello with your token first", ref)
@@ -221,7 +226,7 @@ class Connection:
             new = await self.ctx.lobby.rematch(self.player, message.table, ref, self.address)
             old = self.ctx.lobby.hosts.get(message.table)
             number = 0 if old is None or old.table is None else old.table.number
-            self.send({"type": "rematch", "table": message.table, "n": number, "new": new.id, "ref": ref})
+            self.send(RematchFrame(table=message.table, n=number, new=new.id, ref=ref))
             return
         host = self.ctx.lobby.host(message.table, ref)
         if isinstance(message, Join):

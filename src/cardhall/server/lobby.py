@@ -45,10 +45,10 @@ from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import load_game
 from cardhall.server import bounds
 from cardhall.server.host import Services, TableHost
-from cardhall.server.protocol import ProtocolError
+from cardhall.server.protocol import ProtocolError, RematchFrame
 from cardhall.server.rates import Limiter
 from cardhall.server.settings import bot_for_level, table_settings
-from cardhall.store import ActionRow, PlayerRow, SeatRow, TableRow
+from cardhall.store import ActionRow, PlayerRow, SeatKind, SeatRow, TableRow, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -154,9 +154,9 @@ class Lobby:
             raise ProtocolError("bad_game", str(e)) from None
         seats = [SeatRow(s) for s in range(game.num_players)]
         for seat, spec in (bots or {}).items():
-            seats[self._seat(game.num_players, seat)] = SeatRow(seat, "bot", spec, None, spec)
+            seats[self._seat(game.num_players, seat)] = SeatRow(seat, SeatKind.BOT, spec, None, spec)
         for seat, player in (people or {}).items():
-            seats[self._seat(game.num_players, seat)] = SeatRow(seat, "person", player.name, player.id)
+            seats[self._seat(game.num_players, seat)] = SeatRow(seat, SeatKind.PERSON, player.name, player.id)
         if owner is not None:
             self._check_owner(owner, seats, address)
         row = TableRow(
@@ -188,7 +188,8 @@ class Lobby:
             )
         limits = self.limiter.limits
         mine = [h.row.status for h in self.hosts.values() if h.row.owner_id == owner.id]
-        waiting, unfinished = mine.count("waiting"), mine.count("waiting") + mine.count("playing")
+        waiting = mine.count(TableStatus.WAITING)
+        unfinished = waiting + mine.count(TableStatus.PLAYING)
         cap = limits.waiting_tables_per_player
         if cap is not None and waiting >= cap and any(s.kind == "empty" for s in seats):
             raise ProtocolError(
@@ -281,12 +282,5 @@ class Lobby:
             e.ref = ref  # type: ignore[assignment]  # (the create knows no message to quote)
             raise
         self._rematches[table_id] = host.id
-        old.send_all(
-            {
-                "type": "rematch",
-                "table": table_id,
-                "n": 0 if old.table is None else old.table.number,
-                "new": host.id,
-            }
-        )
+        old.send_all(RematchFrame(table=table_id, n=old.number, new=host.id))
         return host

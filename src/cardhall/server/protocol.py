@@ -1,9 +1,13 @@
-"""The websocket protocol: every message a client may send, validated on arrival, and the error codes.
+"""The websocket protocol: every message a client may send, validated on arrival, every frame the server
+sends, and the error codes.
 
 Each client message is a JSON object whose ``type`` names it; ``msgspec`` checks it against the
 structures below (unknown fields, wrong types and unknown types are refused) before anything acts on
-it. ``docs/protocol.md`` documents every message in both directions; the server's frames are built in
-:mod:`cardhall.server.host` and :mod:`cardhall.server.connection`.
+it. Each server frame is a struct here too (:data:`ServerFrame`), tagged with its ``type`` the same
+way, encoded by :func:`encode`; a field left :data:`msgspec.UNSET` is not sent (``seats`` of an
+``update`` when they did not change, ``ref`` of a ``rematch`` sent to a whole table). What a table's
+frames hold is built in :mod:`cardhall.server.host.frames`. ``docs/protocol.md`` documents every
+message in both directions (a test reads the structs).
 
 Reading JSON (websocket messages here, HTTP bodies through :func:`decode_as`), in this order:
 
@@ -20,8 +24,9 @@ Reading JSON (websocket messages here, HTTP bodies through :func:`decode_as`), i
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Callable
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import msgspec
 
@@ -137,8 +142,129 @@ class ProtocolError(Exception):
         self.message = message
         self.ref = ref
 
-    def frame(self) -> dict[str, object]:
-        return {"type": "error", "code": self.code, "message": self.message, "ref": self.ref}
+    def frame(self) -> ErrorFrame:
+        return ErrorFrame(code=self.code, message=self.message, ref=self.ref)
+
+
+# --- server frames ---------------------------------------------------------------------------------
+
+
+class _Frame(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=False):
+    """Every server frame; its ``type`` is its tag."""
+
+
+Ref = int | str | None
+
+
+class PlayerInfo(msgspec.Struct):
+    id: int
+    name: str
+
+
+class WelcomeFrame(_Frame, tag="welcome"):
+    ref: Ref
+    player: PlayerInfo
+
+
+class PongFrame(_Frame, tag="pong"):
+    ref: Ref
+
+
+class SeatEntry(msgspec.Struct, kw_only=True):
+    """One seat as the ``seats`` of ``table`` and ``update`` frames show it."""
+
+    seat: int
+    kind: str  # empty, person, bot
+    name: str
+    bot: str | None
+    connected: bool | None  # for a person: whether a connection is joined to the seat
+    stand_in: str | None  # the bot playing for him while he is away
+    left: bool
+
+
+class TableFrame(_Frame, tag="table"):
+    table: str
+    n: int
+    game: str
+    status: str
+    you: int | None
+    seats: list[SeatEntry]
+    settings: dict[str, Any]
+    rematch_of: str | None
+    deadlines: dict[str, int]
+    spectators: int
+    paused: str | None
+    events: list[dict[str, Any]]
+    observation: dict[str, Any] | None
+    legal: list[dict[str, Any]]
+    to_act: list[int]
+
+
+class UpdateFrame(_Frame, tag="update"):
+    table: str
+    n: int
+    status: str
+    events: list[dict[str, Any]]
+    deadlines: dict[str, int]
+    spectators: int
+    observation: dict[str, Any] | None
+    legal: list[dict[str, Any]]
+    to_act: list[int]
+    seats: list[SeatEntry] | msgspec.UnsetType = msgspec.UNSET
+
+
+class ChatFrame(_Frame, tag="chat"):
+    table: str
+    n: int
+    sender: str = msgspec.field(name="from")
+    text: str
+    at: str
+
+
+class RematchFrame(_Frame, tag="rematch"):
+    table: str
+    n: int
+    new: str
+    ref: Ref | msgspec.UnsetType = msgspec.UNSET
+
+
+class PausedFrame(_Frame, tag="paused"):
+    table: str
+    n: int
+    reason: str
+
+
+class ResumedFrame(_Frame, tag="resumed"):
+    table: str
+    n: int
+
+
+class StoppedFrame(_Frame, tag="stopped"):
+    table: str
+    n: int
+    reason: str
+
+
+class ErrorFrame(_Frame, tag="error"):
+    code: str
+    message: str
+    ref: Ref
+
+
+ServerFrame = (
+    WelcomeFrame
+    | PongFrame
+    | TableFrame
+    | UpdateFrame
+    | ChatFrame
+    | RematchFrame
+    | PausedFrame
+    | ResumedFrame
+    | StoppedFrame
+    | ErrorFrame
+)
+FRAME_STRUCTS: Final[tuple[type[msgspec.Struct], ...]] = typing.get_args(ServerFrame)
+FRAME_TYPES: Final = tuple(str(cls.__struct_config__.tag) for cls in FRAME_STRUCTS)
 
 
 # A string (closed or not) or one bracket: what the nesting scan looks at, strings skipped whole.
@@ -212,5 +338,5 @@ ENCODER: Final = msgspec.json.Encoder()
 
 
 def encode(frame: object) -> str:
-    """A server frame as JSON text."""
+    """A server frame (or any JSON-ready value: the HTTP API's bodies) as JSON text."""
     return ENCODER.encode(frame).decode()

@@ -16,8 +16,10 @@ from cardhall.store.rows import (
     ResultRow,
     SeatRow,
     TableRow,
+    TableStatus,
 )
 from cardhall.store.sql import SqlStore, open_store
+from cardhall.table import SeatKind
 
 __all__ = [
     "RATING_POOLS",
@@ -27,11 +29,13 @@ __all__ = [
     "PlayerRow",
     "RatingRow",
     "ResultRow",
+    "SeatKind",
     "SeatRow",
     "SqlStore",
     "Store",
     "StoreError",
     "StoreUnavailableError",
     "TableRow",
+    "TableStatus",
     "open_store",
 ]

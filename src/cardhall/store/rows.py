@@ -5,11 +5,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
-# A table's life: seats open, then play (every seat taken), then finished; abandoned when everyone left
-# before the end; broken when a restart could not bring it back (its ``problem`` says why).
-TABLE_STATUSES = ("waiting", "playing", "finished", "abandoned", "broken")
+from cardhall.table import SeatKind
+
+
+class TableStatus(StrEnum):
+    """A table's life: seats open, then play (every seat taken), then finished; abandoned when everyone
+    left before it started (or the operator stopped it); broken when a restart could not bring it back
+    (its ``problem`` says why). Values are the JSON's and the database's words."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+    BROKEN = "broken"
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the server holds the table and brings it back after a restart."""
+        return self in (TableStatus.WAITING, TableStatus.PLAYING)
+
+
+TABLE_STATUSES = tuple(TableStatus)
 # Ratings are kept apart for matches among people only and for matches with a bot at the table.
 RATING_POOLS = ("people", "bots")
 
@@ -20,17 +39,28 @@ class PlayerRow:
     name: str
 
 
+# The kinds a stored seat may have: a person here is one over the network (the server's Table seats him as
+# ``remote``).
+STORED_SEAT_KINDS = (SeatKind.EMPTY, SeatKind.PERSON, SeatKind.BOT)
+
+
 @dataclass
 class SeatRow:
     """Who holds a seat: ``kind`` is ``empty``, ``person`` (then ``player_id``) or ``bot`` (then ``bot``,
     a bot string)."""
 
     seat: int
-    kind: str = "empty"
+    kind: SeatKind = SeatKind.EMPTY
     name: str = ""
     player_id: int | None = None
     bot: str | None = None
     left: bool = False  # a person who left during the match: a bot plays his seat to the end
+
+    def __post_init__(self) -> None:
+        kind = SeatKind(self.kind)  # (read back from JSON as a plain string)
+        if kind not in STORED_SEAT_KINDS:
+            raise ValueError(f"a stored seat is empty, a person or a bot, not {kind.value!r}")
+        self.kind = kind
 
 
 @dataclass
@@ -41,12 +71,15 @@ class TableRow:
     seed: int
     settings: dict[str, Any]  # the table's own options (turn timer, bot pace, ...), JSON-ready
     seats: list[SeatRow]
-    status: str = "waiting"
+    status: TableStatus = TableStatus.WAITING
     owner_id: int | None = None
     rematch_of: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now().astimezone())
     finished_at: datetime | None = None
     problem: str | None = None  # why a broken table could not be brought back
+
+    def __post_init__(self) -> None:
+        self.status = TableStatus(self.status)  # (read back from the database as a plain string)
 
 
 @dataclass

@@ -120,7 +120,7 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 
 def _in(column: str, values: Sequence[str]) -> str:
-    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+    return f"{column} IN ({', '.join(repr(str(v)) for v in values)})"
 
 
 metadata = MetaData(

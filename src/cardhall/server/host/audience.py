@@ -1,0 +1,86 @@
+"""The connections at a table: which seat each is joined to (None: watching), the last event number
+each was sent, how many connections each seat has, and how many people watch.
+
+This is the one part of a table that holds live connection objects; everything else about a table is
+its row, its match and its timers. Frames are built by :mod:`cardhall.server.host.frames` and handed
+here to be sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Protocol
+
+from cardhall.server.protocol import ServerFrame
+from cardhall.store import PlayerRow, SeatKind, SeatRow
+
+
+class Listener(Protocol):
+    """A connection, as a table sees it."""
+
+    player: PlayerRow | None
+
+    def send(self, frame: ServerFrame) -> None: ...
+
+
+class Audience:
+    def __init__(self, seats: int) -> None:
+        self.seats: dict[Listener, int | None] = {}  # connection -> its seat (None: a spectator)
+        self.seen: dict[Listener, int] = {}  # the last event number each connection was sent
+        self.connected = [0] * seats  # connections joined to each seat
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+    def __contains__(self, listener: object) -> bool:
+        return listener in self.seats
+
+    def __iter__(self) -> Iterator[tuple[Listener, int | None]]:
+        return iter(list(self.seats.items()))
+
+    def seat_of(self, listener: Listener) -> int | None:
+        return self.seats.get(listener)
+
+    def attach(self, listener: Listener, seat: int | None) -> bool:
+        """Join ``listener`` to ``seat`` (None: watch); whether a seat gained its first connection."""
+        old = self.seats.get(listener, -1)
+        if old == seat:
+            return False
+        if old is not None and old >= 0:
+            self.connected[old] -= 1
+        self.seats[listener] = seat
+        if seat is None:
+            return False
+        self.connected[seat] += 1
+        return self.connected[seat] == 1
+
+    def detach(self, listener: Listener) -> int | None:
+        """Forget ``listener``; the seat it was joined to (None: it watched, or was not here)."""
+        seat = self.seats.pop(listener, None)
+        self.seen.pop(listener, None)
+        if seat is not None:
+            self.connected[seat] -= 1
+        return seat
+
+    def spectators(self, rows: list[SeatRow]) -> int:
+        """How many people watch: players with a connection watching who hold no seat here (a player's
+        several tabs count once)."""
+        seated = {s.player_id for s in rows if s.kind == SeatKind.PERSON}
+        watching = {
+            listener.player.id
+            for listener, seat in self.seats.items()
+            if seat is None and listener.player is not None
+        }
+        return len(watching - seated)
+
+    def send_all(self, frame: ServerFrame) -> None:
+        for listener in list(self.seats):
+            listener.send(frame)
+
+    def send_each(self, build: Callable[[int | None, int], ServerFrame], number: int) -> None:
+        """Send every connection the frame ``build(seat, since)`` makes for its seat and the last event
+        number it was sent; each is then counted as sent up to ``number``."""
+        for listener, seat in list(self.seats.items()):
+            frame = build(seat, self.seen.get(listener, 0))
+            self.seen[listener] = number
+            listener.send(frame)

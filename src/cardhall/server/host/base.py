@@ -1,0 +1,239 @@
+"""What every part of a table's host shares: the server's services it uses, the table's row and match,
+its owner queue, its connections (the audience) and its timers; dealing and restoring the match; and
+turning the table's state into frames for its connections."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+import msgspec
+
+from cardhall.server import bounds
+from cardhall.server.host import frames
+from cardhall.server.host.audience import Audience, Listener
+from cardhall.server.host.queue import OwnerQueue, Work
+from cardhall.server.host.timers import Timers
+from cardhall.server.outage import StoreWatch
+from cardhall.server.protocol import ProtocolError, ServerFrame, TableFrame
+from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow, TableStatus
+from cardhall.table import Event, Occupant, Table
+
+if TYPE_CHECKING:
+    from cardhall.core import Game
+    from cardhall.server.committer import Committer
+    from cardhall.store import RatingRow, Store
+
+T = TypeVar("T")
+
+STORE_UNAVAILABLE = "store_unavailable"  # why a table pauses (the ``paused`` frame's reason)
+
+
+class Services(Protocol):
+    """What a table needs of the server (:class:`~cardhall.server.context.ServerContext` has it)."""
+
+    store: Store
+    committer: Committer
+    store_watch: StoreWatch
+
+    @property
+    def bot_pool(self) -> Executor: ...
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
+
+    def lobby_changed(self) -> None: ...
+
+    async def rate(
+        self, game: Game, players: Sequence[int | None], scores: Sequence[int]
+    ) -> list[RatingRow]: ...
+
+
+class HostBase:
+    def __init__(self, ctx: Services, row: TableRow) -> None:
+        self.ctx = ctx
+        self.row = row
+        self.table: Table | None = None
+        self.audience = Audience(len(row.seats))
+        self.timers = Timers(self._post_time_up, self._post_gone)
+        self.stored = 0  # the actions of the match the store holds: the next is number stored + 1
+        self.paused: str | None = None  # why the table waits (STORE_UNAVAILABLE), None while it plays
+        self.finish_due = False  # the match is over but its end not stored yet
+        self.max_actions = bounds.max_actions(row.game.partition("(")[0])
+        self.bot_busy = False  # a bot move is under way (its pace, its thinking): see bots.py
+        self.bot_timer: asyncio.TimerHandle | None = None
+        self.thinking: asyncio.Task[None] | None = None
+        self.queue = OwnerQueue(f"table {row.id}")
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def listeners(self) -> Audience:
+        return self.audience
+
+    @property
+    def playing(self) -> bool:
+        """Whether the match goes on: dealt, not over, not stopped, not paused."""
+        return self.table is not None and self.row.status == TableStatus.PLAYING and self.paused is None
+
+    # --- the owner task (see queue.py) -----------------------------------------------------------
+
+    async def call(self, work: Callable[[], Awaitable[T]]) -> T:
+        return await self.queue.call(work)
+
+    def post(self, work: Work) -> None:
+        self.queue.post(work)
+
+    async def retire(self) -> None:
+        """Stop once the work queued before now is done (a table leaving memory keeps its last writes:
+        :meth:`stop` would cancel the owner task wherever it waits, even mid-write)."""
+        await self.queue.drain()
+        await self.stop()
+
+    async def stop(self) -> None:
+        self.ctx.store_watch.forget(self.id)
+        self.timers.stop()
+        self.stop_bots()
+        await self.queue.stop()
+
+    def stop_bots(self) -> None:
+        raise NotImplementedError
+
+    # --- the match -------------------------------------------------------------------------------
+
+    def deal(self, seats: Sequence[SeatRow], actions: Sequence[tuple[int, int]] = ()) -> Table:
+        """The match of these seats, dealt from the seed (its ``actions`` replayed: after a restart, or to
+        undo an action the store did not take); raises when an action is illegal."""
+        table = Table(self.row.game, [occupant(s) for s in seats], self.row.seed)
+        for seat, action in actions:
+            table.apply(seat, action)
+        for s in seats:
+            if s.kind == SeatKind.PERSON and s.left:
+                table.stand_in(s.seat, str(self.row.settings["stand_in"]))
+        return table
+
+    def playing_table(self, ref: Any) -> Table:
+        """The match, refused (``not_started``, ``table_over``) unless it is being played."""
+        if self.row.status == TableStatus.WAITING or self.table is None:
+            raise ProtocolError("not_started", f"table {self.id} waits for every seat to be taken", ref)
+        if self.row.status != TableStatus.PLAYING:
+            raise ProtocolError("table_over", f"the match at table {self.id} is over", ref)
+        return self.table
+
+    def seat_of(self, player: PlayerRow | None) -> int | None:
+        if player is None:
+            return None
+        for s in self.row.seats:
+            if s.kind == SeatKind.PERSON and s.player_id == player.id:
+                return s.seat
+        return None
+
+    # --- frames (built by frames.py, sent by the audience) ---------------------------------------
+
+    def sync_timers(self) -> None:
+        self.timers.sync(self.table, int(self.row.settings["turn_seconds"]), self.playing)
+
+    def picture(self) -> frames.Picture:
+        self.sync_timers()  # a frame never shows a deadline that no longer holds, nor lacks one
+        return frames.Picture(
+            row=self.row,
+            deadlines=self.timers.deadlines(),
+            spectators=self.audience.spectators(self.row.seats),
+            paused=self.paused,
+            seats=frames.seat_entries(self.row.seats, self.table, self.audience.connected),
+        )
+
+    def seats_view(self) -> list[dict[str, Any]]:
+        """The seat entries, JSON-ready (the HTTP API's table summaries)."""
+        entries = frames.seat_entries(self.row.seats, self.table, self.audience.connected)
+        seats: list[dict[str, Any]] = msgspec.to_builtins(entries)
+        return seats
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        return {
+            "table": self.id,
+            "game": self.row.game,
+            "status": self.row.status.value,
+            "seats": self.seats_view(),
+            "settings": self.row.settings,
+            "rematch_of": self.row.rematch_of,
+        }
+
+    def full_frame(self, listener: Listener, since: int) -> TableFrame:
+        """The ``table`` frame for ``listener``'s seat, with the events after ``since``."""
+        seat = self.audience.seat_of(listener)
+        frame = frames.table_frame(self.picture(), self.table, seat, since)
+        self.audience.seen[listener] = frame.n
+        return frame
+
+    def broadcast(self, seats_changed: bool = False) -> None:
+        """Tell every connection what changed since its last frame, as its seat may see it."""
+        number = 0 if self.table is None else self.table.number
+        self.audience.send_each(frames.updates(self.picture(), self.table, seats_changed), number)
+
+    def send_all(self, frame: ServerFrame) -> None:
+        self.audience.send_all(frame)
+
+    @property
+    def number(self) -> int:
+        return 0 if self.table is None else self.table.number
+
+    # --- timers' callbacks (from the loop: the work goes to the owner task) -----------------------
+
+    def _post_time_up(self, seat: int, since: int) -> None:
+        self.post(lambda: self.time_up(seat, since))
+
+    def _post_gone(self, seat: int) -> None:
+        self.post(lambda: self.gone(seat))
+
+    # --- what the other parts do (play.py, bots.py, finishing.py), named here for each part to ask for
+    # (they override these; a mixin never declares another's method, which would shadow it)
+
+    async def time_up(self, seat: int, since: int) -> None:
+        raise NotImplementedError
+
+    async def gone(self, seat: int) -> None:
+        raise NotImplementedError
+
+    async def stand_in(self, seat: int) -> None:
+        raise NotImplementedError
+
+    async def back_to(self, seat: int) -> None:
+        raise NotImplementedError
+
+    async def advance(self) -> None:
+        raise NotImplementedError
+
+    async def applied(self, seat_changed: bool = False) -> bool:
+        raise NotImplementedError
+
+    async def finish(self) -> bool:
+        raise NotImplementedError
+
+    async def halt(self, reason: str) -> bool:
+        raise NotImplementedError
+
+    def next_bot(self) -> None:
+        raise NotImplementedError
+
+    def pause(self) -> None:
+        raise NotImplementedError
+
+    async def store_row(self, row: TableRow, ref: Any = None) -> None:
+        raise NotImplementedError
+
+    # --- for tests and the lobby -----------------------------------------------------------------
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
+        return [] if self.table is None else self.table.events(seat, since=since)
+
+
+def occupant(seat: SeatRow) -> Occupant:
+    """The Table's occupant of a stored seat (a person here plays over the network)."""
+    if seat.kind == SeatKind.BOT and seat.bot:
+        return Occupant.for_bot(seat.bot, seat.name)
+    return Occupant.remote(seat.name)

@@ -1,0 +1,138 @@
+"""What a table's frames hold, built as pure functions of the table at one moment (its row, its match,
+its timers' deadlines, who watches), a seat and the last event number that seat's connection saw: no
+asyncio, no connection, nothing sent. :mod:`cardhall.server.host` calls them and
+:mod:`cardhall.server.host.audience` sends what they build.
+
+- A seat's view: its observation, its legal actions (each the int to send, its label, and what it
+  means: ``Game.action_info``) and whose turn it is; spectators (seat None) see the public
+  observation and no legal actions; a match that is not ``playing`` (stopped) waits for nobody.
+- Events come from ``Table.events(seat, since)``, redacted for that seat by the Table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardhall.server.protocol import SeatEntry, TableFrame, UpdateFrame
+from cardhall.store import SeatKind, SeatRow, TableRow, TableStatus
+from cardhall.table import Table
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What every frame of a table shares at one moment."""
+
+    row: TableRow
+    deadlines: dict[str, int]
+    spectators: int
+    paused: str | None
+    seats: list[SeatEntry]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    observation: dict[str, Any] | None
+    legal: list[dict[str, Any]]
+    to_act: list[int]
+
+
+NO_MATCH = SeatView(None, [], [])
+
+
+def seat_entries(rows: Sequence[SeatRow], table: Table | None, connected: Sequence[int]) -> list[SeatEntry]:
+    return [
+        SeatEntry(
+            seat=s.seat,
+            kind=s.kind.value,
+            name=s.name,
+            bot=s.bot,
+            connected=connected[s.seat] > 0 if s.kind == SeatKind.PERSON else None,
+            stand_in=table.stand_in_for(s.seat) if table is not None else None,
+            left=s.left,
+        )
+        for s in rows
+    ]
+
+
+def seat_view(table: Table | None, status: TableStatus, seat: int | None) -> SeatView:
+    """What ``seat`` sees of the match now."""
+    if table is None:
+        return NO_MATCH
+    # A stopped match still has seats to act, who may no longer act: it waits for nobody.
+    to_act = list(table.to_act) if status == TableStatus.PLAYING else []
+    legal: list[dict[str, Any]] = []
+    if seat is not None and seat in to_act:
+        game = table.game
+        legal = [
+            {"action": a, "label": game.action_label(a), **game.action_info(a)}
+            for a in table.legal_actions(seat)
+        ]
+    return SeatView(table.observation(seat), legal, to_act)
+
+
+def events(table: Table | None, seat: int | None, since: int) -> list[dict[str, Any]]:
+    """The events after ``since`` as ``seat`` sees them (a ``since`` out of range is brought in)."""
+    if table is None:
+        return []
+    number = table.number
+    if since >= number:
+        return []
+    return table.events(seat, since=max(since, 0))
+
+
+def table_frame(picture: Picture, table: Table | None, seat: int | None, since: int) -> TableFrame:
+    """The whole table as ``seat`` may see it, with the events after ``since``."""
+    row = picture.row
+    view = seat_view(table, row.status, seat)
+    return TableFrame(
+        table=row.id,
+        n=0 if table is None else table.number,
+        game=row.game,
+        status=row.status.value,
+        you=seat,
+        seats=picture.seats,
+        settings=row.settings,
+        rematch_of=row.rematch_of,
+        deadlines=picture.deadlines,
+        spectators=picture.spectators,
+        paused=picture.paused,
+        events=events(table, seat, since),
+        observation=view.observation,
+        legal=view.legal,
+        to_act=view.to_act,
+    )
+
+
+def updates(
+    picture: Picture, table: Table | None, seats_changed: bool
+) -> Callable[[int | None, int], UpdateFrame]:
+    """A builder of the ``update`` for each (seat, since): each seat's view is built once, and the frame
+    once per seat and ``since`` (the connections of one seat have mostly seen the same events)."""
+    row = picture.row
+    number = 0 if table is None else table.number
+    views: dict[int | None, SeatView] = {}
+    built: dict[tuple[int | None, int], UpdateFrame] = {}
+
+    def build(seat: int | None, since: int) -> UpdateFrame:
+        frame = built.get((seat, since))
+        if frame is None:
+            view = views.get(seat)
+            if view is None:
+                view = views[seat] = seat_view(table, row.status, seat)
+            frame = built[(seat, since)] = UpdateFrame(
+                table=row.id,
+                n=number,
+                status=row.status.value,
+                events=events(table, seat, since),
+                deadlines=picture.deadlines,
+                spectators=picture.spectators,
+                observation=view.observation,
+                legal=view.legal,
+                to_act=view.to_act,
+                **({"seats": picture.seats} if seats_changed else {}),
+            )
+        return frame
+
+    return build

@@ -1,0 +1,63 @@
+"""A table's owner task: one queue of work, run in order, so nothing a table holds needs a lock.
+
+Everything that changes a table (a seat taken, an action, a bot's move, a timer running out, a chat
+line) is a coroutine function handed to :meth:`OwnerQueue.call` (which waits for its result) or
+:meth:`OwnerQueue.post` (which does not); the one task runs them one after the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+Work = Callable[[], Awaitable[Any]]
+
+
+async def _nothing() -> None:
+    """Work that only marks its place in the queue."""
+
+
+class OwnerQueue:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._inbox: asyncio.Queue[tuple[Work, asyncio.Future[Any] | None]] = asyncio.Queue()
+        self._task = asyncio.create_task(self._run(), name=name)
+
+    async def call(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` in the owner task, after everything queued before it; its result."""
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._inbox.put_nowait((work, done))
+        return await done
+
+    def post(self, work: Work) -> None:
+        """Queue ``work`` for the owner task without waiting for it."""
+        self._inbox.put_nowait((work, None))
+
+    async def _run(self) -> None:
+        while True:
+            work, done = await self._inbox.get()
+            try:
+                result = await work()
+            except Exception as e:
+                if done is None:
+                    log.exception("%s: background work failed", self.name)
+                elif not done.done():
+                    done.set_exception(e)
+            else:
+                if done is not None and not done.done():
+                    done.set_result(result)
+
+    async def drain(self) -> None:
+        """Return once the work queued before now is done."""
+        await self.call(_nothing)
+
+    async def stop(self) -> None:
+        """Cancel the owner task wherever it waits (even mid-write: :meth:`drain` first to keep the
+        last writes)."""
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)

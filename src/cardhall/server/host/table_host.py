@@ -1,0 +1,55 @@
+"""One table on the server: its parts put together (seating, play, bots, finishing; see the package's
+docstring), bringing a table back after a restart, and its chat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardhall.server.host.audience import Listener
+from cardhall.server.host.base import STORE_UNAVAILABLE
+from cardhall.server.host.bots import Bots
+from cardhall.server.host.finishing import Finishing
+from cardhall.server.host.play import Play
+from cardhall.server.host.seating import Seating
+from cardhall.server.protocol import ChatFrame, ProtocolError
+from cardhall.store import ChatRow, SeatKind, StoreUnavailableError, TableStatus
+
+
+class TableHost(Seating, Play, Bots, Finishing):
+    def restore(self, actions: Sequence[tuple[int, int]]) -> None:
+        """After a restart: the match as it was (raises when its stored actions do not replay); its
+        people have ``away_seconds`` to come back."""
+        if self.row.status != TableStatus.PLAYING:
+            return
+        self.table = self.deal(self.row.seats, actions)
+        self.stored = len(actions)
+        away = int(self.row.settings["away_seconds"])
+        for s in self.row.seats:
+            if s.kind == SeatKind.PERSON and not s.left:
+                self.timers.away_later(s.seat, away)
+        self.post(self._resume)
+
+    async def _resume(self) -> None:
+        """Go on after a restart. A match whose last action was committed but not its end (the server
+        stopped between the two: :meth:`stop` cancels the owner task wherever it waits) ends now."""
+        if self.table is not None and self.table.is_over and self.row.status == TableStatus.PLAYING:
+            self.finish_due = True
+            if not await self.finish():
+                return
+        await self.advance()
+
+    async def chat(self, listener: Listener, text: str, ref: Any) -> None:
+        player = listener.player
+        assert player is not None
+        if listener not in self.audience:
+            raise ProtocolError("not_seated", f"join or watch table {self.id} to talk there", ref)
+        try:
+            line = await self.ctx.store.add_chat(ChatRow(self.id, player.id, player.name, text))
+        except StoreUnavailableError:
+            raise ProtocolError(
+                STORE_UNAVAILABLE, f"the chat of table {self.id} cannot be stored now: try again", ref
+            ) from None
+        self.send_all(
+            ChatFrame(table=self.id, n=self.number, sender=player.name, text=text, at=line.at.isoformat())
+        )
