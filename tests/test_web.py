@@ -34,6 +34,7 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     Browser,
     Error,
     Page,
+    api,
     assert_controls_in_view,
     base_url,
     browser,
@@ -411,16 +412,8 @@ def test_two_people_at_one_table_each_see_only_their_own_hand(
         pages = [context.new_page() for context in contexts[:2]]
         enter(pages[0], "Ann")
         enter(pages[1], "Bob")
-        table = pages[0].evaluate(
-            """async () => {
-                const response = await fetch("/api/tables", {
-                    method: "POST",
-                    headers: {Authorization: `Bearer ${localStorage.getItem("cardhall.token")}`},
-                    body: JSON.stringify({game: "hokm", bots: {"2": "easy"}, settings: {bot_pace_ms: 0}}),
-                });
-                return (await response.json()).table;
-            }"""
-        )
+        body = {"game": "hokm", "bots": {"2": "easy"}, "settings": {"bot_pace_ms": 0}}
+        table = api(pages[0], "POST", "/api/tables", body)["table"]
         for p in pages:  # the page opens the table it remembers, as after a reload
             p.evaluate(
                 "id => { localStorage.setItem('cardhall.table', id);"
@@ -456,18 +449,10 @@ def test_two_people_at_one_table_each_see_only_their_own_hand(
 
 def test_a_bot_visibly_plays_for_a_person_out_of_time(page: Page) -> None:
     enter(page, "Ann")
-    table = page.evaluate(
-        """async () => {
-            const response = await fetch("/api/quickplay", {
-                method: "POST",
-                headers: {Authorization: `Bearer ${localStorage.getItem("cardhall.token")}`},
-                body: JSON.stringify(
-                    {game: "hokm", level: "easy", settings: {bot_pace_ms: 0, turn_seconds: 1}}
-                ),
-            });
-            return (await response.json()).table;
-        }"""
-    )
+    settings = {"bot_pace_ms": 0, "turn_seconds": 1}
+    table = api(page, "POST", "/api/quickplay", {"game": "hokm", "level": "easy", "settings": settings})[
+        "table"
+    ]
     page.evaluate("id => { localStorage.setItem('cardhall.table', id); }", table)
     page.reload()
     page.wait_for_selector(".hand .card")

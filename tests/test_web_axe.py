@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from tests.test_web_lobby import wait_status
-from tests.test_web_seat import api, open_table
-from tests.web_helpers import Page, base_url, browser, browser_page, enter  # noqa: F401 (fixtures)
+from tests.test_web_seat import open_table
+from tests.web_helpers import Page, api, base_url, browser, browser_page, enter  # noqa: F401 (fixtures)
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright", reason="the dev extra")
 

@@ -16,6 +16,7 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     PHONE,
     SHOTS,
     Page,
+    api,
     base_url,
     browser,
     browser_page,
@@ -26,21 +27,6 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
 LANGS = ("en", "bn")
 LATIN = re.compile(r"[A-Za-z]+")
 CARD_TEXT = re.compile(r"(10|[2-9AKQJ])[♣♦♥♠]")
-
-
-def api(page: Page, method: str, path: str, body: Any = None) -> Any:
-    """A call of the HTTP API as the page's player (its token from the page's storage)."""
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const token = localStorage.getItem("cardhall.token");
-            const response = await fetch(path, {
-                method, body: body && JSON.stringify(body),
-                headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-            });
-            return response.json();
-        }""",
-        [method, path, body],
-    )
 
 
 def wait_status(page: Page, table: str, wanted: tuple[str, ...], seconds: float = 120) -> dict[str, Any]:

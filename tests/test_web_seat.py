@@ -24,6 +24,7 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     Browser,
     Error,
     Page,
+    api,
     assert_controls_in_view,
     base_url,
     browser,
@@ -32,20 +33,6 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     set_options,
     shot,
 )
-
-
-def api(page: Page, method: str, path: str, body: Any = None) -> Any:
-    """A call of the HTTP API as the page's player."""
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const response = await fetch(path, {
-                method, body: body && JSON.stringify(body),
-                headers: { Authorization: `Bearer ${localStorage.getItem("cardhall.token")}` },
-            });
-            return response.json();
-        }""",
-        [method, path, body],
-    )
 
 
 def remember(page: Page, table: str, mode: str) -> None:

@@ -132,3 +132,18 @@ def enter(page: Page, name: str, lang: str = "en") -> None:
     page.fill("#name", name)
     page.click("#enter")
     page.wait_for_selector("#quickplay")
+
+
+def api(page: Page, method: str, path: str, body: Any = None) -> Any:
+    """A call of the HTTP API as the page's player (its token from the page's storage)."""
+    return page.evaluate(
+        """async ([method, path, body]) => {
+            const token = localStorage.getItem("cardhall.token");
+            const response = await fetch(path, {
+                method, body: body && JSON.stringify(body),
+                headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+            });
+            return response.json();
+        }""",
+        [method, path, body],
+    )
