@@ -64,6 +64,7 @@ class HostBase:
         self.bot_busy = False  # a bot move is under way (its pace, its thinking): see bots.py
         self.bot_timer: asyncio.TimerHandle | None = None
         self.thinking: asyncio.Task[None] | None = None
+        self.legal_entries: dict[int, dict[str, Any]] = {}  # action -> its legal entry (see frames.py)
         self.queue = OwnerQueue(f"table {row.id}")
 
     @property
@@ -81,8 +82,9 @@ class HostBase:
 
     # --- the owner task (see queue.py) -----------------------------------------------------------
 
-    async def call(self, work: Callable[[], Awaitable[T]]) -> T:
-        return await self.queue.call(work)
+    def call(self, work: Callable[[], Awaitable[T]]) -> Awaitable[T]:
+        """Run ``work`` in the owner task, after everything queued before it (see queue.py)."""
+        return self.queue.call(work)
 
     def post(self, work: Work) -> None:
         self.queue.post(work)
@@ -136,14 +138,16 @@ class HostBase:
     def sync_timers(self) -> None:
         self.timers.sync(self.table, int(self.row.settings["turn_seconds"]), self.playing)
 
-    def picture(self) -> frames.Picture:
+    def picture(self, seats: bool = True) -> frames.Picture:
+        """What the table's frames share now (``seats``: with the seat entries)."""
         self.sync_timers()  # a frame never shows a deadline that no longer holds, nor lacks one
         return frames.Picture(
             row=self.row,
             deadlines=self.timers.deadlines(),
             spectators=self.audience.spectators(self.row.seats),
             paused=self.paused,
-            seats=frames.seat_entries(self.row.seats, self.table, self.audience.connected),
+            seats=frames.seat_entries(self.row.seats, self.table, self.audience.connected) if seats else None,
+            legal_entries=self.legal_entries,
         )
 
     def seats_view(self) -> list[dict[str, Any]]:
@@ -173,7 +177,8 @@ class HostBase:
     def broadcast(self, seats_changed: bool = False) -> None:
         """Tell every connection what changed since its last frame, as its seat may see it."""
         number = 0 if self.table is None else self.table.number
-        self.audience.send_each(frames.updates(self.picture(), self.table, seats_changed), number)
+        picture = self.picture(seats=seats_changed)
+        self.audience.send_each(frames.updates(picture, self.table, seats_changed), number)
 
     def send_all(self, frame: ServerFrame) -> None:
         self.audience.send_all(frame)

@@ -12,27 +12,28 @@ asyncio, no connection, nothing sent. :mod:`cardhall.server.host` calls them and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
+
+from msgspec import UNSET, UnsetType
 
 from cardhall.server.protocol import SeatEntry, TableFrame, UpdateFrame
 from cardhall.store import SeatKind, SeatRow, TableRow, TableStatus
 from cardhall.table import Table
 
 
-@dataclass(frozen=True)
-class Picture:
-    """What every frame of a table shares at one moment."""
+class Picture(NamedTuple):
+    """What every frame of a table shares at one moment (``seats``: the seat entries, built only for
+    the frames that carry them)."""
 
     row: TableRow
     deadlines: dict[str, int]
     spectators: int
     paused: str | None
-    seats: list[SeatEntry]
+    seats: list[SeatEntry] | None
+    legal_entries: dict[int, dict[str, Any]]  # a cache, action -> its legal entry, kept by the table
 
 
-@dataclass(frozen=True)
-class SeatView:
+class SeatView(NamedTuple):
     observation: dict[str, Any] | None
     legal: list[dict[str, Any]]
     to_act: list[int]
@@ -56,19 +57,30 @@ def seat_entries(rows: Sequence[SeatRow], table: Table | None, connected: Sequen
     ]
 
 
-def seat_view(table: Table | None, status: TableStatus, seat: int | None) -> SeatView:
-    """What ``seat`` sees of the match now."""
+def legal_entry(table: Table, action: int) -> dict[str, Any]:
+    """An action as a legal entry: the int to send, its label, and what it means (``Game.action_info``:
+    kind, card, amount...)."""
+    game = table.game
+    return {"action": action, "label": game.action_label(action), **game.action_info(action)}
+
+
+def seat_view(
+    table: Table | None, status: TableStatus, seat: int | None, cache: dict[int, dict[str, Any]] | None = None
+) -> SeatView:
+    """What ``seat`` sees of the match now; ``cache`` keeps the legal entries already made (an entry
+    depends on the action alone, and encoding only reads it)."""
     if table is None:
         return NO_MATCH
     # A stopped match still has seats to act, who may no longer act: it waits for nobody.
     to_act = list(table.to_act) if status == TableStatus.PLAYING else []
     legal: list[dict[str, Any]] = []
     if seat is not None and seat in to_act:
-        game = table.game
-        legal = [
-            {"action": a, "label": game.action_label(a), **game.action_info(a)}
-            for a in table.legal_actions(seat)
-        ]
+        entries = {} if cache is None else cache
+        for a in table.legal_actions(seat):
+            entry = entries.get(a)
+            if entry is None:
+                entry = entries[a] = legal_entry(table, a)
+            legal.append(entry)
     return SeatView(table.observation(seat), legal, to_act)
 
 
@@ -85,7 +97,8 @@ def events(table: Table | None, seat: int | None, since: int) -> list[dict[str, 
 def table_frame(picture: Picture, table: Table | None, seat: int | None, since: int) -> TableFrame:
     """The whole table as ``seat`` may see it, with the events after ``since``."""
     row = picture.row
-    view = seat_view(table, row.status, seat)
+    view = seat_view(table, row.status, seat, picture.legal_entries)
+    assert picture.seats is not None
     return TableFrame(
         table=row.id,
         n=0 if table is None else table.number,
@@ -114,13 +127,17 @@ def updates(
     number = 0 if table is None else table.number
     views: dict[int | None, SeatView] = {}
     built: dict[tuple[int | None, int], UpdateFrame] = {}
+    seats: list[SeatEntry] | UnsetType = UNSET
+    if seats_changed:
+        assert picture.seats is not None
+        seats = picture.seats
 
     def build(seat: int | None, since: int) -> UpdateFrame:
         frame = built.get((seat, since))
         if frame is None:
             view = views.get(seat)
             if view is None:
-                view = views[seat] = seat_view(table, row.status, seat)
+                view = views[seat] = seat_view(table, row.status, seat, picture.legal_entries)
             frame = built[(seat, since)] = UpdateFrame(
                 table=row.id,
                 n=number,
@@ -131,7 +148,7 @@ def updates(
                 observation=view.observation,
                 legal=view.legal,
                 to_act=view.to_act,
-                **({"seats": picture.seats} if seats_changed else {}),
+                seats=seats,
             )
         return frame
 

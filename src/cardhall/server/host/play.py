@@ -19,6 +19,7 @@ turn timers, the cap on a match's length), and stand-ins.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cardhall.errors import CardhallError, IllegalActionError, InvalidActionError
@@ -92,13 +93,30 @@ class Play(HostBase):
             return False
         acted, action = history[-1]
         row = ActionRow(self.id, number, acted, action)
-        store = self.ctx.store
-
-        async def landed() -> bool:
-            return await store.last_action(self.id) == row
-
+        committer, store = self.ctx.committer, self.ctx.store
         try:
-            await write_retried(f"table {self.id}", lambda: self.ctx.committer.commit([row]), landed)
+            await committer.commit([row])  # (the common case, without the retries' closures)
+        except Exception:
+
+            async def landed() -> bool:
+                return await store.last_action(self.id) == row
+
+            if not await self._committed_after_all(row, landed):
+                return False
+        self.stored = number
+        return True
+
+    async def _committed_after_all(self, row: ActionRow, landed: Callable[[], Awaitable[bool]]) -> bool:
+        """After a failed commit of ``row``: whether it landed, or is written on another try; if not,
+        the action is undone and the table paused."""
+        number = row.number
+        try:
+            try:
+                done = await landed()
+            except StoreUnavailableError:
+                done = False
+            if not done:
+                await write_retried(f"table {self.id}", lambda: self.ctx.committer.commit([row]), landed)
         except Exception as e:
             log.error("table %s: action %d was not stored (%s): undone, the table pauses", self.id, number, e)
             await self._roll_back()
@@ -106,7 +124,6 @@ class Play(HostBase):
                 return True
             self.pause()
             return False
-        self.stored = number
         return True
 
     async def _roll_back(self) -> None:
