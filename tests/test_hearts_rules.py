@@ -499,6 +499,51 @@ def test_dead_trick_lead_variant_moves_the_lead_left() -> None:
     assert state.tricks[-1][2] == -1 and state.to_act == (1,)
 
 
+def dead_first_trick(discards: str = "none") -> HeartsState:
+    """Six players, two decks: seats 0 and 1 hold every club (one copy each) and seat 0 also QS AH KH AD;
+    seat 0 leads 2C, seat 1 cancels it with the other 2C and seats 2-5, void in clubs, discard: the first
+    trick has no uncancelled club, so it is set aside and seat 0 leads again. Seat 2 discards a heart
+    when ``discards`` is "heart", else all four discard cards without points."""
+    clubs = " ".join(f"{r}C" for r in RANKS)
+    state = deal("hearts(players=6,passing=none)", {0: f"{clubs} QS AH KH AD", 1: f"{clubs} KD QD JD 10D"})
+    assert legal_labels(state, 0) == {f"play {r}C" for r in RANKS} | {"play AD"}  # no heart, no QS
+    play(state, "0:2C", "1:2C")
+    for seat in range(2, 6):
+        legal = sorted(legal_labels(state, seat))
+        hearts = [x for x in legal if x.endswith("H")]
+        plain = [x for x in legal if not x.endswith("H") and x != "play QS"]
+        state.apply(
+            seat, state.game.parse_action((hearts if seat == 2 and discards == "heart" else plain)[0])
+        )
+    (trick,) = state.observation(0)["tricks"]
+    assert trick["winner"] is None and state.to_act == (0,)
+    return state
+
+
+def test_after_a_dead_first_trick_the_leader_may_lead_the_queen_but_not_unbroken_hearts() -> None:
+    # cancellation-hearts.md: the first-trick ban ("any card except a heart or Q♠") is for the first
+    # trick; "Q♠ may be led at any time after the first trick"; hearts only once broken (a heart or Q♠
+    # played) unless the leader holds only hearts. The dead trick broke nothing.
+    state = dead_first_trick()
+    assert not state.observation(0)["hearts_broken"]
+    assert legal_labels(state, 0) == {f"play {r}C" for r in RANKS[1:]} | {"play QS", "play AD"}
+    with pytest.raises(cardhall.IllegalActionError):
+        play(state, "0:AH")
+    play(state, "0:QS")
+
+
+def test_a_heart_discarded_to_a_dead_first_trick_breaks_hearts_for_the_next_lead() -> None:
+    state = dead_first_trick(discards="heart")
+    assert state.observation(0)["hearts_broken"]
+    assert legal_labels(state, 0) == {f"play {r}C" for r in RANKS[1:]} | {
+        "play QS",
+        "play AD",
+        "play AH",
+        "play KH",
+    }
+    play(state, "0:AH")
+
+
 def test_every_trick_dead_and_the_last_goes_to_nobody() -> None:
     # Eight players, two decks, no widow: twins in every pair, each pair alone in one suit.
     suit = {c: " ".join(r + c for r in RANKS) for c in "CDHS"}
