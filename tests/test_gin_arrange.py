@@ -15,13 +15,13 @@ from cardhall.cards import cards_of
 from cardhall.games.gin import ARRANGE_BASE, NO_SUGGESTION, SUGGEST_BASE, Gin, GinState
 from cardhall.games.gin_melds import (
     ARRANGE_CAP,
-    CARD_VALUES,
     RANK_MASKS,
     arrangements_mask,
     deadwood_mask,
     to_mask,
 )
 from cardhall.table import Table
+from tests.test_gin_melds import points
 from tests.test_gin_rules import act, both_pass, labels, new, stack
 
 NINE = "3C 4C 5C 3D 4D 5D 3H 4H 5H"  # three runs or three sets
@@ -288,7 +288,7 @@ def brute_layouts(hand: int) -> set[frozenset[int]]:
 
     def grow(start: int, used: int, chosen: list[int]) -> None:
         dead = hand & ~used
-        if sum(CARD_VALUES[c] for c in cards_of(dead)) <= 10:
+        if sum(points(c) for c in cards_of(dead)) <= 10:
             found[_merged(chosen)] = dead
         for i in range(start, len(melds)):
             if not melds[i] & used:
@@ -312,7 +312,7 @@ def near_knock_hands(rng: random.Random, count: int) -> list[int]:
                 suit, lo, n = rng.randrange(4), rng.randrange(11), rng.choice((3, 3, 4, 5))
                 m = sum(1 << (13 * suit + (r - 1) % 13) for r in range(lo, min(lo + n, 13)))
             hand |= m
-        low = [c for c in range(52) if CARD_VALUES[c] <= 4 and not hand >> c & 1]
+        low = [c for c in range(52) if points(c) <= 4 and not hand >> c & 1]
         while hand.bit_count() < 10:
             hand |= 1 << rng.choice(low if rng.random() < 0.8 else range(52))
         if hand.bit_count() == 10 and deadwood_mask(hand) <= 10:
@@ -344,7 +344,7 @@ def test_layouts_match_a_brute_force_enumeration() -> None:
                 assert not m & used
                 used |= m
             assert used | dead == hand and not used & dead
-            assert value == sum(CARD_VALUES[c] for c in cards_of(dead)) <= 10
+            assert value == sum(points(c) for c in cards_of(dead)) <= 10
         most = max(most, len(layouts))
     assert 5 <= most <= ARRANGE_CAP  # the worst hands known reach 5, far under the cap
 
