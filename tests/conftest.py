@@ -1,14 +1,38 @@
-"""Parametrises the shared conformance suite over each game test class's ``game_strings``, and gives
-the store's tests one PostgreSQL server for the session (:mod:`tests.postgres`)."""
+"""Parametrises the shared conformance suite over each game test class's ``game_strings``, gives the
+store's tests one PostgreSQL server for the session (:mod:`tests.postgres`), and bounds every match a
+test plays through a :class:`~cardhall.table.Table` in this process.
+
+The bound: a Table refuses, by failing the test, an action after :data:`tests.helpers.MAX_STEPS` in
+one match. Loops in the tests have their own bounds (:func:`tests.helpers.playing`); this one is for
+the loops they call (``Table.play`` and ``run_bots``, whose own default is ten million actions,
+``simulate``, the RL environments, the server's tables), so a rule bug that never ends a match fails
+with a message instead of hanging and growing."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from cardhall.table import Table
+from tests.helpers import MAX_STEPS
 from tests.postgres import INSTALL_HINT, PostgresServer, postgres_bin, postgres_server
+
+
+@pytest.fixture(scope="session", autouse=True)
+def bounded_tables() -> Iterator[None]:
+    apply = Table.apply
+
+    def bounded_apply(self: Table, seat: int, action: int | str, expect: int | None = None) -> Any:
+        if len(self.state.history) >= MAX_STEPS:
+            pytest.fail(f"{self.game} seed {self.seed}: still going after {MAX_STEPS} actions; never ends?")
+        return apply(self, seat, action, expect)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Table, "apply", bounded_apply)
+        yield
 
 
 @pytest.fixture(scope="session")

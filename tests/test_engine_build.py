@@ -26,6 +26,7 @@ from cardhall.engine_build import (
     source_hash,
     source_path,
 )
+from tests.helpers import MAX_STEPS
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -102,7 +103,8 @@ def test_is_compiled_tells_which_engine_runs() -> None:
     assert is_compiled() == (not str(cardhall.core.__file__).endswith(".py"))
 
 
-# Plays seeded random matches and prints one line per match: its record's actions, scores and winners.
+# Plays seeded random matches (each within the tests' step bound) and prints one line per match: its
+# record's actions, scores and winners.
 PLAY_SCRIPT = textwrap.dedent(
     """
     import json, random, sys
@@ -113,15 +115,19 @@ PLAY_SCRIPT = textwrap.dedent(
         game = load_game(text)
         for seed in range(3):
             state, rng = game.new_game(seed=seed), random.Random(seed)
-            while not state.is_over:
+            for _ in range(MAX_STEPS):
+                if state.is_over:
+                    break
                 seat = rng.choice(state.to_act)
                 state.apply(seat, rng.choice(state.legal_actions(seat)))
+            else:
+                sys.exit(f"{text} seed {seed}: still going after {MAX_STEPS} actions; never ends?")
             copy = state.clone()
             out.append([text, seed, state.record()["actions"], list(state.scores), list(copy.winners),
                         state.observation(0)])
     print(json.dumps({"compiled": is_compiled(), "matches": out}))
     """
-)
+).replace("MAX_STEPS", str(MAX_STEPS))
 GAMES = (
     "hokm(max_hands=3)",
     "kierki(first_deal=5,last_deal=12)",

@@ -21,6 +21,7 @@ from cardhall.games.gin_melds import (
     to_mask,
 )
 from cardhall.table import Table
+from tests.helpers import playing
 from tests.test_gin_melds import points
 from tests.test_gin_rules import act, both_pass, labels, new, stack
 
@@ -199,7 +200,9 @@ def test_search_samples_and_resamples_the_arrange_phase(players: int) -> None:
                 layouts = other.arrangements
                 assert len(layouts) >= 2 and all(0 < value <= 10 for _, _, value in layouts)
                 other.apply(other.nondealer, ARRANGE_BASE + len(layouts) - 1)
-                while not other.is_over and other.hand_index == 0:
+                for _ in playing(other):
+                    if other.hand_index:
+                        break
                     who = other.to_act[0]
                     other.apply(who, other.legal_actions(who)[-1])
                 assert other.hand_index == 1

@@ -13,6 +13,7 @@ from cardhall.games.gin import GinState
 from cardhall.games.gin_melds import gin_sorted
 from cardhall.table import Table
 from tests import schemas
+from tests.helpers import bounded, playing
 
 KNOCKER = "AS 2S 3S 4H 4D 4C KH KD KC 9D"  # deadwood 9 (the 9D)
 OPP_PLAIN = "5C 6C 7C 8H 8S 9H 10S JS QD 2D"  # deadwood 57, nothing to lay off
@@ -181,7 +182,7 @@ def test_a_void_hand_is_scored_before_the_same_dealer_deals_again() -> None:
     s = gin_state(t)
     dealer = s.dealer
     both_pass(t)
-    while s.hand_index == 0:
+    for _ in bounded(lambda: s.hand_index == 0):
         seat = s.current
         t.apply(seat, "draw stock" if s.phase == "draw" else s.legal_actions(seat)[0])
     (scored,) = of_type(t, "deal_scored")
@@ -241,7 +242,7 @@ def test_no_events_are_logged_without_a_listener() -> None:
     assert state.events is None
     rng = random.Random(0)
     fresh = state.game.new_game(seed=2)
-    while not fresh.is_over:
+    for _ in playing(fresh):
         seat = rng.choice(fresh.to_act)
         fresh.apply(seat, rng.choice(fresh.legal_actions(seat)))
     assert fresh.events is None

@@ -10,6 +10,7 @@ import pytest
 import cardhall
 from cardhall.cards import RANKS, parse_card, parse_cards
 from cardhall.games.gin import GinState, deadwood
+from tests.helpers import bounded
 
 KNOCKER = "AS 2S 3S 4H 4D 4C KH KD KC 9D"  # deadwood 9 (the 9D)
 OPP_PLAIN = "5C 6C 7C 8H 8S 9H 10S JS QD 2D"  # deadwood 57, nothing to lay off on KNOCKER's melds
@@ -271,7 +272,7 @@ def test_allow_same_discard_variant() -> None:
 def play_to_void(s: GinState) -> None:
     both_pass(s)
     hand = s.hand_index
-    while s.hand_index == hand:
+    for _ in bounded(lambda: s.hand_index == hand):
         seat = s.current
         if s.phase == "draw":
             act(s, seat, "draw stock")
@@ -285,7 +286,7 @@ def test_void_hand(players: int) -> None:
     roles = (s.dealer, s.nondealer, s.advisor)
     discards_before_void = 0
     both_pass(s)
-    while s.hand_index == 0:
+    for _ in bounded(lambda: s.hand_index == 0):
         seat = s.current
         if s.phase == "draw":
             act(s, seat, "draw stock")

@@ -22,6 +22,7 @@ from cardhall.games.hearts import (
     points_of,
     shuffle_and_deal,
 )
+from tests.helpers import bounded, playing
 
 # --- helpers ---------------------------------------------------------------------------------------
 
@@ -95,7 +96,7 @@ def finish_hand(state: HeartsState, policy: str = "first") -> None:
     """Play on until the current hand is scored."""
     hand = state.hand_index
     rng = random.Random(3)
-    while state.hand_index == hand and not state.is_over:
+    for _ in bounded(lambda: state.hand_index == hand and not state.is_over):
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
         state.apply(seat, legal[0] if policy == "first" else rng.choice(legal))
@@ -642,7 +643,7 @@ def moon_deal(game_string: str) -> HeartsState:
 def run_hand(state: HeartsState) -> None:
     """Play the current hand out, each seat playing its highest legal card."""
     hand = state.hand_index
-    while state.phase == "play" and state.hand_index == hand:
+    for _ in bounded(lambda: state.phase == "play" and state.hand_index == hand):
         seat = state.to_act[0]
         state.apply(seat, state.legal_actions(seat)[-1])
 
@@ -697,7 +698,7 @@ def test_max_hands_ends_the_match() -> None:
     state = cardhall.load_game("hearts(max_hands=3)").new_game(seed=2)
     assert isinstance(state, HeartsState)
     rng = random.Random(2)
-    while not state.is_over:
+    for _ in playing(state):
         seat = rng.choice(state.to_act)
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert len(state.score_sheet) <= 3
@@ -715,7 +716,7 @@ def test_points_collected_plus_uncollected_is_52_over_many_random_hands() -> Non
             state = cardhall.load_game(f"hearts(players={players},max_hands=4)").new_game(seed=seed)
             assert isinstance(state, HeartsState)
             rng = random.Random(seed)
-            while not state.is_over:
+            for _ in playing(state):
                 seat = rng.choice(state.to_act)
                 before = len(state.tricks)
                 state.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -748,7 +749,7 @@ def test_resample_keeps_passed_cards_with_the_receiver_and_known_voids() -> None
     leader = state.to_act[0]
     state.apply(leader, state.legal_actions(leader)[0])
     led = state.trick[0][1] // 13
-    while state.trick:
+    for _ in bounded(lambda: state.trick):
         seat = state.to_act[0]
         state.apply(seat, state.legal_actions(seat)[-1])
     voids = [s for _, cards, _ in state.tricks for s, f in cards if f // 13 != led]
@@ -806,15 +807,14 @@ def test_seeded_random_matches_are_unchanged() -> None:
             rng = random.Random(seed)
             state = game.new_game(seed=seed)
             assert isinstance(state, HeartsState)
-            steps = 0
-            while not state.is_over:
+            for step in playing(state):
                 seat = rng.choice(state.to_act)
                 legal = state.legal_actions(seat)
                 if seed % 2:
                     state.apply(seat, rng.choice(legal))
                 else:
                     state.apply_unchecked(seat, rng.choice(legal))
-                steps += 1
+                steps = step + 1
                 if steps % 17 == 0:
                     h.update(repr((state.to_act, state.excluded)).encode())
                     if seed % 5 == 0 and not state.is_over:

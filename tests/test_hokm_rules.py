@@ -17,6 +17,7 @@ from cardhall.games.hokm import (
     deck_for_hands,
     hand_score,
 )
+from tests.helpers import bounded, playing
 
 SEED_DEALER_2 = 0  # with seed 0 the first dealer is seat 2, so seat 0 bids and plays first
 
@@ -91,7 +92,7 @@ def test_every_hand_deals_ten_cards_each_and_the_deal_passes_right() -> None:
     assert isinstance(state, HokmState)
     rng = random.Random(3)
     dealers = [state.dealer]
-    while not state.is_over:
+    for _ in playing(state):
         if state.phase == "bidding" and not state.bids:
             assert all(h.bit_count() == 10 for h in state.hands)
             if state.dealer != dealers[-1]:
@@ -392,7 +393,7 @@ def test_hand_score_table(contract: int, tricks: int, overtricks: str, kaboot_fa
 
 def play_hand(state: HokmState, rng: random.Random) -> None:
     start = state.hand_index
-    while state.hand_index == start and not state.is_over:
+    for _ in bounded(lambda: state.hand_index == start and not state.is_over):
         seat = state.to_act[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
 
@@ -403,7 +404,7 @@ def test_each_player_scores_against_his_own_contract(options: str) -> None:
     state = game.new_game(seed=21)
     assert isinstance(state, HokmState)
     rng = random.Random(21)
-    while not state.is_over:
+    for _ in playing(state):
         play_hand(state, rng)
     for row in state.score_sheet:
         assert sum(row["tricks"]) == 10
@@ -472,7 +473,7 @@ def test_nobody_at_target_plays_on_and_max_hands_ends() -> None:
     rng = random.Random(8)
     play_hand(state, rng)
     assert not state.is_over or len(set(state.scores)) < 3
-    while not state.is_over:
+    for _ in playing(state):
         play_hand(state, rng)
     top = max(state.scores)
     assert state.winners == tuple(s for s in range(3) if state.scores[s] == top)

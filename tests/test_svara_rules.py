@@ -21,6 +21,7 @@ from cardhall.cards import parse_cards
 from cardhall.core import derived_rng
 from cardhall.games.svara import ALL_IN, CALL, CHECK, FOLD, JOIN, PASS, SvaraState
 from cardhall.games.svara_hands import DECK
+from tests.helpers import playing, steps
 
 N_SEEDS = 3000
 
@@ -522,7 +523,7 @@ def test_max_deals_waits_for_the_svaras() -> None:
     state = table("svara(players=2,max_deals=1,svara_join=none)", "AH KH 8C", "AS KS 9D")
     act(state, "0 look", "0 bet 10", "1 call")
     assert not state.is_over and state.svara_round == 1
-    while not state.is_over:
+    for _ in playing(state):
         act(state, "0 look", "0 check", "1 check")
     assert state.deals_done == 1 and sorted(state.scores) == [980, 1020]
 
@@ -563,7 +564,7 @@ def test_describe_every_phase_for_the_terminal() -> None:
     for seed in range(15):
         state = game.new_game(seed=seed)
         rng = random.Random(seed)
-        while True:
+        for _ in steps(f"svara(players=5,stack=100) seed {seed}"):
             for seat in [*range(5), None]:
                 lines = game.describe(state.observation(seat))
                 assert lines and all(isinstance(line, str) for line in lines)
@@ -580,7 +581,7 @@ def test_deals_finished_counts_deals_with_their_svaras_once() -> None:
     state = game.new_game(seed=5)
     rng = random.Random(5)
     seen = [state.deals_finished]
-    while not state.is_over:
+    for _ in playing(state):
         seat = state.to_act[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
         if state.deals_finished != seen[-1]:
