@@ -22,6 +22,7 @@ import json
 import random
 import re
 from collections import Counter
+from functools import cache
 from typing import Any, ClassVar
 
 import pytest
@@ -93,9 +94,29 @@ class ConformanceSuite:
 
     # --- helpers ---------------------------------------------------------------------------------
 
+    @staticmethod
+    @cache
+    def match_length(game_string: str, seed: int, limit: int) -> int | None:
+        """The number of actions of :meth:`play_table`'s match (the same random choices, played on a
+        bare state without any check), or None if it is still going after ``limit``."""
+        state = cardhall.load_game(game_string).new_game(seed=seed)
+        rng = random.Random(seed * 7919 + 1)
+        for step in range(limit):
+            if state.is_over:
+                return step
+            seat = rng.choice(state.to_act)
+            state.apply_unchecked(seat, rng.choice(state.legal_actions(seat)))
+        return None if not state.is_over else limit
+
     def play_table(self, game_string: str, seed: int, visit: Any = None) -> Table:
         """A random match through a Table with audited events; ``visit(state, step, table)`` before
-        every action and at the end."""
+        every action and at the end. A match that does not end within ``max_actions`` fails at once,
+        before any check: found by :meth:`match_length` (once per match), not after as many steps of
+        checks, whose cost grows with the match (observations carry the whole deal)."""
+        if self.match_length(game_string, seed, self.max_actions) is None:
+            pytest.fail(
+                f"{game_string} seed {seed}: still going after {self.max_actions} actions; never ends?"
+            )
         table = Table(game_string, seed=seed, audit=True)
         state = table.state
         rng = random.Random(seed * 7919 + 1)

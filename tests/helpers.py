@@ -18,7 +18,7 @@ from cardhall.core import State
 # The most steps a test loop may take: far more than any match a test plays needs (the longest, a
 # whole Kierki or a two-hand Cancellation Hearts of eleven, take under 1,000 actions), few enough that
 # a match that never ends fails in seconds.
-MAX_STEPS = 20_000
+MAX_STEPS = 10_000
 
 
 class Match(Protocol):
