@@ -278,6 +278,7 @@ def test_lays_off_what_lowers_its_deadwood_and_keeps_its_own_melds() -> None:
     act(state, nd, "pass")
     act(state, dl, "pass")
     act(state, nd, "knock 9D")
+    act(state, nd, "arrange 1")  # the least deadwood (he could also keep AS 2S 3S out of a run)
     assert state.phase == "layoff" and state.current == dl
     assert choice(state) == "lay off KS"
     act(state, dl, "lay off KS")

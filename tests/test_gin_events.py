@@ -21,6 +21,14 @@ OPP_LOW = "5C 6C 7C 8H 9H 10H 8S 9S 10S AD"  # deadwood 1
 OPP_LAY = "4S 5S KS 7C 8C 10D JH QC 6H 2D"  # 4S, then 5S, onto the spade run; KS onto the kings
 
 
+def knock_and_lay_out(t: Table, seat: int, card: str) -> None:
+    """``knock <card>``, then ``arrange 1`` (the least deadwood) when the knocker has a choice of layouts
+    (gin.md: any arrangement within the knock limit)."""
+    t.apply(seat, f"knock {card}")
+    if gin_state(t).phase == "arrange":
+        t.apply(seat, "arrange 1")
+
+
 def stack(nd: str, dl: str, up: str, stock_top: str = "") -> list[int]:
     """A deck dealing ``nd`` to the non-dealer (captain), ``dl`` to the dealer (box), ``up`` face up,
     and ``stock_top`` (top first) on top of the stock."""
@@ -104,7 +112,7 @@ def test_a_knock_spreads_both_hands_and_the_score_adds_up() -> None:
     s = gin_state(t)
     nd, dl = s.nondealer, s.dealer
     both_pass(t)
-    t.apply(nd, "knock 9D")
+    knock_and_lay_out(t, nd, "9D")
     for seat in (nd, dl, None):
         (knock,) = of_type(t, "knock", seat)
         assert knock["knocker"] == nd and knock["opponent"] == dl and not knock["gin"]
@@ -156,7 +164,7 @@ def test_gin_and_undercut_breakdowns(
     s = gin_state(t)
     nd, dealer = s.nondealer, s.dealer
     both_pass(t)
-    t.apply(nd, "knock 9D")
+    knock_and_lay_out(t, nd, "9D")
     (knock,) = of_type(t, "knock")
     assert knock["gin"] == (result == "gin")
     (scored,) = of_type(t, "deal_scored")
@@ -171,7 +179,7 @@ def test_team_scoring_credits_captain_and_advisor() -> None:
     s = gin_state(t)
     captain, advisor = s.nondealer, s.advisor
     both_pass(t)
-    t.apply(captain, "knock 9D")
+    knock_and_lay_out(t, captain, "9D")
     (scored,) = of_type(t, "deal_scored")
     assert scored["winner"] == captain and sorted(scored["credited"]) == sorted([captain, advisor])
     assert scored["points"][captain] == scored["points"][advisor] == 55
@@ -197,7 +205,7 @@ def test_match_bonuses_come_before_the_end_and_make_the_final_scores() -> None:
     s = gin_state(t)
     nd = s.nondealer
     both_pass(t)
-    t.apply(nd, "knock 9D")
+    knock_and_lay_out(t, nd, "9D")
     events = t.events(None)
     assert [e["type"] for e in events[-3:]] == ["deal_scored", "match_bonuses", "match_over"]
     bonuses, over = events[-2], events[-1]
@@ -207,7 +215,7 @@ def test_match_bonuses_come_before_the_end_and_make_the_final_scores() -> None:
     # Without bonuses there is no such event.
     plain = table("gin(players=2,target=50)", KNOCKER, OPP_PLAIN, "6D", "2H")
     both_pass(plain)
-    plain.apply(gin_state(plain).nondealer, "knock 9D")
+    knock_and_lay_out(plain, gin_state(plain).nondealer, "9D")
     assert not of_type(plain, "match_bonuses") and plain.is_over
 
 
