@@ -431,6 +431,31 @@ def test_kaboot_scored_in_a_real_hand() -> None:
     assert state.scores == (200, -20, -30)
 
 
+@pytest.mark.parametrize(
+    ("bids", "points"),
+    [
+        # hokm.md: overtricks=count, "a made contract of 2 ... 9 scores +10 x tricks taken; Kaboot stays +200"
+        (["bid kaboot", "bas", "bid 3"], [200, -20, -30]),
+        (["bid 9", "bas", "bid 3"], [100, -20, -30]),
+        (["bid 5", "bid 4", "bas"], [100, -40, -20]),
+    ],
+)
+def test_overtricks_count_scores_tricks_taken_but_kaboot_stays_200(
+    bids: list[str], points: list[int]
+) -> None:
+    # Seat 0 holds every heart and the top spades: with hearts trump he takes all ten tricks.
+    state = state_with(SPLIT, "overtricks=count")
+    bid_all(state, bids)
+    act(state, 0, "trump H")
+    rng = random.Random(0)
+    for lead in ["AS", "10S", "KS", "JH", "9H", "AH", "10H", "KH", "QH", "8H"]:
+        act(state, 0, f"play {lead}")
+        for seat in (1, 2):
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert state.score_sheet[0]["tricks"] == [10, 0, 0]
+    assert state.score_sheet[0]["points"] == points
+
+
 # --- end of the match ----------------------------------------------------------------------------
 
 
