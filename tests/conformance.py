@@ -275,6 +275,7 @@ class ConformanceSuite:
         for seed in self.seeds[:2]:
             self.play(game_string, seed, visit)
 
+    @pytest.mark.slow
     def test_observations_and_events_follow_the_schema(self, game_string: str) -> None:
         game = cardhall.load_game(game_string)
         seats: list[int | None] = [*range(game.num_players), None]

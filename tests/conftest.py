@@ -1,6 +1,7 @@
 """Parametrises the shared conformance suite over each game test class's ``game_strings``, gives the
-store's tests one PostgreSQL server for the session (:mod:`tests.postgres`), and bounds every match a
-test plays through a :class:`~cardhall.table.Table` in this process.
+store's tests one PostgreSQL server for the session (:mod:`tests.postgres`) and marks them
+``postgres``, and bounds every match a test plays through a :class:`~cardhall.table.Table` in this
+process. (The markers are listed in pyproject.toml; ``pytest -m "not slow"`` is the quick run.)
 
 The bound: a Table refuses, by failing the test, an action after :data:`tests.helpers.MAX_STEPS` in
 one match. Loops in the tests have their own bounds (:func:`tests.helpers.playing`); this one is for
@@ -43,6 +44,16 @@ def postgres() -> Iterator[PostgresServer]:
         pytest.skip(f"PostgreSQL is not installed: the store's PostgreSQL tests are skipped ({INSTALL_HINT})")
     with postgres_server() as server:
         yield server
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that uses the PostgreSQL server is marked ``postgres`` (``-m "not postgres"``): those
+    that ask for the ``postgres`` fixture, and the store's tests on the ``postgresql`` backend (their
+    ``url`` fixtures ask for it only for that parameter)."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if "postgres" in getattr(item, "fixturenames", ()) or "postgresql" in params.values():
+            item.add_marker(pytest.mark.postgres)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -167,6 +167,7 @@ def load_peers(script: str = "peers.py") -> ModuleType:
     return load_script(script)
 
 
+@pytest.mark.slow
 def test_peers_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the peers' own deprecation warnings are not ours

@@ -81,6 +81,7 @@ def sampler(game: cardhall.Game, kind: str) -> Any:
     return game.sample_state if kind == "uniform" else make_sampler(game)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["uniform", "model"])
 @pytest.mark.parametrize("game_string", VARIANTS)
 def test_sample_state_keeps_the_observation_of_every_seat(game_string: str, kind: str) -> None:

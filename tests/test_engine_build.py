@@ -86,6 +86,7 @@ def test_clean_removes_the_build(tmp_path: Path) -> None:
     check_compiled(src)
 
 
+@pytest.mark.process
 def test_the_command_lists_the_sources_for_make() -> None:
     out = subprocess.run(
         [sys.executable, str(SRC / "cardhall" / "engine_build.py"), "--sources"],
@@ -139,6 +140,7 @@ GAMES = (
 )
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not is_compiled(), reason="the engine in use is plain Python")
 def test_compiled_and_plain_python_play_identical_matches(tmp_path: Path) -> None:
     plain = tmp_path / "src"

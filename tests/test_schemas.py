@@ -30,14 +30,15 @@ def test_every_game_is_sampled() -> None:
 
 
 def samples(game_string: str) -> tuple[list[Any], list[Any]]:
-    """Observations (every seat and a spectator, every few actions) and every event of a random match."""
+    """Observations (every seat and a spectator, every twelfth action and at the end) and every event
+    of a random match."""
     table = Table(game_string, seed=4)
     state = table.state
     seats: list[int | None] = [*range(state.game.num_players), None]
     rng = random.Random(4)
     observations: list[Any] = []
     for step in playing(table):
-        if step % 5 == 0:
+        if step % 12 == 0:
             observations += [state.observation(s) for s in seats]
         seat = rng.choice(state.to_act)
         table.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -60,12 +61,12 @@ def broken(value: dict[str, Any]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_inlined_schemas_give_the_registrys_verdicts(game: str) -> None:
     observations, events = samples(GAMES[game])
-    for definition, values in (("observation", observations), ("event", events)):
+    for definition, values in (("observation", observations), ("event", events[::3])):
         fast, reference = schemas.validator(game, definition), schemas.registry_validator(game, definition)
         assert "$ref" not in json.dumps(fast.schema)
         for value in values:
             assert fast.is_valid(value) and reference.is_valid(value), value
-        for value in values[:: max(1, len(values) // 40)]:
+        for value in values[:: max(1, len(values) // 15)]:
             for bad in broken(value):
                 assert not fast.is_valid(bad) and not reference.is_valid(bad), bad
                 assert sorted(e.message for e in fast.iter_errors(bad)) == sorted(

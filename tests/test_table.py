@@ -202,6 +202,7 @@ def test_a_duplicate_or_stale_action_is_refused() -> None:
 # --- bots in worker processes --------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_bot_jobs_in_worker_processes_play_the_same_match() -> None:
     bots: list[Occupant | str] = ["rules", "random", "rules", "search(iterations=2)"]
     here = Table("hearts(decks=1,players=4,max_hands=1)", bots, seed=11)
