@@ -20,9 +20,11 @@ import cardhall
 from tests.server_helpers import free_port, http, running_server
 
 # A real `cardhall serve`, killed and started again.
-pytestmark = [pytest.mark.process, pytest.mark.slow]
-
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+pytestmark = [
+    pytest.mark.process,
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX"),
+]
 
 
 class Player:
