@@ -15,9 +15,9 @@ import cardhall
 from cardhall.bots import make_bot
 from cardhall.core import State
 
-# The most steps a test loop may take: far more than any match a test plays needs (the longest, a
-# whole Kierki or a two-hand Cancellation Hearts of eleven, take under 1,000 actions), few enough that
-# a match that never ends fails in seconds.
+# The most steps a test loop may take: far more than any match a test plays needs (the longest, six
+# hands of three-hand gin or a whole Kierki, take under 1,000 actions), few enough that a match that
+# never ends fails in seconds, in bounded memory.
 MAX_STEPS = 10_000
 
 
