@@ -40,7 +40,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=20
 
 format: setup
 	$(BIN)/ruff format $(LINTED)

@@ -1,14 +1,39 @@
-"""Parametrises the shared conformance suite over each game test class's ``game_strings``, and gives
-the store's tests one PostgreSQL server for the session (:mod:`tests.postgres`)."""
+"""Parametrises the shared conformance suite over each game test class's ``game_strings``, gives the
+store's tests one PostgreSQL server for the session (:mod:`tests.postgres`) and marks them
+``postgres``, and bounds every match a test plays through a :class:`~cardhall.table.Table` in this
+process. (The markers are listed in pyproject.toml; ``pytest -m "not slow"`` is the quick run.)
+
+The bound: a Table refuses, by failing the test, an action after :data:`tests.helpers.MAX_STEPS` in
+one match. Loops in the tests have their own bounds (:func:`tests.helpers.playing`); this one is for
+the loops they call (``Table.play`` and ``run_bots``, whose own default is ten million actions,
+``simulate``, the RL environments, the server's tables), so a rule bug that never ends a match fails
+with a message instead of hanging and growing."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from cardhall.table import Table
+from tests.helpers import MAX_STEPS
 from tests.postgres import INSTALL_HINT, PostgresServer, postgres_bin, postgres_server
+
+
+@pytest.fixture(scope="session", autouse=True)
+def bounded_tables() -> Iterator[None]:
+    apply = Table.apply
+
+    def bounded_apply(self: Table, seat: int, action: int | str, expect: int | None = None) -> Any:
+        if len(self.state.history) >= MAX_STEPS:
+            pytest.fail(f"{self.game} seed {self.seed}: still going after {MAX_STEPS} actions; never ends?")
+        return apply(self, seat, action, expect)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Table, "apply", bounded_apply)
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -19,6 +44,16 @@ def postgres() -> Iterator[PostgresServer]:
         pytest.skip(f"PostgreSQL is not installed: the store's PostgreSQL tests are skipped ({INSTALL_HINT})")
     with postgres_server() as server:
         yield server
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that uses the PostgreSQL server is marked ``postgres`` (``-m "not postgres"``): those
+    that ask for the ``postgres`` fixture, and the store's tests on the ``postgresql`` backend (their
+    ``url`` fixtures ask for it only for that parameter)."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if "postgres" in getattr(item, "fixturenames", ()) or "postgresql" in params.values():
+            item.add_marker(pytest.mark.postgres)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -21,6 +21,7 @@ from cardhall.server.protocol import ServerFrame
 from cardhall.server.rates import Limits
 from cardhall.store import PlayerRow
 from tests.benchmark_scripts import load_script
+from tests.helpers import steps
 
 FAST = {"bot_pace_ms": 0}  # bots play at once in tests
 
@@ -134,7 +135,9 @@ def play_until(
     ``done``: once per event number, on the newest frame only (an older frame's action would be
     refused as stale)."""
     newest, acted = -1, -1
-    while not (frame.get("table") == table and done(frame)):
+    for _ in steps(f"table {table} over the websocket"):
+        if frame.get("table") == table and done(frame):
+            break
         if frame["type"] in ("table", "update") and frame["table"] == table:
             newest = max(newest, frame["n"])
             if frame["legal"] and frame["n"] == newest and acted < newest:

@@ -32,6 +32,7 @@ from cardhall.sim.bench import (
 )
 from tests.benchmark_scripts import load_script
 from tests.conformance import fingerprint
+from tests.helpers import playing
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -148,7 +149,7 @@ def test_hokm_unchecked_and_checked_play_agree(game_string: str) -> None:
     for seed in range(3):
         fast, slow = game.new_game(seed=seed), game.new_game(seed=seed)
         rng = random.Random(seed)
-        while not fast.is_over:
+        for _ in playing(fast):
             seat = fast.to_act[0]
             legal = fast.legal_actions(seat)
             assert legal == slow.legal_actions(seat)
@@ -166,6 +167,7 @@ def load_peers(script: str = "peers.py") -> ModuleType:
     return load_script(script)
 
 
+@pytest.mark.slow
 def test_peers_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the peers' own deprecation warnings are not ours

@@ -17,7 +17,7 @@ from cardhall.core import Game, State
 from cardhall.games.hokm import HokmState, deck_for_hands
 from cardhall.sim.simulate import simulate
 from cardhall.table import Table, run_bot_job
-from tests.helpers import bot_label, random_states
+from tests.helpers import bot_label, playing, random_states
 
 VARIANTS = [
     "hokm(max_hands=2)",
@@ -142,7 +142,7 @@ def test_sampled_state_has_the_same_observation_and_plays_on(game_string: str) -
             sampled = game.sample_state(
                 state.observation(state.to_act[0] if state.to_act else 0, ints=True), rng
             )
-            while not sampled.is_over:
+            for _ in playing(sampled):
                 seat = sampled.to_act[0]
                 sampled.apply(seat, rng.choice(sampled.legal_actions(seat)))
             assert sampled.winners
@@ -306,7 +306,9 @@ def test_anchored_search_keeps_the_rules_move_when_nothing_separates_the_actions
     state = game.new_game(seed=3)
     rng = random.Random(3)
     checked = 0
-    while not state.is_over and checked < 3:
+    for _ in playing(state):
+        if checked == 3:
+            break
         if len(state.to_act) == 2:
             advisor = state.to_act[1]
             obs, legal = state.observation(advisor, ints=True), state.legal_actions(advisor)

@@ -22,6 +22,7 @@ from cardhall.games.gin import KNOCK_BASE, LAYOFF_BASE, NO_SUGGESTION, PASS, STO
 from cardhall.games.gin_melds import deadwood_mask
 from cardhall.sim.simulate import simulate
 from cardhall.table import Table
+from tests.helpers import playing, steps
 
 
 def test_deals_finished_counts_hands_void_ones_included() -> None:
@@ -30,7 +31,7 @@ def test_deals_finished_counts_hands_void_ones_included() -> None:
     assert isinstance(state, GinState)
     rng = random.Random(1)
     seen = [state.deals_finished]
-    while not state.is_over:
+    for _ in playing(state):
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
         before = state.deals_finished
@@ -56,8 +57,7 @@ def random_states(game_string: str, seeds: range, every: int = 3) -> list[GinSta
         state = game.new_game(seed=seed)
         assert isinstance(state, GinState)
         rng = random.Random(seed)
-        step = 0
-        while True:
+        for step in steps(f"{game_string} seed {seed}"):
             if step % every == 0 or state.phase in ("layoff", "over"):
                 out.append(state.clone())
             if state.is_over:
@@ -65,12 +65,11 @@ def random_states(game_string: str, seeds: range, every: int = 3) -> list[GinSta
             seat = state.to_act[rng.randrange(len(state.to_act))]
             legal = state.legal_actions(seat)
             state.apply(seat, legal[rng.randrange(len(legal))])
-            step += 1
     return out
 
 
 def play_out(state: GinState, rng: random.Random) -> None:
-    while not state.is_over:
+    for _ in playing(state):
         seat = state.to_act[rng.randrange(len(state.to_act))]
         legal = state.legal_actions(seat)
         state.apply(seat, legal[rng.randrange(len(legal))])
@@ -82,6 +81,7 @@ def sampler(game: cardhall.Game, kind: str) -> Any:
     return game.sample_state if kind == "uniform" else make_sampler(game)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["uniform", "model"])
 @pytest.mark.parametrize("game_string", VARIANTS)
 def test_sample_state_keeps_the_observation_of_every_seat(game_string: str, kind: str) -> None:
@@ -279,6 +279,7 @@ def test_lays_off_what_lowers_its_deadwood_and_keeps_its_own_melds() -> None:
     act(state, nd, "pass")
     act(state, dl, "pass")
     act(state, nd, "knock 9D")
+    act(state, nd, "arrange 1")  # the least deadwood (he could also keep AS 2S 3S out of a run)
     assert state.phase == "layoff" and state.current == dl
     assert choice(state) == "lay off KS"
     act(state, dl, "lay off KS")
@@ -340,7 +341,9 @@ def test_the_opponent_model_deals_him_a_plausible_hand() -> None:
     for seed in range(50):
         state = game.new_game(seed=seed)
         assert isinstance(state, GinState)
-        while not (len(state.stock) <= 22 and state.phase == "draw") and not state.is_over:
+        for _ in playing(state):
+            if len(state.stock) <= 22 and state.phase == "draw":
+                break
             seat = state.to_act[0]
             state.apply(seat, rules.act(state.observation(seat, ints=True), state.legal_actions(seat), rng))
         if not state.is_over:
@@ -405,7 +408,7 @@ def rules_play_states(game_string: str, seeds: range) -> list[GinState]:
     for seed in seeds:
         state = game.new_game(seed=seed)
         assert isinstance(state, GinState)
-        while not state.is_over:
+        for _ in playing(state):
             out.append(state.clone())
             seat = state.to_act[0]
             state.apply(

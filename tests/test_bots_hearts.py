@@ -15,6 +15,7 @@ from cardhall.cards import SUIT_MASKS, parse_card
 from cardhall.core import State
 from cardhall.games.hearts import FACES, PASS_BASE, Hearts, HeartsState
 from cardhall.sim.simulate import simulate
+from tests.helpers import bounded, playing, steps
 from tests.test_hearts_rules import deal, moon_deal, play, run_hand
 
 VARIANTS = [
@@ -35,15 +36,13 @@ def random_states(game_string: str, seeds: range, every: int = 1) -> list[State]
     for seed in seeds:
         state = game.new_game(seed=seed)
         rng = random.Random(seed)
-        i = 0
-        while True:
+        for i in steps(f"{game_string} seed {seed}"):
             if i % every == 0 or state.is_over:
                 out.append(state.clone())
             if state.is_over:
                 break
             seat = rng.choice(state.to_act)
             state.apply(seat, rng.choice(state.legal_actions(seat)))
-            i += 1
     return out
 
 
@@ -58,7 +57,7 @@ def test_deals_finished_counts_finished_hands() -> None:
     state = cardhall.load_game("hearts(decks=1,players=4,max_hands=3)").new_game(seed=5)
     rng = random.Random(5)
     seen = [state.deals_finished]
-    while not state.is_over:
+    for _ in playing(state):
         seat = rng.choice(state.to_act)
         state.apply(seat, rng.choice(state.legal_actions(seat)))
         if state.deals_finished != seen[-1]:
@@ -85,7 +84,7 @@ def test_sampled_state_has_the_same_observation_and_plays_on(game_string: str) -
         if i % 15 == 0:  # the sampled state plays on to the end
             seat = state.to_act[0] if state.to_act else 0
             sampled = game.sample_state(state.observation(seat, ints=True), rng)
-            while not sampled.is_over:
+            for _ in playing(sampled):
                 seat = rng.choice(sampled.to_act)
                 sampled.apply(seat, rng.choice(sampled.legal_actions(seat)))
             assert sampled.winners
@@ -302,7 +301,7 @@ def test_search_plays_a_short_match_to_the_end(game_string: str) -> None:
     bots = [make_bot("search(iterations=2)", game)] + [make_bot("rules", game)] * (game.num_players - 1)
     state = game.new_game(seed=3)
     rng = random.Random(3)
-    while not state.is_over:
+    for _ in playing(state):
         seat = state.to_act[0]
         state.apply(seat, bots[seat].act(state.observation(seat, ints=True), state.legal_actions(seat), rng))
     assert state.winners
@@ -314,7 +313,7 @@ def test_search_never_reads_the_true_state() -> None:
     game = cardhall.load_game(ONE)
     state = game.new_game(seed=8)
     rng = random.Random(8)
-    while state.phase != "play" or len(state.tricks) < 2:
+    for _ in bounded(lambda: state.phase != "play" or len(state.tricks) < 2):
         seat = rng.choice(state.to_act)
         state.apply(
             seat,
@@ -394,7 +393,7 @@ def test_act_state_chooses_what_act_chooses_on_the_observation(game_string: str)
     for seed in range(3):
         state = game.new_game(seed=seed)
         assert isinstance(state, HeartsState)
-        while not state.is_over:
+        for _ in playing(state):
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
             choice = bot.act(state.observation(seat, ints=True), legal, rng)

@@ -22,7 +22,7 @@ from cardhall.bots.rules_hokm import (
 )
 from cardhall.cards import SUIT_MASKS, parse_cards
 from cardhall.games.hokm import BID_BASE, DECK, TRUMP_BASE, HokmState, deck_for_hands
-from tests.helpers import random_states
+from tests.helpers import playing, random_states
 
 VARIANTS = [
     "hokm(max_hands=2)",
@@ -97,7 +97,7 @@ def test_act_state_makes_the_same_choice_as_act(game_string: str) -> None:
         state = game.new_game(seed=seed)
         assert isinstance(state, HokmState)
         rng = random.Random(seed)
-        while not state.is_over:
+        for _ in playing(state):
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
             choice = bot.act(state.observation(seat, ints=True), legal, rng)

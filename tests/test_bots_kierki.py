@@ -14,6 +14,7 @@ from cardhall.cards import SUIT_MASKS, parse_card, parse_cards
 from cardhall.core import State
 from cardhall.games.kierki import PASS, Kierki, KierkiState
 from cardhall.table import Table
+from tests.helpers import playing, steps
 from tests.test_kierki_rules import SEED, start  # the stacked decks of the rules tests
 
 # Seat 2 is void in clubs; seat 3 holds no 7 and seat 0 neither a 7 nor an 8.
@@ -41,7 +42,7 @@ def random_states(game_string: str, seeds: range, keep: float) -> list[State]:
     for seed in seeds:
         state = game.new_game(seed=seed)
         rng = random.Random(seed)
-        while True:
+        for _ in steps(f"{game_string} seed {seed}"):
             if state.is_over or state.phase == "trump" or rng.random() < keep:  # type: ignore[attr-defined]
                 out.append(state.clone())
             if state.is_over:
@@ -77,7 +78,7 @@ def test_sampled_state_has_the_same_observation_and_plays_on(game_string: str) -
         if i % 5 == 0:  # the sampled state plays on to the end
             seat = state.to_act[0] if state.to_act else 0
             sampled = game.sample_state(state.observation(seat, ints=True), rng)
-            while not sampled.is_over:
+            for _ in playing(sampled):
                 s = sampled.to_act[0]
                 sampled.apply(s, rng.choice(sampled.legal_actions(s)))
             assert sampled.winners

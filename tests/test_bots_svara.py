@@ -12,7 +12,7 @@ from cardhall.bots import make_bot
 from cardhall.bots.rules_svara import SvaraRulesBot, make_sampler, search_candidates
 from cardhall.games.svara import JOIN, PASS, SvaraState
 from cardhall.sim.simulate import simulate
-from tests.helpers import random_states
+from tests.helpers import playing, random_states
 from tests.test_svara_rules import BEST, MID, WORST, act, table
 
 VARIANTS = [
@@ -40,7 +40,7 @@ def test_sampled_state_has_the_same_observation_and_plays_on(game_string: str) -
             assert sorted(c for cards in sampled.zones().values() for c in cards) == sorted(game.deck())
         if i % 5 == 0 and not state.is_over:
             sampled = game.sample_state(state.observation(state.to_act[0], ints=True), rng)
-            while not sampled.is_over:
+            for _ in playing(sampled):
                 seat = sampled.to_act[0]
                 sampled.apply(seat, rng.choice(sampled.legal_actions(seat)))
             assert sum(sampled.scores) == game.num_players * game.option("stack")
@@ -219,7 +219,7 @@ def test_search_plays_a_short_match_to_the_end() -> None:
     bots = [make_bot("search(iterations=2)", game), make_bot("rules", game), make_bot("random", game)]
     state = game.new_game(seed=3)
     rng = random.Random(3)
-    while not state.is_over:
+    for _ in playing(state):
         seat = state.to_act[0]
         action = bots[seat].act(state.observation(seat, ints=True), state.legal_actions(seat), rng)
         state.apply(seat, action)
@@ -266,7 +266,9 @@ def test_search_compares_a_short_list_of_bet_sizes() -> None:
     state = game.new_game(seed=4)
     rng = random.Random(4)
     checked = 0
-    while not state.is_over and checked < 30:
+    for _ in playing(state):
+        if checked >= 30:
+            break
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
         short = search_candidates(game, state.observation(seat, ints=True), legal)

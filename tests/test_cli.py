@@ -50,6 +50,7 @@ def test_simulate_json_reports_every_seat(capsys: pytest.CaptureFixture[str]) ->
         assert m["low"] <= m["value"] <= m["high"]
 
 
+@pytest.mark.process
 def test_simulate_is_the_same_with_several_jobs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     base = ["simulate", "hokm(max_hands=1)", "--games", "8", "--json", "--quiet"]
@@ -170,6 +171,7 @@ def test_play_explains_a_wrong_input_and_asks_again(capsys: pytest.CaptureFixtur
     assert "seat 0" in out and "Left the table" in out
 
 
+@pytest.mark.slow
 def test_play_to_the_end_with_labels_only(capsys: pytest.CaptureFixture[str]) -> None:
     # Answer every prompt with the first legal action number until the match ends.
     code, out, _ = run(
@@ -208,6 +210,7 @@ def test_help_lists_every_command_in_plain_text(
         assert "`" not in text, f"cardhall {name} --help has reStructuredText in it"
 
 
+@pytest.mark.process
 def test_python_dash_m_runs_the_cli() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "cardhall", "games"], capture_output=True, text=True, check=False
@@ -215,6 +218,7 @@ def test_python_dash_m_runs_the_cli() -> None:
     assert done.returncode == 0 and "hokm" in done.stdout
 
 
+@pytest.mark.slow
 def test_play_hearts_never_shows_another_seats_pass(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         ["play", "hearts(decks=1,players=4,max_hands=1)", "--seed", "3", "--bots", "rules"],

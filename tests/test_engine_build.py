@@ -26,6 +26,7 @@ from cardhall.engine_build import (
     source_hash,
     source_path,
 )
+from tests.helpers import MAX_STEPS
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -85,6 +86,7 @@ def test_clean_removes_the_build(tmp_path: Path) -> None:
     check_compiled(src)
 
 
+@pytest.mark.process
 def test_the_command_lists_the_sources_for_make() -> None:
     out = subprocess.run(
         [sys.executable, str(SRC / "cardhall" / "engine_build.py"), "--sources"],
@@ -102,7 +104,8 @@ def test_is_compiled_tells_which_engine_runs() -> None:
     assert is_compiled() == (not str(cardhall.core.__file__).endswith(".py"))
 
 
-# Plays seeded random matches and prints one line per match: its record's actions, scores and winners.
+# Plays seeded random matches (each within the tests' step bound) and prints one line per match: its
+# record's actions, scores and winners.
 PLAY_SCRIPT = textwrap.dedent(
     """
     import json, random, sys
@@ -113,15 +116,19 @@ PLAY_SCRIPT = textwrap.dedent(
         game = load_game(text)
         for seed in range(3):
             state, rng = game.new_game(seed=seed), random.Random(seed)
-            while not state.is_over:
+            for _ in range(MAX_STEPS):
+                if state.is_over:
+                    break
                 seat = rng.choice(state.to_act)
                 state.apply(seat, rng.choice(state.legal_actions(seat)))
+            else:
+                sys.exit(f"{text} seed {seed}: still going after {MAX_STEPS} actions; never ends?")
             copy = state.clone()
             out.append([text, seed, state.record()["actions"], list(state.scores), list(copy.winners),
                         state.observation(0)])
     print(json.dumps({"compiled": is_compiled(), "matches": out}))
     """
-)
+).replace("MAX_STEPS", str(MAX_STEPS))
 GAMES = (
     "hokm(max_hands=3)",
     "kierki(first_deal=5,last_deal=12)",
@@ -133,6 +140,7 @@ GAMES = (
 )
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not is_compiled(), reason="the engine in use is plain Python")
 def test_compiled_and_plain_python_play_identical_matches(tmp_path: Path) -> None:
     plain = tmp_path / "src"

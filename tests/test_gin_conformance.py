@@ -1,3 +1,6 @@
+"""The conformance suite (tests/conformance.py) on three-hand and two-player gin with their options, and
+gin's invariants: hand sizes by phase, a laid knock within the limit, one scorer per hand that is not void."""
+
 from __future__ import annotations
 
 from cardhall.core import State

@@ -13,11 +13,20 @@ from cardhall.games.gin import GinState
 from cardhall.games.gin_melds import gin_sorted
 from cardhall.table import Table
 from tests import schemas
+from tests.helpers import bounded, playing
 
 KNOCKER = "AS 2S 3S 4H 4D 4C KH KD KC 9D"  # deadwood 9 (the 9D)
 OPP_PLAIN = "5C 6C 7C 8H 8S 9H 10S JS QD 2D"  # deadwood 57, nothing to lay off
 OPP_LOW = "5C 6C 7C 8H 9H 10H 8S 9S 10S AD"  # deadwood 1
 OPP_LAY = "4S 5S KS 7C 8C 10D JH QC 6H 2D"  # 4S, then 5S, onto the spade run; KS onto the kings
+
+
+def knock_and_lay_out(t: Table, seat: int, card: str) -> None:
+    """``knock <card>``, then ``arrange 1`` (the least deadwood) when the knocker has a choice of layouts
+    (gin.md: any arrangement within the knock limit)."""
+    t.apply(seat, f"knock {card}")
+    if gin_state(t).phase == "arrange":
+        t.apply(seat, "arrange 1")
 
 
 def stack(nd: str, dl: str, up: str, stock_top: str = "") -> list[int]:
@@ -111,7 +120,7 @@ def test_a_knock_spreads_both_hands_and_the_score_adds_up() -> None:
     s = gin_state(t)
     nd, dl = s.nondealer, s.dealer
     both_pass(t)
-    t.apply(nd, "knock 9D")
+    knock_and_lay_out(t, nd, "9D")
     for seat in (nd, dl, None):
         (knock,) = of_type(t, "knock", seat)
         assert knock["knocker"] == nd and knock["opponent"] == dl and not knock["gin"]
@@ -163,7 +172,7 @@ def test_gin_and_undercut_breakdowns(
     s = gin_state(t)
     nd, dealer = s.nondealer, s.dealer
     both_pass(t)
-    t.apply(nd, "knock 9D")
+    knock_and_lay_out(t, nd, "9D")
     (knock,) = of_type(t, "knock")
     assert knock["gin"] == (result == "gin")
     (scored,) = of_type(t, "deal_scored")
@@ -178,7 +187,7 @@ def test_team_scoring_credits_captain_and_advisor() -> None:
     s = gin_state(t)
     captain, advisor = s.nondealer, s.advisor
     both_pass(t)
-    t.apply(captain, "knock 9D")
+    knock_and_lay_out(t, captain, "9D")
     (scored,) = of_type(t, "deal_scored")
     assert scored["winner"] == captain and sorted(scored["credited"]) == sorted([captain, advisor])
     assert scored["points"][captain] == scored["points"][advisor] == 55
@@ -189,7 +198,7 @@ def test_a_void_hand_is_scored_before_the_same_dealer_deals_again() -> None:
     s = gin_state(t)
     dealer = s.dealer
     both_pass(t)
-    while s.hand_index == 0:
+    for _ in bounded(lambda: s.hand_index == 0):
         seat = s.current
         t.apply(seat, "draw stock" if s.phase == "draw" else s.legal_actions(seat)[0])
     (scored,) = of_type(t, "deal_scored")
@@ -204,7 +213,7 @@ def test_match_bonuses_come_before_the_end_and_make_the_final_scores() -> None:
     s = gin_state(t)
     nd = s.nondealer
     both_pass(t)
-    t.apply(nd, "knock 9D")
+    knock_and_lay_out(t, nd, "9D")
     events = t.events(None)
     assert [e["type"] for e in events[-3:]] == ["deal_scored", "match_bonuses", "match_over"]
     bonuses, over = events[-2], events[-1]
@@ -214,7 +223,7 @@ def test_match_bonuses_come_before_the_end_and_make_the_final_scores() -> None:
     # Without bonuses there is no such event.
     plain = table("gin(players=2,target=50)", KNOCKER, OPP_PLAIN, "6D", "2H")
     both_pass(plain)
-    plain.apply(gin_state(plain).nondealer, "knock 9D")
+    knock_and_lay_out(plain, gin_state(plain).nondealer, "9D")
     assert not of_type(plain, "match_bonuses") and plain.is_over
 
 
@@ -249,7 +258,7 @@ def test_no_events_are_logged_without_a_listener() -> None:
     assert state.events is None
     rng = random.Random(0)
     fresh = state.game.new_game(seed=2)
-    while not fresh.is_over:
+    for _ in playing(fresh):
         seat = rng.choice(fresh.to_act)
         fresh.apply(seat, rng.choice(fresh.legal_actions(seat)))
     assert fresh.events is None

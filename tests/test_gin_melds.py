@@ -11,10 +11,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardhall
-from cardhall.cards import mask_of, parse_cards
+from cardhall.cards import format_card, mask_of, parse_cards
 from cardhall.errors import InvalidCardError
 from cardhall.games.gin import best_melds, deadwood
-from cardhall.games.gin_melds import CARD_VALUES, gin_rank, knock_discards, layoff_targets
+from cardhall.games.gin_melds import knock_discards, layoff_targets
+
+# gin.md, written here rather than read from the engine's tables (so a wrong table fails): "K high,
+# A always low (A-2-3 is a run, Q-K-A is not)"; "A = 1, 2-10 = face value, J Q K = 10".
+RUN_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+RANK_POINTS = {"A": 1, **{str(n): n for n in range(2, 11)}, "J": 10, "Q": 10, "K": 10}
+
+
+def points(card: int) -> int:
+    """A card's value by the rules."""
+    return RANK_POINTS[format_card(card)[:-1]]
+
+
+def run_position(card: int) -> int:
+    """Where a card stands in a run of its suit: A first, K last."""
+    return RUN_ORDER.index(format_card(card)[:-1])
 
 
 def all_melds(cards: frozenset[int]) -> list[frozenset[int]]:
@@ -24,7 +39,7 @@ def all_melds(cards: frozenset[int]) -> list[frozenset[int]]:
         for k in (3, 4):
             melds.extend(frozenset(m) for m in combinations(same, k))
     for suit in range(4):
-        by_gin = {gin_rank(c): c for c in cards if c // 13 == suit}
+        by_gin = {run_position(c): c for c in cards if c // 13 == suit}
         for lo in range(13):
             for hi in range(lo + 2, 13):
                 if all(g in by_gin for g in range(lo, hi + 1)):
@@ -43,9 +58,9 @@ def brute_deadwood(cards: list[int]) -> int:
         skip = best(i + 1, used)
         if melds[i] & used:
             return skip
-        return max(skip, sum(CARD_VALUES[c] for c in melds[i]) + best(i + 1, used | melds[i]))
+        return max(skip, sum(points(c) for c in melds[i]) + best(i + 1, used | melds[i]))
 
-    return sum(CARD_VALUES[c] for c in cards) - best(0, frozenset())
+    return sum(points(c) for c in cards) - best(0, frozenset())
 
 
 def check_arrangement(cards: list[int]) -> None:
@@ -56,7 +71,7 @@ def check_arrangement(cards: list[int]) -> None:
         seen.extend(meld)
     seen.extend(arr.deadwood_cards)
     assert sorted(seen) == sorted(cards)
-    assert arr.deadwood == sum(CARD_VALUES[c] for c in arr.deadwood_cards)
+    assert arr.deadwood == sum(points(c) for c in arr.deadwood_cards)
     assert arr.deadwood == deadwood(cards) == brute_deadwood(cards)
 
 
@@ -144,7 +159,7 @@ def test_deadwood_cards_mask_matches_best_melds_and_the_discard_identity() -> No
         base = deadwood_mask(hand)
         for c in range(52):
             if dead >> c & 1:
-                assert deadwood_mask(hand & ~(1 << c)) == base - CARD_VALUES[c]
+                assert deadwood_mask(hand & ~(1 << c)) == base - points(c)
 
 
 def test_the_observation_lays_out_the_seats_own_hand() -> None:

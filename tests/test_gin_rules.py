@@ -10,6 +10,7 @@ import pytest
 import cardhall
 from cardhall.cards import RANKS, parse_card, parse_cards
 from cardhall.games.gin import GinState, deadwood
+from tests.helpers import bounded
 
 KNOCKER = "AS 2S 3S 4H 4D 4C KH KD KC 9D"  # deadwood 9 (the 9D)
 OPP_PLAIN = "5C 6C 7C 8H 8S 9H 10S JS QD 2D"  # deadwood 57, nothing to lay off on KNOCKER's melds
@@ -44,6 +45,14 @@ def labels(state: GinState, seat: int) -> list[str]:
     return [state.game.action_label(a) for a in state.legal_actions(seat)]
 
 
+def knock_and_lay_out(state: GinState, seat: int, card: str) -> None:
+    """``knock <card>``, then, when the knocker has a choice of layouts (gin.md: any arrangement within
+    the knock limit), ``arrange 1``: the least deadwood, as the tests of scoring and lay-offs expect."""
+    act(state, seat, f"knock {card}")
+    if state.phase == "arrange":
+        act(state, seat, "arrange 1")
+
+
 def both_pass(state: GinState) -> None:
     act(state, state.nondealer, "pass")
     act(state, state.dealer, "pass")
@@ -64,7 +73,7 @@ def test_knock_scores_the_difference(players: int) -> None:
     nd, dl = s.nondealer, s.dealer
     both_pass(s)
     assert s.phase == "discard" and s.current == nd and "2H" in s.observation(nd)["hand"]
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     row = s.score_sheet[-1]
     assert row["result"] == "knock" and row["knocker_deadwood"] == 2 and row["opponent_deadwood"] == 57
     assert s.scores[nd] == 55 and s.scores[dl] == 0 and sum(s.scores) == 55
@@ -78,7 +87,7 @@ def test_knock_needs_deadwood_at_most_ten() -> None:
     assert "knock QH" in labels(s, s.nondealer)  # keeps 9D: deadwood 9
     assert "knock AS" not in labels(s, s.nondealer)
     with pytest.raises(cardhall.IllegalActionError, match=r"gin.*knock AS.*deadwood"):
-        act(s, s.nondealer, "knock AS")
+        knock_and_lay_out(s, s.nondealer, "AS")
 
 
 def test_a_knock_leaving_eleven_deadwood_is_refused() -> None:
@@ -91,13 +100,13 @@ def test_a_knock_leaving_eleven_deadwood_is_refused() -> None:
     assert "knock 2H" not in labels(s, nd)  # keeps 9D AD AC: deadwood 11, one over the limit
     assert "discard 2H" in labels(s, nd)
     with pytest.raises(cardhall.IllegalActionError, match=r"gin.*knock 2H.*deadwood.*would be 11"):
-        act(s, nd, "knock 2H")
+        knock_and_lay_out(s, nd, "2H")
 
 
 def test_knock_on_the_first_turn_with_the_upcard() -> None:
     s = new("gin(players=2)", KNOCKER, OPP_PLAIN, "6D")
     act(s, s.nondealer, "take discard")
-    act(s, s.nondealer, "knock 9D")
+    knock_and_lay_out(s, s.nondealer, "9D")
     assert s.score_sheet[-1]["knocker_deadwood"] == 6 and s.scores[s.score_sheet[-1]["winner"]] == 51
 
 
@@ -106,7 +115,7 @@ def test_gin(option: str, points: int) -> None:
     s = new(f"gin(players=2{option})", KNOCKER, OPP_PLAIN, "6D", "4S")
     nd = s.nondealer
     both_pass(s)
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     row = s.score_sheet[-1]
     assert row["result"] == "gin" and row["knocker_deadwood"] == 0 and s.scores[nd] == points
 
@@ -117,7 +126,7 @@ def test_gin_cannot_be_undercut_and_allows_no_layoffs() -> None:
     s = new("gin(players=2)", KNOCKER, opp, "6D", "4S")
     nd = s.nondealer
     both_pass(s)
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     assert s.score_sheet[-1]["result"] == "gin" and s.scores[nd] == 25 + 74
 
 
@@ -126,7 +135,7 @@ def test_undercut(option: str, bonus: int) -> None:
     s = new(f"gin(players=2{option})", KNOCKER, OPP_LOW, "6D", "2H")
     nd, dl = s.nondealer, s.dealer
     both_pass(s)
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     row = s.score_sheet[-1]
     assert row["result"] == "undercut" and row["winner"] == dl
     assert s.scores[dl] == 2 - 1 + bonus and s.scores[nd] == 0
@@ -136,7 +145,7 @@ def test_equal_deadwood_is_an_undercut() -> None:
     s = new("gin(players=2)", KNOCKER, OPP_LOW.replace("AD", "2D"), "6D", "2H")
     dl = s.dealer
     both_pass(s)
-    act(s, s.nondealer, "knock 9D")
+    knock_and_lay_out(s, s.nondealer, "9D")
     assert s.score_sheet[-1]["result"] == "undercut" and s.scores[dl] == 10
 
 
@@ -144,7 +153,7 @@ def test_layoffs_onto_runs_and_sets_and_declining() -> None:
     s = new("gin(players=2)", KNOCKER, OPP_LAY, "6D", "2H")
     nd, dl = s.nondealer, s.dealer
     both_pass(s)
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     assert s.phase == "layoff" and s.to_act == (dl,)
     # 4S extends the spade run (and would complete the fours); KS completes the kings; 5S does not fit yet.
     assert labels(s, dl) == ["lay off 4S", "lay off KS", "done"]
@@ -166,7 +175,7 @@ def test_an_ace_is_laid_off_below_a_run_from_the_two() -> None:
     s = new("gin(players=2)", knocker, opp, "6D", "2H")
     nd, dl = s.nondealer, s.dealer
     both_pass(s)
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     assert ["2S", "3S", "4S"] in s.observation(dl)["knock"]["melds"]
     assert labels(s, dl) == ["lay off AS", "done"]
     act(s, dl, "lay off AS")  # nothing else fits: the hand is scored
@@ -179,7 +188,7 @@ def test_layoffs_end_by_themselves_when_nothing_fits() -> None:
     s = new("gin(players=2)", KNOCKER, OPP_LAY, "6D", "2H")
     nd, dl = s.nondealer, s.dealer
     both_pass(s)
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     for card in ("KS", "4S", "5S"):
         act(s, dl, f"lay off {card}")
     assert s.score_sheet[-1]["opponent_deadwood"] == 53 and s.scores[nd] == 51
@@ -189,7 +198,7 @@ def test_layoffs_end_by_themselves_when_nothing_fits() -> None:
 def test_illegal_layoff_is_refused() -> None:
     s = new("gin(players=2)", KNOCKER, OPP_LAY, "6D", "2H")
     both_pass(s)
-    act(s, s.nondealer, "knock 9D")
+    knock_and_lay_out(s, s.nondealer, "9D")
     with pytest.raises(cardhall.IllegalActionError, match=r"gin.*lay off 5S"):
         act(s, s.dealer, "lay off 5S")
     with pytest.raises(cardhall.IllegalActionError, match="gin"):
@@ -271,7 +280,7 @@ def test_allow_same_discard_variant() -> None:
 def play_to_void(s: GinState) -> None:
     both_pass(s)
     hand = s.hand_index
-    while s.hand_index == hand:
+    for _ in bounded(lambda: s.hand_index == hand):
         seat = s.current
         if s.phase == "draw":
             act(s, seat, "draw stock")
@@ -285,7 +294,7 @@ def test_void_hand(players: int) -> None:
     roles = (s.dealer, s.nondealer, s.advisor)
     discards_before_void = 0
     both_pass(s)
-    while s.hand_index == 0:
+    for _ in bounded(lambda: s.hand_index == 0):
         seat = s.current
         if s.phase == "draw":
             act(s, seat, "draw stock")
@@ -309,7 +318,7 @@ def test_rotation_when_the_team_wins() -> None:
     s = new("gin", KNOCKER, OPP_PLAIN, "6D", "2H")
     box, captain, advisor = s.dealer, s.nondealer, s.advisor
     both_pass(s)
-    act(s, captain, "knock 9D")
+    knock_and_lay_out(s, captain, "9D")
     assert s.scores[captain] == 55 and s.scores[advisor] == 0 and s.scores[box] == 0
     assert (s.dealer, s.nondealer, s.advisor) == (captain, advisor, box)
     assert s.observation(box)["roles"] == {"box": captain, "captain": advisor, "advisor": box}
@@ -319,7 +328,7 @@ def test_rotation_when_the_box_wins() -> None:
     s = new("gin", KNOCKER, OPP_LOW, "6D", "2H")
     box, captain, advisor = s.dealer, s.nondealer, s.advisor
     both_pass(s)
-    act(s, captain, "knock 9D")
+    knock_and_lay_out(s, captain, "9D")
     assert s.scores[box] == 11
     assert (s.dealer, s.nondealer, s.advisor) == (box, advisor, captain)
 
@@ -328,7 +337,7 @@ def test_team_scoring_both() -> None:
     s = new("gin(team_scoring=both)", KNOCKER, OPP_PLAIN, "6D", "2H")
     captain, advisor = s.nondealer, s.advisor
     both_pass(s)
-    act(s, captain, "knock 9D")
+    knock_and_lay_out(s, captain, "9D")
     assert s.scores[captain] == s.scores[advisor] == 55 and s.scores[s.score_sheet[-1]["box"]] == 0
 
 
@@ -358,7 +367,7 @@ def test_two_player_loser_deals(dealer_wins: bool) -> None:
     s = new("gin(players=2)", KNOCKER, OPP_LOW if dealer_wins else OPP_PLAIN, "6D", "2H")
     nd, dl = s.nondealer, s.dealer
     both_pass(s)
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     assert s.score_sheet[-1]["winner"] == (dl if dealer_wins else nd)
     assert s.dealer == (nd if dealer_wins else dl)
 
@@ -390,7 +399,7 @@ def test_advisor_suggestion_is_visible_to_the_team_and_inert() -> None:
     assert s.to_act == (captain, advisor)
     act(s, advisor, "no suggestion")
     assert s.to_act == (captain,) and s.observation(captain)["suggestion"] is None
-    act(s, captain, "knock 9D")
+    knock_and_lay_out(s, captain, "9D")
     assert s.scores[captain] == 55 and s.scores[advisor] == 0
 
 
@@ -407,7 +416,7 @@ def test_knock_is_shown_to_everyone_and_hands_hidden_before() -> None:
     text = json.dumps(s.observation(dl))
     assert "9D" not in text and "AS" not in text
     assert s.hidden_cards(dl) >= set(parse_cards("AS 9D 2H"))
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     for seat in (dl, None):
         knock = s.observation(seat)["knock"]
         assert knock["seat"] == nd and knock["deadwood"] == 2 and knock["deadwood_cards"] == ["2H"]
@@ -437,7 +446,7 @@ def test_target_and_bonuses() -> None:
     s = new("gin(players=2,target=50,game_bonus=100,box_bonus=25)", KNOCKER, OPP_PLAIN, "6D", "2H")
     nd = s.nondealer
     both_pass(s)
-    act(s, nd, "knock 9D")
+    knock_and_lay_out(s, nd, "9D")
     assert s.is_over and s.winners == (nd,)
     assert s.bonuses[nd] == 2 * 100 + 25  # shutout doubles the game bonus
     assert s.scores[nd] == 55 + 225 and s.to_act == ()

@@ -1,3 +1,7 @@
+"""The conformance suite (tests/conformance.py) on Cancellation Hearts (6 to 11 players) and one-deck
+Hearts with their options, and the invariants: every point card in the hand's zones, hand sizes in play,
+a hand's points plus the uncollected ones adding up, the lowest total winning."""
+
 from __future__ import annotations
 
 import cardhall

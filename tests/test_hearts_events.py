@@ -9,6 +9,7 @@ from typing import Any
 import cardhall
 from cardhall.games.hearts import MOON_PLUS, HeartsState
 from cardhall.table import Table
+from tests.helpers import bounded
 from tests.test_hearts_rules import deal, moon_deal, twins
 
 Event = dict[str, Any]
@@ -111,7 +112,7 @@ def test_passes_are_hidden_and_the_exchange_tells_each_seat_its_own_cards() -> N
 def test_the_moon_is_announced_then_chosen_and_scored() -> None:
     table = table_of(moon_deal("hearts(decks=1,players=4,passing=none,max_hands=1)"))
     state = table.state
-    while state.phase == "play":
+    for _ in bounded(lambda: state.phase == "play"):
         seat = state.to_act[0]
         table.apply(seat, state.legal_actions(seat)[-1])
     (moon,) = of_type(table, "moon")

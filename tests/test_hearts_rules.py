@@ -22,6 +22,7 @@ from cardhall.games.hearts import (
     points_of,
     shuffle_and_deal,
 )
+from tests.helpers import bounded, playing
 
 # --- helpers ---------------------------------------------------------------------------------------
 
@@ -95,7 +96,7 @@ def finish_hand(state: HeartsState, policy: str = "first") -> None:
     """Play on until the current hand is scored."""
     hand = state.hand_index
     rng = random.Random(3)
-    while state.hand_index == hand and not state.is_over:
+    for _ in bounded(lambda: state.hand_index == hand and not state.is_over):
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
         state.apply(seat, legal[0] if policy == "first" else rng.choice(legal))
@@ -499,6 +500,51 @@ def test_dead_trick_lead_variant_moves_the_lead_left() -> None:
     assert state.tricks[-1][2] == -1 and state.to_act == (1,)
 
 
+def dead_first_trick(discards: str = "none") -> HeartsState:
+    """Six players, two decks: seats 0 and 1 hold every club (one copy each) and seat 0 also QS AH KH AD;
+    seat 0 leads 2C, seat 1 cancels it with the other 2C and seats 2-5, void in clubs, discard: the first
+    trick has no uncancelled club, so it is set aside and seat 0 leads again. Seat 2 discards a heart
+    when ``discards`` is "heart", else all four discard cards without points."""
+    clubs = " ".join(f"{r}C" for r in RANKS)
+    state = deal("hearts(players=6,passing=none)", {0: f"{clubs} QS AH KH AD", 1: f"{clubs} KD QD JD 10D"})
+    assert legal_labels(state, 0) == {f"play {r}C" for r in RANKS} | {"play AD"}  # no heart, no QS
+    play(state, "0:2C", "1:2C")
+    for seat in range(2, 6):
+        legal = sorted(legal_labels(state, seat))
+        hearts = [x for x in legal if x.endswith("H")]
+        plain = [x for x in legal if not x.endswith("H") and x != "play QS"]
+        state.apply(
+            seat, state.game.parse_action((hearts if seat == 2 and discards == "heart" else plain)[0])
+        )
+    (trick,) = state.observation(0)["tricks"]
+    assert trick["winner"] is None and state.to_act == (0,)
+    return state
+
+
+def test_after_a_dead_first_trick_the_leader_may_lead_the_queen_but_not_unbroken_hearts() -> None:
+    # cancellation-hearts.md: the first-trick ban ("any card except a heart or Q♠") is for the first
+    # trick; "Q♠ may be led at any time after the first trick"; hearts only once broken (a heart or Q♠
+    # played) unless the leader holds only hearts. The dead trick broke nothing.
+    state = dead_first_trick()
+    assert not state.observation(0)["hearts_broken"]
+    assert legal_labels(state, 0) == {f"play {r}C" for r in RANKS[1:]} | {"play QS", "play AD"}
+    with pytest.raises(cardhall.IllegalActionError):
+        play(state, "0:AH")
+    play(state, "0:QS")
+
+
+def test_a_heart_discarded_to_a_dead_first_trick_breaks_hearts_for_the_next_lead() -> None:
+    state = dead_first_trick(discards="heart")
+    assert state.observation(0)["hearts_broken"]
+    assert legal_labels(state, 0) == {f"play {r}C" for r in RANKS[1:]} | {
+        "play QS",
+        "play AD",
+        "play AH",
+        "play KH",
+    }
+    play(state, "0:AH")
+
+
 def test_every_trick_dead_and_the_last_goes_to_nobody() -> None:
     # Eight players, two decks, no widow: twins in every pair, each pair alone in one suit.
     suit = {c: " ".join(r + c for r in RANKS) for c in "CDHS"}
@@ -597,7 +643,7 @@ def moon_deal(game_string: str) -> HeartsState:
 def run_hand(state: HeartsState) -> None:
     """Play the current hand out, each seat playing its highest legal card."""
     hand = state.hand_index
-    while state.phase == "play" and state.hand_index == hand:
+    for _ in bounded(lambda: state.phase == "play" and state.hand_index == hand):
         seat = state.to_act[0]
         state.apply(seat, state.legal_actions(seat)[-1])
 
@@ -652,7 +698,7 @@ def test_max_hands_ends_the_match() -> None:
     state = cardhall.load_game("hearts(max_hands=3)").new_game(seed=2)
     assert isinstance(state, HeartsState)
     rng = random.Random(2)
-    while not state.is_over:
+    for _ in playing(state):
         seat = rng.choice(state.to_act)
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert len(state.score_sheet) <= 3
@@ -670,7 +716,7 @@ def test_points_collected_plus_uncollected_is_52_over_many_random_hands() -> Non
             state = cardhall.load_game(f"hearts(players={players},max_hands=4)").new_game(seed=seed)
             assert isinstance(state, HeartsState)
             rng = random.Random(seed)
-            while not state.is_over:
+            for _ in playing(state):
                 seat = rng.choice(state.to_act)
                 before = len(state.tricks)
                 state.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -703,7 +749,7 @@ def test_resample_keeps_passed_cards_with_the_receiver_and_known_voids() -> None
     leader = state.to_act[0]
     state.apply(leader, state.legal_actions(leader)[0])
     led = state.trick[0][1] // 13
-    while state.trick:
+    for _ in bounded(lambda: state.trick):
         seat = state.to_act[0]
         state.apply(seat, state.legal_actions(seat)[-1])
     voids = [s for _, cards, _ in state.tricks for s, f in cards if f // 13 != led]
@@ -761,15 +807,14 @@ def test_seeded_random_matches_are_unchanged() -> None:
             rng = random.Random(seed)
             state = game.new_game(seed=seed)
             assert isinstance(state, HeartsState)
-            steps = 0
-            while not state.is_over:
+            for step in playing(state):
                 seat = rng.choice(state.to_act)
                 legal = state.legal_actions(seat)
                 if seed % 2:
                     state.apply(seat, rng.choice(legal))
                 else:
                     state.apply_unchecked(seat, rng.choice(legal))
-                steps += 1
+                steps = step + 1
                 if steps % 17 == 0:
                     h.update(repr((state.to_act, state.excluded)).encode())
                     if seed % 5 == 0 and not state.is_over:

@@ -1,3 +1,6 @@
+"""The conformance suite (tests/conformance.py) on Hokm and its variants (auction, forced trumping and
+overtrumping, overtricks)."""
+
 from __future__ import annotations
 
 from tests.conformance import ConformanceSuite

@@ -11,6 +11,7 @@ from cardhall.cards import parse_cards
 from cardhall.games.hokm import HokmState, deck_for_hands
 from cardhall.table import Table
 from tests import schemas
+from tests.helpers import bounded, playing
 
 # With seed 0 the first dealer is seat 2, so seat 0 bids and leads first. Seat 0: all seven hearts and
 # A 10 K of spades; seat 1: all clubs, Q J of spades; seat 2: all diamonds, 9 8 7 of spades.
@@ -130,7 +131,7 @@ def test_the_trick_events_of_a_hand_tell_what_the_observation_shows() -> None:
     table = Table(game, ["rules", "rules", "rules"], seed=8)
     state = table.state
     assert isinstance(state, HokmState)
-    while state.phase != "play" or sum(state.tricks_won) < 9:
+    for _ in bounded(lambda: state.phase != "play" or sum(state.tricks_won) < 9):
         table.play_bot(state.to_act[0])
     tricks = of_type(table.events(2), "trick")
     assert [{k: t[k] for k in ("leader", "cards", "winner")} for t in tricks] == table.observation(2)[
@@ -143,7 +144,7 @@ def test_no_event_is_logged_without_a_listener() -> None:
     state = cardhall.load_game("hokm(max_hands=1)").new_game(seed=1)
     assert state.events is None
     rng = random.Random(1)
-    while not state.is_over:
+    for _ in playing(state):
         seat = state.to_act[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert state.events is None

@@ -12,13 +12,12 @@ from cardhall.cards import parse_card, parse_cards
 from cardhall.games.hokm import (
     BID_BASE,
     DECK,
-    PLAIN_RANKING,
     TRUMP_BASE,
-    TRUMP_RANKING,
     HokmState,
     deck_for_hands,
     hand_score,
 )
+from tests.helpers import bounded, playing
 
 SEED_DEALER_2 = 0  # with seed 0 the first dealer is seat 2, so seat 0 bids and plays first
 
@@ -93,7 +92,7 @@ def test_every_hand_deals_ten_cards_each_and_the_deal_passes_right() -> None:
     assert isinstance(state, HokmState)
     rng = random.Random(3)
     dealers = [state.dealer]
-    while not state.is_over:
+    for _ in playing(state):
         if state.phase == "bidding" and not state.bids:
             assert all(h.bit_count() == 10 for h in state.hands)
             if state.dealer != dealers[-1]:
@@ -206,26 +205,81 @@ def test_void_player_may_trump_or_discard_and_trump_wins() -> None:
     assert state.to_act == (0,)  # the winner leads
 
 
-@pytest.mark.parametrize(("higher", "lower"), list(itertools.combinations(reversed(TRUMP_RANKING), 2)))
-def test_trump_order_j_9_a_10_k_q_8_7(higher: int, lower: int) -> None:
-    state = state_with(SPLIT)
-    bid_all(state, ["bas", "bas", "bas"])
-    act(state, 0, "trump S")
-    spade = 3 * 13
-    state.trick = [(1, spade + lower), (2, spade + higher), (0, parse_card("AC"))]
-    assert state._trick_winner() == 2
-    state.trick = [(1, spade + higher), (2, spade + lower), (0, parse_card("AH"))]
-    assert state._trick_winner() == 1
+# The rank orders of the rules of record (hokm.md, "Rank order"), highest first, written here rather
+# than read from the engine's tables, so a wrong table fails these tests.
+TRUMP_ORDER = ["J", "9", "A", "10", "K", "Q", "8", "7"]
+PLAIN_ORDER = ["A", "10", "K", "Q", "J", "9", "8", "7"]
+SUIT_CARDS = {
+    "C": [f"{r}C" for r in PLAIN_ORDER],
+    "S": [f"{r}S" for r in PLAIN_ORDER],
+    "H": [f"{r}H" for r in PLAIN_ORDER[:-1]],  # no red sevens
+    "D": [f"{r}D" for r in PLAIN_ORDER[:-1]],
+}
 
 
-@pytest.mark.parametrize(("higher", "lower"), list(itertools.combinations(reversed(PLAIN_RANKING), 2)))
-def test_plain_order_a_10_k_q_j_9_8_7(higher: int, lower: int) -> None:
-    state = state_with(SPLIT)
-    bid_all(state, ["bas", "bas", "bas"])
-    act(state, 0, "trump H")
-    club = 0
-    state.trick = [(1, club + lower), (2, club + higher), (0, parse_card("AS"))]
-    assert state._trick_winner() == 2
+def deal_around(fixed: dict[int, list[str]], voids: dict[int, str]) -> list[str]:
+    """Three hands of ten: each seat's ``fixed`` cards, the rest of the deck dealt round to the seats
+    with room, never into a seat's ``voids`` suits."""
+    hands = {s: list(fixed.get(s, [])) for s in range(3)}
+    taken = {c for cards in hands.values() for c in cards}
+    seat = 0
+    for card in [c for suit in "CSHD" for c in SUIT_CARDS[suit] if c not in taken]:
+        for k in range(3):
+            s = (seat + k) % 3
+            if len(hands[s]) < 10 and card[-1] not in voids.get(s, ""):
+                hands[s].append(card)
+                seat = s + 1
+                break
+        else:
+            raise AssertionError(f"no seat can take {card}")
+    return [" ".join(hands[s]) for s in range(3)]
+
+
+def play_one_trick(hands: list[str], trump: str, cards: list[str]) -> int:
+    """Seat 0 bids highest and names ``trump``; seats 0, 1, 2 play ``cards`` to the first trick (each
+    play checked legal); the winner, as the observation tells it (and he leads next)."""
+    state = state_with(hands)
+    bid_all(state, ["bid 5", "bas", "bas"])
+    act(state, 0, f"trump {trump}")
+    for seat, card in enumerate(cards):
+        act(state, seat, f"play {card}")
+    (trick,) = state.observation(1)["tricks"]
+    assert [c["card"] for c in trick["cards"]] == cards
+    assert state.to_act == (trick["winner"],)
+    return int(trick["winner"])
+
+
+@pytest.mark.parametrize(("higher", "lower"), list(itertools.combinations(TRUMP_ORDER, 2)))
+def test_trump_order_j_9_a_10_k_q_8_7(higher: str, lower: str) -> None:
+    # Spades are trump; seat 0 leads a club, and seats 1 and 2, void in clubs, both trump.
+    high, low = f"{higher}S", f"{lower}S"
+    for second, third, winner in ((low, high, 2), (high, low, 1)):
+        hands = deal_around({0: ["AC"], 1: [second], 2: [third]}, {1: "C", 2: "C"})
+        assert play_one_trick(hands, "S", ["AC", second, third]) == winner, f"{high} must beat {low}"
+    # A trump led: the higher trump wins whoever plays it.
+    for first, second, winner in ((low, high, 1), (high, low, 0)):
+        hands = deal_around({0: [first], 1: [second]}, {2: "S"})
+        third = next(c for c in hands[2].split() if c[-1] == "D")
+        assert play_one_trick(hands, "S", [first, second, third]) == winner, f"{high} must beat {low}"
+
+
+@pytest.mark.parametrize(("higher", "lower"), list(itertools.combinations(PLAIN_ORDER, 2)))
+def test_plain_order_a_10_k_q_j_9_8_7(higher: str, lower: str) -> None:
+    # Hearts are trump; clubs are led and followed, seat 2 (void in clubs and hearts) discards a spade.
+    high, low = f"{higher}C", f"{lower}C"
+    for first, second, winner in ((low, high, 1), (high, low, 0)):
+        hands = deal_around({0: [first], 1: [second]}, {2: "CH"})
+        third = next(c for c in hands[2].split() if c[-1] == "S")
+        assert play_one_trick(hands, "H", [first, second, third]) == winner, f"{high} must beat {low}"
+
+
+def test_any_trump_beats_the_best_card_of_the_suit_led() -> None:
+    # The 7 of trumps (the lowest) takes the ace of the suit led.
+    hands = deal_around({0: ["AC"], 1: ["7S"], 2: ["KC"]}, {1: "C"})
+    assert play_one_trick(hands, "S", ["AC", "7S", "KC"]) == 1
+    # A card of a third suit never wins, however high: AD discarded to a club lead loses to the 8.
+    hands = deal_around({0: ["7C"], 1: ["AD"], 2: ["8C"]}, {1: "CS"})
+    assert play_one_trick(hands, "S", ["7C", "AD", "8C"]) == 2
 
 
 TRUMP_SPLIT = [
@@ -339,7 +393,7 @@ def test_hand_score_table(contract: int, tricks: int, overtricks: str, kaboot_fa
 
 def play_hand(state: HokmState, rng: random.Random) -> None:
     start = state.hand_index
-    while state.hand_index == start and not state.is_over:
+    for _ in bounded(lambda: state.hand_index == start and not state.is_over):
         seat = state.to_act[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
 
@@ -350,7 +404,7 @@ def test_each_player_scores_against_his_own_contract(options: str) -> None:
     state = game.new_game(seed=21)
     assert isinstance(state, HokmState)
     rng = random.Random(21)
-    while not state.is_over:
+    for _ in playing(state):
         play_hand(state, rng)
     for row in state.score_sheet:
         assert sum(row["tricks"]) == 10
@@ -375,6 +429,31 @@ def test_kaboot_scored_in_a_real_hand() -> None:
     assert state.score_sheet[0]["tricks"] == [10, 0, 0]
     assert state.score_sheet[0]["points"] == [200, -20, -30]
     assert state.scores == (200, -20, -30)
+
+
+@pytest.mark.parametrize(
+    ("bids", "points"),
+    [
+        # hokm.md: overtricks=count, "a made contract of 2 ... 9 scores +10 x tricks taken; Kaboot stays +200"
+        (["bid kaboot", "bas", "bid 3"], [200, -20, -30]),
+        (["bid 9", "bas", "bid 3"], [100, -20, -30]),
+        (["bid 5", "bid 4", "bas"], [100, -40, -20]),
+    ],
+)
+def test_overtricks_count_scores_tricks_taken_but_kaboot_stays_200(
+    bids: list[str], points: list[int]
+) -> None:
+    # Seat 0 holds every heart and the top spades: with hearts trump he takes all ten tricks.
+    state = state_with(SPLIT, "overtricks=count")
+    bid_all(state, bids)
+    act(state, 0, "trump H")
+    rng = random.Random(0)
+    for lead in ["AS", "10S", "KS", "JH", "9H", "AH", "10H", "KH", "QH", "8H"]:
+        act(state, 0, f"play {lead}")
+        for seat in (1, 2):
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert state.score_sheet[0]["tricks"] == [10, 0, 0]
+    assert state.score_sheet[0]["points"] == points
 
 
 # --- end of the match ----------------------------------------------------------------------------
@@ -419,7 +498,7 @@ def test_nobody_at_target_plays_on_and_max_hands_ends() -> None:
     rng = random.Random(8)
     play_hand(state, rng)
     assert not state.is_over or len(set(state.scores)) < 3
-    while not state.is_over:
+    for _ in playing(state):
         play_hand(state, rng)
     top = max(state.scores)
     assert state.winners == tuple(s for s in range(3) if state.scores[s] == top)

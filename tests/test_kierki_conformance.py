@@ -1,3 +1,7 @@
+"""The conformance suite (tests/conformance.py) on Kierki, its variants and short forms, and the
+invariants: the score sheet's deals in order and adding up, negative deals negative, trump deals and the
+lottery positive, a whole match zero-sum (-2600 against +2600)."""
+
 from __future__ import annotations
 
 from cardhall.core import State

@@ -11,6 +11,7 @@ import cardhall
 from cardhall.cards import format_card, parse_cards
 from cardhall.games.kierki import KierkiState, display_labels, trick_items, trick_penalty
 from cardhall.table import Table
+from tests.helpers import playing
 from tests.test_kierki_rules import DEALER, L1, L2, SEED, stack
 
 
@@ -29,7 +30,7 @@ def play(t: Table, *cards: str) -> None:
 
 def play_lowest(t: Table) -> None:
     """Every seat plays its lowest legal action until the match ends."""
-    while not t.is_over:
+    for _ in playing(t):
         seat = t.to_act[0]
         t.apply(seat, t.legal_actions(seat)[0])
 
@@ -190,7 +191,7 @@ def test_lottery_going_out_and_its_score() -> None:
     # Every seat holds one whole suit: each lays its own suit, 7 up then down, and passes otherwise.
     t = table(L2, "first_deal=12")
     rng = random.Random(0)
-    while not t.is_over:
+    for _ in playing(t):
         seat = t.to_act[0]
         legal = t.legal_actions(seat)
         t.apply(seat, rng.choice(legal))

@@ -12,6 +12,7 @@ import cardhall
 from cardhall.cards import parse_card, parse_cards
 from cardhall.core import derived_rng
 from cardhall.games.kierki import PASS, TRUMP_BASE, KierkiState, trick_penalty
+from tests.helpers import bounded, playing
 
 # Seed 6 draws seat 3 as the first dealer, so seat 0 (on the dealer's left) leads the negative deals.
 SEED = 6
@@ -75,7 +76,7 @@ def trick(state: KierkiState, *plays: str) -> None:
 
 def play_lowest(state: KierkiState, until_deal_ends: bool = True) -> None:
     deal = state.deal
-    while not state.is_over and (state.deal == deal or not until_deal_ends):
+    for _ in bounded(lambda: not state.is_over and (state.deal == deal or not until_deal_ends)):
         seat = state.to_act[0]
         state.apply(seat, state.legal_actions(seat)[0])
 
@@ -101,7 +102,7 @@ def test_deals_follow_in_order_and_the_dealer_passes_left() -> None:
     first_dealer = state.dealer
     rng = random.Random(3)
     leaders: dict[int, tuple[int, int]] = {}
-    while not state.is_over:
+    for _ in playing(state):
         if state.tricks == [] and state.trick == [] and state.phase == "play":
             leaders[state.deal] = (state.dealer, state.leader)
         seat = state.to_act[0]
@@ -213,7 +214,7 @@ def test_seventh_and_last_trick_cost_75_each() -> None:
     for _ in range(12):
         seat = state.to_act[0]
         state.apply(seat, state.legal_actions(seat)[0])
-        while state.trick:
+        for _ in bounded(lambda: state.trick):
             seat = state.to_act[0]
             state.apply(seat, state.legal_actions(seat)[0])
     points = [t[3] for t in state.tricks]
@@ -401,7 +402,7 @@ def test_players_who_are_out_are_skipped() -> None:
         state = cardhall.load_game("kierki(first_deal=12)").new_game(seed=seed)
         assert isinstance(state, KierkiState)
         rng = random.Random(seed)
-        while not state.is_over:
+        for _ in playing(state):
             seat = state.to_act[0]
             assert seat not in state.out and state.hands[seat]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -455,7 +456,7 @@ def test_zero_sum_over_random_matches(seed: int) -> None:
     )
     state = game.new_game(seed=seed)
     rng = random.Random(seed)
-    while not state.is_over:
+    for _ in playing(state):
         seat = state.to_act[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert isinstance(state, KierkiState)
@@ -510,7 +511,7 @@ def test_last_deal_ends_a_short_match() -> None:
     assert state.winners == tuple(s for s in range(4) if state.scores[s] == max(state.scores))
     one = cardhall.load_game("kierki(first_deal=12,last_deal=12)").new_game(seed=1)
     rng = random.Random(1)
-    while not one.is_over:
+    for _ in playing(one):
         seat = one.to_act[0]
         one.apply(seat, rng.choice(one.legal_actions(seat)))
     assert sorted(one.scores) == [0, 0, 500, 800]

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# A server and load generators in processes of their own.
+pytestmark = [pytest.mark.process, pytest.mark.slow]
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "load.py"
 
 

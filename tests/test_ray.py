@@ -25,6 +25,9 @@ from cardhall.sim import ray_runner
 from cardhall.sim.ray_runner import INSTALL_HINT, RayExecutor
 from cardhall.sim.simulate import SimulationReport, simulate
 
+# Ray starts its own processes (and a local cluster).
+pytestmark = [pytest.mark.process, pytest.mark.slow]
+
 RAY_PROCESSES = ("raylet", "gcs_server")
 
 

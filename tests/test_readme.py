@@ -134,6 +134,8 @@ def _serve(argv: list[str], cwd: Path) -> None:
             process.stdout.close()
 
 
+@pytest.mark.process
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_readme_command_runs(command: str, workdir: Path) -> None:
     if command in CANNOT_RUN:

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+# The benchmark script runs in a process of its own.
+pytestmark = [pytest.mark.process]
+
 pytest.importorskip("pettingzoo", reason="needs the rl extra: pip install -e '.[rl]'")
 
 ROOT = Path(__file__).resolve().parent.parent

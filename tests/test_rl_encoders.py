@@ -19,6 +19,7 @@ import cardhall.rl
 from cardhall.core import State
 from cardhall.registry import game_classes
 from cardhall.rl.encoders import Encoder, make_encoder
+from tests.helpers import playing
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
 # Short matches of every game and the variants, played to their end.
@@ -42,7 +43,7 @@ def states_of(game_string: str, seed: int):
     bot = cardhall.make_bot("rules", game)
     rng = random.Random(seed)
     state = game.new_game(seed=seed)
-    while not state.is_over:
+    for _ in playing(state):
         yield state
         seat = rng.choice(state.to_act)  # with several to act (the gin advisor, passers), any of them
         legal = state.legal_actions(seat)

@@ -9,6 +9,8 @@ import warnings
 
 import pytest
 
+from tests.helpers import steps
+
 # `make setup` installs both (the `all` extra holds `rl`); only a bare install skips these tests.
 pytest.importorskip("pettingzoo", reason="needs the rl extra: pip install -e '.[rl]'")
 pytest.importorskip("gymnasium", reason="needs the rl extra: pip install -e '.[rl]'")
@@ -167,7 +169,9 @@ def test_hearts_passing_goes_one_passer_at_a_time_and_shows_no_one_anothers_choi
     envs[1].step(legal[-1])
     assert envs[0].agent_selection == envs[1].agent_selection == first  # he finishes his own passes first
     for env in envs:
-        while env.agent_selection == first:
+        for _ in steps():
+            if env.agent_selection != first:
+                break
             env.step(np.flatnonzero(env.observe(first)["action_mask"]).tolist()[0])
     nxt = envs[0].agent_selection
     assert nxt == envs[1].agent_selection != first
@@ -234,7 +238,9 @@ def test_the_gym_env_plays_every_seat_to_the_end_and_its_rewards_add_up(game: st
         first = cardhall.load_game(game).new_game(seed=env.table.seed).scores  # before the bots' moves
         rng = np.random.default_rng(seat)
         total, every, terminated = 0.0, [0.0] * n, False
-        while not terminated:
+        for _ in steps(f"{game} seat {seat}"):
+            if terminated:
+                break
             action = int(rng.choice(np.flatnonzero(env.action_masks())))
             _, reward, terminated, _, info = env.step(action)
             total += reward
@@ -274,7 +280,9 @@ def test_the_gym_env_reproduces_a_seeded_match_with_its_bots() -> None:
         obs, _ = env.reset(seed=seed)
         out = [float(obs.sum())]
         terminated = False
-        while not terminated:
+        for _ in steps(f"seed {seed}"):
+            if terminated:
+                break
             obs, reward, terminated, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
             out += [float(obs.sum()), reward]
         return out

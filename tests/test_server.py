@@ -335,6 +335,7 @@ def test_who_leaves_a_match_may_watch_it_but_not_play_again() -> None:
             assert a.error(type="rematch", table=table)["code"] == "not_over"
 
 
+@pytest.mark.slow
 def test_a_person_who_acts_is_back_and_a_refused_act_changes_nothing() -> None:
     with server() as client:
         ann, bob = new_player(client, "Ann"), new_player(client, "Bob")

@@ -17,9 +17,15 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import cardhall
+from tests.helpers import steps
 from tests.server_helpers import free_port, http, running_server
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+# A real `cardhall serve`, killed and started again.
+pytestmark = [
+    pytest.mark.process,
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX"),
+]
 
 
 class Player:
@@ -112,7 +118,8 @@ def test_a_table_killed_mid_match_comes_back_identical(tmp_path: Path) -> None:
             assert a["observation"] == b["observation"] and a["legal"] == b["legal"]
             assert a["events"] == b["events"]  # every event, numbered and redacted as before
             assert [s["name"] for s in a["seats"]] == [s["name"] for s in b["seats"]]
-        while play_one(players, table):
-            pass
+        for _ in steps(f"table {table} after the restart"):
+            if not play_one(players, table):
+                break
         record = http(port, "GET", f"/api/tables/{table}/record")
         assert cardhall.replay(record).is_over

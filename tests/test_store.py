@@ -448,6 +448,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.process
 async def test_a_killed_process_keeps_every_committed_action(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'killed.db'}"
     src = str(Path(cardhall.__file__).resolve().parents[1])

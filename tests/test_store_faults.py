@@ -285,6 +285,7 @@ async def outage_then_restart(
 # --- the four faults -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_a_planted_failing_store_pauses_every_table_and_loses_nothing(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -309,6 +310,7 @@ async def test_a_planted_failing_store_pauses_every_table_and_loses_nothing(
         await inner.close()
 
 
+@pytest.mark.slow
 async def test_another_process_holding_sqlites_write_lock_past_the_timeout_pauses_and_loses_nothing(
     tmp_path: Path,
 ) -> None:
@@ -360,6 +362,7 @@ def fill(path: Path) -> Path:
     return filler
 
 
+@pytest.mark.slow
 async def test_a_full_file_system_pauses_every_table_and_loses_nothing(tmp_path: Path) -> None:
     with small_tmpfs(tmp_path / "disk", "64m") as disk:
         store = await open_store(f"sqlite+aiosqlite:///{disk / 'hall.db'}")
@@ -377,6 +380,8 @@ async def test_a_full_file_system_pauses_every_table_and_loses_nothing(tmp_path:
             await store.close()
 
 
+@pytest.mark.postgres
+@pytest.mark.slow
 async def test_postgresql_stopped_and_started_again_pauses_every_table_and_loses_nothing() -> None:
     if postgres_bin() is None:
         pytest.skip("PostgreSQL is not installed")

@@ -1,3 +1,6 @@
+"""The conformance suite (tests/conformance.py) on Svara for 2 to 8 players with its options, and the
+invariants: stacks never negative, chips conserved (stacks plus the pot), contributions never negative."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -21,6 +21,7 @@ from cardhall.cards import parse_cards
 from cardhall.core import derived_rng
 from cardhall.games.svara import ALL_IN, CALL, CHECK, FOLD, JOIN, PASS, SvaraState
 from cardhall.games.svara_hands import DECK
+from tests.helpers import playing, steps
 
 N_SEEDS = 3000
 
@@ -342,6 +343,53 @@ def test_an_all_in_short_call_and_the_excess_returned() -> None:
     assert state.is_over and state.scores == (200, 0) and state.winners == (0,)
 
 
+def test_a_short_all_in_does_not_lower_the_minimum_raise() -> None:
+    # svara.md: "raises (minimum raise = the previous raise, at least one ante)". An all-in that raises
+    # by less than that is no raise to measure by: the minimum stays the last full raise.
+    state = table("svara(players=3,stack=200)", WORST, BEST, MID)
+    act(state, "0 look", "0 bet 130", "1 call", "2 fold")  # seat 1 wins 290
+    assert state.scores == (50, 340, 180) and state.dealer == 0  # deal 2, antes paid
+    act(state, "1 look", "1 bet 30", "2 call")
+    act(state, "0 all in")  # 50: 20 over the bet of 30, short of a full raise
+    assert state.to_act == (1,)
+    raises = [x for x in labels(state, 1) if x.startswith("raise")]
+    assert raises[0] == "raise 30" and "call" in labels(state, 1)
+    with pytest.raises(IllegalActionError, match="raise 20"):
+        act(state, "1 raise 20")
+    act(state, "1 raise 30")  # to 80: a full raise sets the minimum again
+    assert next(x for x in labels(state, 2) if x.startswith("raise")) == "raise 30"
+    with pytest.raises(IllegalActionError, match="raise 20"):
+        act(state, "2 raise 20")
+
+
+def test_the_carried_svara_pot_goes_to_the_main_pot_a_short_joiner_is_in() -> None:
+    # svara.md: the svara is "played for the whole pot" by the tied players; a joiner pays his way in;
+    # all-ins make side pots "as in poker". So the carried pot and the fees are in the main pot, which a
+    # joiner who is later all in for less still plays for; only the chips over his all-in are a side pot.
+    moves = ("0 look", "0 bet 10", "1 call", "2 call", "3 fold", "3 join svara")
+
+    def joiner_best(state: SvaraState) -> bool:
+        others = sorted(value(state, s) for s in range(3))
+        return value(state, 3) > others[-1] > others[-2]
+
+    state = find("svara(stack=40)", TIE3, moves, joiner_best)
+    # 70 tied by seats 0, 1, 2 (20 chips left each); seat 3 paid the fee of 24 and keeps 6.
+    assert state.scores == (20, 20, 20, 6) and state.pot_total == 94 and state.svara_round == 1
+    act(state, "0 look", "0 bet 10", "1 call", "2 call")
+    assert labels(state, 3) == ["fold", "all in"]
+    act(state, "3 all in")  # 6 of the 10
+    last = state.log[-1]
+    assert last["svara"] == 1 and last["ended"] == "showdown" and last["joined"] == [3]
+    best = max(range(3), key=lambda s: value(state, s))
+    # Main pot: 94 carried + 4 x 6 = 118, seat 3's; side pot 3 x 4 = 12, the best of seats 0-2.
+    assert last["won"] == sorted(
+        [{"seat": 3, "amount": 118}, {"seat": best, "amount": 12}], key=lambda w: w["seat"]
+    )
+    stacks = [10, 10, 10, 118]
+    stacks[best] += 12
+    assert last["stacks"] == stacks and sum(stacks) == 4 * 40
+
+
 # --- svara ------------------------------------------------------------------------------------------
 
 TIE3 = ("AH KH 8C", "AS KS 9D", "AD KD 8S", "7D 8H 9S")  # 21, 21, 21, 9
@@ -475,7 +523,7 @@ def test_max_deals_waits_for_the_svaras() -> None:
     state = table("svara(players=2,max_deals=1,svara_join=none)", "AH KH 8C", "AS KS 9D")
     act(state, "0 look", "0 bet 10", "1 call")
     assert not state.is_over and state.svara_round == 1
-    while not state.is_over:
+    for _ in playing(state):
         act(state, "0 look", "0 check", "1 check")
     assert state.deals_done == 1 and sorted(state.scores) == [980, 1020]
 
@@ -516,7 +564,7 @@ def test_describe_every_phase_for_the_terminal() -> None:
     for seed in range(15):
         state = game.new_game(seed=seed)
         rng = random.Random(seed)
-        while True:
+        for _ in steps(f"svara(players=5,stack=100) seed {seed}"):
             for seat in [*range(5), None]:
                 lines = game.describe(state.observation(seat))
                 assert lines and all(isinstance(line, str) for line in lines)
@@ -533,7 +581,7 @@ def test_deals_finished_counts_deals_with_their_svaras_once() -> None:
     state = game.new_game(seed=5)
     rng = random.Random(5)
     seen = [state.deals_finished]
-    while not state.is_over:
+    for _ in playing(state):
         seat = state.to_act[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
         if state.deals_finished != seen[-1]:

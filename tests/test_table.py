@@ -10,6 +10,7 @@ import pytest
 
 import cardhall
 from cardhall.table import Occupant, StaleActionError, Table, run_bot_job
+from tests.helpers import bounded, playing
 
 ME = Occupant.person("Ann")
 
@@ -18,7 +19,7 @@ def gin_with_advisor_to_act(seats: list[Occupant | str]) -> Table:
     """A three-hand gin table whose captain has a decision, so captain and advisor are both to act."""
     table = Table("gin", seats, seed=4)
     rng = random.Random(4)
-    while len(table.to_act) < 2:
+    for _ in bounded(lambda: len(table.to_act) < 2):
         seat = table.to_act[0]
         table.apply(seat, rng.choice(table.legal_actions(seat)))
     return table
@@ -91,7 +92,7 @@ def test_a_table_of_bots_plays_the_match_its_record_replays() -> None:
 
 def test_run_bots_stops_for_the_person_and_takes_his_action_by_label() -> None:
     table = Table("hokm(max_hands=1)", ["rules", ME, "rules"], seed=3)
-    while not table.is_over:
+    for _ in playing(table):
         table.run_bots()
         if table.is_over:
             break
@@ -202,13 +203,14 @@ def test_a_duplicate_or_stale_action_is_refused() -> None:
 # --- bots in worker processes --------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_bot_jobs_in_worker_processes_play_the_same_match() -> None:
     bots: list[Occupant | str] = ["rules", "random", "rules", "search(iterations=2)"]
     here = Table("hearts(decks=1,players=4,max_hands=1)", bots, seed=11)
     here.play()
     there = Table("hearts(decks=1,players=4,max_hands=1)", bots, seed=11)
     with ProcessPoolExecutor(max_workers=2) as pool:
-        while not there.is_over:
+        for _ in playing(there):
             job = there.bot_job(there.bots_to_act()[0])
             there.apply_bot(job, pool.submit(run_bot_job, job).result())
     assert there.record() == here.record()

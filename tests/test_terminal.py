@@ -140,6 +140,8 @@ GAMES = {
 }
 
 
+@pytest.mark.process
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_deal_of_each_game_in_a_pseudo_terminal(name: str, tmp_path: Path) -> None:
     game, told = GAMES[name]
@@ -161,6 +163,7 @@ def test_a_deal_of_each_game_in_a_pseudo_terminal(name: str, tmp_path: Path) -> 
     assert state.is_over and str(state.game) == str(cardhall.load_game(game))
 
 
+@pytest.mark.process
 def test_unicode_cards_in_colour(tmp_path: Path) -> None:
     save = tmp_path / "match.json"
     child = spawn(
@@ -176,6 +179,7 @@ def test_unicode_cards_in_colour(tmp_path: Path) -> None:
     assert "Match over" in out
 
 
+@pytest.mark.process
 def test_the_hand_and_the_menu_share_one_order(tmp_path: Path) -> None:
     child = spawn(["play", "kierki", "--seed", "2", "--delay", "0", "--ascii"])
     child.expect(PROMPT)
@@ -187,6 +191,7 @@ def test_the_hand_and_the_menu_share_one_order(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.process
 def test_hearts_never_shows_another_seats_pass(tmp_path: Path) -> None:
     save = tmp_path / "match.json"
     child = spawn(

@@ -72,6 +72,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
+@pytest.mark.process
 def test_cli_rotate_reports_per_bot(capsys: pytest.CaptureFixture[str]) -> None:
     base = ["simulate", "hokm(max_hands=1)", "--games", "4", "--bots", "rules,random,random", "--rotate"]
     code, out = run([*base, "--json", "--quiet"], capsys)

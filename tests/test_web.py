@@ -44,6 +44,9 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     shot,
 )
 
+# Chromium drives the pages of a real server: `-m 'not slow'` leaves them out.
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 
 def shots(page: Page, name: str) -> None:
     """Desktop and phone screenshots of the page as it is now (the viewport put back afterwards)."""

@@ -11,6 +11,8 @@ import re
 import time
 from typing import Any
 
+import pytest
+
 import cardhall
 from tests.web_helpers import (  # noqa: F401 (fixtures)
     PHONE,
@@ -23,6 +25,9 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     enter,
     shot,
 )
+
+# Chromium drives the pages of a real server: `-m 'not slow'` leaves them out.
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 LANGS = ("en", "bn")
 LATIN = re.compile(r"[A-Za-z]+")

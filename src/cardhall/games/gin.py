@@ -23,21 +23,24 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   ``allow_same_discard``. Knocking is allowed on any turn, including the first, when the deadwood of the 10
   cards kept is <= 10; a knock with deadwood 0 is gin. Big gin (11 cards) is not part of these rules.
 - The knocker arranges his melds ("he discards and spreads his melds"). After ``knock X``, when his ten
-  cards can be laid out in more than one distinct way with deadwood <= 10 (three runs or three sets from
-  the same nine cards; a card that fits a run or a set), the hand enters the phase ``arrange``: he alone
-  chooses (his advisor may suggest), one action per layout, ``arrange 1`` .. ``arrange N`` (ints
-  ``ARRANGE_BASE + i``), in the canonical order of :func:`~cardhall.games.gin_melds.arrangements_mask`
-  (least deadwood first, then fewest sets, then by the cards). Which layouts count: he melds what he can
-  (a layout that leaves unmelded a card some other layout melds along with all of its melds is not
-  offered: it only adds to his count; so a set of three never leaves its fourth card out), and adjacent
-  runs are one run. With one layout there is no step, nor on gin (no lay-offs: the layout changes
-  nothing). An action int carries no cards, and labels belong to the game, not to a state, so the label
-  is the layout's number: the knocker's observation (and his advisor's) lists the layouts in action
-  order (``arrangements``), and :meth:`Gin.describe` prints them beside their numbers. A knock offers at
-  most ``ARRANGE_CAP`` (16) layouts (the first in canonical order); no hand comes near it (every hand of
-  ranks A-8 enumerated, and a search over all hands: at most 5). ``auto_arrange=true`` (for
-  simulations) keeps the engine's layout instead: minimum deadwood, among equal layouts the one with
-  fewest sets, then a fixed order (gin is always laid out so).
+  cards can be laid out in more than one distinct way with deadwood <= 10, the hand enters the phase
+  ``arrange``: he alone chooses (his advisor may suggest), one action per layout, ``arrange 1`` ..
+  ``arrange N`` (ints ``ARRANGE_BASE + i``), in the canonical order of
+  :func:`~cardhall.games.gin_melds.arrangements_mask` (least deadwood first, then fewest sets, then by
+  the cards). Every layout within the knock limit counts, as the rules say ("any arrangement whose
+  deadwood is <= 10, not only the smallest"): three runs or three sets from the same nine cards, a card
+  that fits a run or a set, and a card kept out of a meld it could join (a run laid short, three of four
+  of a rank), which costs him its value but can stop a lay-off; his scored deadwood is that of the
+  layout he chose. Adjacent runs are one run. With one layout there is no step, nor when he can go gin:
+  gin is laid as gin (no lay-offs, and it scores more than any other layout of the hand whatever the
+  opponent holds: a layout with deadwood d > 0 scores at most the opponent's deadwood - d, gin 25 + it).
+  An action int carries no cards, and labels belong to the game, not to a state, so the label is the
+  layout's number: the knocker's observation (and his advisor's) lists the layouts in action order
+  (``arrangements``), and :meth:`Gin.describe` prints them beside their numbers. A knock offers at most
+  ``ARRANGE_CAP`` (40) layouts (the first in canonical order); no hand is known to come near it (every
+  hand of ranks A-7 enumerated: at most 33). ``auto_arrange=true`` (for simulations) keeps the engine's
+  layout instead: minimum deadwood, among equal layouts the one with fewest sets, then a fixed order (gin
+  is always laid out so).
 - Once laid, both hands are spread: the opponent's hand is shown too.
 - Lay-offs: unless gin, the opponent may ``lay off X`` for each card that extends a knocker's run at either
   end (in its suit, A low, K high) or completes a 3-card set, one card per action, also onto runs already
@@ -253,7 +256,9 @@ OpponentHand = Callable[["GinState", int, list[int], int, random.Random], int]
 class Gin(Game):
     name = "gin"
     title = "Gin Rummy (three-hand in the box, or two-player)"
-    rules_version = "2"  # 2: the knocker chooses how to lay out his melds (issue 17)
+    # 2: the knocker chooses how to lay out his melds (issue 17); 3: he may lay out any arrangement within
+    # the knock limit, a card kept out of a meld it could join included (gin.md; issue 29)
+    rules_version = "3"
     min_players = 2
     max_players = 3
     option_spec = (

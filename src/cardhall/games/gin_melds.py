@@ -300,10 +300,10 @@ def best_melds(cards: Iterable[int | str] | str) -> Arrangement:
 # --- the knocker's choice of arrangement -----------------------------------------------------------
 
 # The most arrangements a knock offers (the size of gin's block of arrange actions). No hand is known to
-# have more than 5 (every 10-card hand of ranks A-8 enumerated, and a hill-climbing search over all
-# hands; tests/test_gin_arrange.py keeps the worst ones); a hand over the cap would be offered the first
-# ARRANGE_CAP in canonical order.
-ARRANGE_CAP: Final = 16
+# have more than 33 (every 10-card hand of ranks A-7 enumerated, and a hill-climbing search over all
+# hands, which found at most 26; tests/test_gin_arrange.py keeps the worst ones); a hand over the cap
+# would be offered the first ARRANGE_CAP in canonical order.
+ARRANGE_CAP: Final = 40
 
 # PATTERN_VALUE[p]: the value of the cards of a 13-bit suit pattern (card-rank order).
 PATTERN_VALUE: Final = tuple(sum(RANK_VALUES[r] for r in range(13) if p >> r & 1) for p in range(1 << 13))
@@ -335,13 +335,12 @@ def arrangements_mask(hand: int, limit: int = KNOCK_LIMIT) -> list[tuple[list[in
     :func:`best_melds_mask` orders them (sets by rank, then runs by suit, each from A up), so a hand with
     one layout gets :func:`best_melds_mask`'s.
 
-    A layout is a set of melds; its deadwood is every card outside them. Offered are the layouts no
-    other layout improves on by melding every card it melds and more (its deadwood cards a subset): the
-    knocker melds what he can, so three runs or three sets from the same nine cards, or a card that fits
-    a run or a set, are choices, but leaving a card unmelded that could join his melds is not (it only
-    adds to his count). In particular a set of three never leaves its fourth card as deadwood, and a hand
-    that can go gin goes gin. Adjacent runs in a suit are one run (3-4-5 and 6-7-8 of clubs are laid as
-    3-8: no card fits between them, so the split would change nothing)."""
+    A layout is a set of melds; its deadwood is every card outside them. Every layout within the limit
+    is offered, as the rules of record say ("any arrangement whose deadwood is <= 10, not only the
+    smallest"): three runs or three sets from the same nine cards, a card that fits a run or a set, and
+    also a card kept out of a meld it could join (a run laid short, a set of three out of four), which
+    adds to his count but can stop a lay-off. Adjacent runs in a suit are one run (3-4-5 and 6-7-8 of
+    clubs are laid as 3-8: no card fits between them, so the split would change nothing)."""
     found: list[tuple[int, int, list[int], int, int]] = []
     for sets in product(*_set_choices(hand)):
         used = 0
@@ -373,9 +372,7 @@ def arrangements_mask(hand: int, limit: int = KNOCK_LIMIT) -> list[tuple[list[in
                 v = value + PATTERN_VALUE[suits[s] & ~q]
                 if v + floor[s + 1] <= limit:
                     stack.append((s + 1, v, (*runs, q)))
-    deads = [f[3] for f in found]
-    # Keep a layout unless another's deadwood cards are a strict subset of its own.
-    out = [f for f in found if not any(d != f[3] and d & f[3] == d for d in deads)]
+    out = found
     out.sort(key=lambda o: (o[0], o[1], [tuple(gin_sorted(cards_of(m))) for m in o[2]]))
     return [(melds, dead, value) for _, _, melds, dead, value in out]
 

@@ -1,0 +1,1 @@
+"""Golden playthroughs (see regenerate.py)."""
