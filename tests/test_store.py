@@ -78,6 +78,12 @@ async def store(url: str) -> AsyncIterator[SqlStore]:
     await opened.close()
 
 
+def with_unknown_status(row: TableRow) -> TableRow:
+    """The row with a status no TableRow accepts, set past its check, as a bug or an old client would."""
+    object.__setattr__(row, "status", "lost")
+    return row
+
+
 def table_row(table_id: str, status: str = "waiting", **changes: Any) -> TableRow:
     row = TableRow(
         id=table_id,
@@ -183,7 +189,7 @@ async def test_tables_by_status_newest_first(store: SqlStore) -> None:
 
 async def test_the_database_refuses_an_unknown_status(store: SqlStore) -> None:
     with pytest.raises(IntegrityError):
-        await store.save_table(table_row("t", "lost"))
+        await store.save_table(with_unknown_status(table_row("t")))
 
 
 # --- actions -------------------------------------------------------------------------------------
@@ -547,6 +553,6 @@ async def test_a_store_made_by_the_first_revision_migrates_with_its_rows(persist
         old = await store.table("old")
         assert old is not None and (old.status, old.problem) == ("broken", "a test")
         with pytest.raises(IntegrityError):
-            await store.save_table(table_row("x", status="lost"))
+            await store.save_table(with_unknown_status(table_row("x")))
     finally:
         await store.close()
