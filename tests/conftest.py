@@ -20,6 +20,8 @@ import pytest
 from cardhall.table import Table
 from tests.helpers import MAX_STEPS
 from tests.postgres import INSTALL_HINT, PostgresServer, postgres_bin, postgres_server
+from tests.redis_server import INSTALL_HINT as REDIS_INSTALL_HINT
+from tests.redis_server import RedisServer, redis_binary, redis_server
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -46,14 +48,37 @@ def postgres() -> Iterator[PostgresServer]:
         yield server
 
 
+@pytest.fixture(scope="session")
+def redis_service() -> Iterator[RedisServer]:
+    """One Redis server for the session; a test takes a database of its own with
+    :meth:`RedisServer.database_url` (the ``redis_url`` fixture), or its own server from
+    :func:`tests.redis_server.redis_server` when it restarts Redis."""
+    if redis_binary() is None:
+        if os.environ.get("CI"):
+            pytest.fail(
+                f"Redis is not installed: CI runs the many-process tests on it ({REDIS_INSTALL_HINT})"
+            )
+        pytest.skip(f"Redis is not installed: the many-process tests are skipped ({REDIS_INSTALL_HINT})")
+    with redis_server() as server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(redis_service: RedisServer) -> str:
+    return redis_service.database_url()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that uses the PostgreSQL server is marked ``postgres`` (``-m "not postgres"``): those
     that ask for the ``postgres`` fixture, and the store's tests on the ``postgresql`` backend (their
-    ``url`` fixtures ask for it only for that parameter)."""
+    ``url`` fixtures ask for it only for that parameter); every test on the session's Redis, ``redis``."""
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
-        if "postgres" in getattr(item, "fixturenames", ()) or "postgresql" in params.values():
+        fixtures = getattr(item, "fixturenames", ())
+        if "postgres" in fixtures or "postgresql" in params.values():
             item.add_marker(pytest.mark.postgres)
+        if "redis_service" in fixtures:
+            item.add_marker(pytest.mark.redis)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
