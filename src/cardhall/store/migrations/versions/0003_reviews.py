@@ -1,7 +1,7 @@
 """The reviews of finished matches (:mod:`cardhall.review`), one per table and seat, made by the server
 as an offline job and kept so that asking again costs nothing.
 
-Revision ID: 0007
+Revision ID: 0003
 Revises: 0002
 Create Date: 2026-12-01
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
+revision = "0003"
 down_revision = "0002"
 branch_labels = None
 depends_on = None
