@@ -28,12 +28,16 @@ FAST = {"bot_pace_ms": 0}  # bots play at once in tests
 
 @contextmanager
 def server(
-    path: Path | None = None, limits: Limits | None = None, admin_token: str | None = None
+    path: Path | None = None,
+    limits: Limits | None = None,
+    admin_token: str | None = None,
+    review_budget: int | None = None,
 ) -> Iterator[TestClient]:
     """A running app (its lifespan entered) on a SQLite file (or a fresh in-memory database), with the
     server's default rates unless ``limits`` are given (every test client has the same address)."""
     url = f"sqlite+aiosqlite:///{path}" if path is not None else "sqlite+aiosqlite:///:memory:"
-    with TestClient(create_app(url, limits=limits, admin_token=admin_token)) as client:
+    app = create_app(url, limits=limits, admin_token=admin_token, review_budget=review_budget)
+    with TestClient(app) as client:
         yield client
 
 

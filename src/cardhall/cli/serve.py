@@ -42,6 +42,8 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         raise CardhallError(f"--max-connections must be at least 1, got {args.max_connections}")
     if args.max_body < 1:
         raise CardhallError(f"--max-body must be at least 1 byte, got {args.max_body}")
+    if not 1 <= args.review_budget <= 100_000:
+        raise CardhallError(f"--review-budget must be 1..100000, got {args.review_budget}")
     cap = transport.connection_cap(transport.raise_file_limit())
     wanted = [n for n in (cap, args.max_connections) if n is not None]
     limits = transport.Limits(
@@ -54,7 +56,12 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     token = read_token(args.admin_token_file, "--admin-token-file")
     rates = Limits().without_rates() if args.no_rate_limits else Limits()
     app = create_app(
-        args.db, bot_workers=args.bot_workers, limits=rates, admin_token=token, max_body=args.max_body
+        args.db,
+        bot_workers=args.bot_workers,
+        limits=rates,
+        admin_token=token,
+        max_body=args.max_body,
+        review_budget=args.review_budget,
     )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     console.print(f"cardhall: serving on http://{shown}:{args.port}/  (database {_public_url(args.db)})")
@@ -96,6 +103,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help=f"database URL: SQLite (default {DEFAULT_DB}) or postgresql+asyncpg://user:pass@host/db",
     )
     v.add_argument("--bot-workers", type=int, default=1, help="worker processes for bots that search")
+    v.add_argument(
+        "--review-budget",
+        type=int,
+        default=200,
+        metavar="N",
+        help="determinizations a decision in the reviews of finished matches (default 200; fewer: "
+        "faster and noisier)",
+    )
     v.add_argument(
         "--admin-token-file",
         help="a file whose first line is the operator's token for cardhall admin "

@@ -51,8 +51,9 @@ from cardhall.server.host import TableHost
 from cardhall.server.protocol import MAX_NAME, ProtocolError, decode_as, encode
 from cardhall.server.rates import Limits, RateLimited
 from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
+from cardhall.server.reviews import ReviewsBusy
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
-from cardhall.store import RATING_POOLS, PlayerRow, Store, StoreUnavailableError
+from cardhall.store import RATING_POOLS, PlayerRow, Store, StoreUnavailableError, TableRow
 
 log = logging.getLogger(__name__)
 STATUS = {
@@ -60,6 +61,7 @@ STATUS = {
     "bad_token": 401,
     "not_authenticated": 401,
     "not_admin": 403,
+    "not_a_player": 403,
     "no_such_table": 404,
     "no_such_game": 404,
     "not_over": 409,
@@ -67,8 +69,10 @@ STATUS = {
     "too_many_tables": 409,
     "rate_limited": 429,
     "store_unavailable": 503,
+    "reviews_busy": 503,
 }
 RETRY_AFTER_SECONDS = 5  # what a 503 (the store failed) tells a client to wait
+REVIEW_RETRY_SECONDS = 30.0  # what a person asking for a third review at once is told to wait
 MAX_REASON = 200  # characters in the reason an operator gives for stopping a table
 
 
@@ -100,7 +104,7 @@ def error_response(e: ProtocolError) -> Response:
     response = json_response({"error": e.code, "message": e.message}, STATUS.get(e.code, 400))
     if isinstance(e, RateLimited):
         response.headers["Retry-After"] = e.retry_after_header
-    if e.code == "store_unavailable":
+    if e.code in ("store_unavailable", "reviews_busy"):
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
@@ -294,6 +298,39 @@ async def record(request: Request) -> Response:
     return json_response(stored)
 
 
+def review_seat(request: Request, row: TableRow) -> int:
+    """The ``seat`` query parameter of a review: required, a seat of the table."""
+    if "seat" not in request.query_params:
+        raise ProtocolError("bad_request", "say whose decisions to review: ?seat=N")
+    return query_int(request, "seat", 0, 0, len(row.seats) - 1)
+
+
+@api
+async def review_status(request: Request) -> Response:
+    """A finished match's review of a seat: ``done`` with it, or the job's status (``running``, ``failed``,
+    ``none``: nobody asked yet, or the server restarted meanwhile)."""
+    row, _ = await finished_table(request, "review")
+    return json_response(await context(request).reviews.status(row.id, review_seat(request, row)))
+
+
+@api
+async def start_review(request: Request) -> Response:
+    """Start the review of a seat of a finished match, for a person who played in it (202 while it runs,
+    200 with it when stored already)."""
+    player = await bearer(request)
+    row, stored = await finished_table(request, "review")
+    seat = review_seat(request, row)
+    if player.id not in {s.player_id for s in row.seats}:
+        raise ProtocolError("not_a_player", f"only the players of table {row.id} may have its match reviewed")
+    try:
+        status = await context(request).reviews.start(row.id, seat, player.id, stored)
+    except ReviewsBusy as e:
+        if e.per_person:
+            raise RateLimited(f"{e}: wait for them", REVIEW_RETRY_SECONDS) from e
+        raise ProtocolError("reviews_busy", f"{e}: try again later") from e
+    return json_response(status, 200 if status["status"] == "done" else 202)
+
+
 def query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
     """An integer query parameter within ``low .. high``; ``bad_request`` naming it otherwise."""
     text = request.query_params.get(name)
@@ -353,7 +390,10 @@ async def replay_steps(request: Request) -> Response:
         {
             "table": table_id,
             "game": row.game,
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in row.seats],
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "player": s.player_id}
+                for s in row.seats
+            ],
             "steps": steps,
             "from": start,
             "marks": marks,
@@ -489,18 +529,20 @@ def create_app(
     limits: Limits | None = None,
     admin_token: str | None = None,
     max_body: int = guard.MAX_BODY,
+    review_budget: int | None = None,
 ) -> Starlette:
     """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
     opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it), ``limits``
     its rates per person and per address (:class:`Limits`: the defaults when None), ``admin_token``
     the operator's token (None: no operator); request bodies over ``max_body`` bytes and the requests
-    :mod:`cardhall.server.guard` describes are refused."""
+    :mod:`cardhall.server.guard` describes are refused; ``review_budget`` the determinizations a decision
+    of the reviews it makes (:mod:`cardhall.server.reviews`; None: the review's default)."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store: Store = await (store_opener or open_store)(store_url)
-        ctx = ServerContext(store, bot_workers, limits, admin_token)
+        ctx = ServerContext(store, bot_workers, limits, admin_token, review_budget)
         app.state.ctx = ctx
         await ctx.start()
         try:
@@ -525,6 +567,8 @@ def create_app(
         Route("/api/tables/{table}", table_summary),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay_steps),
+        Route("/api/tables/{table}/review", review_status),
+        reading("/api/tables/{table}/review", start_review),
         Route("/api/finished", finished),
         Route("/api/leaderboard/{game}", leaderboard),
         Route("/api/rules/{game}", rules),

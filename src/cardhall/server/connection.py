@@ -43,6 +43,7 @@ from cardhall.server.protocol import (
     Chat,
     ClientMessage,
     Hello,
+    Hint,
     Join,
     Leave,
     Ping,
@@ -247,6 +248,8 @@ class Connection:
             if not text:
                 raise ProtocolError("bad_message", "an empty chat line", ref)
             await host.call(lambda: host.chat(self, text, ref))
+        elif isinstance(message, Hint):
+            await host.call(lambda: host.hint(self, message.n, ref))
         elif isinstance(message, AddBot):
             try:
                 bot = bot_for_level(message.level)

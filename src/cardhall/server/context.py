@@ -1,6 +1,7 @@
 """What every part of the server shares: the store, the group committer, the watch over a store that
 fails, the lobby, the worker processes for bots that search, the ratings update, the rates per person
-and per address, and the operator's token. Opened and closed by the application's lifespan."""
+and per address, the reviews of finished matches, and the operator's token. Opened and closed by the
+application's lifespan."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from cardhall.server.committer import Committer
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.rates import Limiter, Limits
+from cardhall.server.reviews import Reviews
 from cardhall.store import RatingRow, Store
 
 log = logging.getLogger(__name__)
@@ -30,12 +32,14 @@ class ServerContext:
         bot_workers: int = 1,
         limits: Limits | None = None,
         admin_token: str | None = None,
+        review_budget: int | None = None,
     ) -> None:
         self.store = store
         self.committer = Committer(store)
         self.store_watch = StoreWatch(store)
         self.limiter = Limiter(limits)
         self.lobby = Lobby(self, self.limiter)
+        self.reviews = Reviews(store) if review_budget is None else Reviews(store, review_budget)
         self.admin_token = admin_token  # None: no admin routes (never logged)
         self.bot_workers = bot_workers
         self._bot_pool: ProcessPoolExecutor | None = None
@@ -63,6 +67,7 @@ class ServerContext:
         await self.lobby.stop()
         await self.store_watch.stop()
         await self.committer.stop()
+        await self.reviews.stop()
         for task in list(self._tasks):
             task.cancel()
         if self._bot_pool is not None:

@@ -94,12 +94,17 @@ class Ping(_Message, tag="ping"):
     pass
 
 
-ClientMessage = Hello | Join | Watch | Leave | Act | Back | Chat | AddBot | Rematch | Ping
+class Hint(_Message, tag="hint"):
+    table: str
+    n: int
+
+
+ClientMessage = Hello | Join | Watch | Leave | Act | Back | Chat | AddBot | Rematch | Ping | Hint
 _DECODER: Final = msgspec.json.Decoder(ClientMessage)
 
 MESSAGE_TYPES: Final = tuple(
     str(cls.__struct_config__.tag)
-    for cls in (Hello, Join, Watch, Leave, Act, Back, Chat, AddBot, Rematch, Ping)
+    for cls in (Hello, Join, Watch, Leave, Act, Back, Chat, AddBot, Rematch, Ping, Hint)
 )
 
 # Error codes of ``error`` frames (docs/protocol.md explains each).
@@ -128,6 +133,10 @@ ERROR_CODES: Final = (
     "too_many_tables",
     "not_admin",
     "cross_site",
+    "no_hints",
+    "not_a_player",
+    "reviews_busy",
+    "not_your_turn",
     "bad_content_type",
 )
 
@@ -245,6 +254,16 @@ class StoppedFrame(_Frame, tag="stopped"):
     reason: str
 
 
+class HintFrame(_Frame, tag="hint"):
+    """The search's suggestion for a person's move (only to him): ``action`` is the label of one of
+    his legal actions at event number ``n``."""
+
+    table: str
+    n: int
+    action: str
+    ref: Ref
+
+
 class ErrorFrame(_Frame, tag="error"):
     code: str
     message: str
@@ -261,6 +280,7 @@ ServerFrame = (
     | PausedFrame
     | ResumedFrame
     | StoppedFrame
+    | HintFrame
     | ErrorFrame
 )
 FRAME_STRUCTS: Final[tuple[type[msgspec.Struct], ...]] = typing.get_args(ServerFrame)

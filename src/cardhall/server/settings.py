@@ -33,7 +33,13 @@ TABLE_SETTINGS: Final = (
     ),
     Option("bot_pace_ms", 700, "how long a bot waits before it plays, so people can follow", None, 0, 10_000),
     Option("stand_in", "rules", "the bot that plays for a person who is away", ("random", "rules")),
+    Option("hints", False, "a person may ask the search for a move on his turn; the table is not rated"),
 )
+
+
+def gives_hints(settings: Mapping[str, object]) -> bool:
+    """Whether a table's people may ask for hints (then its matches are never rated)."""
+    return settings.get("hints") is True
 
 
 def table_settings(raw: Mapping[str, object] | None) -> dict[str, OptionValue]:

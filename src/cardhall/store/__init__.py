@@ -1,4 +1,4 @@
-"""Persistence for the server: players, tables, actions, chat, results and ratings.
+"""Persistence for the server: players, tables, actions, chat, results, ratings and reviews.
 
 ``open_store(url)`` gives a :class:`~cardhall.store.base.Store` on SQLite (``sqlite+aiosqlite:///file``,
 the embedded default) or PostgreSQL (``postgresql+asyncpg://...``), its schema brought up to date by
@@ -14,6 +14,7 @@ from cardhall.store.rows import (
     PlayerRow,
     RatingRow,
     ResultRow,
+    ReviewRow,
     SeatRow,
     TableRow,
     TableStatus,
@@ -29,6 +30,7 @@ __all__ = [
     "PlayerRow",
     "RatingRow",
     "ResultRow",
+    "ReviewRow",
     "SeatKind",
     "SeatRow",
     "SqlStore",

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from cardhall.core import Record
-from cardhall.store.rows import ActionRow, ChatRow, PlayerRow, RatingRow, ResultRow, TableRow
+from cardhall.store.rows import ActionRow, ChatRow, PlayerRow, RatingRow, ResultRow, ReviewRow, TableRow
 
 
 class StoreError(RuntimeError):
@@ -123,3 +123,13 @@ class Store(ABC):
     @abstractmethod
     async def leaderboard(self, game: str, pool: str, limit: int = 50) -> list[RatingRow]:
         """The best rated players of a game and pool (by mu - 3 sigma), with their names."""
+
+    # --- reviews -------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def save_review(self, review: ReviewRow) -> None:
+        """Store a finished review of a seat (replacing an earlier one of that table and seat)."""
+
+    @abstractmethod
+    async def stored_review(self, table_id: str, seat: int) -> ReviewRow | None:
+        """The stored review of a table's seat, if any."""

@@ -124,3 +124,16 @@ class RatingRow:
     sigma: float
     games: int = 0
     name: str = ""
+
+
+@dataclass
+class ReviewRow:
+    """A stored review of one seat's decisions in a finished match (:func:`cardhall.review.review`'s
+    JSON), with the budget and seed it was made with: the same three give the same review."""
+
+    table_id: str
+    seat: int
+    budget: int
+    seed: int
+    review: dict[str, Any]
+    created_at: datetime = field(default_factory=lambda: datetime.now().astimezone())

@@ -87,6 +87,7 @@ from cardhall.store.rows import (
     PlayerRow,
     RatingRow,
     ResultRow,
+    ReviewRow,
     SeatRow,
     TableRow,
 )
@@ -207,6 +208,18 @@ RATINGS = Table(
     PrimaryKeyConstraint("player_id", "game", "pool"),
     CheckConstraint(_in("pool", RATING_POOLS), name="pool"),
     Index(None, "game", "pool"),
+)
+
+REVIEWS = Table(
+    "reviews",
+    metadata,
+    Column("table_id", Text, ForeignKey("tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("budget", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("review", JSON, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("table_id", "seat"),
 )
 
 
@@ -655,3 +668,19 @@ class SqlStore(Store):
         )
         async with self._reading() as c:
             return [_rating_row(r) for r in await c.execute(query)]
+
+    # --- reviews -------------------------------------------------------------------------------
+
+    async def save_review(self, review: ReviewRow) -> None:
+        values = asdict(review) | {"created_at": review.created_at.astimezone(UTC)}
+        keys = ("table_id", "seat")
+        async with self._writing() as c:
+            await c.execute(self._upsert(REVIEWS, keys, ("budget", "seed", "review", "created_at")), values)
+
+    async def stored_review(self, table_id: str, seat: int) -> ReviewRow | None:
+        query = select(REVIEWS).where(REVIEWS.c.table_id == table_id, REVIEWS.c.seat == seat)
+        async with self._reading() as c:
+            r = (await c.execute(query)).first()
+        if r is None:
+            return None
+        return ReviewRow(r.table_id, r.seat, r.budget, r.seed, r.review, r.created_at)

@@ -4,13 +4,14 @@
 // played it), and at the end of a deal its summary and scores as the table showed them. The browser
 // decides nothing: the server replays the record and sends each position rendered as data (GET
 // /api/tables/{table}/replay), a page of positions at a time, and with the first page where every trick
-// and deal is.
+// and deal is. Below the position, the review of a seat's decisions (review.js) marks each of its moves.
 import { t, num, has } from "./i18n.js";
 import { h, api } from "./util.js";
 import { cardElement, actionText, didText } from "./cards.js";
 import { sheetDialog } from "./rules.js";
 import { gameModule } from "./games/index.js";
 import { dealSummary } from "./table/summary.js";
+import { ReviewPanel } from "./review.js";
 
 const PAGE = 20; // positions asked for at once (the server's most)
 
@@ -21,6 +22,12 @@ class Replay {
     this.pages = new Map(); // first step of a page -> its positions
     this.meta = null;
     this.step = 0;
+    this.review = new ReviewPanel(this);
+  }
+
+  /** Show the current position again (the review came: its mark for this move). */
+  refresh() {
+    if (this.meta) this.go(this.step);
   }
 
   async load(step) {
@@ -168,6 +175,7 @@ class Replay {
     );
     const body = [
       h("ol", { class: "replay-what", "aria-label": t("replay.what") }, what),
+      this.review.mark(p.step),
       facts.length ? h("p", { class: "replay-facts", text: facts.join(" · ") }) : null,
       trick.length || pile
         ? h(
@@ -255,6 +263,7 @@ export async function showReplay(table) {
       ),
     ),
     h("div", { class: "replay-body" }, h("p", { text: t("replay.loading") })),
+    r.review.el,
   );
   current = r;
   el.dataset.table = table;
@@ -270,6 +279,7 @@ export async function showReplay(table) {
       return;
     }
     r.show(first);
+    r.review.start();
     el.querySelector(".replay-next").focus();
   } catch (e) {
     if (!r.shown) return;

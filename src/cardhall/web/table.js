@@ -19,7 +19,7 @@
 //   when the tab is hidden; the timer turns urgent in its last ten seconds.
 // - Leaving during a match asks first, saying what it means; a finished match offers a rematch.
 import { t, has } from "./i18n.js";
-import { cardElement, moveCard, suitOf } from "./cards.js";
+import { cardElement, moveCard, moveText, suitOf } from "./cards.js";
 import { gameModule } from "./games/index.js";
 import { controls } from "./table/controls.js";
 import { h } from "./table/dom.js";
@@ -122,6 +122,12 @@ export class TableView {
 
   frame(frame) {
     if (frame.type === "chat") return;
+    if (frame.type === "hint") {
+      // the search's move for this position (a table with hints on); stale once the table moves on
+      this.hint = frame;
+      this.render();
+      return;
+    }
     if (frame.type === "rematch") {
       this.rematchNew = frame.new;
       this.render();
@@ -639,6 +645,22 @@ export class TableView {
     else if (mine && s.legal?.length) prompt = h("span", { class: "prompt", text: t("table.your_turn") });
     else if (toAct.length && !over)
       prompt = h("span", { class: "waiting", text: t("table.waiting_for", { who: toAct.map((x) => this.seatName(x)).join(", ") }) });
+    const hinted = this.hint?.n === s.n ? (s.legal || []).find((e) => e.label === this.hint.action) : null;
+    const hintLine =
+      s.settings?.hints && mine && s.legal?.length && !this.offline()
+        ? h(
+            "span",
+            { class: "hint-line" },
+            hinted
+              ? h("span", { class: "hint", role: "status", text: t("table.hint_is", { move: moveText(hinted) }) })
+              : h("button", {
+                  type: "button",
+                  id: "hint",
+                  text: t("table.hint"),
+                  onclick: () => this.hooks.send({ type: "hint", table: this.id, n: s.n }),
+                }),
+          )
+        : null;
 
     const focusWasIn = this.root.contains(document.activeElement) ? document.activeElement : null;
     const focusLabel = focusWasIn?.dataset?.label;
@@ -717,7 +739,7 @@ export class TableView {
           ? h(
               "div",
               { class: `dock${this.myTurn() ? " my-turn" : ""}`, role: "region", "aria-label": t("table.dock") },
-              h("div", { class: "turn-line" }, prompt, h("span", { class: "turn-timer", role: "timer", "aria-label": t("table.your_timer") })),
+              h("div", { class: "turn-line" }, prompt, hintLine, h("span", { class: "turn-timer", role: "timer", "aria-label": t("table.your_timer") })),
               h("div", { class: `hand${hand.length > 12 ? " many" : ""}`, role: "group", "aria-label": t("table.hand_keys") }, this.handCards(o, byCard)),
               h("div", { class: "actions", role: "group", "aria-label": t("table.actions") }, buttons),
             )
@@ -729,6 +751,12 @@ export class TableView {
       const card = this.root.querySelector(`.hand .card[data-index="${this.focusIndex}"]`);
       (card || this.root.querySelector(".hand .card"))?.focus({ preventScroll: true });
     } else if (focusLabel) this.root.querySelector(`button[data-label="${CSS.escape(focusLabel)}"]`)?.focus({ preventScroll: true });
+    if (hinted) {
+      for (const el of this.root.querySelectorAll(`[data-label="${CSS.escape(hinted.label)}"]`)) el.classList.add("hinted");
+      const card = moveCard(hinted);
+      const at = card ? hand.indexOf(card) : -1;
+      if (at >= 0) this.root.querySelector(`.hand .card[data-index="${at}"]`)?.classList.add("hinted");
+    }
     this.tick();
   }
 

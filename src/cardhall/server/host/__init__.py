@@ -10,6 +10,7 @@ nothing needs a lock. One job per module:
 - ``play``: a person's move, each action committed before it is shown, undone when the store fails;
 - ``bots``: bots' turns, at the table's pace, thinking in a worker when they search;
 - ``finishing``: a match's end stored before it is held, a table stopped;
+- ``hints``: at a casual table, the search's move suggested to a person on his turn;
 - ``writes``: store writes tried again, and whether a cut-off commit landed;
 - ``table_host``: the parts put together, a restart's restore, the chat.
 

@@ -65,6 +65,8 @@ class HostBase:
         self.bot_timer: asyncio.TimerHandle | None = None
         self.thinking: asyncio.Task[None] | None = None
         self.legal_entries: dict[int, dict[str, Any]] = {}  # action -> its legal entry (see frames.py)
+        self.hinting: set[Listener] = set()  # connections whose hint is being searched (see hints.py)
+        self.hint_tasks: set[asyncio.Task[None]] = set()
         self.queue = OwnerQueue(f"table {row.id}")
 
     @property
@@ -99,6 +101,8 @@ class HostBase:
         self.ctx.store_watch.forget(self.id)
         self.timers.stop()
         self.stop_bots()
+        for task in self.hint_tasks:
+            task.cancel()
         await self.queue.stop()
 
     def stop_bots(self) -> None:

@@ -14,6 +14,7 @@ from datetime import datetime
 from cardhall.server.host.base import HostBase
 from cardhall.server.host.writes import write_retried
 from cardhall.server.protocol import StoppedFrame
+from cardhall.server.settings import gives_hints
 from cardhall.store import ResultRow, SeatKind, StoreUnavailableError, TableStatus
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,8 @@ class Finishing(HostBase):
             return found is not None and found.status == TableStatus.FINISHED
 
         try:
-            ratings = await self.ctx.rate(table.game, players, list(state.scores))
+            rated = not gives_hints(self.row.settings)  # a table with hints is casual (hints.py)
+            ratings = await self.ctx.rate(table.game, players, list(state.scores)) if rated else []
             await write_retried(f"table {self.id}", lambda: store.finish(finished, results, ratings), landed)
         except StoreUnavailableError as e:
             log.error("table %s: the end of its match was not stored (%s): the table pauses", self.id, e)

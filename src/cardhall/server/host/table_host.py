@@ -1,4 +1,4 @@
-"""One table on the server: its parts put together (seating, play, bots, finishing; see the package's
+"""One table on the server: its parts put together (seating, play, bots, finishing, hints; see the package's
 docstring), bringing a table back after a restart, and its chat."""
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ from cardhall.server.host.audience import Listener
 from cardhall.server.host.base import STORE_UNAVAILABLE
 from cardhall.server.host.bots import Bots
 from cardhall.server.host.finishing import Finishing
+from cardhall.server.host.hints import Hints
 from cardhall.server.host.play import Play
 from cardhall.server.host.seating import Seating
 from cardhall.server.protocol import ChatFrame, ProtocolError
 from cardhall.store import ChatRow, SeatKind, StoreUnavailableError, TableStatus
 
 
-class TableHost(Seating, Play, Bots, Finishing):
+class TableHost(Seating, Play, Bots, Finishing, Hints):
     def restore(self, actions: Sequence[tuple[int, int]]) -> None:
         """After a restart: the match as it was (raises when its stored actions do not replay); its
         people have ``away_seconds`` to come back."""

@@ -1,0 +1,88 @@
+"""Hints at a casual table (the table setting ``hints``): a person asks, on his turn, for the move the
+search bot would play from his seat's observation (:data:`HINT_BOT`), and gets it in a ``hint`` frame
+sent to his connection alone. What was chosen:
+
+- **Only where allowed**: at a table made with ``hints`` on (``no_hints`` otherwise), to a person seated
+  there whose turn it is (``not_seated``, ``not_your_turn``), at the table's current event number
+  (``stale`` for an older one). A table with hints is casual: its matches are never rated (the
+  finishing skips the ratings), whether or not a hint was asked, so a rated match never had one.
+- **What it knows**: the search sees the seat's observation and legal actions only, as a bot in that
+  seat would, with randomness of its own (seeded by the table's seed, the event number and the seat):
+  asking changes nothing at the table, and the same position gives the same hint.
+- **Off the owner task**: the search runs in the bots' worker pool, like a ``hard`` bot's move; the
+  hint is sent when it is ready, if the table has not moved on meanwhile (else nothing is sent: the
+  person asks again). One hint under way a connection at a time (the later ask is refused as
+  ``rate_limited``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import Any, Final
+
+from cardhall.server.host.audience import Listener
+from cardhall.server.host.base import HostBase
+from cardhall.server.protocol import HintFrame, ProtocolError
+from cardhall.server.settings import gives_hints
+from cardhall.table import BotJob, run_bot_job
+
+log = logging.getLogger(__name__)
+
+# The search by a count of determinizations, never time (the ``hard`` level's is 300 ms): so the same
+# position gives the same hint on a busy machine as on an idle one; 200 is the review's budget too.
+HINT_BOT: Final = "search(iterations=200)"
+
+
+class Hints(HostBase):
+    async def hint(self, listener: Listener, expect: int, ref: Any) -> None:
+        """Start the search for ``listener``'s move (in the owner task: the checks and the job)."""
+        if not gives_hints(self.row.settings):
+            raise ProtocolError("no_hints", f"table {self.id} gives no hints (its setting hints is off)", ref)
+        seat = self.audience.seat_of(listener)
+        if seat is None or self.seat_of(listener.player) != seat or self.row.seats[seat].left:
+            raise ProtocolError("not_seated", f"you hold no seat at table {self.id}: join it first", ref)
+        table = self.playing_table(ref)
+        if expect != table.number:
+            raise ProtocolError("stale", f"table {self.id} is at event {table.number}, not {expect}", ref)
+        state = table.state
+        if seat not in state.to_act:
+            raise ProtocolError("not_your_turn", f"it is not your turn at table {self.id}", ref)
+        if listener in self.hinting:
+            raise ProtocolError("rate_limited", "your last hint is still being searched", ref)
+        dice = random.Random(f"hint {self.row.seed} {table.number} {seat}")
+        job = BotJob(
+            str(table.game),
+            HINT_BOT,
+            seat,
+            state.observation(seat, ints=True),
+            state.legal_actions(seat),
+            dice.getstate(),
+            table.number,
+        )
+        self.hinting.add(listener)
+        task = asyncio.create_task(self._search_hint(listener, job, ref), name=f"table {self.id}: a hint")
+        self.hint_tasks.add(task)
+        task.add_done_callback(self.hint_tasks.discard)
+
+    async def _search_hint(self, listener: Listener, job: BotJob, ref: Any) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(self.ctx.bot_pool, run_bot_job, job)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a hint's search failed", self.id)
+            return
+        finally:
+            self.hinting.discard(listener)
+        self.post(lambda: self._send_hint(listener, job, result.action, ref))
+
+    async def _send_hint(self, listener: Listener, job: BotJob, action: int, ref: Any) -> None:
+        """In the owner task: the hint, if the table is still where it was asked."""
+        table = self.table
+        if table is None or table.number != job.expect or not self.playing:
+            return
+        label = table.game.action_label(action)
+        listener.send(HintFrame(table=self.id, n=job.expect, action=label, ref=ref))

@@ -1,0 +1,127 @@
+"""The server's reviews of finished matches (:func:`cardhall.review.review`), made as offline jobs and
+stored, one per table and seat. What was chosen:
+
+- **Who may ask**: a review is made (``POST /api/tables/{id}/review?seat=N``) for a person who sat at the
+  match, of any of its seats' decisions (``403 not_a_player`` for anyone else: a review costs tens of
+  seconds of a core, so it is the players' to start); a review made is read
+  (``GET``) by anyone, as the finished match's record already is (and anyone could make it from the
+  record with ``cardhall review``). Nothing is reviewed while the match is played (``409 not_over``).
+- **Where it runs**: in a worker process of its own, never a table's path nor the bots' pool, so a review
+  delays no bot move; the worker runs at a lower CPU priority (``nice`` 10), so on a busy machine the
+  tables' work comes first. One job per table and seat at a time: asking again while it runs joins it;
+  asking for a stored review returns it, with no job.
+- **Reproducible**: the server's budget (``DEFAULT_BUDGET`` unless the server is given another) and
+  seed 0: the stored review is the one ``cardhall review --seat N --budget B --seed 0`` prints for the
+  record.
+- **Bounds**: at most ``MAX_PENDING_PER_PERSON`` unfinished jobs a person (``429`` with a retry time) and
+  ``MAX_PENDING`` in all (``503 reviews_busy``), so asking cannot pile up work the server never ends.
+- **A restart** loses a job under way (nothing was stored): the status says ``none`` and the player asks
+  again. A job that fails (a record that does not replay) is logged and reported as ``failed``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cardhall.core import Record
+from cardhall.review import DEFAULT_BUDGET, review
+from cardhall.store import ReviewRow, Store
+
+log = logging.getLogger(__name__)
+
+MAX_PENDING: Final = 32
+MAX_PENDING_PER_PERSON: Final = 2
+REVIEW_SEED: Final = 0
+WORKER_NICENESS: Final = 10
+
+
+def _lower_priority() -> None:
+    os.nice(WORKER_NICENESS)
+
+
+@dataclass
+class Job:
+    table_id: str
+    seat: int
+    person: int
+    task: asyncio.Task[Any] | None = None
+    error: str | None = None
+
+    @property
+    def status(self) -> dict[str, Any]:
+        if self.error is not None:
+            return {"status": "failed", "message": self.error}
+        return {"status": "running"}
+
+
+class ReviewsBusy(Exception):
+    """More review jobs are pending than the server takes (in all, or for one person)."""
+
+    def __init__(self, per_person: bool) -> None:
+        self.per_person = per_person
+        super().__init__("you have reviews under way already" if per_person else "too many reviews under way")
+
+
+class Reviews:
+    """The review jobs of one server: started here, run in :attr:`pool`, stored in ``store``."""
+
+    def __init__(self, store: Store, budget: int = DEFAULT_BUDGET, pool: Executor | None = None) -> None:
+        self.store = store
+        self.budget = budget
+        self._pool = pool
+        self.jobs: dict[tuple[str, int], Job] = {}
+
+    @property
+    def pool(self) -> Executor:
+        """The review worker, started at the first review."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority)
+        return self._pool
+
+    async def status(self, table_id: str, seat: int) -> dict[str, Any]:
+        """``done`` with the review, ``running``, ``failed`` (with a message) or ``none``."""
+        stored = await self.store.stored_review(table_id, seat)
+        if stored is not None:
+            return {"status": "done", "review": stored.review}
+        job = self.jobs.get((table_id, seat))
+        return job.status if job is not None else {"status": "none"}
+
+    async def start(self, table_id: str, seat: int, person: int, record: Record) -> dict[str, Any]:
+        """Start the review of ``seat`` (or join the one under way, or return the stored one)."""
+        known = await self.status(table_id, seat)
+        if known["status"] in ("done", "running"):
+            return known
+        pending = [j for j in self.jobs.values() if j.error is None]
+        if len(pending) >= MAX_PENDING:
+            raise ReviewsBusy(per_person=False)
+        if sum(j.person == person for j in pending) >= MAX_PENDING_PER_PERSON:
+            raise ReviewsBusy(per_person=True)
+        job = Job(table_id, seat, person)
+        self.jobs[(table_id, seat)] = job
+        job.task = asyncio.create_task(self._run(job, record), name=f"review {table_id} seat {seat}")
+        return job.status
+
+    async def _run(self, job: Job, record: Record) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(self.pool, review, record, job.seat, self.budget, REVIEW_SEED)
+            await self.store.save_review(ReviewRow(job.table_id, job.seat, self.budget, REVIEW_SEED, result))
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.exception("the review of table %s seat %d failed", job.table_id, job.seat)
+            job.error = f"the review failed: {type(e).__name__}"
+            return
+        del self.jobs[(job.table_id, job.seat)]
+
+    async def stop(self) -> None:
+        for job in self.jobs.values():
+            if job.task is not None:
+                job.task.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,73 @@
+"""Hints at a casual table (:mod:`cardhall.server.host.hints`): the search's move for a person on his
+turn, sent to him alone, refused where the table gives none, off his turn and for an old position; a
+table with hints is never rated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.helpers import steps
+from tests.server_helpers import FAST, Session, auth, new_player, play_to_the_end, server, session
+
+GAME = "hokm(max_hands=1)"
+
+
+def quick_play(client: Any, token: str, **settings: Any) -> str:
+    body = {"game": GAME, "settings": {**FAST, **settings}}
+    started = client.post("/api/quickplay", json=body, headers=auth(token))
+    assert started.status_code == 201, started.text
+    table: str = started.json()["table"]
+    return table
+
+
+def my_turn(s: Session, table: str, frame: dict[str, Any]) -> dict[str, Any]:
+    """Frames until one where this seat has legal actions (the newest of its number)."""
+    for _ in steps(f"table {table}: my turn"):
+        if frame["type"] in ("table", "update") and frame["legal"]:
+            return frame
+        frame = s.receive()
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.slow
+def test_a_person_gets_a_legal_hint_on_his_turn_and_the_match_is_not_rated() -> None:
+    with server() as client:
+        token = new_player(client)
+        table = quick_play(client, token, hints=True)
+        with session(client, token) as s:
+            s.send(type="join", table=table)
+            frame = s.until("table")
+            if frame["you"] not in frame["to_act"]:
+                n = frame["n"]
+                assert s.error(type="hint", table=table, n=n)["code"] in ("not_your_turn", "stale")
+            frame = my_turn(s, table, frame)
+            assert s.error(type="hint", table=table, n=frame["n"] - 1)["code"] == "stale"
+            s.send(type="hint", table=table, n=frame["n"], id="h")
+            hint = s.until("hint")
+            assert hint["ref"] == "h" and hint["table"] == table and hint["n"] == frame["n"]
+            assert hint["action"] in {entry["label"] for entry in frame["legal"]}
+            s.send(type="hint", table=table, n=frame["n"], id="again")  # the same position: the same hint
+            assert s.until("hint")["action"] == hint["action"]
+            last = play_to_the_end(s, table, frame)
+        assert last["status"] == "finished"
+        assert client.get("/api/leaderboard/hokm?pool=bots").json()["players"] == []  # casual: not rated
+
+
+def test_a_table_without_hints_refuses_them_and_plays_on() -> None:
+    with server() as client:
+        token = new_player(client)
+        table = quick_play(client, token)
+        other = new_player(client, "Bob")
+        with session(client, token) as s:
+            s.send(type="join", table=table)
+            frame = my_turn(s, table, s.until("table"))
+            assert s.error(type="hint", table=table, n=frame["n"])["code"] == "no_hints"
+            assert s.error(type="hint", table=table)["code"] == "bad_message"
+            assert s.error(type="hint", table="nosuch", n=0)["code"] == "no_such_table"
+        hinted = quick_play(client, other, hints=True)
+        with session(client, token) as s:  # Ann, at Bob's table, holds no seat there
+            s.send(type="watch", table=hinted)
+            watched = s.until("table")
+            assert s.error(type="hint", table=hinted, n=watched["n"])["code"] == "not_seated"

@@ -1,0 +1,127 @@
+"""The review of a finished match and hints at a casual table, in a real browser (Debian's headless
+Chromium driven by Playwright, against ``cardhall serve`` in its own process with a small review
+budget): a player asks for his seat's review in the replay viewer and sees each decision marked at its
+move, the better move beside the one played, the plot and each deal's accuracy, in English and in
+Bengali; at a table with hints he asks for one and sees the move suggested. Screenshots go to
+``tests/screenshots/``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server_helpers import free_port, running_server, server_log
+from tests.web_helpers import (  # noqa: F401 (fixtures)
+    DESKTOP,
+    PHONE,
+    WAIT_MS,
+    Browser,
+    Page,
+    api,
+    browser,
+    enter,
+    shot,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture
+def review_url(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    db = tmp_path / "web.db"
+    try:
+        with running_server(db, port, "--review-budget", "4"):
+            yield f"http://127.0.0.1:{port}"
+    finally:
+        print(f"--- the server's output ---\n{server_log(db).read_text(errors='replace')}")
+
+
+@pytest.fixture(name="page")
+def review_page(browser: Browser, review_url: str) -> Iterator[Page]:  # noqa: F811
+    context = browser.new_context(viewport=DESKTOP, base_url=review_url)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    errors: list[Any] = []
+    page.on("pageerror", lambda error: errors.append(error))
+    yield page
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def card_text(label: str) -> str:
+    """A Hokm action's label as the page writes it: ``play 10S`` is ``play 10♠``."""
+    verb, _, card = label.partition(" ")
+    return f"{verb} {card[:-1]}{SUITS[card[-1]]}" if card and card[-1] in SUITS else label
+
+
+def finished_match(page: Page) -> str:
+    """A Hokm deal the page's player quick-played and left to the stand-in."""
+    settings = {"bot_pace_ms": 0, "away_seconds": 1}
+    body = {"game": "hokm(max_hands=1)", "level": "easy", "settings": settings}
+    table: str = api(page, "POST", "/api/quickplay", body)["table"]
+    deadline = time.monotonic() + 120
+    while api(page, "GET", f"/api/tables/{table}")["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    return table
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+def test_a_player_reviews_his_play_in_the_replay(page: Page, lang: str) -> None:
+    enter(page, "Ann", lang=lang)
+    table = finished_match(page)
+    page.reload()
+    page.click(f'.replays li[data-table="{table}"] button.replay')
+    page.wait_for_selector("#replay-dialog .review-ask")
+    page.click(".review-ask")
+    page.wait_for_selector("#replay-dialog .review-plot")
+    review = api(page, "GET", f"/api/tables/{table}/review?seat=0")
+    assert review["status"] == "done"
+    decisions = review["review"]["decisions"]
+    assert decisions, "a Hokm deal has decisions"
+    assert page.locator(".review-plot circle.dot").count() == len(decisions)
+    assert page.locator(".review-deals li").count() == len(review["review"]["deals"])
+    accuracy = round(review["review"]["match"]["accuracy"])
+    status = page.inner_text(".review-status")
+    assert (str(accuracy) if lang == "en" else "%") in status
+    # A decision's point steps the replay to its move, which the review marks.
+    worst = max(range(len(decisions)), key=lambda i: decisions[i]["loss"])
+    page.locator(".review-plot circle.dot").nth(worst).click()
+    step = decisions[worst]["index"] + 1
+    page.wait_for_selector("#replay-dialog .review-mark")
+    mark = page.inner_text(".review-mark")
+    if lang == "en":
+        assert page.inner_text(".replay-where").startswith(f"Move {step} of")
+        assert f"Played {card_text(decisions[worst]['played']['label'])}" in mark
+        if decisions[worst]["best"]["action"] != decisions[worst]["played"]["action"]:
+            assert f"Better: {card_text(decisions[worst]['best']['label'])}" in mark
+    shot(page, f"review-{lang}-desktop", full_page=False)
+    page.set_viewport_size(PHONE)
+    page.locator(".review").scroll_into_view_if_needed()
+    shot(page, f"review-{lang}-phone", full_page=False)
+
+
+def test_hints_at_a_casual_table_show_the_suggested_move(page: Page) -> None:
+    enter(page, "Ann")
+    settings = {"bot_pace_ms": 0, "hints": True, "turn_seconds": 0}
+    body = {"game": "hokm(max_hands=1)", "level": "normal", "settings": settings}
+    table: str = api(page, "POST", "/api/quickplay", body)["table"]
+    # The page opens the table it was at when it loads (as after a reload at the table).
+    page.evaluate(
+        f"localStorage.setItem('cardhall.table', {table!r}); localStorage.setItem('cardhall.mode', 'join')"
+    )
+    page.reload()
+    page.wait_for_selector("#hint")
+    page.click("#hint")
+    page.wait_for_selector(".hint-line .hint")
+    assert page.inner_text(".hint-line .hint").startswith("Hint:")
+    assert page.locator(".hinted").count() >= 1
+    shot(page, "hint-en-desktop", full_page=False)
