@@ -123,8 +123,8 @@ export class TableView {
   frame(frame) {
     if (frame.type === "chat") return;
     if (frame.type === "hint") {
-      // the search's move for this position (a table with hints on); stale once the table moves on
-      this.hint = frame;
+      // the search's move for the seat's choice now (a table with hints on)
+      this.hint = { action: frame.action, legal: legalKey(this.state) };
       this.render();
       return;
     }
@@ -645,7 +645,8 @@ export class TableView {
     else if (mine && s.legal?.length) prompt = h("span", { class: "prompt", text: t("table.your_turn") });
     else if (toAct.length && !over)
       prompt = h("span", { class: "waiting", text: t("table.waiting_for", { who: toAct.map((x) => this.seatName(x)).join(", ") }) });
-    const hinted = this.hint?.n === s.n ? (s.legal || []).find((e) => e.label === this.hint.action) : null;
+    // A hint holds while the seat's choice is the one it was asked for (other seats may move meanwhile).
+    const hinted = this.hint?.legal === legalKey(s) ? (s.legal || []).find((e) => e.label === this.hint.action) : null;
     const hintLine =
       s.settings?.hints && mine && s.legal?.length && !this.offline()
         ? h(
@@ -776,3 +777,7 @@ function dialog(id) {
   return el;
 }
 
+/** The seat's choice as a key: the labels of its legal moves. */
+function legalKey(state) {
+  return (state.legal || []).map((e) => e.label).join(" ");
+}

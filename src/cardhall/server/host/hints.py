@@ -3,16 +3,17 @@ search bot would play from his seat's observation (:data:`HINT_BOT`), and gets i
 sent to his connection alone. What was chosen:
 
 - **Only where allowed**: at a table made with ``hints`` on (``no_hints`` otherwise), to a person seated
-  there whose turn it is (``not_seated``, ``not_your_turn``), at the table's current event number
-  (``stale`` for an older one). A table with hints is casual: its matches are never rated (the
-  finishing skips the ratings), whether or not a hint was asked, so a rated match never had one.
+  there whose turn it is (``not_seated``, ``not_your_turn``); the hint is for his choice at the
+  table's current event number (``stale`` for a later number than the table has). A table with hints
+  is casual: its matches are never rated (the finishing skips the ratings), whether or not a hint was
+  asked, so a rated match never had one.
 - **What it knows**: the search sees the seat's observation and legal actions only, as a bot in that
-  seat would, with randomness of its own (seeded by the table's seed, the event number and the seat):
-  asking changes nothing at the table, and the same position gives the same hint.
+  seat would, with randomness of its own: asking changes nothing at the table.
 - **Off the owner task**: the search runs in the bots' worker pool, like a ``hard`` bot's move; the
-  hint is sent when it is ready, if the table has not moved on meanwhile (else nothing is sent: the
-  person asks again). One hint under way a connection at a time (the later ask is refused as
-  ``rate_limited``).
+  hint is sent when it is ready, if the seat is still to act and the move still legal (other seats may
+  have moved meanwhile, as in a passing round where everyone chooses at once); else the person is told
+  it came too late (``stale``) and asks again. A search that fails is reported (``bad_request``).
+  One hint under way a connection at a time (the later ask is refused as ``rate_limited``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import logging
 import random
 from typing import Any, Final
 
+from cardhall.bots import BOT_LEVELS
 from cardhall.server.host.audience import Listener
 from cardhall.server.host.base import HostBase
 from cardhall.server.protocol import HintFrame, ProtocolError
@@ -30,9 +32,9 @@ from cardhall.table import BotJob, run_bot_job
 
 log = logging.getLogger(__name__)
 
-# The search by a count of determinizations, never time (the ``hard`` level's is 300 ms): so the same
-# position gives the same hint on a busy machine as on an idle one; 200 is the review's budget too.
-HINT_BOT: Final = "search(iterations=200)"
+# The hard level's search, on its time budget: a count of determinizations would give the same hint
+# for the same position on any machine, but take seconds in six-player Hearts (2.8 s at 200).
+HINT_BOT: Final = BOT_LEVELS["hard"]
 
 
 class Hints(HostBase):
@@ -44,14 +46,16 @@ class Hints(HostBase):
         if seat is None or self.seat_of(listener.player) != seat or self.row.seats[seat].left:
             raise ProtocolError("not_seated", f"you hold no seat at table {self.id}: join it first", ref)
         table = self.playing_table(ref)
-        if expect != table.number:
+        # An older number is fine: in a round where every seat chooses at once (passing cards), the
+        # others' moves go on while the ask is on its way, and the hint is for the seat's choice now.
+        if expect > table.number:
             raise ProtocolError("stale", f"table {self.id} is at event {table.number}, not {expect}", ref)
         state = table.state
         if seat not in state.to_act:
             raise ProtocolError("not_your_turn", f"it is not your turn at table {self.id}", ref)
         if listener in self.hinting:
             raise ProtocolError("rate_limited", "your last hint is still being searched", ref)
-        dice = random.Random(f"hint {self.row.seed} {table.number} {seat}")
+        dice = random.Random()
         job = BotJob(
             str(table.game),
             HINT_BOT,
@@ -74,15 +78,20 @@ class Hints(HostBase):
             raise
         except Exception:
             log.exception("table %s: a hint's search failed", self.id)
+            listener.send(ProtocolError("bad_request", "the hint's search failed", ref).frame())
             return
         finally:
             self.hinting.discard(listener)
         self.post(lambda: self._send_hint(listener, job, result.action, ref))
 
     async def _send_hint(self, listener: Listener, job: BotJob, action: int, ref: Any) -> None:
-        """In the owner task: the hint, if the table is still where it was asked."""
+        """In the owner task: the hint, if the seat still has that move to make."""
         table = self.table
-        if table is None or table.number != job.expect or not self.playing:
+        seat = job.seat
+        if table is None or not self.playing or action not in table.state.legal_actions(seat):
+            listener.send(
+                ProtocolError("stale", "the table moved on before the hint came: ask again", ref).frame()
+            )
             return
         label = table.game.action_label(action)
-        listener.send(HintFrame(table=self.id, n=job.expect, action=label, ref=ref))
+        listener.send(HintFrame(table=self.id, n=table.number, action=label, ref=ref))
