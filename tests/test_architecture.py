@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import copy
 import importlib
+import json
 import random
 import re
 from pathlib import Path
@@ -110,6 +111,9 @@ LAYERS = {
         "cardhall.rl",
     ),
 }
+
+# The websocket client of the tests and the load benchmark knows the protocol only, like a browser.
+LAYERS["cardhall.loadclient"] = ()
 
 # The person's terminal front end: everything below the front ends, never another front end.
 LAYERS["cardhall.terminal"] = (
@@ -244,10 +248,15 @@ def piece_problems(name: str, entry: GameEntry) -> list[str]:
     client = SRC / "web" / "games" / f"{name}.js"
     if not client.exists() or f"export const {name} = " not in client.read_text(encoding="utf-8"):
         problems.append(f"no browser module exporting `{name}` (src/cardhall/web/games/{name}.js)")
+    for lang in LANGUAGES:
+        catalogue = json.loads((SRC / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        if not {f"game.{name}.title", f"game.{name}.blurb"} <= set(catalogue):
+            problems.append(f"no title and blurb in the browser's {lang} catalogue (web/i18n/{lang}.json)")
     if name not in CONFORMANCE:
         problems.append("no test file runs the conformance suite on it")
-    if not (TESTS / f"test_{name}_rules.py").exists():
-        problems.append(f"no rule tests (tests/test_{name}_rules.py)")
+    for kind in ("rules", "events"):
+        if not (TESTS / f"test_{name}_{kind}.py").exists():
+            problems.append(f"no {kind} tests (tests/test_{name}_{kind}.py)")
     if not list((TESTS / "playthroughs").glob(f"{name}-*.txt")):
         problems.append(f"no golden playthrough (tests/playthroughs/{name}-*.txt)")
     if name not in MAX_ACTIONS:

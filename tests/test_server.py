@@ -13,6 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 import cardhall
 from cardhall.cli import main
 from cardhall.server.protocol import MAX_FRAME
+from cardhall.server.rates import Limits
 from tests.server_helpers import (
     FAST,
     auth,
@@ -167,9 +168,9 @@ def test_every_protocol_error_gets_its_frame_and_changes_nothing() -> None:
             assert s.error(type="join")["code"] == "bad_message"
             assert s.error(type="join", table=waiting, seat="two")["code"] == "bad_message"
             assert s.error(type="join", table=waiting, colour=1)["code"] == "bad_message"
-            s.ws.send_text("{not json")
+            s.send_text("{not json")
             assert s.until("error")["code"] == "bad_json"
-            s.ws.send_text("x" * (MAX_FRAME + 1))
+            s.send_text("x" * (MAX_FRAME + 1))
             assert s.until("error")["code"] == "too_large"
             assert s.error(type="join", table="nosuch", id=7) == {
                 "type": "error",
@@ -211,7 +212,7 @@ def test_every_protocol_error_gets_its_frame_and_changes_nothing() -> None:
 
 
 def test_a_flood_is_refused_then_closed() -> None:
-    with server() as client:
+    with server(limits=Limits()) as client:  # the server's own rates
         token = new_player(client)
         with session(client, token) as s:
             for k in range(100):

@@ -91,6 +91,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
 from cardhall.bots.rules import rules_bot_class, rules_module
@@ -104,7 +105,18 @@ REVIEW_VERSION: Final = 1
 DEFAULT_BUDGET: Final = 200
 MAX_BUDGET: Final = 100_000
 Z: Final = 2.0
-VERDICTS: Final = ("good", "inaccuracy", "mistake", "blunder")
+
+
+class Verdict(StrEnum):
+    """A decision's class, best first (a StrEnum: the review's JSON holds its value, ``"mistake"``)."""
+
+    GOOD = "good"
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+
+VERDICTS: Final = tuple(Verdict)
 
 Progress = Callable[[int, int], None]
 
@@ -136,18 +148,18 @@ def thresholds(game: Game) -> Thresholds:
     return Thresholds(float(inaccuracy), float(mistake), float(blunder))
 
 
-def verdict(loss: float, se: float, limits: Thresholds, z: float = Z) -> str | None:
+def verdict(loss: float, se: float, limits: Thresholds, z: float = Z) -> Verdict | None:
     """The worst class whose threshold the loss clears by ``z`` standard errors; ``good`` when even
     ``z`` standard errors above the loss stay under the inaccuracy threshold; None (unclear) otherwise."""
     low, high = loss - z * se, loss + z * se
     if low >= limits.blunder:
-        return "blunder"
+        return Verdict.BLUNDER
     if low >= limits.mistake:
-        return "mistake"
+        return Verdict.MISTAKE
     if low >= limits.inaccuracy:
-        return "inaccuracy"
+        return Verdict.INACCURACY
     if high < limits.inaccuracy:
-        return "good"
+        return Verdict.GOOD
     return None
 
 
@@ -368,7 +380,7 @@ def _maybe(x: float | None) -> float | None:
 
 
 def _summary(decisions: list[dict[str, Any]], forced: int) -> dict[str, Any]:
-    counts = {v: 0 for v in VERDICTS}
+    counts = {v.value: 0 for v in VERDICTS}
     unclear = 0
     for d in decisions:
         if d["verdict"] is None:
