@@ -14,7 +14,8 @@ Rules: ``cardhall/rulebook/hokm.en.md``. Choices this module makes:
   holds one that can; it does not by itself oblige a void player to trump.
 - Scoring per player against his own contract: made (tricks >= contract) +10 x contract, failed
   -10 x contract; Kaboot made +200, failed ``kaboot_fail`` (-100). ``overtricks=count`` scores a made
-  contract as +10 x tricks taken; ``overtricks=exact`` fails a contract beaten by overtricks.
+  contract of 2 to 9 as +10 x tricks taken (a 9 that takes all ten tricks: +100) while a made Kaboot
+  stays +200, as hokm.md says; ``overtricks=exact`` fails a contract beaten by overtricks.
 - The match ends after a hand in which someone has >= ``target``; highest total wins, and an exact tie for
   the top plays another hand. ``max_hands`` (0 = no limit) also ends the match after that many hands,
   with the same tie rule: players who want a fixed-length game ask for it, and random play (which
