@@ -42,6 +42,8 @@ from typing import Any
 
 import msgspec
 
+from cardhall import loadclient
+
 GAME = "hearts(decks=1,players=4)"
 SETTINGS = {"turn_seconds": 0, "away_seconds": 3600}
 ARRIVALS = 400  # players arriving per second while the load builds up
@@ -144,14 +146,14 @@ class Frame(msgspec.Struct):
 async def person(
     port: int, table: str, seat: int, token: str, stats: dict[str, Any], window: tuple[float, float]
 ) -> None:
-    from websockets.asyncio.client import connect
-
     decode = msgspec.json.Decoder(Frame).decode  # the generator reads little, so it stays light
     rng = random.Random(f"{table}/{seat}")
     loop = asyncio.get_running_loop()
-    async with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=120, max_size=2**20) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        await ws.send(json.dumps({"type": "join", "table": table, "seat": seat}))
+    # The connection and the messages of the tests' client (cardhall.loadclient); the frames are read
+    # here as they stream, by the decoder above.
+    async with loadclient.open_async(port) as ws:
+        await ws.send(loadclient.message(type="hello", token=token))
+        await ws.send(loadclient.message(type="join", table=table, seat=seat))
         newest = Frame("none")
         sent: tuple[float, int] | None = None  # (when, the number it quoted)
         thinking: asyncio.TimerHandle | None = None
@@ -164,7 +166,7 @@ async def person(
             if newest.legal and sent is None and newest.status == "playing":
                 action = rng.choice(newest.legal).action
                 sent = (time.time(), newest.n)
-                message = json.dumps({"type": "act", "table": table, "action": action, "n": newest.n})
+                message = loadclient.message(type="act", table=table, action=action, n=newest.n)
                 task = loop.create_task(ws.send(message))
                 sending.add(task)
                 task.add_done_callback(settled)

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from starlette.testclient import TestClient, WebSocketTestSession
+from starlette.testclient import TestClient
 
+from cardhall.loadclient import Client, in_process
 from cardhall.server.app import create_app
 from cardhall.server.protocol import ServerFrame
 from cardhall.server.rates import Limits
@@ -33,9 +34,12 @@ def server(
     admin_token: str | None = None,
     review_budget: int | None = None,
 ) -> Iterator[TestClient]:
-    """A running app (its lifespan entered) on a SQLite file (or a fresh in-memory database), with the
-    server's default rates unless ``limits`` are given (every test client has the same address)."""
+    """A running app (its lifespan entered) on a SQLite file (or a fresh in-memory database). Its rates
+    are a setting: ``limits`` when given (the tests of the rates give theirs, ``Limits()`` for the
+    server's defaults), else none at all (``Limits().unpaced()``: the caps on tables stay), so a test
+    sends as fast as it likes and never paces itself under a limit it does not test."""
     url = f"sqlite+aiosqlite:///{path}" if path is not None else "sqlite+aiosqlite:///:memory:"
+    limits = Limits().unpaced() if limits is None else limits
     app = create_app(url, limits=limits, admin_token=admin_token, review_budget=review_budget)
     with TestClient(app) as client:
         yield client
@@ -82,54 +86,14 @@ class Watcher:
         return [f["type"] for f in self.frames]
 
 
-class Session:
-    """One websocket connection of one player, keeping every frame it received."""
-
-    def __init__(self, ws: WebSocketTestSession, token: str | None) -> None:
-        self.ws = ws
-        self.frames: list[dict[str, Any]] = []
-        if token is not None:
-            self.send(type="hello", token=token)
-            self.until("welcome")
-
-    def send(self, **message: Any) -> None:
-        self.ws.send_json(message)
-
-    def receive(self) -> dict[str, Any]:
-        frame: dict[str, Any] = self.ws.receive_json()
-        self.frames.append(frame)
-        return frame
-
-    def until(self, kind: str, **match: Any) -> dict[str, Any]:
-        """Frames until one of type ``kind`` whose fields include ``match``."""
-        while True:
-            frame = self.receive()
-            if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
-                return frame
-
-    def until_seat(self, seat: int, **match: Any) -> dict[str, Any]:
-        """Frames until one that shows ``seat`` with the fields ``match``."""
-        while True:
-            frame = self.receive()
-            shown = frame.get("seats")
-            if shown and all(shown[seat].get(k) == v for k, v in match.items()):
-                return frame
-
-    def error(self, **message: Any) -> dict[str, Any]:
-        """Send ``message`` and return the error frame it gets (a ping after it proves the connection
-        still answers). Paced below the server's rate limit."""
-        time.sleep(0.1)
-        self.send(**message)
-        frame = self.until("error")
-        self.send(type="ping", id="after")
-        self.until("pong", ref="after")
-        return frame
+# The tests' websocket sessions are the shared client (cardhall.loadclient), in-process.
+Session = Client
 
 
 @contextmanager
 def session(client: TestClient, token: str | None) -> Iterator[Session]:
-    with client.websocket_connect("/ws") as ws:
-        yield Session(ws, token)
+    with in_process(client, token) as s:
+        yield s
 
 
 def play_until(

@@ -382,7 +382,10 @@ def refusals(log: list[tuple[int, int, int]], pile: list[int]) -> dict[int, int]
     return refused
 
 
-@pytest.mark.parametrize("game_string", VARIANTS)
+# The three-hand variants take most of the time (many states, a longer hand): the quick run keeps one.
+@pytest.mark.parametrize(
+    "game_string", [VARIANTS[0], *(pytest.param(v, marks=pytest.mark.slow) for v in VARIANTS[1:])]
+)
 def test_rules_bot_reads_the_state_as_it_reads_the_observation(game_string: str) -> None:
     """``act_state`` (fast rollouts) chooses what ``act`` chooses on the seat's observation, and
     ``refused_by`` reads the same refusals from the log as a replay of the discard pile does."""

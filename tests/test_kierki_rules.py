@@ -12,6 +12,7 @@ import cardhall
 from cardhall.cards import parse_card, parse_cards
 from cardhall.core import derived_rng
 from cardhall.games.kierki import PASS, TRUMP_BASE, KierkiState, trick_penalty
+from cardhall.rl.encoders import make_encoder
 from tests.helpers import bounded, playing
 
 # Seed 6 draws seat 3 as the first dealer, so seat 0 (on the dealer's left) leads the negative deals.
@@ -481,7 +482,7 @@ def test_observation_shows_the_deal_and_its_rule() -> None:
     assert "-20 per heart" in obs["deal_rule"] and "may not be led" in obs["deal_rule"]
     assert obs["seat"] == 1 and obs["game"] == "kierki(first_deal=2)"
     assert obs["layout"] == [None] * 4 and obs["score_sheet"] == []
-    lines = state.game.describe(obs)
+    lines = make_encoder(state.game).describe(obs)  # the RL environments' render
     assert any("Deal 2 of 12: no hearts" in line for line in lines)
     play_lowest(state)
     obs = state.observation(1)

@@ -19,6 +19,7 @@ import cardhall.rl
 from cardhall.core import State
 from cardhall.registry import game_classes
 from cardhall.rl.encoders import Encoder, make_encoder
+from cardhall.rl.encoders.gin_bits import card_bits
 from tests.helpers import playing
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
@@ -235,4 +236,4 @@ def test_the_gin_fast_path_gives_the_same_array_as_the_observation(game_string: 
     assert knocked and arranging  # the knock's fields and the knocker's layouts were compared too
     assert suggested or cardhall.load_game(game_string).num_players == 2  # and the advisor's suggestion
     with pytest.raises(ValueError, match="seat"):
-        cardhall.load_game(game_string).new_game(seed=1).card_bits(7, encoder._layout)
+        card_bits(cardhall.load_game(game_string).new_game(seed=1), 7, encoder._layout)

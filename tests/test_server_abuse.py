@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -376,6 +377,16 @@ def test_an_address_has_one_rate_for_all_its_players() -> None:
         with session(client, ann) as a, session(client, bob) as b:  # (their hellos: 2 of the 40)
             first, second = pings(a, 30), pings(b, 20)
         assert first == (30, 0) and second == (8, 12)
+
+
+def test_a_connections_own_rate_is_a_setting() -> None:
+    # Limits.messages_per_connection: 5 at once here; unpaced() lifts it (what the other tests run with).
+    only_connection = Limits(messages_per_player=None, messages_per_address=None)
+    limits = replace(only_connection, messages_per_connection=Rate(NEVER, 5))
+    with server(limits=limits) as client, session(client, new_player(client)) as s:  # (hello: 1 of 5)
+        assert pings(s, 10) == (4, 6)
+    with server(limits=Limits().unpaced()) as client, session(client, new_player(client)) as s:
+        assert pings(s, 300) == (300, 0)  # beyond every default rate: the connection's is 40 at once
 
 
 def test_a_flood_across_connections_is_still_closed() -> None:

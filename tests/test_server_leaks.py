@@ -70,7 +70,6 @@ from cardhall.core import State
 from cardhall.records import actions as record_actions
 from cardhall.registry import load_game
 from cardhall.server import lobby
-from cardhall.server.connection import BURST, RATE
 from cardhall.table import Occupant, Table
 from tests.conformance import card_tokens, secret_faces
 from tests.server_helpers import Session, new_player, new_table, server, session
@@ -333,20 +332,9 @@ class Client:
         self.acted = -1  # the event number of the frame it last acted on
         self.stale = 0
         self.rng = random.Random(f"{seed}:{seat}")
-        # Sends are paced under the server's limit (BURST at once, RATE a second), with a margin for
-        # the hello and for timing.
-        self._tokens = BURST - 5
-        self._stamp = time.monotonic()
 
     def send(self, **message: Any) -> None:
-        rate = RATE * 0.8
-        now = time.monotonic()
-        self._tokens = min(BURST - 5, self._tokens + (now - self._stamp) * rate)
-        self._stamp = now
-        if self._tokens < 1:
-            time.sleep((1 - self._tokens) / rate)
-            self._tokens, self._stamp = 1.0, time.monotonic()
-        self._tokens -= 1
+        # No pacing: the test's server has no rates (server_helpers.server), a setting, not a sleep.
         self.s.send(**message)
 
     def read(self) -> Frame:

@@ -147,6 +147,8 @@ def refused(server: Server, address: str) -> bool:
 # --- slow senders ---------------------------------------------------------------------------------
 
 
+@pytest.mark.process
+@pytest.mark.slow  # a real `cardhall serve` in its own process
 def test_connections_that_send_nothing_or_send_slowly_are_closed(tmp_path: Path) -> None:
     with serving(tmp_path, "--request-timeout", "1") as server:
         with server.open("127.0.0.2") as idle:
@@ -173,6 +175,8 @@ def test_connections_that_send_nothing_or_send_slowly_are_closed(tmp_path: Path)
 # --- bodies too big ---------------------------------------------------------------------------
 
 
+@pytest.mark.process
+@pytest.mark.slow  # a real `cardhall serve` in its own process
 def test_a_body_too_big_is_refused_before_it_is_sent_or_as_it_arrives(tmp_path: Path) -> None:
     with serving(tmp_path, "--max-body", "4096") as server:
         token = http(server.port, "POST", "/api/players", {"name": "Ann"})["token"]
@@ -198,6 +202,8 @@ def test_a_body_too_big_is_refused_before_it_is_sent_or_as_it_arrives(tmp_path: 
         assert http(server.port, "POST", "/api/players", {"name": "B" * 40})["name"] == "B" * 40
 
 
+@pytest.mark.process
+@pytest.mark.slow  # a real `cardhall serve` in its own process
 def test_a_websocket_message_over_the_limit_closes_the_connection(tmp_path: Path) -> None:
     with serving(tmp_path) as server, connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
         ws.send(json.dumps({"type": "ping", "id": 1}))
@@ -254,6 +260,8 @@ def wait_until(done: Callable[[], bool], what: str) -> None:
         time.sleep(0.2)
 
 
+@pytest.mark.process
+@pytest.mark.slow  # a real `cardhall serve` in its own process
 def test_a_client_that_reads_nothing_is_closed_by_the_outbox_rule(tmp_path: Path) -> None:
     # The write timeout is long: what closes this client must be its 1,000 unsent frames.
     with serving(tmp_path, "--write-timeout", "600") as server:
@@ -273,6 +281,8 @@ def test_a_client_that_reads_nothing_is_closed_by_the_outbox_rule(tmp_path: Path
         assert "RuntimeError" not in log and "Traceback" not in log, log
 
 
+@pytest.mark.process
+@pytest.mark.slow  # a real `cardhall serve` in its own process
 def test_a_client_that_never_reads_even_its_close_is_dropped(tmp_path: Path) -> None:
     options = ("--write-timeout", "5", "--max-connections-per-address", "2", "--request-timeout", "600")
     with serving(tmp_path, *options) as server:
@@ -355,6 +365,8 @@ def test_a_frame_sent_after_the_server_closed_the_websocket_is_a_disconnect() ->
 # --- connections per address and in all ----------------------------------------------------------
 
 
+@pytest.mark.process
+@pytest.mark.slow  # a real `cardhall serve` in its own process
 def test_connections_are_limited_per_address_and_the_extra_refused_at_once(tmp_path: Path) -> None:
     with serving(tmp_path, "--max-connections-per-address", "2", "--request-timeout", "600") as server:
         first, second = held(server, "127.0.0.2"), held(server, "127.0.0.2")
@@ -396,6 +408,8 @@ def limit_files(soft: int, hard: int) -> Callable[[], None]:
     return run
 
 
+@pytest.mark.process
+@pytest.mark.slow  # a real `cardhall serve` in its own process
 def test_the_soft_limit_on_open_files_is_raised_to_the_hard_one(tmp_path: Path) -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     soft = min(256, hard)
@@ -403,6 +417,8 @@ def test_the_soft_limit_on_open_files_is_raised_to_the_hard_one(tmp_path: Path) 
         assert files(server.pid) == (hard, hard)
 
 
+@pytest.mark.process
+@pytest.mark.slow  # a real `cardhall serve` in its own process
 def test_a_server_at_its_file_limit_refuses_the_extra_at_once_and_serves_the_others(tmp_path: Path) -> None:
     # 128 files: connections stop at 64 (the other half kept for everything else), far from running out.
     options = ("--max-connections-per-address", "0", "--request-timeout", "600")

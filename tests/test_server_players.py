@@ -23,8 +23,9 @@ def quick_play(client: Any, token: str, game: str = "hokm", **settings: Any) -> 
 def test_each_legal_entry_says_what_its_action_means() -> None:
     with server() as client:
         token = new_player(client)
-        # Bots at a slow pace: the first frames show the bidding, whoever bids first.
-        table = quick_play(client, token, "hokm", bot_pace_ms=10_000)
+        # Bots at a pace: the first frames show the bidding, whoever bids first (a fifth of a second
+        # a move, not ten: a bot bidding before the person was most of this test's time).
+        table = quick_play(client, token, "hokm", bot_pace_ms=200)
         with session(client, token) as s:
             s.send(type="join", table=table)
             frame = s.until("table", table=table)

@@ -56,13 +56,13 @@ def test_a_deeply_nested_websocket_message_gets_an_error_and_the_connection_goes
                 "[" * 4000,
                 nested(MAX_DEPTH + 1, '{"type": "chat", "table": "x", "text": @}'),
             ):
-                s.ws.send_text(text)
+                s.send_text(text)
                 error = s.until("error")
                 assert error["code"] == "bad_message" and f"{MAX_DEPTH} levels" in error["message"], error
             s.send(type="ping", id="after")
             assert s.until("pong")["ref"] == "after"
             # Nesting within the limit is read as before (and refused for its shape).
-            s.ws.send_text(nested(MAX_DEPTH, '{"type": "ping", "id": @}'))
+            s.send_text(nested(MAX_DEPTH, '{"type": "ping", "id": @}'))
             assert s.until("error")["code"] == "bad_message"
 
 
@@ -84,7 +84,7 @@ def test_malformed_json_is_bad_json_and_json_of_the_wrong_shape_bad_message(text
     with server() as client:
         token = new_player(client)
         with session(client, token) as s:
-            s.ws.send_text(text)
+            s.send_text(text)
             assert s.until("error")["code"] == code
         if code != "unknown_type":
             response = client.post("/api/players", content=text, headers=JSON)

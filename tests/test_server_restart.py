@@ -5,7 +5,6 @@ same view, and the match plays on to a record that replays."""
 from __future__ import annotations
 
 import contextlib
-import json
 import signal
 import sys
 import time
@@ -14,9 +13,9 @@ from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
 
 import cardhall
+from cardhall.loadclient import connect
 from tests.helpers import steps
 from tests.server_helpers import free_port, http, running_server
 
@@ -29,25 +28,24 @@ pytestmark = [
 
 
 class Player:
-    """A websocket client at one table, keeping its newest frame."""
+    """A websocket client at one table (the shared client, cardhall.loadclient), keeping its newest
+    frame."""
 
     def __init__(self, stack: contextlib.ExitStack, port: int, token: str, table: str) -> None:
         self.table = table
-        self.ws: ClientConnection = stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10))
-        self.send(type="hello", token=token)
-        self.until(lambda f: f["type"] == "welcome")
         self.frame: dict[str, Any] = {}
+        self.client = stack.enter_context(connect(port, token))
 
     def send(self, **message: Any) -> None:
-        self.ws.send(json.dumps(message))
+        self.client.send(**message)
 
     def until(self, done: Any, timeout: float = 20) -> dict[str, Any]:
-        while True:
-            frame: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        def seen(frame: dict[str, Any]) -> bool:
             if frame["type"] in ("table", "update") and frame.get("table") == self.table:
                 self.frame = frame
-            if done(frame):
-                return frame
+            return bool(done(frame))
+
+        return self.client.wait(seen, timeout)
 
     def drain(self) -> None:
         """Read what has arrived (waiting a little for more)."""

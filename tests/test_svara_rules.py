@@ -21,6 +21,7 @@ from cardhall.cards import parse_cards
 from cardhall.core import derived_rng
 from cardhall.games.svara import ALL_IN, CALL, CHECK, FOLD, JOIN, PASS, SvaraState
 from cardhall.games.svara_hands import DECK
+from cardhall.rl.encoders import make_encoder
 from tests.helpers import playing, steps
 
 N_SEEDS = 3000
@@ -558,15 +559,17 @@ def test_chips_are_conserved_in_many_random_games(game_string: str) -> None:
     assert svaras > 0
 
 
-def test_describe_every_phase_for_the_terminal() -> None:
+def test_render_lines_for_every_phase() -> None:
+    # The RL environments' render (the encoder's describe) tells every phase, to a seat and a spectator.
     game = cardhall.load_game("svara(players=5,stack=100)")
+    encoder = make_encoder(game)
     phases = set()
     for seed in range(15):
         state = game.new_game(seed=seed)
         rng = random.Random(seed)
         for _ in steps(f"svara(players=5,stack=100) seed {seed}"):
             for seat in [*range(5), None]:
-                lines = game.describe(state.observation(seat))
+                lines = encoder.describe(state.observation(seat))
                 assert lines and all(isinstance(line, str) for line in lines)
             phases.add(state.observation(0)["phase"])
             if state.is_over:

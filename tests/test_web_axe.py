@@ -15,6 +15,10 @@ from tests.web_helpers import Page, api, base_url, browser, browser_page, enter 
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright", reason="the dev extra")
 
+# Chromium through Playwright: a browser test, and seconds each (the module imported its helpers from
+# test_web, but not test_web's marks, so the quick run used to run it).
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 SHORT = {
     "gin": "gin(max_hands=1)",
     "hearts": "hearts(max_hands=1)",

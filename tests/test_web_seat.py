@@ -16,6 +16,8 @@ import json
 import re
 from typing import Any
 
+import pytest
+
 from tests.test_web import HAND, KEEP_SOCKETS, LATIN, play_until, quick_play
 from tests.test_web_lobby import wait_status
 from tests.web_helpers import (  # noqa: F401 (fixtures)
@@ -33,6 +35,10 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     set_options,
     shot,
 )
+
+# Chromium through Playwright: a browser test, and seconds each (the module imported its helpers from
+# test_web, but not test_web's marks, so the quick run used to run it).
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def remember(page: Page, table: str, mode: str) -> None:

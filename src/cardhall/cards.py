@@ -12,9 +12,14 @@ always writes the canonical form.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Final, TypeAlias
 
 from cardhall.errors import InvalidCardError
+
+# What an int means, for the reader (as python-chess's ``Square`` and ``Bitboard``): a card (0..51, or
+# 0..103 with two decks), and a set of cards as a bitmask (bit ``c`` set when card ``c`` is in it).
+Card: TypeAlias = int
+Mask: TypeAlias = int
 
 SUITS: Final = "CDHS"
 SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
@@ -36,25 +41,25 @@ _LABELS: Final = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
 _PRETTY: Final = tuple(RANKS[c % 13] + SUIT_SYMBOLS[c // 13] for c in range(52))
 
 
-def card(rank: int, suit: int) -> int:
+def card(rank: int, suit: int) -> Card:
     """The card of ``rank`` (0 = 2 … 12 = A) in ``suit`` (0 = C … 3 = S)."""
     return suit * 13 + rank
 
 
-def suit_of(c: int) -> int:
+def suit_of(c: Card) -> int:
     return (c % 52) // 13
 
 
-def rank_of(c: int) -> int:
+def rank_of(c: Card) -> int:
     return c % 13
 
 
-def face(c: int) -> int:
+def face(c: Card) -> Card:
     """The face (0..51) of a physical card of any deck."""
     return c % 52
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str) -> Card:
     """Parse ``"QS"``, ``"10H"``, ``"TH"``, ``"10♥"`` or ``"q♠"`` into a card int (0..51)."""
     if not isinstance(text, str):
         raise InvalidCardError(f"card must be text like 'QS' or '10H', got {text!r}")
@@ -70,28 +75,28 @@ def parse_card(text: str) -> int:
     return suit * 13 + rank
 
 
-def format_card(c: int, pretty: bool = False) -> str:
+def format_card(c: Card, pretty: bool = False) -> str:
     """The canonical text of a card (``"10H"``); ``pretty=True`` gives ``"10♥"``."""
     if not isinstance(c, int) or c < 0:
         raise InvalidCardError(f"not a card: {c!r}")
     return (_PRETTY if pretty else _LABELS)[c % 52]
 
 
-def format_cards(cards: Iterable[int], pretty: bool = False) -> list[str]:
+def format_cards(cards: Iterable[Card], pretty: bool = False) -> list[str]:
     return [format_card(c, pretty) for c in cards]
 
 
-def parse_cards(text: str | Iterable[str]) -> list[int]:
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Parse ``"QS 10H 7C"`` (or a list of texts) into card ints."""
     parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [parse_card(p) for p in parts]
 
 
-def full_deck() -> list[int]:
+def full_deck() -> list[Card]:
     return list(range(52))
 
 
-def deck_of(ranks_by_suit: dict[int, Iterable[int]]) -> list[int]:
+def deck_of(ranks_by_suit: dict[int, Iterable[int]]) -> list[Card]:
     """A reduced deck: for each suit, the ranks it keeps."""
     return sorted(suit * 13 + r for suit, ranks in ranks_by_suit.items() for r in ranks)
 
@@ -101,14 +106,14 @@ def deck_of(ranks_by_suit: dict[int, Iterable[int]]) -> list[int]:
 SUIT_MASKS: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(cards: Iterable[Card]) -> Mask:
     m = 0
     for c in cards:
         m |= 1 << c
     return m
 
 
-def cards_of(mask: int) -> list[int]:
+def cards_of(mask: Mask) -> list[Card]:
     """The cards of a bitmask, ascending."""
     out = []
     while mask:
@@ -118,18 +123,18 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def iter_cards(mask: int) -> Iterator[int]:
+def iter_cards(mask: Mask) -> Iterator[Card]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
 
 
-def count(mask: int) -> int:
+def count(mask: Mask) -> int:
     return mask.bit_count()
 
 
-def sort_for_display(cards: Iterable[int], suit_order: str = SUITS) -> list[int]:
+def sort_for_display(cards: Iterable[Card], suit_order: str = SUITS) -> list[Card]:
     """Cards grouped by suit (in ``suit_order``), high rank first within a suit."""
     order = {SUITS.index(s): i for i, s in enumerate(suit_order)}
     return sorted(cards, key=lambda c: (order[suit_of(c)], -rank_of(c), c))

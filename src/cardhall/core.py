@@ -24,9 +24,9 @@ import random
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final, Self
+from typing import Any, ClassVar, Final, Self, TypeAlias
 
-from cardhall.cards import format_card, parse_card
+from cardhall.cards import Card, format_card, parse_card
 from cardhall.compiled import mypyc_attr
 from cardhall.errors import (
     IllegalActionError,
@@ -36,6 +36,10 @@ from cardhall.errors import (
 )
 from cardhall.options import Option, OptionValue, format_spec, resolve_options
 
+# What an int means, for the reader (cards and sets of cards: ``Card`` and ``Mask`` of cardhall.cards): a
+# seat (0..num_players-1, in the order of play) and an action (0..num_distinct_actions-1).
+Seat: TypeAlias = int
+Action: TypeAlias = int
 Observation = dict[str, Any]
 Record = dict[str, Any]
 # What a state logs per event when asked to (``State.events``): the fields every seat sees, the fields
@@ -115,7 +119,7 @@ class Game(ABC):
         """Actions are ints in ``range(num_distinct_actions)``."""
 
     @abstractmethod
-    def deck(self) -> list[int]:
+    def deck(self) -> list[Card]:
         """Every physical card of the game, as ints."""
 
     # --- states -------------------------------------------------------------------------------
@@ -151,7 +155,7 @@ class Game(ABC):
 
     # --- actions ------------------------------------------------------------------------------
 
-    def action_label(self, action: int) -> str:
+    def action_label(self, action: Action) -> str:
         """The text of an action int (``"play QS"``); inverse of :meth:`parse_action`."""
         if isinstance(action, bool) or not isinstance(action, int):
             raise InvalidActionError(f"{self}: action must be an int, got {action!r}")
@@ -189,10 +193,10 @@ class Game(ABC):
         return self._action_info(action)
 
     @abstractmethod
-    def _action_label(self, action: int) -> str: ...
+    def _action_label(self, action: Action) -> str: ...
 
     @abstractmethod
-    def _action_info(self, action: int) -> dict[str, Any]:
+    def _action_info(self, action: Action) -> dict[str, Any]:
         """``action_info`` for an action known to be in range."""
 
     @abstractmethod
@@ -211,13 +215,6 @@ class Game(ABC):
         bots read (``ints=True``); the sampled state's observation for that seat equals it."""
         raise NotImplementedError(f"{self}: this game does not implement sample_state")
 
-    # --- display ------------------------------------------------------------------------------
-
-    def describe(self, observation: Observation) -> list[str]:
-        """Lines describing the table for a person (the terminal client)."""
-        skip = {"game", "seat", "hand", "scores", "to_act", "legal_actions"}
-        return [f"{k}: {v}" for k, v in observation.items() if k not in skip]
-
 
 def parse_play(words: list[str]) -> int | None:
     """Shared reading of ``play QS`` / ``QS`` into a face card int, for games whose play is a card."""
@@ -231,7 +228,7 @@ def parse_play(words: list[str]) -> int | None:
     return None
 
 
-def play_label(action: int) -> str:
+def play_label(action: Action) -> str:
     return "play " + format_card(action)
 
 
@@ -243,9 +240,9 @@ class State(ABC):
     # subclass (with the option tables it derives) in a second attribute, ``ruleset``.
     game: Game
     seed: int
-    history: list[tuple[int, int]]
+    history: list[tuple[Seat, Action]]
     stacked_deck: list[int] | None
-    winners_: tuple[int, ...]
+    winners_: tuple[Seat, ...]
     # The events the rules produced, while someone listens (a Table); None (the default, and in every
     # copy) logs nothing, so bots, search and simulations pay nothing for them.
     events: list[EventEntry] | None
@@ -271,11 +268,11 @@ class State(ABC):
 
     @property
     @abstractmethod
-    def to_act(self) -> tuple[int, ...]:
+    def to_act(self) -> tuple[Seat, ...]:
         """The seats that may act now (several for simultaneous choices); ``()`` when over."""
 
     # ``object``: a wrong type gets the game's own error, compiled or not (as ``apply``).
-    def legal_actions(self, seat: object) -> list[int]:
+    def legal_actions(self, seat: object) -> list[Action]:
         """Sorted, unique legal action ints for ``seat``; ``[]`` for a seat not to act now.
         InvalidOptionError for a seat that is not at the table."""
         if type(seat) is not int or not 0 <= seat < self.game.num_players:
@@ -291,10 +288,10 @@ class State(ABC):
         return mask
 
     @abstractmethod
-    def legal_actions_unchecked(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: Seat) -> list[Action]:
         """``legal_actions`` for a seat known to be at the table (the fast path: no check)."""
 
-    def is_legal(self, seat: int, action: int) -> bool:
+    def is_legal(self, seat: Seat, action: Action) -> bool:
         return seat in self.to_act and action in self.legal_actions_unchecked(seat)
 
     def _bad_seat(self, seat: object) -> InvalidOptionError:
@@ -330,18 +327,18 @@ class State(ABC):
         self._apply(seat, action)
         self.history.append((seat, action))
 
-    def apply_unchecked(self, seat: int, action: int) -> None:
+    def apply_unchecked(self, seat: Seat, action: Action) -> None:
         """The fast path for bots and simulations: no legality check."""
         self._apply(seat, action)
         self.history.append((seat, action))
 
-    def _why_illegal(self, seat: int, action: int) -> str:
+    def _why_illegal(self, seat: Seat, action: Action) -> str:
         """An optional reason (``" (you must follow hearts)"``) for the error message; ``action`` is
         in range."""
         return ""
 
     @abstractmethod
-    def _apply(self, seat: int, action: int) -> None: ...
+    def _apply(self, seat: Seat, action: Action) -> None: ...
 
     # --- what each seat may know ----------------------------------------------------------------
 
@@ -357,7 +354,7 @@ class State(ABC):
         return self._observation(seat, ints)
 
     @abstractmethod
-    def _observation(self, seat: int | None, ints: bool) -> Observation:
+    def _observation(self, seat: Seat | None, ints: bool) -> Observation:
         """``observation`` for a seat known to be at the table, or None."""
 
     # --- events ----------------------------------------------------------------------------------
@@ -374,18 +371,18 @@ class State(ABC):
             hidden = {s: self.hidden_cards(s) for s in [*range(self.game.num_players), None]}
         events.append((public, private, hidden))
 
-    def action_audience(self, seat: int, action: int) -> tuple[tuple[int, ...], str] | None:
+    def action_audience(self, seat: Seat, action: Action) -> tuple[tuple[int, ...], str] | None:
         """Who may see ``action`` (legal for ``seat``, not yet applied): None when every seat may
         (the default); else the seats that see its label and the text everyone else sees instead (a
         Hearts pass is seen by the passer alone: ``((seat,), "pass")``)."""
         return None
 
     @abstractmethod
-    def hidden_cards(self, seat: int | None) -> set[int]:
+    def hidden_cards(self, seat: Seat | None) -> set[Card]:
         """Physical cards whose place ``seat`` cannot know (used by the leak tests and search)."""
 
     @abstractmethod
-    def zones(self) -> dict[str, list[int]]:
+    def zones(self) -> dict[str, list[Card]]:
         """Where every physical card is (hands, trick, piles...): for conservation checks."""
 
     # --- outcome -------------------------------------------------------------------------------
@@ -406,7 +403,7 @@ class State(ABC):
         return 0
 
     @property
-    def winners(self) -> tuple[int, ...]:
+    def winners(self) -> tuple[Seat, ...]:
         """Seats that won, once over; ``()`` before."""
         return self.winners_
 
@@ -424,7 +421,7 @@ class State(ABC):
         new.winners_ = self.winners_
 
     @abstractmethod
-    def resample(self, seat: int, rng: random.Random) -> Self:
+    def resample(self, seat: Seat, rng: random.Random) -> Self:
         """A copy ``seat`` cannot tell from this one: hidden cards re-dealt consistently with what
         it has seen, and future deals drawn from a fresh seed. Its record does not replay."""
 

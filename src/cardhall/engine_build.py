@@ -26,9 +26,10 @@ from pathlib import Path
 SRC_DIR = Path(__file__).resolve().parent.parent  # the directory that holds the cardhall package
 
 # The engine's hot paths: cards, the Game API, every module of every game (found in ``games/``, so a new
-# game is compiled without an edit here), and the random-playout loop that drives them.
+# game is compiled without an edit here), and the code above the rules that reads states in a hot loop:
+# the random-playout loop, and gin's RL bit encoder (standard library only, like the rest).
 ENGINE_CORE: tuple[str, ...] = ("cardhall.cards", "cardhall.core")
-ENGINE_DRIVERS: tuple[str, ...] = ("cardhall.sim.playout",)
+ENGINE_DRIVERS: tuple[str, ...] = ("cardhall.sim.playout", "cardhall.rl.encoders.gin_bits")
 
 
 def game_modules(src: Path = SRC_DIR) -> tuple[str, ...]:

@@ -1,41 +1,72 @@
 """The games by name, and :func:`load_game` for game strings such as ``hearts(players=8)``.
 
-Every module in :mod:`cardhall.games` is imported once; each :class:`~cardhall.core.Game` subclass it
-defines with a ``name`` is registered. A new game needs no edit here.
+Each game registers itself at one point: its module in :mod:`cardhall.games` ends with an ``ENTRY``
+(a :class:`~cardhall.games.GameEntry`: the game class and its pieces above the rules, by module path).
+Every module of that package is imported once and its entry read; a new game needs no edit here. The
+front ends find a game's pieces here by the game's name (:func:`entry`, :func:`piece`), never from a
+list of their own.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from types import ModuleType
 
 from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
+from cardhall.games import GameEntry
 from cardhall.options import parse_spec
 
-_GAMES: dict[str, type[Game]] = {}
+_ENTRIES: dict[str, GameEntry] = {}
 
 
-def _discover() -> dict[str, type[Game]]:
-    if not _GAMES:
+def _discover() -> dict[str, GameEntry]:
+    if not _ENTRIES:
         import cardhall.games as package
 
+        found: dict[str, GameEntry] = {}
         for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
             module = importlib.import_module(f"{package.__name__}.{info.name}")
-            for value in vars(module).values():
-                if (
-                    isinstance(value, type)
-                    and issubclass(value, Game)
-                    and value.__module__ == module.__name__
-                    and "name" in vars(value)
-                ):
-                    _GAMES[value.name] = value
-    return _GAMES
+            registered = getattr(module, "ENTRY", None)
+            if isinstance(registered, GameEntry):
+                name = registered.game.name
+                if name in found:
+                    raise ImportError(f"cardhall: two modules register the game {name!r}")
+                found[name] = registered
+        _ENTRIES.update(sorted(found.items()))
+    return _ENTRIES
+
+
+def entries() -> dict[str, GameEntry]:
+    """Every registered game's entry by name, sorted by name."""
+    return dict(_discover())
+
+
+def entry(name: str) -> GameEntry:
+    """The entry of the game ``name``; InvalidOptionError naming the games for an unknown one."""
+    games = _discover()
+    if name not in games:
+        raise InvalidOptionError(f"unknown game {name!r} (games: {', '.join(games)})")
+    return games[name]
+
+
+def piece(name: str, kind: str) -> ModuleType:
+    """The module of the game ``name``'s piece ``kind`` (``"rules_bot"``, ``"encoder"``,
+    ``"terminal"``: a field of :class:`~cardhall.games.GameEntry`), imported. InvalidOptionError when
+    that module does not exist (an error inside it is raised as it is)."""
+    path: str = getattr(entry(name), kind)
+    try:
+        return importlib.import_module(path)
+    except ModuleNotFoundError as e:
+        if e.name is None or not path.startswith(e.name):
+            raise
+        raise InvalidOptionError(f"{name}: its {kind} module {path} does not exist") from None
 
 
 def game_classes() -> dict[str, type[Game]]:
     """Every registered game class by name, sorted by name."""
-    return dict(sorted(_discover().items()))
+    return {name: e.game for name, e in _discover().items()}
 
 
 def load_game(text: str | Game) -> Game:
@@ -43,7 +74,4 @@ def load_game(text: str | Game) -> Game:
     if isinstance(text, Game):
         return text
     name, raw = parse_spec(text, "game")
-    games = _discover()
-    if name not in games:
-        raise InvalidOptionError(f"unknown game {name!r} (games: {', '.join(sorted(games))})")
-    return games[name](**raw)
+    return entry(name).game(**raw)

@@ -38,7 +38,8 @@ How a decision is valued (the decisions made):
   ``blunder``, ``mistake`` or ``inaccuracy`` when ``loss - 2 se`` reaches that class's threshold (the worst
   class the review is sure of), ``good`` when even ``loss + 2 se`` stays under the inaccuracy threshold,
   and None (*unclear*) otherwise: the estimate cannot tell a small loss from an inaccuracy.
-- **Thresholds**, in points of the deal value (``thresholds(game)``; inaccuracy / mistake / blunder):
+- **Thresholds**, in points of the deal value (``thresholds(game)``, given by the game's rules module,
+  ``review_thresholds``; inaccuracy / mistake / blunder):
 
   ======  =====================  ==========================================================================
   game    thresholds             why
@@ -90,9 +91,10 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
-from cardhall.bots.rules import rules_bot_class
+from cardhall.bots.rules import rules_bot_class, rules_module
 from cardhall.bots.search import SearchBot, rollout_value
 from cardhall.core import Game, Observation, Record
 from cardhall.errors import CardhallError, InvalidOptionError, InvalidRecordError
@@ -103,7 +105,18 @@ REVIEW_VERSION: Final = 1
 DEFAULT_BUDGET: Final = 200
 MAX_BUDGET: Final = 100_000
 Z: Final = 2.0
-VERDICTS: Final = ("good", "inaccuracy", "mistake", "blunder")
+
+
+class Verdict(StrEnum):
+    """A decision's class, best first (a StrEnum: the review's JSON holds its value, ``"mistake"``)."""
+
+    GOOD = "good"
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+
+VERDICTS: Final = tuple(Verdict)
 
 Progress = Callable[[int, int], None]
 
@@ -125,39 +138,28 @@ class Thresholds:
         return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
 
 
-# Per game, in points of the deal value (the seat's points minus the others' mean); see the docstring.
-_THRESHOLDS: Final = {
-    "hokm": (5.0, 15.0, 40.0),
-    "kierki": (10.0, 25.0, 60.0),
-    "hearts": (1.5, 4.0, 10.0),
-    "gin": (3.0, 8.0, 20.0),
-}
-# Svara's are in antes (its points are chips, and a table's stakes are its ante).
-_SVARA_ANTES: Final = (2.0, 6.0, 20.0)
-
-
 def thresholds(game: Game) -> Thresholds:
-    """The verdict thresholds of ``game`` (in its points)."""
-    if game.name == "svara":
-        ante = float(game.option("ante"))
-        return Thresholds(*(a * ante for a in _SVARA_ANTES))
-    if game.name not in _THRESHOLDS:
+    """The verdict thresholds of ``game`` (in its points): its rules module's ``review_thresholds``
+    (what a point is worth is knowledge of the game, kept with its bots; see the docstring)."""
+    module = rules_module(game)
+    if not hasattr(module, "review_thresholds"):
         raise InvalidOptionError(f"{game}: the review has no verdict thresholds for {game.name} yet")
-    return Thresholds(*_THRESHOLDS[game.name])
+    inaccuracy, mistake, blunder = module.review_thresholds(game)
+    return Thresholds(float(inaccuracy), float(mistake), float(blunder))
 
 
-def verdict(loss: float, se: float, limits: Thresholds, z: float = Z) -> str | None:
+def verdict(loss: float, se: float, limits: Thresholds, z: float = Z) -> Verdict | None:
     """The worst class whose threshold the loss clears by ``z`` standard errors; ``good`` when even
     ``z`` standard errors above the loss stay under the inaccuracy threshold; None (unclear) otherwise."""
     low, high = loss - z * se, loss + z * se
     if low >= limits.blunder:
-        return "blunder"
+        return Verdict.BLUNDER
     if low >= limits.mistake:
-        return "mistake"
+        return Verdict.MISTAKE
     if low >= limits.inaccuracy:
-        return "inaccuracy"
+        return Verdict.INACCURACY
     if high < limits.inaccuracy:
-        return "good"
+        return Verdict.GOOD
     return None
 
 
@@ -378,7 +380,7 @@ def _maybe(x: float | None) -> float | None:
 
 
 def _summary(decisions: list[dict[str, Any]], forced: int) -> dict[str, Any]:
-    counts = {v: 0 for v in VERDICTS}
+    counts = {v.value: 0 for v in VERDICTS}
     unclear = 0
     for d in decisions:
         if d["verdict"] is None:

@@ -44,7 +44,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from cardhall.bots import Bot, make_bot
-from cardhall.core import Game, Observation, Record, State, derived_rng
+from cardhall.core import Action, Game, Observation, Record, Seat, State, derived_rng
 from cardhall.errors import CardhallError, IllegalActionError, InvalidOptionError
 from cardhall.records import apply_actions, check_record
 from cardhall.registry import load_game
@@ -122,7 +122,7 @@ class BotJob:
 
     game: str
     bot: str
-    seat: int
+    seat: Seat
     observation: Observation
     legal_actions: list[int]
     rng_state: Any
@@ -131,7 +131,7 @@ class BotJob:
 
 @dataclass
 class BotResult:
-    action: int
+    action: Action
     rng_state: Any
 
 
@@ -197,7 +197,7 @@ class Table:
 
     # --- seats ---------------------------------------------------------------------------------
 
-    def sit(self, seat: int, occupant: Occupant | str) -> None:
+    def sit(self, seat: Seat, occupant: Occupant | str) -> None:
         """Put ``occupant`` in ``seat`` (a bot string seats that bot); a ``seat`` event says so."""
         self._check_seat(seat)
         occupant = _occupant(occupant)
@@ -211,7 +211,7 @@ class Table:
         if self.logging:
             self._log.append(_Logged({"type": "seat", "seat": seat, **occupant.as_json()}))
 
-    def stand_in(self, seat: int, bot: str | None) -> None:
+    def stand_in(self, seat: Seat, bot: str | None) -> None:
         """Let the bot ``bot`` play for the person in ``seat`` while he is away, or (None) give the
         seat back to him. Not an event of the match (its events follow from the seats it started with
         and its record alone, so a table rebuilt from them numbers them the same): a front end shows
@@ -227,11 +227,11 @@ class Table:
         self._bots[seat] = make_bot(bot, self.game)
         self._stand_ins[seat] = bot
 
-    def stand_in_for(self, seat: int) -> str | None:
+    def stand_in_for(self, seat: Seat) -> str | None:
         """The bot string of the bot playing for the person in ``seat``, if one is."""
         return self._stand_ins.get(seat)
 
-    def acting_bot(self, seat: int) -> str | None:
+    def acting_bot(self, seat: Seat) -> str | None:
         """The bot string of whatever bot acts for ``seat``: its own bot, or a stand-in."""
         return self.seats[seat].bot or self._stand_ins.get(seat)
 
@@ -243,7 +243,7 @@ class Table:
     # --- the match -----------------------------------------------------------------------------
 
     @property
-    def to_act(self) -> tuple[int, ...]:
+    def to_act(self) -> tuple[Seat, ...]:
         return self.state.to_act
 
     @property
@@ -255,13 +255,13 @@ class Table:
         """The number of the last event (0 before any)."""
         return len(self._log)
 
-    def observation(self, seat: int | None) -> Observation:
+    def observation(self, seat: Seat | None) -> Observation:
         """What ``seat`` may know now (None: a spectator), as text."""
         if seat is not None:
             self._check_seat(seat)
         return self.state.observation(seat)
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions(self, seat: Seat) -> list[Action]:
         self._check_seat(seat)
         return self.state.legal_actions(seat)
 
@@ -272,7 +272,7 @@ class Table:
         """The seats to act that are not bots: the people (or empty seats) the table waits for."""
         return tuple(s for s in self.state.to_act if s not in self._bots)
 
-    def apply(self, seat: int, action: int | str, expect: int | None = None) -> list[Event]:
+    def apply(self, seat: Seat, action: Action | str, expect: int | None = None) -> list[Event]:
         """Take ``action`` (an int or its label) for ``seat``; return the events it produced as that
         seat sees them. A refused action (illegal, unreadable or stale) raises and changes nothing."""
         state = self.state
@@ -294,13 +294,13 @@ class Table:
         self._after_change(seat)
         return self.events(seat, since=first)
 
-    def choice_since(self, seat: int) -> int:
+    def choice_since(self, seat: Seat) -> int:
         """The number of the event from which ``seat``'s current choice stands: an action quoting an
         older number is stale."""
         self._check_seat(seat)
         return self._choice_since[seat]
 
-    def _check_fresh(self, seat: int, expect: object) -> None:
+    def _check_fresh(self, seat: Seat, expect: object) -> None:
         if not self.logging:
             raise InvalidOptionError(f"{self.game}: this table keeps no events, so it takes no 'expect'")
         self._check_seat(seat)
@@ -313,7 +313,7 @@ class Table:
             )
 
     def _log_action(
-        self, seat: int, action: int, audience: tuple[tuple[int, ...], str] | None, deals: int
+        self, seat: Seat, action: Action, audience: tuple[tuple[int, ...], str] | None, deals: int
     ) -> None:
         state = self.state
         label = self.game.action_label(action)
@@ -354,7 +354,7 @@ class Table:
 
     # --- events --------------------------------------------------------------------------------
 
-    def events(self, seat: int | None = None, since: int = 0) -> list[Event]:
+    def events(self, seat: Seat | None = None, since: int = 0) -> list[Event]:
         """Every event after number ``since``, as ``seat`` may see it (None: a spectator)."""
         if seat is not None:
             self._check_seat(seat)
@@ -363,7 +363,7 @@ class Table:
         return [self._view(n, entry, seat) for n, entry in enumerate(self._log[since:], since + 1)]
 
     @staticmethod
-    def _view(n: int, entry: _Logged, seat: int | None) -> Event:
+    def _view(n: int, entry: _Logged, seat: Seat | None) -> Event:
         event: Event = {"n": n, **entry.public}
         if entry.private is not None and seat is not None:
             extra = entry.private.get(seat)
@@ -392,7 +392,7 @@ class Table:
             return ready
         return bots[:1] if len(bots) == len(to_act) else []
 
-    def _cuts_short(self, seat: int, to_act: tuple[int, ...]) -> bool:
+    def _cuts_short(self, seat: Seat, to_act: tuple[int, ...]) -> bool:
         """Whether an action of ``seat`` now would end or change another seat's pending choice (its
         legal actions): tried on a copy with the seat's first legal action, since what one action of a
         seat does to the others' choices its other actions do too."""
@@ -401,14 +401,14 @@ class Table:
         copy.apply_unchecked(seat, copy.legal_actions(seat)[0])
         return any(copy.legal_actions(s) != state.legal_actions(s) for s in to_act if s != seat)
 
-    def bot(self, seat: int) -> Bot:
+    def bot(self, seat: Seat) -> Bot:
         """The bot in ``seat``."""
         bot = self._bots.get(seat)
         if bot is None:
             raise InvalidOptionError(f"{self.game}: seat {seat} holds no bot ({self.seats[seat].kind})")
         return bot
 
-    def play_bot(self, seat: int) -> list[Event]:
+    def play_bot(self, seat: Seat) -> list[Event]:
         """Let the bot in ``seat`` choose and play, here and now."""
         bot = self.bot(seat)
         state = self.state
@@ -433,7 +433,7 @@ class Table:
             raise CardhallError(f"{self.game}: the match waits for {waiting}, who are not bots")
         return self.state
 
-    def bot_job(self, seat: int) -> BotJob:
+    def bot_job(self, seat: Seat) -> BotJob:
         """The decision of the bot in ``seat``, packed for :func:`run_bot_job` in another process."""
         spec = self.acting_bot(seat)
         if spec is None:

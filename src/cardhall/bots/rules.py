@@ -1,8 +1,9 @@
 """``rules``: one sensible rule-based player per game, chosen by the game's name.
 
-A game's rule-based player lives in ``cardhall.bots.rules_<game name>`` and is named there by a module
-attribute ``RULES_BOT``; it is found by that convention, so a new game's bot needs no edit here. A game
-without one is refused with a clear error.
+A game's rule-based player lives in the module its registration names as its ``rules_bot`` piece
+(:class:`cardhall.games.GameEntry`; ``cardhall.bots.rules_<game name>`` for every game here), named there
+by a module attribute ``RULES_BOT``; the registry finds it by the game's name, so a new game's bot needs
+no edit here. A game without one is refused with a clear error.
 
 The same module holds what the search bot knows of the game, both optional:
 
@@ -12,29 +13,32 @@ The same module holds what the search bot knows of the game, both optional:
 - ``make_sampler(game) -> Callable[[Observation, Random], State]``: how one search bot draws the states
   it searches from an observation (an opponent model; it may keep what it learns of one observation for
   the next draws); default: ``game.sample_state``.
+
+and, required, what a decision's loss means in the game's points, for :mod:`cardhall.review`:
+
+- ``review_thresholds(game) -> tuple[float, float, float]``: the inaccuracy, mistake and blunder
+  thresholds.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from pathlib import Path
 from types import ModuleType
 
 from cardhall.bots.base import BaseBot
 from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
+from cardhall.registry import entries, piece
 
-_PACKAGE = "cardhall.bots"
 RULES_MODULES: dict[str, ModuleType] = {}
 
 
 def _discover() -> dict[str, ModuleType]:
     if not RULES_MODULES:
-        for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
-            if info.name.startswith("rules_"):
-                module = importlib.import_module(f"{_PACKAGE}.{info.name}")
-                RULES_MODULES[info.name.removeprefix("rules_")] = module
+        for name in entries():
+            try:
+                RULES_MODULES[name] = piece(name, "rules_bot")
+            except InvalidOptionError:
+                continue  # refused by name when asked for (the architecture test requires one)
     return RULES_MODULES
 
 

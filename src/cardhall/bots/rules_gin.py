@@ -410,6 +410,12 @@ class GinRulesBot(BaseBot):
         return refused_by(log, o["discard_pile"], opp)
 
 
+def review_thresholds(game: Game) -> tuple[float, float, float]:
+    """The review's inaccuracy, mistake and blunder thresholds (:mod:`cardhall.review`), in points of
+    the deal value."""
+    return (3.0, 8.0, 20.0)
+
+
 RULES_BOT = GinRulesBot
 
 

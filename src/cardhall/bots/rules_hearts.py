@@ -404,4 +404,10 @@ class HeartsRulesBot(BaseBot):
         return best
 
 
+def review_thresholds(game: Game) -> tuple[float, float, float]:
+    """The review's inaccuracy, mistake and blunder thresholds (:mod:`cardhall.review`), in points of
+    the deal value."""
+    return (1.5, 4.0, 10.0)
+
+
 RULES_BOT = HeartsRulesBot

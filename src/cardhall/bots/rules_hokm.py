@@ -366,4 +366,10 @@ class HokmRulesBot(BaseBot):
         return min(trumps, key=rank.__getitem__)
 
 
+def review_thresholds(game: Game) -> tuple[float, float, float]:
+    """The review's inaccuracy, mistake and blunder thresholds (:mod:`cardhall.review`), in points of
+    the deal value (contracts score 10 a trick bid)."""
+    return (5.0, 15.0, 40.0)
+
+
 RULES_BOT = HokmRulesBot

@@ -30,7 +30,7 @@ import random
 from cardhall.bots.base import BaseBot
 from cardhall.bots.trick_reading import played_and_voids
 from cardhall.cards import HEARTS, JACK, KING, QUEEN, SUIT_MASKS, SUITS
-from cardhall.core import Observation
+from cardhall.core import Game, Observation
 from cardhall.games.kierki import LOTTERY, PASS, PLAY, PLAYERS, TRICKS, TRUMP, TRUMP_BASE, KierkiState
 
 FULL = (1 << 52) - 1
@@ -247,6 +247,12 @@ class KierkiRulesBot(BaseBot):
 
         playable = [a for a in legal if a != PASS]
         return max(playable, key=value)
+
+
+def review_thresholds(game: Game) -> tuple[float, float, float]:
+    """The review's inaccuracy, mistake and blunder thresholds (:mod:`cardhall.review`), in points of
+    the deal value (a trick of deal 1 costs 20, a queen 60)."""
+    return (10.0, 25.0, 60.0)
 
 
 RULES_BOT = KierkiRulesBot

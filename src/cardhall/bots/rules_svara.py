@@ -234,4 +234,11 @@ def make_sampler(game: Game) -> Callable[[Observation, random.Random], State]:
     return sample
 
 
+def review_thresholds(game: Game) -> tuple[float, float, float]:
+    """The review's inaccuracy, mistake and blunder thresholds (:mod:`cardhall.review`): 2, 6 and 20
+    antes, as Svara's points are chips and a table's stakes are its ante."""
+    ante = float(game.option("ante"))
+    return (2.0 * ante, 6.0 * ante, 20.0 * ante)
+
+
 RULES_BOT = SvaraRulesBot

@@ -36,7 +36,7 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   opponent holds: a layout with deadwood d > 0 scores at most the opponent's deadwood - d, gin 25 + it).
   An action int carries no cards, and labels belong to the game, not to a state, so the label is the
   layout's number: the knocker's observation (and his advisor's) lists the layouts in action order
-  (``arrangements``), and :meth:`Gin.describe` prints them beside their numbers. A knock offers at most
+  (``arrangements``), and the front ends print them beside their numbers. A knock offers at most
   ``ARRANGE_CAP`` (40) layouts (the first in canonical order); no hand is known to come near it (every
   hand of ranks A-7 enumerated: at most 33). ``auto_arrange=true`` (for simulations) keeps the engine's
   layout instead: minimum deadwood, among equal layouts the one with fewest sets, then a fixed order (gin
@@ -83,9 +83,10 @@ import random
 from collections.abc import Callable
 from typing import Any, Final, Self
 
-from cardhall.cards import RANKS, cards_of, format_card, parse_card
-from cardhall.core import Game, Observation, State, derived_rng
+from cardhall.cards import RANKS, Card, cards_of, format_card, parse_card
+from cardhall.core import Action, Game, Observation, Seat, State, derived_rng
 from cardhall.errors import InvalidOptionError
+from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained
 from cardhall.games.gin_melds import (
     ARRANGE_CAP,
@@ -98,7 +99,6 @@ from cardhall.games.gin_melds import (
     deadwood,
     deadwood_mask,
     gin_rank,
-    is_set,
     knock_discards,
     layoff_meld,
     layoff_targets,
@@ -106,7 +106,7 @@ from cardhall.games.gin_melds import (
 )
 from cardhall.options import Option
 
-__all__ = ["Arrangement", "BitLayout", "Gin", "GinState", "OpponentHand", "best_melds", "deadwood"]
+__all__ = ["Arrangement", "Gin", "GinState", "OpponentHand", "best_melds", "deadwood"]
 
 HAND_SIZE: Final = 10
 _FULL: Final = (1 << 52) - 1
@@ -303,18 +303,13 @@ class Gin(Game):
     def num_distinct_actions(self) -> int:
         return ACTIONS_THREE if self.players == 3 else ACTIONS_TWO
 
-    def deck(self) -> list[int]:
+    def deck(self) -> list[Card]:
         return list(range(52))
-
-    def bit_layout(self, **where: Any) -> BitLayout:
-        """A :class:`BitLayout` for :meth:`GinState.card_bits` (``cardhall.rl``'s gin encoder makes one,
-        reaching the class through the game, as it imports no game module)."""
-        return BitLayout(**where)
 
     def _blank_state(self, seed: int) -> GinState:
         return GinState(self, seed)
 
-    def _action_label(self, action: int) -> str:
+    def _action_label(self, action: Action) -> str:
         if action < KNOCK_BASE:
             return "discard " + format_card(action)
         if action < LAYOFF_BASE:
@@ -329,7 +324,7 @@ class Gin(Game):
             return "suggest " + self._action_label(action - SUGGEST_BASE)
         return "no suggestion"
 
-    def _action_info(self, action: int) -> dict[str, Any]:
+    def _action_info(self, action: Action) -> dict[str, Any]:
         if action < KNOCK_BASE:
             return {"kind": "discard", "card": format_card(action)}
         if action < LAYOFF_BASE:
@@ -369,31 +364,6 @@ class Gin(Game):
         if len(words) == 1:
             return DISCARD_BASE + parse_card(words[0])
         return None
-
-    def describe(self, observation: Observation) -> list[str]:
-        o = observation
-        lines = [f"Hand {o['hand_number']}, phase {o['phase']}, roles {o['roles']}"]
-        lines.append(
-            f"Stock: {o['stock_size']} cards; discard pile (top last): {' '.join(o['discard_pile'])}"
-        )
-        if o.get("banned_discard"):
-            lines.append(f"You may not discard {o['banned_discard']} this turn")
-        if o.get("suggestion"):
-            lines.append(f"Advisor suggests: {o['suggestion']}")
-        knock = o.get("knock")
-        if knock:
-            melds = "  ".join(" ".join(m) for m in knock["melds"])
-            lines.append(
-                f"Seat {knock['seat']} {'went gin' if knock['gin'] else 'knocked'}: {melds}"
-                f" | deadwood {' '.join(knock['deadwood_cards']) or '-'} = {knock['deadwood']}"
-            )
-        for i, arrangement in enumerate(o.get("arrangements") or (), 1):
-            melds = "  ".join(" ".join(m) for m in arrangement["melds"])
-            dead = " ".join(arrangement["deadwood_cards"]) or "-"
-            lines.append(f"arrange {i}: {melds} | deadwood {dead} = {arrangement['deadwood']}")
-        if o["seat"] is not None and o["hand"]:
-            lines.append(f"Your deadwood: {deadwood(o['hand'])}")
-        return lines
 
     # --- search ----------------------------------------------------------------------------------
 
@@ -513,67 +483,6 @@ class Gin(Game):
         return new
 
 
-# Each byte with its bits in reverse order (for card_bits).
-_BITS_REVERSED: Final = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
-
-
-class BitLayout:
-    """Where :meth:`GinState.card_bits` puts each fact: the position of its first bit. Cards take 52
-    bits (bit ``c``: card ``c``); per-seat cards 52 per seat and a seat (or a seat's flag) one bit per
-    seat, both counted from the observing seat; the phase and the role are one-hot over ``phases`` and
-    ``roles`` with one more bit, *other*, after them. ``arrangements`` holds up to ``layouts`` of the
-    knocker's layouts, 104 bits each (its deadwood cards, then its cards in sets); ``suggested`` is,
-    per action int, the bits the advisor's suggestion of that action sets (empty: none shown)."""
-
-    def __init__(
-        self,
-        *,
-        size: int,
-        phase: int,
-        phases: tuple[str, ...],
-        role: int,
-        roles: tuple[str, ...],
-        hand: int,
-        pile: int,
-        top: int,
-        banned: int,
-        known: int,
-        shown: int,
-        spread: int,
-        melds: int,
-        arrangements: int,
-        layouts: int,
-        to_act: int,
-        current: int,
-        dealer: int,
-        knocker: int,
-        declined: int,
-        suggested: list[int],
-    ) -> None:
-        self.size = size
-        self.phase = phase
-        self.phases = phases
-        self.role = role
-        self.roles = roles
-        self.hand = hand
-        self.pile = pile
-        self.top = top
-        self.banned = banned
-        self.known = known
-        self.shown = shown
-        self.spread = spread
-        self.melds = melds
-        self.arrangements = arrangements
-        self.layouts = layouts
-        self.to_act = to_act
-        self.current = current
-        self.dealer = dealer
-        self.knocker = knocker
-        self.declined = declined
-        self.suggested = suggested
-        self.seats = min(to_act, current, dealer, knocker, declined)  # the lowest of the seat fields
-
-
 class GinState(State):
     ruleset: Gin
 
@@ -671,17 +580,18 @@ class GinState(State):
             private[self.advisor] = {"hand": _labels(self.hands[self.nondealer])}
         self._emit(public, private)
 
-    def _other(self, seat: int) -> int:
+    def _other(self, seat: Seat) -> int:
         return self.dealer if seat == self.nondealer else self.nondealer
 
     def _clear_log(self) -> None:
         self.log: list[tuple[int, int, int]] = []  # the hand's moves: (seat, action, card shown or -1)
-        # What the log tells card_bits, kept as it grows so that it never reads the log again: per
-        # seat the cards its moves showed, and the seats (bit s: seat s) that passed on the up-card.
+        # What the log tells, kept as it grows so that a reader never goes through the log again (the
+        # RL encoder's card_bits, cardhall.rl.encoders.gin_bits): per seat the cards its moves showed,
+        # and the seats (bit s: seat s) that passed on the up-card.
         self.shown_by = [0] * self.n
         self.passed_upcard = 0
 
-    def _log(self, seat: int, action: int, card: int) -> None:
+    def _log(self, seat: Seat, action: Action, card: int) -> None:
         self.log.append((seat, action, card))
         if card >= 0:
             self.shown_by[seat] |= 1 << card
@@ -691,14 +601,14 @@ class GinState(State):
     # --- Game API --------------------------------------------------------------------------------
 
     @property
-    def to_act(self) -> tuple[int, ...]:
+    def to_act(self) -> tuple[Seat, ...]:
         if self.phase == OVER:
             return ()
         if self.advisor >= 0 and self.current == self.nondealer and not self.advised:
             return (self.current, self.advisor)
         return (self.current,)
 
-    def legal_actions_unchecked(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: Seat) -> list[Action]:
         if self.phase == OVER:
             return []
         if seat == self.current:
@@ -731,14 +641,14 @@ class GinState(State):
         fits = self.hands[self.current] & self.targets
         return [LAYOFF_BASE + c for c in cards_of(fits)] + [DONE]
 
-    def action_audience(self, seat: int, action: int) -> tuple[tuple[int, ...], str] | None:
+    def action_audience(self, seat: Seat, action: Action) -> tuple[tuple[int, ...], str] | None:
         """The advisor's ``suggest ...`` and ``no suggestion`` reach his team (captain and advisor) only;
         everyone else sees that he advised."""
         if action >= SUGGEST_BASE:
             return (self.nondealer, self.advisor), "advise"
         return None
 
-    def _why_illegal(self, seat: int, action: int) -> str:
+    def _why_illegal(self, seat: Seat, action: Action) -> str:
         if action >= SUGGEST_BASE:
             if seat != self.advisor:
                 return " (only the advisor makes suggestions)"
@@ -762,7 +672,7 @@ class GinState(State):
             return f" (deadwood after that discard would be {left}, more than {KNOCK_LIMIT})"
         return ""
 
-    def _apply(self, seat: int, action: int) -> None:
+    def _apply(self, seat: Seat, action: Action) -> None:
         if action >= SUGGEST_BASE:
             self.advised = True
             self.suggestion = -1 if action == NO_SUGGESTION else action - SUGGEST_BASE
@@ -803,7 +713,7 @@ class GinState(State):
 
     # --- moves -----------------------------------------------------------------------------------
 
-    def _take(self, seat: int) -> None:
+    def _take(self, seat: Seat) -> None:
         c = self.pile.pop()
         bit = 1 << c
         self.hands[seat] |= bit
@@ -812,7 +722,7 @@ class GinState(State):
         self.phase = DISCARD
         self._log(seat, TAKE, c)
 
-    def _draw_stock(self, seat: int) -> None:
+    def _draw_stock(self, seat: Seat) -> None:
         c = self.stock.pop()
         self.hands[seat] |= 1 << c
         self.banned = -1
@@ -820,12 +730,12 @@ class GinState(State):
         self.phase = DISCARD
         self._log(seat, STOCK, -1)
 
-    def _remove(self, seat: int, c: int) -> None:
+    def _remove(self, seat: Seat, c: int) -> None:
         bit = 1 << c
         self.hands[seat] &= ~bit
         self.known[seat] &= ~bit
 
-    def _discard(self, seat: int, c: int) -> None:
+    def _discard(self, seat: Seat, c: int) -> None:
         self._remove(seat, c)
         self.pile.append(c)
         self.banned = -1
@@ -836,7 +746,7 @@ class GinState(State):
         self.current = self._other(seat)
         self.phase = DRAW
 
-    def _knock(self, seat: int, c: int) -> None:
+    def _knock(self, seat: Seat, c: int) -> None:
         self._remove(seat, c)
         self.pile.append(c)
         self.banned = -1
@@ -863,7 +773,7 @@ class GinState(State):
         order)."""
         return arrangements_mask(hand)[:ARRANGE_CAP]
 
-    def _lay_out(self, seat: int, melds: list[int], dead: int, value: int) -> None:
+    def _lay_out(self, seat: Seat, melds: list[int], dead: int, value: int) -> None:
         """The knocker lays out his melds: the hands are spread, then lay-offs (or the score, on gin)."""
         melds = list(melds)
         self.melds = melds
@@ -895,7 +805,7 @@ class GinState(State):
         if not self.hands[self.current] & self.targets:
             self._score_knock()
 
-    def _lay_off(self, seat: int, c: int) -> None:
+    def _lay_off(self, seat: Seat, c: int) -> None:
         self._remove(seat, c)
         i = layoff_meld(self.melds, c)
         self.melds[i] |= 1 << c
@@ -1012,112 +922,26 @@ class GinState(State):
 
     # --- what a seat sees ------------------------------------------------------------------------
 
-    def _sees(self, seat: int | None, holder: int) -> bool:
+    def _sees(self, seat: Seat | None, holder: int) -> bool:
         return seat is not None and (seat == holder or (seat == self.advisor and holder == self.nondealer))
 
-    def _holder(self, seat: int | None) -> int | None:
+    def _holder(self, seat: Seat | None) -> int | None:
         """Whose hand ``seat`` sees as its own (the advisor: his captain's)."""
         return self.nondealer if seat == self.advisor else seat
 
-    def _shown_suggestion(self, seat: int | None) -> int:
+    def _shown_suggestion(self, seat: Seat | None) -> int:
         """The advisor's suggestion if ``seat`` is on his team, else -1."""
         team = self.advisor >= 0 and seat is not None and (seat == self.nondealer or seat == self.advisor)
         return self.suggestion if team else -1
 
-    def _role(self, seat: int | None) -> str | None:
+    def _role(self, seat: Seat | None) -> str | None:
         if seat is None:
             return None
         if self.advisor >= 0:
             return ("box", "captain", "advisor")[(self.dealer, self.nondealer, self.advisor).index(seat)]
         return "dealer" if seat == self.dealer else "non-dealer"
 
-    def card_bits(self, seat: object, at: BitLayout) -> tuple[bytes, list[float]]:
-        """What ``observation(seat, ints=True)`` tells that an encoder reads, as one bit string and a few
-        numbers, with nothing built per move: the same facts at a fraction of the cost, for
-        ``cardhall.rl``'s gin encoder (its tests require the same array from both, at every step of
-        seeded matches). ``at`` says where each fact's bits go (see :class:`BitLayout`).
-
-        The bytes (``at.size`` bits rounded up; bit ``i`` in byte ``i // 8``, the most significant bit
-        first, the order numpy's ``unpackbits`` reads fastest) hold every 0/1 fact; the numbers are,
-        per seat counted from ``seat``, cards held / 11, score / target, hands won / 10, then the
-        stock size / 31, whether the advisor has spoken, the knocker's deadwood / 10 and his
-        opponent's / 100 (numbers clipped to 1)."""
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise self._bad_seat(seat)
-        n = self.n
-        rel = [(s - seat) % n for s in range(n)]
-        holder = self._holder(seat)
-        phases = at.phases
-        roles = at.roles
-        phase = self.phase
-        role = self._role(seat)
-        bits = 1 << at.phase + (phases.index(phase) if phase in phases else len(phases))
-        bits |= 1 << at.role + (roles.index(role) if role in roles else len(roles))
-        # The seat flags go into a small int first, counted from the lowest of their fields, and join
-        # the long one once: each operation on the long int copies all of it.
-        base = at.seats
-        seats = 1 << at.dealer - base + rel[self.dealer]
-        if holder is not None:
-            bits |= self.hands[holder] << at.hand
-        pile = 0
-        for c in self.pile:
-            pile |= 1 << c
-        bits |= pile << at.pile
-        if self.pile:
-            bits |= 1 << at.top + self.pile[-1]
-        if self.banned >= 0:
-            bits |= 1 << at.banned + self.banned
-        shown = self.shown_by
-        declined = self.passed_upcard
-        for s in range(n):
-            bits |= self.known[s] << at.known + 52 * rel[s] | shown[s] << at.shown + 52 * rel[s]
-            if declined >> s & 1:
-                seats |= 1 << at.declined - base + rel[s]
-        if self.spread:
-            for s in range(n):
-                bits |= self.hands[s] << at.spread + 52 * rel[s]
-        for s in self.to_act:
-            seats |= 1 << at.to_act - base + rel[s]
-        if phase != OVER:
-            seats |= 1 << at.current - base + rel[self.current]
-        laid = self.knocker >= 0 and phase != ARRANGE  # nothing is laid while he arranges
-        deadwood = opponent = 0.0
-        if laid:
-            melds = 0
-            for m in self.melds:
-                melds |= m
-            bits |= melds << at.melds
-            seats |= 1 << at.knocker - base + rel[self.knocker]
-            deadwood = min(self.knock_value / 10, 1.0)
-            opponent = min(deadwood_mask(self.hands[self._other(self.knocker)]) / 100, 1.0)
-        # The knocker's layouts to choose from, as his side sees them: deadwood cards, cards in sets.
-        if phase == ARRANGE and self._sees(seat, self.knocker):
-            start = at.arrangements
-            for choice, dead, _ in self.arrangements[: at.layouts]:
-                in_sets = 0
-                for m in choice:
-                    if is_set(m):
-                        in_sets |= m
-                bits |= dead << start | in_sets << start + 52
-                start += 104
-        suggestion = self._shown_suggestion(seat)
-        if suggestion >= 0 and at.suggested:
-            bits |= at.suggested[suggestion]
-        bits |= seats << base
-        target = int(self.game.options["target"])
-        numbers = [0.0] * (3 * n + 4)
-        for s in range(n):
-            r = rel[s]
-            numbers[r] = min(self.hands[s].bit_count() / 11, 1.0)
-            numbers[n + r] = min(self.scores_[s] / target, 1.0)
-            numbers[2 * n + r] = min(self.hands_won[s] / 10, 1.0)
-        numbers[3 * n] = min(len(self.stock) / 31, 1.0)
-        numbers[3 * n + 1] = 1.0 if self.advised else 0.0
-        numbers[3 * n + 2] = deadwood
-        numbers[3 * n + 3] = opponent
-        return bits.to_bytes((at.size + 7) // 8, "little").translate(_BITS_REVERSED), numbers
-
-    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: Seat | None, ints: bool = False) -> Observation:
         form = 1 if ints else 0
         cards = _CARD_NAMES[form]
         suits = _SUIT_NAMES[form]
@@ -1196,7 +1020,7 @@ class GinState(State):
         }
         return obs
 
-    def hidden_cards(self, seat: int | None) -> set[int]:
+    def hidden_cards(self, seat: Seat | None) -> set[Card]:
         hidden = 0
         for c in self.stock:
             hidden |= 1 << c
@@ -1206,7 +1030,7 @@ class GinState(State):
                     hidden |= self.hands[s] & ~self.known[s]
         return set(cards_of(hidden))
 
-    def zones(self) -> dict[str, list[int]]:
+    def zones(self) -> dict[str, list[Card]]:
         zones = {f"hand {s}": cards_of(self.hands[s]) for s in range(self.n)}
         zones["stock"] = list(self.stock)
         zones["discard pile"] = list(self.pile)
@@ -1266,7 +1090,7 @@ class GinState(State):
         new.upcard_stage = self.upcard_stage
         return new
 
-    def resample(self, seat: int, rng: random.Random) -> Self:
+    def resample(self, seat: Seat, rng: random.Random) -> Self:
         new = self.clone()
         holders = [] if self.spread else [s for s in (self.dealer, self.nondealer) if not self._sees(seat, s)]
         unknown = [self.hands[s] & ~self.known[s] for s in holders]
@@ -1302,3 +1126,16 @@ class GinState(State):
                 new.suggestion = -1  # the re-dealt hand has fewer layouts than the one suggested
         new.seed = rng.randrange(2**63)
         return new
+
+
+# --- registration --------------------------------------------------------------------------------
+
+# The one place Gin is registered: cardhall.registry reads it, every front end finds its pieces
+# through it (see cardhall.games).
+ENTRY: Final = GameEntry(
+    game=Gin,
+    rules_bot="cardhall.bots.rules_gin",
+    encoder="cardhall.rl.encoders.gin",
+    terminal="cardhall.terminal.games.gin",
+    bench=("gin(players=2,max_hands=1)", "gin(max_hands=5)"),
+)

@@ -73,14 +73,16 @@ from cardhall.cards import (
     SPADES,
     SUIT_MASKS,
     SUITS,
+    Card,
     card,
     cards_of,
     format_card,
     mask_of,
     parse_card,
 )
-from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
+from cardhall.core import Action, Game, Observation, Seat, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError, InvalidOptionError
+from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
@@ -345,20 +347,20 @@ class Hearts(Game):
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
 
-    def deck(self) -> list[int]:
+    def deck(self) -> list[Card]:
         return list(self._deck)
 
     def _blank_state(self, seed: int) -> HeartsState:
         return HeartsState(self, seed)
 
-    def _action_label(self, action: int) -> str:
+    def _action_label(self, action: Action) -> str:
         if action < PASS_BASE:
             return play_label(action)
         if action < MOON_MINUS:
             return "pass " + format_card(action - PASS_BASE)
         return "moon minus" if action == MOON_MINUS else "moon plus"
 
-    def _action_info(self, action: int) -> dict[str, Any]:
+    def _action_info(self, action: Action) -> dict[str, Any]:
         if action < PASS_BASE:
             return {"kind": "play", "card": format_card(action)}
         if action < MOON_MINUS:
@@ -377,31 +379,6 @@ class Hearts(Game):
             return parse_play(words)
         except InvalidCardError:
             return None
-
-    def describe(self, observation: Observation) -> list[str]:
-        o = observation
-        lines = [
-            f"Hand {o['hand_number']}, dealer seat {o['dealer']}, phase: {o['phase']}, "
-            f"passing {o['pass_direction']}, hearts {'broken' if o['hearts_broken'] else 'not broken'}"
-        ]
-        if o["passing"]:
-            lines.append("Chosen to pass: " + " ".join(o["passing"]))
-        if o["passed_to"] is not None:
-            lines.append(f"Passed to seat {o['passed_to']}: " + " ".join(o["passed_cards"]))
-        if o["received_from"] is not None:
-            lines.append(f"Received from seat {o['received_from']}: " + " ".join(o["received_cards"]))
-        if o["phase"] in (PLAY, MOON, OVER) and o["tricks"]:
-            last = o["tricks"][-1]
-            shown = " ".join(f"{p['seat']}:{p['card']}" for p in last["cards"])
-            who = "nobody (set aside)" if last["winner"] is None else f"seat {last['winner']}"
-            lines.append(f"Last trick: {shown} -> {who}")
-        if o["phase"] == PLAY:
-            lines.append("Trick: " + (" ".join(f"{p['seat']}:{p['card']}" for p in o["trick"]) or "(empty)"))
-            lines.append("Points taken: " + ", ".join(map(str, o["trick_points"])))
-        if o["widow_size"]:
-            taker = "not taken" if o["widow_taker"] is None else f"taken by seat {o['widow_taker']}"
-            lines.append(f"Widow: {o['widow_size']} cards, {taker}")
-        return lines
 
     # --- search: a full state from one seat's observation (bots) ------------------------------
 
@@ -650,7 +627,7 @@ class HeartsState(State):
 
     # --- Game API ----------------------------------------------------------------------------
 
-    def legal_actions_unchecked(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: Seat) -> list[Action]:
         phase = self.phase
         if phase == PLAY:
             if seat != self.current:
@@ -686,7 +663,7 @@ class HeartsState(State):
             return [MOON_MINUS, MOON_PLUS]
         return []
 
-    def _why_illegal(self, seat: int, action: int) -> str:
+    def _why_illegal(self, seat: Seat, action: Action) -> str:
         if self.phase == PASS:
             if action >= PASS_BASE + FACES:
                 return " (the players are passing cards)"
@@ -708,7 +685,7 @@ class HeartsState(State):
             return " (the first lead may not be a heart or QS)"
         return " (hearts are not broken)"
 
-    def apply_unchecked(self, seat: int, action: int) -> None:
+    def apply_unchecked(self, seat: Seat, action: Action) -> None:
         phase = self.phase
         if phase != PLAY:
             if phase == PASS:
@@ -749,7 +726,7 @@ class HeartsState(State):
         else:
             self._close_trick()
 
-    def _apply(self, seat: int, action: int) -> None:
+    def _apply(self, seat: Seat, action: Action) -> None:
         if self.phase == PLAY:
             self._play(seat, action)
         elif self.phase == PASS:
@@ -757,7 +734,7 @@ class HeartsState(State):
         else:
             self._finish_hand(action)
 
-    def _choose_pass(self, seat: int, face: int) -> None:
+    def _choose_pass(self, seat: Seat, face: int) -> None:
         # One physical card of ``face`` leaves the seat's hand (the lower copy first).
         h = self.hands[seat]
         bit = BITS2[face]
@@ -789,7 +766,7 @@ class HeartsState(State):
             self._log_passes()
         self._start_play()
 
-    def _play(self, seat: int, face: int) -> None:
+    def _play(self, seat: Seat, face: int) -> None:
         g = self.ruleset
         h = self.hands[seat]
         bit = BITS[face]
@@ -1079,7 +1056,7 @@ class HeartsState(State):
             }
         )
 
-    def action_audience(self, seat: int, action: int) -> tuple[tuple[int, ...], str] | None:
+    def action_audience(self, seat: Seat, action: Action) -> tuple[tuple[int, ...], str] | None:
         """A pass is seen by the passer alone; everyone else sees that a card was passed."""
         if PASS_BASE <= action < MOON_MINUS:
             return (seat,), "pass"
@@ -1087,7 +1064,7 @@ class HeartsState(State):
 
     # --- what a seat sees --------------------------------------------------------------------
 
-    def _known_passed(self, seat: int) -> tuple[int, int]:
+    def _known_passed(self, seat: Seat) -> tuple[int, int]:
         """(receiver, physical cards) of the cards ``seat`` passed that the receiver must still hold."""
         if not 0 <= seat < self.n or not self.passed[seat]:
             return -1, 0
@@ -1109,7 +1086,7 @@ class HeartsState(State):
                     k -= 1
         return receiver, known
 
-    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: Seat | None, ints: bool = False) -> Observation:
         form = 1 if ints else 0
         names = NAMES[form]
 
@@ -1170,7 +1147,7 @@ class HeartsState(State):
         }
         return obs
 
-    def hidden_cards(self, seat: int | None) -> set[int]:
+    def hidden_cards(self, seat: Seat | None) -> set[Card]:
         hidden = self.widow
         for s in range(self.n):
             if s != seat:
@@ -1179,7 +1156,7 @@ class HeartsState(State):
             hidden &= ~self._known_passed(seat)[1]
         return set(cards_of(hidden))
 
-    def zones(self) -> dict[str, list[int]]:
+    def zones(self) -> dict[str, list[Card]]:
         zones = {f"hand {s}": cards_of(self.hands[s]) for s in range(self.n)}
         zones |= {f"passing {s}": list(self.pass_sel[s]) for s in range(self.n)}
         zones |= {f"taken {s}": cards_of(self.taken[s]) for s in range(self.n)}
@@ -1236,7 +1213,7 @@ class HeartsState(State):
         new.widow_taker = self.widow_taker
         return new
 
-    def resample(self, seat: int, rng: random.Random) -> Self:
+    def resample(self, seat: Seat, rng: random.Random) -> Self:
         new = self.clone()
         new.seed = rng.randrange(2**63)
         if self.phase == OVER:
@@ -1268,3 +1245,16 @@ class HeartsState(State):
             new.pass_sel[s] = sorted(piles[k + i])
         new.widow = mask_of(piles[-1])
         return new
+
+
+# --- registration --------------------------------------------------------------------------------
+
+# The one place Hearts is registered: cardhall.registry reads it, every front end finds its pieces
+# through it (see cardhall.games).
+ENTRY: Final = GameEntry(
+    game=Hearts,
+    rules_bot="cardhall.bots.rules_hearts",
+    encoder="cardhall.rl.encoders.hearts",
+    terminal="cardhall.terminal.games.hearts",
+    bench=("hearts(decks=1,players=4,max_hands=1)", "hearts(max_hands=5)"),
+)

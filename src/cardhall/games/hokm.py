@@ -14,7 +14,8 @@ Rules: ``cardhall/rulebook/hokm.en.md``. Choices this module makes:
   holds one that can; it does not by itself oblige a void player to trump.
 - Scoring per player against his own contract: made (tricks >= contract) +10 x contract, failed
   -10 x contract; Kaboot made +200, failed ``kaboot_fail`` (-100). ``overtricks=count`` scores a made
-  contract as +10 x tricks taken; ``overtricks=exact`` fails a contract beaten by overtricks.
+  contract of 2 to 9 as +10 x tricks taken (a 9 that takes all ten tricks: +100) while a made Kaboot
+  stays +200, as hokm.md says; ``overtricks=exact`` fails a contract beaten by overtricks.
 - The match ends after a hand in which someone has >= ``target``; highest total wins, and an exact tie for
   the top plays another hand. ``max_hands`` (0 = no limit) also ends the match after that many hands,
   with the same tie rule: players who want a fixed-length game ask for it, and random play (which
@@ -50,12 +51,14 @@ from cardhall.cards import (
     SUIT_MASKS,
     SUITS,
     TEN,
+    Card,
     cards_of,
     format_card,
     mask_of,
 )
-from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
+from cardhall.core import Action, Game, Observation, Seat, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError
+from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.options import Option
 
@@ -254,20 +257,20 @@ class Hokm(Game):
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
 
-    def deck(self) -> list[int]:
+    def deck(self) -> list[Card]:
         return list(DECK)
 
     def _blank_state(self, seed: int) -> HokmState:
         return HokmState(self, seed)
 
-    def _action_label(self, action: int) -> str:
+    def _action_label(self, action: Action) -> str:
         if action < BID_BASE:
             return play_label(action)
         if action < TRUMP_BASE:
             return "bid " + contract_name(CONTRACTS[action - BID_BASE])
         return "trump " + SUITS[action - TRUMP_BASE]
 
-    def _action_info(self, action: int) -> dict[str, Any]:
+    def _action_info(self, action: Action) -> dict[str, Any]:
         if action < BID_BASE:
             return {"kind": "play", "card": format_card(action)}
         if action < TRUMP_BASE:
@@ -429,7 +432,7 @@ class HokmState(State):
 
     # --- Game API ----------------------------------------------------------------------------
 
-    def legal_actions_unchecked(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: Seat) -> list[Action]:
         if seat != self.current:  # -1 once the match is over
             return []
         if self.phase == PLAY:
@@ -448,7 +451,7 @@ class HokmState(State):
             return list(BID_ACTIONS)
         return list(TRUMP_ACTIONS)
 
-    def _playable(self, seat: int) -> int:
+    def _playable(self, seat: Seat) -> int:
         hand = self.hands[seat]
         trick = self.trick
         if not trick:
@@ -484,7 +487,7 @@ class HokmState(State):
         trump = self.trump
         return max((TRUMP_STRENGTH[c % 13] for _, c in self.trick if c // 13 == trump), default=0)
 
-    def _why_illegal(self, seat: int, action: int) -> str:
+    def _why_illegal(self, seat: Seat, action: Action) -> str:
         if self.phase == PLAY and action < BID_BASE:
             if not self.hands[seat] >> action & 1:
                 return f" (seat {seat} does not hold {format_card(action)})"
@@ -494,11 +497,11 @@ class HokmState(State):
             return f" (the hand is in its {self.phase} phase)"
         return ""
 
-    def apply_unchecked(self, seat: int, action: int) -> None:
+    def apply_unchecked(self, seat: Seat, action: Action) -> None:
         self._apply(seat, action)
         self.history.append(PAIRS[seat][action])
 
-    def _apply(self, seat: int, action: int) -> None:
+    def _apply(self, seat: Seat, action: Action) -> None:
         if self.phase != PLAY:
             self._bid_or_trump(seat, action)
             return
@@ -531,7 +534,7 @@ class HokmState(State):
         if len(tricks) == TRICKS:
             self._score_hand()
 
-    def _bid_or_trump(self, seat: int, action: int) -> None:
+    def _bid_or_trump(self, seat: Seat, action: Action) -> None:
         if self.phase == BIDDING:
             self.bids.append((seat, CONTRACTS[action - BID_BASE]))
             if len(self.bids) == PLAYERS:
@@ -559,7 +562,7 @@ class HokmState(State):
                 best_seat, best_key = seat, key
         return best_seat
 
-    def _note_exclusions(self, seat: int, card: int) -> None:
+    def _note_exclusions(self, seat: Seat, card: int) -> None:
         """Record what this play (to a trick already led) proves the seat does not hold (for
         ``resample``)."""
         led = self.trick[0][1] // 13
@@ -633,7 +636,7 @@ class HokmState(State):
 
     # --- what a seat sees --------------------------------------------------------------------
 
-    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: Seat | None, ints: bool = False) -> Observation:
         names = NAMES[ints]
 
         def plays(cards: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[Any]:
@@ -665,14 +668,14 @@ class HokmState(State):
         }
         return obs
 
-    def hidden_cards(self, seat: int | None) -> set[int]:
+    def hidden_cards(self, seat: Seat | None) -> set[Card]:
         hidden = 0
         for s in range(PLAYERS):
             if s != seat:
                 hidden |= self.hands[s]
         return set(cards_of(hidden))
 
-    def zones(self) -> dict[str, list[int]]:
+    def zones(self) -> dict[str, list[Card]]:
         zones = {f"hand {s}": cards_of(self.hands[s]) for s in range(PLAYERS)}
         zones["trick"] = [c for _, c in self.trick]
         zones["taken"] = [c for _, cards, _ in self.tricks for _, c in cards]
@@ -713,7 +716,7 @@ class HokmState(State):
         new.excluded = self.excluded[:]
         return new
 
-    def resample(self, seat: int, rng: random.Random) -> Self:
+    def resample(self, seat: Seat, rng: random.Random) -> Self:
         new = self.clone()
         others = [s for s in range(PLAYERS) if s != seat]
         unknown = [c for s in others for c in cards_of(self.hands[s])]
@@ -727,3 +730,16 @@ class HokmState(State):
             new.hands[s] = mask_of(pile)
         new.seed = rng.randrange(2**63)
         return new
+
+
+# --- registration --------------------------------------------------------------------------------
+
+# The one place Hokm is registered: cardhall.registry reads it, every front end finds its pieces
+# through it (see cardhall.games).
+ENTRY: Final = GameEntry(
+    game=Hokm,
+    rules_bot="cardhall.bots.rules_hokm",
+    encoder="cardhall.rl.encoders.hokm",
+    terminal="cardhall.terminal.games.hokm",
+    bench=("hokm(max_hands=5)",),
+)

@@ -56,12 +56,14 @@ from cardhall.cards import (
     SUIT_MASKS,
     SUIT_NAMES,
     SUITS,
+    Card,
     cards_of,
     format_card,
     mask_of,
 )
-from cardhall.core import Game, Observation, State, derived_rng, parse_play, play_label
+from cardhall.core import Action, Game, Observation, Seat, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError, InvalidOptionError
+from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.options import Option
 
@@ -324,20 +326,20 @@ class Kierki(Game):
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
 
-    def deck(self) -> list[int]:
+    def deck(self) -> list[Card]:
         return list(DECK)
 
     def _blank_state(self, seed: int) -> KierkiState:
         return KierkiState(self, seed)
 
-    def _action_label(self, action: int) -> str:
+    def _action_label(self, action: Action) -> str:
         if action < TRUMP_BASE:
             return play_label(action)
         if action < PASS:
             return "trump " + SUITS[action - TRUMP_BASE]
         return "pass"
 
-    def _action_info(self, action: int) -> dict[str, Any]:
+    def _action_info(self, action: Action) -> dict[str, Any]:
         if action < TRUMP_BASE:
             return {"kind": "play", "card": format_card(action)}
         if action < PASS:
@@ -354,40 +356,6 @@ class Kierki(Game):
             return parse_play(words)
         except InvalidCardError:
             return None
-
-    def describe(self, observation: Observation) -> list[str]:
-        o = observation
-        if o["phase"] == OVER:
-            lines = ["The match is over."]
-        else:
-            lines = [
-                f"Deal {o['deal_number']} of {DEALS}: {o['deal_name']} ({o['deal_rule']}); "
-                f"dealer seat {o['dealer']}"
-            ]
-        if o["phase"] == TRUMP:
-            lines.append(f"Seat {o['trump_chooser']} names trump after seeing 5 cards")
-        if o["phase"] == PLAY:
-            if o["trump"]:
-                lines.append(f"Trump: {o['trump']} (named by seat {o['trump_chooser']})")
-            lines.append("Tricks taken: " + ", ".join(map(str, o["tricks_won"])))
-            lines.append("Points this deal: " + ", ".join(map(str, o["deal_points"])))
-            if o["tricks"]:
-                last = o["tricks"][-1]
-                shown = " ".join(f"{p['seat']}:{p['card']}" for p in last["cards"])
-                lines.append(f"Last trick: {shown} -> seat {last['winner']} ({last['points']})")
-            lines.append("Trick: " + (" ".join(f"{p['seat']}:{p['card']}" for p in o["trick"]) or "(empty)"))
-        if o["phase"] == LOTTERY:
-            rows = []
-            for suit, row in zip(SUITS, o["layout"], strict=True):
-                rows.append(f"{suit}: {row['low']}..{row['high']}" if row else f"{suit}: -")
-            lines.append("Layout: " + "  ".join(rows))
-            lines.append("Cards left: " + ", ".join(map(str, o["hand_sizes"])))
-            if o["out"]:
-                lines.append("Out: " + ", ".join(f"seat {s}" for s in o["out"]))
-        if o["score_sheet"]:
-            last_row = o["score_sheet"][-1]
-            lines.append(f"Deal {last_row['deal']} ({last_row['name']}) scored: {last_row['points']}")
-        return lines
 
     # --- search: a full state from one seat's observation (bots) ------------------------------
 
@@ -549,7 +517,7 @@ class KierkiState(State):
 
     # --- who acts and what they may do ------------------------------------------------------------
 
-    def legal_actions_unchecked(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: Seat) -> list[Action]:
         if seat != self.current:  # -1 once the match is over
             return []
         phase = self.phase
@@ -569,7 +537,7 @@ class KierkiState(State):
             return _cards(playable) if playable else list(PASS_ONLY)
         return list(TRUMP_ACTIONS)
 
-    def _playable(self, seat: int) -> int:
+    def _playable(self, seat: Seat) -> int:
         hand = self.hands[seat]
         if self.trick:
             follow = hand & SUIT_MASKS[self.led]
@@ -578,7 +546,7 @@ class KierkiState(State):
             return hand & ~HEART_MASK or hand
         return hand
 
-    def _why_illegal(self, seat: int, action: int) -> str:
+    def _why_illegal(self, seat: Seat, action: Action) -> str:
         if action < TRUMP_BASE:
             if self.phase == TRUMP:
                 return " (trump must be named first)"
@@ -595,14 +563,14 @@ class KierkiState(State):
             return " (a player may pass only when he has no card to lay)"
         return " (passing exists only in the lottery)"
 
-    def apply_unchecked(self, seat: int, action: int) -> None:
+    def apply_unchecked(self, seat: Seat, action: Action) -> None:
         if self.phase == PLAY:  # the common case, without the dispatch of _apply
             self._play(seat, action)
         else:
             self._apply(seat, action)
         self.history.append(PAIRS[seat][action])
 
-    def _apply(self, seat: int, action: int) -> None:
+    def _apply(self, seat: Seat, action: Action) -> None:
         if self.phase == PLAY:
             self._play(seat, action)
         elif self.phase == LOTTERY:
@@ -627,7 +595,7 @@ class KierkiState(State):
                     {s: {"hand": display_labels(self.hands[s])} for s in range(PLAYERS)},
                 )
 
-    def _play(self, seat: int, card: int) -> None:
+    def _play(self, seat: Seat, card: int) -> None:
         trick = self.trick
         suit = card // 13
         if trick:
@@ -677,7 +645,7 @@ class KierkiState(State):
         if number == TRICKS:
             self._end_deal()
 
-    def _lay(self, seat: int, action: int) -> None:
+    def _lay(self, seat: Seat, action: Action) -> None:
         self.lottery_log.append((seat, action))
         if action == PASS:
             self.excluded[seat] |= self.lottery_open
@@ -791,7 +759,7 @@ class KierkiState(State):
 
     # --- what a seat sees -----------------------------------------------------------------------
 
-    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: Seat | None, ints: bool = False) -> Observation:
         labels = IDENT if ints else LABELS
         low, high = self.low, self.high
         deal_name, deal_rule = DEAL_INFO[self.deal - 1]
@@ -836,7 +804,7 @@ class KierkiState(State):
         }
         return obs
 
-    def hidden_cards(self, seat: int | None) -> set[int]:
+    def hidden_cards(self, seat: Seat | None) -> set[Card]:
         hidden = 0
         for s in range(PLAYERS):
             hidden |= self.pending[s]
@@ -844,7 +812,7 @@ class KierkiState(State):
                 hidden |= self.hands[s]
         return set(cards_of(hidden))
 
-    def zones(self) -> dict[str, list[int]]:
+    def zones(self) -> dict[str, list[Card]]:
         zones = {f"hand {s}": cards_of(self.hands[s]) for s in range(PLAYERS)}
         zones["undealt"] = [c for s in range(PLAYERS) for c in cards_of(self.pending[s])]
         zones["trick"] = [c for _, c in self.trick]
@@ -899,7 +867,7 @@ class KierkiState(State):
         new.led = self.led
         return new
 
-    def resample(self, seat: int, rng: random.Random) -> Self:
+    def resample(self, seat: Seat, rng: random.Random) -> Self:
         new = self.clone()
         others = [s for s in range(PLAYERS) if s != seat]
         if self.phase == TRUMP:
@@ -925,3 +893,16 @@ class KierkiState(State):
                 new.hands[s] = mask_of(pile)
         new.seed = rng.randrange(2**63)
         return new
+
+
+# --- registration --------------------------------------------------------------------------------
+
+# The one place Kierki is registered: cardhall.registry reads it, every front end finds its pieces
+# through it (see cardhall.games).
+ENTRY: Final = GameEntry(
+    game=Kierki,
+    rules_bot="cardhall.bots.rules_kierki",
+    encoder="cardhall.rl.encoders.kierki",
+    terminal="cardhall.terminal.games.kierki",
+    bench=("kierki",),
+)

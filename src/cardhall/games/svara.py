@@ -76,9 +76,10 @@ import random
 from collections.abc import Callable
 from typing import Any, Final, Self
 
-from cardhall.cards import cards_of, format_card, mask_of, sort_for_display
-from cardhall.core import Game, Observation, State, derived_rng
+from cardhall.cards import Card, cards_of, format_card, mask_of, sort_for_display
+from cardhall.core import Action, Game, Observation, Seat, State, derived_rng
 from cardhall.errors import InvalidOptionError
+from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
 from cardhall.options import Option
@@ -182,7 +183,7 @@ class Svara(Game):
     def num_distinct_actions(self) -> int:
         return BLIND_BASE + 3 * self.units
 
-    def deck(self) -> list[int]:
+    def deck(self) -> list[Card]:
         return list(DECK)
 
     def _blank_state(self, seed: int) -> SvaraState:
@@ -198,13 +199,13 @@ class Svara(Game):
     def raise_by(self, amount: int) -> int:
         return self.raise_base + amount // self.ante - 1
 
-    def _action_label(self, action: int) -> str:
+    def _action_label(self, action: Action) -> str:
         if action < BLIND_BASE:
             return SIMPLE_LABELS[action]
         family, unit = divmod(action - BLIND_BASE, self.units)
         return f"{('blind', 'bet', 'raise')[family]} {(unit + 1) * self.ante}"
 
-    def _action_info(self, action: int) -> dict[str, Any]:
+    def _action_info(self, action: Action) -> dict[str, Any]:
         if action < BLIND_BASE:
             return {"kind": SIMPLE_KINDS[action]}
         family, unit = divmod(action - BLIND_BASE, self.units)
@@ -498,12 +499,12 @@ class SvaraState(State):
         else:
             self._showdown()
 
-    def _put(self, seat: int, amount: int) -> None:
+    def _put(self, seat: Seat, amount: int) -> None:
         self.stacks[seat] -= amount
         self.bets[seat] += amount
         self.contrib[seat] += amount
 
-    def _raised(self, seat: int) -> None:
+    def _raised(self, seat: Seat) -> None:
         in_deal, folded, stacks = self.in_deal, self.folded, self.stacks
         self.pending = [
             s != seat and in_deal[s] and not folded[s] and stacks[s] > 0 for s in range(self.ruleset.players)
@@ -514,7 +515,7 @@ class SvaraState(State):
     def _pot(self) -> int:
         return self.carried + sum(self.contrib)
 
-    def _take_all(self, seat: int, ended: str) -> None:
+    def _take_all(self, seat: Seat, ended: str) -> None:
         amount = self._pot()
         self.stacks[seat] += amount
         if self.events is not None:
@@ -770,10 +771,10 @@ class SvaraState(State):
     # --- Game API ----------------------------------------------------------------------------
 
     @property
-    def to_act(self) -> tuple[int, ...]:
+    def to_act(self) -> tuple[Seat, ...]:
         return () if self.phase == OVER else (self.actor,)
 
-    def legal_actions_unchecked(self, seat: int) -> list[int]:
+    def legal_actions_unchecked(self, seat: Seat) -> list[Action]:
         if self.phase == OVER or seat != self.actor:
             return []
         game = self.ruleset
@@ -807,7 +808,7 @@ class SvaraState(State):
             out.extend(range(game.raise_base + lo - 1, game.raise_base + hi))
         return out
 
-    def _why_illegal(self, seat: int, action: int) -> str:
+    def _why_illegal(self, seat: Seat, action: Action) -> str:
         if self.phase == JOINING:
             return f" (the svara join round: join svara for {self.fee} or pass svara)"
         if self.phase == BLIND:
@@ -821,7 +822,7 @@ class SvaraState(State):
             return f" (a raise is at least {self.min_raise} and must leave chips; else all in)"
         return f" (you owe {self.current - self.bets[seat]} and hold {self.stacks[seat]})"
 
-    def _apply(self, seat: int, action: int) -> None:
+    def _apply(self, seat: Seat, action: Action) -> None:
         self.deal_actions.append((seat, action))
         game = self.ruleset
         if self.phase == JOINING:
@@ -884,14 +885,14 @@ class SvaraState(State):
 
     # --- what a seat sees --------------------------------------------------------------------
 
-    def _known(self, seat: int | None) -> int:
+    def _known(self, seat: Seat | None) -> int:
         """The cards whose place ``seat`` knows: his own after looking, and shown cards."""
         known = self.revealed
         if seat is not None and self.looked:
             known |= self.hands[seat]
         return known
 
-    def _observation(self, seat: int | None, ints: bool = False) -> Observation:
+    def _observation(self, seat: Seat | None, ints: bool = False) -> Observation:
         game = self.ruleset
         # The one difference between the two forms: cards and actions as ints, or as their labels.
         names: tuple[int, ...] | tuple[str, ...] = game.action_ints if ints else game.labels
@@ -940,10 +941,10 @@ class SvaraState(State):
             return self.log_text[:]
         return [text_row(row) for row in self.log]
 
-    def hidden_cards(self, seat: int | None) -> set[int]:
+    def hidden_cards(self, seat: Seat | None) -> set[Card]:
         return set(cards_of(DECK_MASK & ~self._known(seat)))
 
-    def zones(self) -> dict[str, list[int]]:
+    def zones(self) -> dict[str, list[Card]]:
         zones = {f"hand {s}": cards_of(h) for s, h in enumerate(self.hands)}
         zones["stock"] = cards_of(self.stock)
         return zones
@@ -1009,7 +1010,7 @@ class SvaraState(State):
         new.svara_round = self.svara_round
         return new
 
-    def resample(self, seat: int, rng: random.Random) -> Self:
+    def resample(self, seat: Seat, rng: random.Random) -> Self:
         new = self.clone()
         known = self._known(seat)
         unknown = cards_of(DECK_MASK & ~known)
@@ -1024,3 +1025,16 @@ class SvaraState(State):
         new.stock = mask_of(unknown[pos:])
         new.seed = rng.randrange(2**63)
         return new
+
+
+# --- registration --------------------------------------------------------------------------------
+
+# The one place Svara is registered: cardhall.registry reads it, every front end finds its pieces
+# through it (see cardhall.games).
+ENTRY: Final = GameEntry(
+    game=Svara,
+    rules_bot="cardhall.bots.rules_svara",
+    encoder="cardhall.rl.encoders.svara",
+    terminal="cardhall.terminal.games.svara",
+    bench=("svara(max_deals=1)",),
+)

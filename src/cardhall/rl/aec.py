@@ -177,7 +177,7 @@ class CardhallAEC(AECEnv[str, Obs, int]):  # type: ignore[misc]
         if self.render_mode is None:
             return None
         state = self._state()
-        lines = self.game.describe(state.observation(None))
+        lines = self.encoder.describe(state.observation(None))
         lines.append("scores: " + " ".join(map(str, state.scores)))
         lines.append("over" if state.is_over else f"to act: {self.agent_selection}")
         return "\n".join(lines)

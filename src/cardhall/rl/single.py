@@ -171,6 +171,6 @@ class CardhallGym(gym.Env[Array, Any]):
         if self.render_mode is None:
             return None
         state = self._table().state
-        lines = self.game.describe(state.observation(self.seat))
+        lines = self.encoder.describe(state.observation(self.seat))
         lines.append("scores: " + " ".join(map(str, state.scores)))
         return "\n".join(lines)

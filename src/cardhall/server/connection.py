@@ -58,7 +58,7 @@ from cardhall.server.protocol import (
     decode,
     encode,
 )
-from cardhall.server.rates import RateLimited
+from cardhall.server.rates import MESSAGES_PER_CONNECTION, RateLimited
 from cardhall.server.settings import bot_for_level
 from cardhall.store import PlayerRow, StoreUnavailableError
 
@@ -68,8 +68,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RATE = 20.0  # messages per second, on average
-BURST = 40.0
+# A connection's own rate by default (``Limits.messages_per_connection`` sets it; None: none).
+RATE = MESSAGES_PER_CONNECTION.per_second  # messages per second, on average
+BURST = MESSAGES_PER_CONNECTION.burst
 STRIKES = 20  # refused in a row before the connection is closed
 OUTBOX = 1000  # frames waiting to be sent before a client counts as too slow
 WS_POLICY_VIOLATION = 1008
@@ -85,7 +86,7 @@ class Connection:
         self.hosts: dict[str, TableHost] = {}
         self._out: deque[str] = deque()
         self._ready = asyncio.Event()  # frames to send, or the close
-        self._tokens = BURST
+        self._tokens = float("inf")  # a full bucket: the first message fills it to the rate's burst
         self._stamp = time.monotonic()
         self._strikes = 0
         self._close_code: int | None = None
@@ -186,16 +187,20 @@ class Connection:
 
     def _refused(self) -> ProtocolError | None:
         """Why the message just received may not be read (a rate it is beyond); None: it may."""
-        now = time.monotonic()
-        self._tokens = min(BURST, self._tokens + (now - self._stamp) * RATE)
-        self._stamp = now
-        if self._tokens < 1:
-            return ProtocolError("rate_limited", f"at most {RATE:g} messages a second on one connection")
+        rate = self.ctx.limiter.limits.messages_per_connection  # a setting (Limits), None: no rate
+        if rate is not None:
+            now = time.monotonic()
+            self._tokens = min(rate.burst, self._tokens + (now - self._stamp) * rate.per_second)
+            self._stamp = now
+            if self._tokens < 1:
+                what = f"at most {rate.per_second:g} messages a second on one connection"
+                return ProtocolError("rate_limited", what)
         try:
             self.ctx.limiter.message(None if self.player is None else self.player.id, self.address)
         except RateLimited as e:
             return e
-        self._tokens -= 1
+        if rate is not None:
+            self._tokens -= 1
         return None
 
     # --- what each message does ----------------------------------------------------------------

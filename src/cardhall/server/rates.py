@@ -62,6 +62,8 @@ TABLES_PER_PLAYER: Final = Rate(1 / 6, 10)
 TABLES_PER_ADDRESS: Final = Rate(1 / 2, 30)
 MESSAGES_PER_PLAYER: Final = Rate(30, 60)  # a connection alone may send 20 a second: two tabs, and more
 MESSAGES_PER_ADDRESS: Final = Rate(100, 200)
+# One connection's own bucket (cardhall.server.connection reads it; RATE and BURST there name it).
+MESSAGES_PER_CONNECTION: Final = Rate(20, 40)
 WAITING_TABLES_PER_PLAYER: Final = 5  # waiting tables one player created, at once
 # Waiting or playing tables one player created, at once: each match is bounded (bounds.py), and this
 # bounds how many a guest keeps going (quick plays he left, which stand-ins play to the end).
@@ -78,11 +80,13 @@ class Limits:
     tables_per_address: Rate | None = TABLES_PER_ADDRESS
     messages_per_player: Rate | None = MESSAGES_PER_PLAYER
     messages_per_address: Rate | None = MESSAGES_PER_ADDRESS
+    messages_per_connection: Rate | None = MESSAGES_PER_CONNECTION
     waiting_tables_per_player: int | None = WAITING_TABLES_PER_PLAYER
     unfinished_tables_per_player: int | None = UNFINISHED_TABLES_PER_PLAYER
 
     def without_rates(self) -> Limits:
-        """These limits with no rate per person or per address (the caps on tables stay)."""
+        """These limits with no rate per person or per address (the caps on tables stay, and so does
+        each connection's own rate: ``cardhall serve --no-rate-limits``)."""
         return replace(
             self,
             players_per_address=None,
@@ -91,6 +95,11 @@ class Limits:
             messages_per_player=None,
             messages_per_address=None,
         )
+
+    def unpaced(self) -> Limits:
+        """These limits with no rate at all, a connection's own included (the caps on tables stay): for
+        tests that send as fast as they can rather than pace themselves under the rates."""
+        return replace(self.without_rates(), messages_per_connection=None)
 
 
 class RateLimited(ProtocolError):

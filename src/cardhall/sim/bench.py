@@ -39,19 +39,8 @@ from rich.table import Table
 from cardhall.core import Game, State
 from cardhall.engine_build import is_compiled
 from cardhall.errors import CardhallError, InvalidOptionError
-from cardhall.registry import game_classes, load_game
+from cardhall.registry import entries, load_game
 from cardhall.sim.playout import ProgressHook, python_loop, random_playouts
-
-# One sensible game string per game: each match has a fixed, moderate length, so games/s means
-# something and random play always finishes. Hearts is listed in both its forms (the targets
-# name both). A registered game missing here is benchmarked by its bare name.
-DEFAULT_GAME_STRINGS: dict[str, tuple[str, ...]] = {
-    "gin": ("gin(players=2,max_hands=1)", "gin(max_hands=5)"),
-    "hearts": ("hearts(decks=1,players=4,max_hands=1)", "hearts(max_hands=5)"),
-    "hokm": ("hokm(max_hands=5)",),
-    "kierki": ("kierki",),
-    "svara": ("svara(max_deals=1)",),
-}
 
 OPERATIONS = ("clone", "legal_actions", "apply", "apply_unchecked", "observation")
 SAMPLE_STATES = 64
@@ -307,8 +296,9 @@ def engine() -> str:
 
 def default_game_strings() -> list[str]:
     out: list[str] = []
-    for name in game_classes():
-        out.extend(DEFAULT_GAME_STRINGS.get(name, (name,)))
+    for name, registered in entries().items():
+        # The game's own short forms (its registration's ``bench``: fixed, moderate lengths).
+        out.extend(registered.bench or (name,))
     return out
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from cardhall.terminal.games import game_module, signed
 from cardhall.terminal.style import Style
 
 Event = dict[str, Any]
@@ -44,6 +45,10 @@ class Narrator:
     def per_seat(self, values: Sequence[Any], fmt: Callable[[Any], str] = str) -> str:
         return ", ".join(f"{self.short(s)} {fmt(v)}" for s, v in enumerate(values))
 
+    def points_line(self, event: Event) -> list[str]:
+        """A deal's points per seat: what a game's ``deal_scored`` tells of an event it has no words for."""
+        return [f"  points {self.per_seat(event['points'], signed)}"]
+
     def lines(self, event: Event) -> list[str]:
         kind = event["type"]
         handler = _HANDLERS.get(kind)
@@ -51,10 +56,6 @@ class Narrator:
             return handler(self, event)
         fields = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("n", "type"))
         return [escape(f"{kind.replace('_', ' ')}: {fields}")]
-
-
-def _signed(v: int) -> str:
-    return f"{v:+d}"
 
 
 def _action(nr: Narrator, e: Event) -> list[str]:
@@ -152,7 +153,7 @@ def _knock(nr: Narrator, e: Event) -> list[str]:
 
 
 def _match_bonuses(nr: Narrator, e: Event) -> list[str]:
-    return [f"Match bonuses: {nr.per_seat(e['points'], _signed)}"]
+    return [f"Match bonuses: {nr.per_seat(e['points'], signed)}"]
 
 
 def _looked(nr: Narrator, e: Event) -> list[str]:
@@ -198,35 +199,7 @@ def _busted(nr: Narrator, e: Event) -> list[str]:
 
 def _deal_scored(nr: Narrator, e: Event) -> list[str]:
     lines = [nr.style.em(f"Deal {e.get('deal_number', e['deal'])} scored")]
-    if nr.game == "hokm" and "contracts" in e:
-        for s, (c, t, m) in enumerate(zip(e["contracts"], e["tricks"], e["made"], strict=True)):
-            lines.append(
-                f"  {nr.short(s)}: contract {c}, took {t}: {'made' if m else 'FAILED'} {e['points'][s]:+d}"
-            )
-    elif nr.game == "kierki" and "breakdown" in e:
-        for s, items in enumerate(e["breakdown"]):
-            detail = ", ".join(f"{i['item']} x{i['count']} {i['points']:+d}" for i in items if i["count"])
-            lines.append(f"  {nr.short(s)}: {e['points'][s]:+d}" + (f" ({detail})" if detail else ""))
-    elif nr.game == "hearts" and "players" in e:
-        for s, p in enumerate(e["players"]):
-            lines.append(
-                f"  {nr.short(s)}: hearts {p['hearts']}, queens {p['queens']}, widow {p['widow']}"
-                f" -> {e['points'][s]:+d}"
-            )
-        if e.get("moon") is not None:
-            lines.append(f"  moon: {nr.who(e['moon'])} ({escape(str(e.get('moon_choice')))})")
-    elif nr.game == "gin" and "result" in e:
-        winner = "nobody" if e.get("winner") is None else nr.who(e["winner"])
-        lines.append(
-            f"  {escape(str(e['result']))}: deadwood {e.get('knocker_deadwood')} against "
-            f"{e.get('opponent_deadwood')}, bonus {e.get('bonus')}; won by {winner}"
-        )
-        lines.append(f"  points {nr.per_seat(e['points'], _signed)}")
-    elif nr.game == "svara" and "won" in e:
-        lines.append(f"  won {nr.per_seat(e['won'])}")
-        lines.append(f"  paid {nr.per_seat(e['paid'])}")
-    else:
-        lines.append(f"  points {nr.per_seat(e['points'], _signed)}")
+    lines += game_module(nr.game).deal_scored(nr, e)  # the game's own account, seat by seat
     lines.append(f"  totals {nr.per_seat(e['totals'])}")
     return lines
 

@@ -133,6 +133,15 @@ class Encoder(ABC):
     def field(self, name: str) -> Field:
         return self._by_name[name]
 
+    # --- display ---------------------------------------------------------------------------------
+
+    def describe(self, observation: Observation) -> list[str]:
+        """Lines telling a person what an observation (text form) shows: the environments' ``render``
+        (the RL front end's one display path; the terminal and the browser have their own). A game's
+        encoder may tell its table better; this default lists the keys that are not the seat's own."""
+        skip = {"game", "seat", "hand", "scores", "to_act", "legal_actions"}
+        return [f"{k}: {v}" for k, v in observation.items() if k not in skip]
+
     def rel(self, seat: int, me: int) -> int:
         """The relative position of ``seat`` seen from ``me``."""
         return (seat - me) % self.players

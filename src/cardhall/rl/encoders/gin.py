@@ -39,14 +39,16 @@ game's own search), so the array holds the first ``LAYOUTS`` = 6: a seventh woul
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 
 from cardhall.cards import parse_card
 from cardhall.core import Observation, State
-from cardhall.errors import InvalidCardError
+from cardhall.errors import InvalidCardError, InvalidOptionError
+from cardhall.games.gin import GinState
+from cardhall.games.gin_melds import deadwood
 from cardhall.rl.encoders.base import Array, Encoder
+from cardhall.rl.encoders.gin_bits import BitLayout, card_bits
 
 PHASES = ("upcard", "draw", "discard", "arrange", "layoff", "over")
 ROLES = ("box", "captain", "advisor", "dealer", "non-dealer")
@@ -139,11 +141,14 @@ class GinEncoder(Encoder):
             flags += self._suggested[suggestion]
 
     def encode_state(self, state: State, seat: int) -> Array:
-        """The same array as :meth:`encode` of the seat's observation, built from the state's
-        ``card_bits(seat, layout)`` (the observation's facts as one bit string, nothing built per move
-        of the hand, and a few numbers): the bits unpacked at once, the numbers written as one slice.
-        Several times faster, since nothing is built or read per move of the hand."""
-        packed, numbers = state.card_bits(seat, self._layout)  # type: ignore[attr-defined]
+        """The same array as :meth:`encode` of the seat's observation, built from
+        :func:`~cardhall.rl.encoders.gin_bits.card_bits` of the state (the observation's facts as one
+        bit string, nothing built per move of the hand, and a few numbers): the bits unpacked at once,
+        the numbers written as one slice. Several times faster, since nothing is built or read per move
+        of the hand."""
+        if not isinstance(state, GinState):
+            raise InvalidOptionError(f"{self.game}: the gin encoder encodes gin states, not {state!r}")
+        packed, numbers = card_bits(state, seat, self._layout)
         bits = np.unpackbits(np.frombuffer(packed, np.uint8), count=self.size)
         out = bits.astype(np.float32)
         out[self._numbers] = numbers
@@ -155,8 +160,8 @@ class GinEncoder(Encoder):
         return slice(self.hand_sizes.start, self.numbers.stop)
 
     @cached_property
-    def _layout(self) -> Any:
-        """Where this encoder's fields are, for ``GinState.card_bits`` (a ``BitLayout`` of the game's).
+    def _layout(self) -> BitLayout:
+        """Where this encoder's fields are, for :func:`~cardhall.rl.encoders.gin_bits.card_bits`.
         Its numbers come as one slice, from ``hand_sizes`` to ``numbers``, so those fields must stay
         side by side in this order."""
         assert self.scores.start == self.hand_sizes.stop and self.hands_won.start == self.scores.stop
@@ -164,7 +169,7 @@ class GinEncoder(Encoder):
         suggested = []
         if self.suggestion is not None:
             suggested = [sum(1 << p for p in positions) for positions in self._suggested]
-        return self.game.bit_layout(  # type: ignore[attr-defined]
+        return BitLayout(
             size=self.size,
             phase=self.phase.start,
             phases=PHASES,
@@ -212,6 +217,34 @@ class GinEncoder(Encoder):
             positions.append(start + (SUGGESTED.index(kind) if kind in SUGGESTED else len(SUGGESTED)))
             out.append(positions)
         return out
+
+    # --- display ---------------------------------------------------------------------------------
+
+    def describe(self, observation: Observation) -> list[str]:
+        """The table in a few lines, for ``render``."""
+        o = observation
+        lines = [f"Hand {o['hand_number']}, phase {o['phase']}, roles {o['roles']}"]
+        lines.append(
+            f"Stock: {o['stock_size']} cards; discard pile (top last): {' '.join(o['discard_pile'])}"
+        )
+        if o.get("banned_discard"):
+            lines.append(f"You may not discard {o['banned_discard']} this turn")
+        if o.get("suggestion"):
+            lines.append(f"Advisor suggests: {o['suggestion']}")
+        knock = o.get("knock")
+        if knock:
+            melds = "  ".join(" ".join(m) for m in knock["melds"])
+            lines.append(
+                f"Seat {knock['seat']} {'went gin' if knock['gin'] else 'knocked'}: {melds}"
+                f" | deadwood {' '.join(knock['deadwood_cards']) or '-'} = {knock['deadwood']}"
+            )
+        for i, arrangement in enumerate(o.get("arrangements") or (), 1):
+            melds = "  ".join(" ".join(m) for m in arrangement["melds"])
+            dead = " ".join(arrangement["deadwood_cards"]) or "-"
+            lines.append(f"arrange {i}: {melds} | deadwood {dead} = {arrangement['deadwood']}")
+        if o["seat"] is not None and o["hand"]:
+            lines.append(f"Your deadwood: {deadwood(o['hand'])}")
+        return lines
 
 
 ENCODER = GinEncoder

@@ -30,6 +30,7 @@ Hearts counts penalty points (the lowest total wins), so its rewards are the neg
 from __future__ import annotations
 
 from cardhall.core import Observation
+from cardhall.games.hearts import MOON, OVER, PLAY
 from cardhall.rl.encoders.base import Array, Encoder
 
 PHASES = ("pass", "play", "moon", "over")
@@ -82,6 +83,34 @@ class HeartsEncoder(Encoder):
         self.put_value(out, self.numbers, float(obs["hearts_broken"]))
         self.put_value(out, self.numbers, obs["widow_size"], 8, 1)
         self.put_value(out, self.numbers, obs["set_aside_tricks"], 4, 2)
+
+    # --- display ---------------------------------------------------------------------------------
+
+    def describe(self, observation: Observation) -> list[str]:
+        """The table in a few lines, for ``render``."""
+        o = observation
+        lines = [
+            f"Hand {o['hand_number']}, dealer seat {o['dealer']}, phase: {o['phase']}, "
+            f"passing {o['pass_direction']}, hearts {'broken' if o['hearts_broken'] else 'not broken'}"
+        ]
+        if o["passing"]:
+            lines.append("Chosen to pass: " + " ".join(o["passing"]))
+        if o["passed_to"] is not None:
+            lines.append(f"Passed to seat {o['passed_to']}: " + " ".join(o["passed_cards"]))
+        if o["received_from"] is not None:
+            lines.append(f"Received from seat {o['received_from']}: " + " ".join(o["received_cards"]))
+        if o["phase"] in (PLAY, MOON, OVER) and o["tricks"]:
+            last = o["tricks"][-1]
+            shown = " ".join(f"{p['seat']}:{p['card']}" for p in last["cards"])
+            who = "nobody (set aside)" if last["winner"] is None else f"seat {last['winner']}"
+            lines.append(f"Last trick: {shown} -> {who}")
+        if o["phase"] == PLAY:
+            lines.append("Trick: " + (" ".join(f"{p['seat']}:{p['card']}" for p in o["trick"]) or "(empty)"))
+            lines.append("Points taken: " + ", ".join(map(str, o["trick_points"])))
+        if o["widow_size"]:
+            taker = "not taken" if o["widow_taker"] is None else f"taken by seat {o['widow_taker']}"
+            lines.append(f"Widow: {o['widow_size']} cards, {taker}")
+        return lines
 
 
 ENCODER = HeartsEncoder

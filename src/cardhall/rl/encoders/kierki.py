@@ -25,7 +25,9 @@ Kierki's scores are points won (penalties are negative), so its rewards are the 
 
 from __future__ import annotations
 
+from cardhall.cards import SUITS
 from cardhall.core import Observation
+from cardhall.games.kierki import DEALS, LOTTERY, OVER, PLAY, TRUMP
 from cardhall.rl.encoders.base import Array, Encoder
 
 PHASES = ("trump", "play", "lottery", "over")
@@ -70,6 +72,43 @@ class KierkiEncoder(Encoder):
         self.put_per_seat(out, self.tricks_won, obs["tricks_won"], me, 13)
         self.put_per_seat(out, self.deal_points, obs["deal_points"], me, 500)
         self.put_per_seat(out, self.scores, obs["scores"], me, 2000)
+
+    # --- display ---------------------------------------------------------------------------------
+
+    def describe(self, observation: Observation) -> list[str]:
+        """The table in a few lines, for ``render``."""
+        o = observation
+        if o["phase"] == OVER:
+            lines = ["The match is over."]
+        else:
+            lines = [
+                f"Deal {o['deal_number']} of {DEALS}: {o['deal_name']} ({o['deal_rule']}); "
+                f"dealer seat {o['dealer']}"
+            ]
+        if o["phase"] == TRUMP:
+            lines.append(f"Seat {o['trump_chooser']} names trump after seeing 5 cards")
+        if o["phase"] == PLAY:
+            if o["trump"]:
+                lines.append(f"Trump: {o['trump']} (named by seat {o['trump_chooser']})")
+            lines.append("Tricks taken: " + ", ".join(map(str, o["tricks_won"])))
+            lines.append("Points this deal: " + ", ".join(map(str, o["deal_points"])))
+            if o["tricks"]:
+                last = o["tricks"][-1]
+                shown = " ".join(f"{p['seat']}:{p['card']}" for p in last["cards"])
+                lines.append(f"Last trick: {shown} -> seat {last['winner']} ({last['points']})")
+            lines.append("Trick: " + (" ".join(f"{p['seat']}:{p['card']}" for p in o["trick"]) or "(empty)"))
+        if o["phase"] == LOTTERY:
+            rows = []
+            for suit, row in zip(SUITS, o["layout"], strict=True):
+                rows.append(f"{suit}: {row['low']}..{row['high']}" if row else f"{suit}: -")
+            lines.append("Layout: " + "  ".join(rows))
+            lines.append("Cards left: " + ", ".join(map(str, o["hand_sizes"])))
+            if o["out"]:
+                lines.append("Out: " + ", ".join(f"seat {s}" for s in o["out"]))
+        if o["score_sheet"]:
+            last_row = o["score_sheet"][-1]
+            lines.append(f"Deal {last_row['deal']} ({last_row['name']}) scored: {last_row['points']}")
+        return lines
 
 
 ENCODER = KierkiEncoder

@@ -1,12 +1,20 @@
-// Each game's table module by game name; a game without one gets the shared table (base.js).
+// Each game's table module, by game name: games/<name>.js (exporting `<name>`), which every game the
+// server registers brings (tests/test_architecture.py checks it). The names come from the server's game
+// list (GET /api/games), so no list of games is kept here; a game without a module of its own, or one
+// that fails to load, gets the shared table (base.js).
 import { base } from "./base.js";
-import { gin } from "./gin.js";
-import { hearts } from "./hearts.js";
-import { hokm } from "./hokm.js";
-import { kierki } from "./kierki.js";
-import { svara } from "./svara.js";
+import { api } from "../util.js";
 
-const GAMES = { gin, hearts, hokm, kierki, svara };
+const { games } = await api("GET", "/api/games");
+const loaded = await Promise.all(
+  games.map(({ name }) =>
+    import(`./${name}.js`).then(
+      (module) => [name, module[name] || base],
+      () => [name, base],
+    ),
+  ),
+);
+const GAMES = Object.fromEntries(loaded);
 
 export function gameModule(gameString) {
   return GAMES[(gameString || "").split("(")[0]] || base;

@@ -1,0 +1,42 @@
+"""Hearts in the terminal: points taken per seat, the pass and its direction, hearts broken, the widow,
+each deal's hearts, queens, widow and moon."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.markup import escape
+
+from cardhall.terminal.games import Obs, at, trick_line
+
+if TYPE_CHECKING:
+    from cardhall.terminal.narrate import Event, Narrator
+    from cardhall.terminal.style import Style
+
+
+def seat_stats(obs: Obs, seat: int, wide: bool, cards: str, score: str) -> str:
+    points = at(obs.get("trick_points"), seat, 0)
+    return f"{cards}{'points' if wide else 'pts'} {points}  {score}"
+
+
+def table_lines(obs: Obs, style: Style, me: int | None) -> list[str]:
+    first = f"Hand {obs.get('hand_number')}  pass {escape(str(obs.get('pass_direction')))}"
+    if obs.get("phase") == "pass" and me is not None:
+        chosen = at(obs.get("passes_chosen"), me, 0)
+        first += f"  (you have chosen {chosen}: {style.cards(obs.get('passing') or [])})"
+    first += f"  hearts {'broken' if obs.get('hearts_broken') else 'not broken'}"
+    first += f"  widow {obs.get('widow_size')}  target {obs.get('target')}"
+    return [first, trick_line(obs, style, me)]
+
+
+def deal_scored(nr: Narrator, e: Event) -> list[str]:
+    if "players" not in e:
+        return nr.points_line(e)
+    lines = [
+        f"  {nr.short(s)}: hearts {p['hearts']}, queens {p['queens']}, widow {p['widow']}"
+        f" -> {e['points'][s]:+d}"
+        for s, p in enumerate(e["players"])
+    ]
+    if e.get("moon") is not None:
+        lines.append(f"  moon: {nr.who(e['moon'])} ({escape(str(e.get('moon_choice')))})")
+    return lines
