@@ -79,6 +79,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.dml import Insert
 
 from cardhall.store.base import Store, StoreError, StoreUnavailableError
+from cardhall.store.social import SocialSql, social_tables
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
@@ -208,6 +209,9 @@ RATINGS = Table(
     CheckConstraint(_in("pool", RATING_POOLS), name="pool"),
     Index(None, "game", "pool"),
 )
+
+# Private tables, friends, blocks, roles, sanctions and reports (cardhall.store.social).
+SOCIAL = social_tables(metadata, UtcDateTime)
 
 
 # --- opening -------------------------------------------------------------------------------------
@@ -396,8 +400,12 @@ def _rating_row(row: Row[Any]) -> RatingRow:
 _RATING = (*RATINGS.c, PLAYERS.c.name)
 
 
-class SqlStore(Store):
+class SqlStore(SocialSql, Store):
     """A :class:`Store` on an SQLAlchemy async engine (open it with :func:`open_store`)."""
+
+    social = SOCIAL
+    players_table = PLAYERS
+    chat_table = CHAT
 
     def __init__(self, engine: AsyncEngine, url: str, *, memory: bool = False) -> None:
         self.engine = engine
