@@ -17,6 +17,7 @@ from cardhall.server.committer import Committer
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.rates import Limiter, Limits
+from cardhall.server.relations import Relations
 from cardhall.store import RatingRow, Store
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ class ServerContext:
         self.store_watch = StoreWatch(store)
         self.limiter = Limiter(limits)
         self.lobby = Lobby(self, self.limiter)
+        self.social = Relations(store, self.limiter)  # private tables, bans, blocks; its .presence
         self.admin_token = admin_token  # None: no admin routes (never logged)
         self.bot_workers = bot_workers
         self._bot_pool: ProcessPoolExecutor | None = None
@@ -53,6 +55,7 @@ class ServerContext:
     async def start(self) -> None:
         self.committer.start()
         restored = await self.lobby.restore()
+        await self.social.restore(self.lobby.hosts.values())  # (before any connection: private stays private)
         if restored:
             log.info("brought back %d unfinished tables", restored)
         self.collector.start()

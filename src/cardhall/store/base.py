@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-
-from cardhall.core import Record
 from datetime import datetime
 
+from cardhall.core import Record
 from cardhall.store.rows import ActionRow, ChatRow, PlayerRow, RatingRow, ReportRow, ResultRow, TableRow
 
 
@@ -164,6 +163,10 @@ class Store(ABC):
 
     @abstractmethod
     async def blocked_by(self, player: int) -> list[int]: ...
+
+    @abstractmethod
+    async def blockers(self, player: int) -> list[int]:
+        """The people who block ``player``."""
 
     @abstractmethod
     async def blocks(self, blocker: int, blocked: int) -> bool: ...

@@ -155,7 +155,9 @@ class SocialSql:
         private = self.social["private"]
         async with self._writing() as c:
             await c.execute(
-                private.insert().values(table_id=table_id, invitation=invitation, created_at=datetime.now(UTC))
+                private.insert().values(
+                    table_id=table_id, invitation=invitation, created_at=datetime.now(UTC)
+                )
             )
 
     async def private_tables(self, table_ids: Sequence[str]) -> dict[str, str]:
@@ -202,7 +204,9 @@ class SocialSql:
             )
         )
         low, high = _pair(a, b)
-        await c.execute(self.social["friends"].insert().values(low_id=low, high_id=high, since=datetime.now(UTC)))
+        await c.execute(
+            self.social["friends"].insert().values(low_id=low, high_id=high, since=datetime.now(UTC))
+        )
 
     async def request_friend(self, sender: int, recipient: int) -> str:
         """``sender`` asks ``recipient`` to be friends: ``requested`` (stored), ``accepted`` (he had
@@ -235,7 +239,9 @@ class SocialSql:
                 await self._befriend(c, sender, recipient)
             else:
                 await c.execute(
-                    delete(requests).where(requests.c.sender_id == sender, requests.c.recipient_id == recipient)
+                    delete(requests).where(
+                        requests.c.sender_id == sender, requests.c.recipient_id == recipient
+                    )
                 )
             return True
 
@@ -297,7 +303,9 @@ class SocialSql:
             )
             if (await c.execute(found)).first() is None:
                 await c.execute(
-                    blocks.insert().values(blocker_id=blocker, blocked_id=blocked, created_at=datetime.now(UTC))
+                    blocks.insert().values(
+                        blocker_id=blocker, blocked_id=blocked, created_at=datetime.now(UTC)
+                    )
                 )
 
     async def unblock(self, blocker: int, blocked: int) -> bool:
@@ -315,10 +323,19 @@ class SocialSql:
         async with self._reading() as c:
             return [r.blocked_id for r in await c.execute(query)]
 
+    async def blockers(self, player: int) -> list[int]:
+        """The people who block ``player``."""
+        blocks = self.social["blocks"]
+        query = select(blocks.c.blocker_id).where(blocks.c.blocked_id == player)
+        async with self._reading() as c:
+            return [r.blocker_id for r in await c.execute(query)]
+
     async def blocks(self, blocker: int, blocked: int) -> bool:
         """Whether ``blocker`` blocks ``blocked``."""
         blocks = self.social["blocks"]
-        query = select(blocks.c.blocker_id).where(blocks.c.blocker_id == blocker, blocks.c.blocked_id == blocked)
+        query = select(blocks.c.blocker_id).where(
+            blocks.c.blocker_id == blocker, blocks.c.blocked_id == blocked
+        )
         async with self._reading() as c:
             return (await c.execute(query)).first() is not None
 
@@ -371,7 +388,9 @@ class SocialSql:
         bans = self.social["bans"]
         async with self._writing() as c:
             await c.execute(delete(bans).where(bans.c.player_id == player))
-            await c.execute(bans.insert().values(player_id=player, reason=reason, at=datetime.now(UTC), by_id=by))
+            await c.execute(
+                bans.insert().values(player_id=player, reason=reason, at=datetime.now(UTC), by_id=by)
+            )
 
     async def unban(self, player: int) -> bool:
         bans = self.social["bans"]
@@ -421,7 +440,15 @@ class SocialSql:
         async with self._reading() as c:
             return [
                 ReportRow(
-                    r.reporter_id, r.line_id, r.table_id, r.sender_id, r.sender_name, r.text, r.reason, r.id, r.at
+                    r.reporter_id,
+                    r.line_id,
+                    r.table_id,
+                    r.sender_id,
+                    r.sender_name,
+                    r.text,
+                    r.reason,
+                    r.id,
+                    r.at,
                 )
                 for r in await c.execute(query)
             ]

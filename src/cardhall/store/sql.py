@@ -79,7 +79,6 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.dml import Insert
 
 from cardhall.store.base import Store, StoreError, StoreUnavailableError
-from cardhall.store.social import SocialSql, social_tables
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
@@ -91,6 +90,7 @@ from cardhall.store.rows import (
     SeatRow,
     TableRow,
 )
+from cardhall.store.social import SocialSql, social_tables
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")

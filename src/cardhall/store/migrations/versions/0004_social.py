@@ -9,6 +9,8 @@ Create Date: 2026-12-01
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -19,7 +21,7 @@ branch_labels = None
 depends_on = None
 
 
-def _player(column: str, table: str, nullable: bool = False) -> list[sa.SchemaItem]:
+def _player(column: str, table: str, nullable: bool = False) -> list[Any]:
     return [
         sa.Column(column, sa.Integer(), nullable=nullable),
         sa.ForeignKeyConstraint([column], ["players.id"], name=op.f(f"fk_{table}_{column}_players")),
