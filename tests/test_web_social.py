@@ -165,6 +165,7 @@ def test_the_friends_panel_and_the_table_chat_in_each_language(
     ann = new_page(browser, base_url, viewport, errors)
     enter(ann, "Ann", lang)
     ann.wait_for_selector("#friends .my-number")
+    assert "null" not in ann.locator("#friends").inner_text()  # (no part left out shows as "null")
     shot(ann, f"friends-{lang}-{size}")
     quick = api(
         ann, "POST", "/api/quickplay", {"game": "hokm", "settings": {"bot_pace_ms": 0, "turn_seconds": 0}}

@@ -53,7 +53,8 @@ export function friendsPanel(nav) {
     }
     const input = h("input", { id: "friend-id", type: "text", inputmode: "numeric", "aria-label": t("friends.add_label") });
     const mine = store.get("id");
-    panel.replaceChildren(
+    // (replaceChildren writes a null as the text "null": the parts left out are dropped first)
+    const parts = [
       h("h2", { id: "friends-title", text: t("friends.title") }),
       mine ? h("p", { class: "my-number" }, t("friends.your_number", { id: Number(mine) })) : null,
       h(
@@ -110,7 +111,8 @@ export function friendsPanel(nav) {
             person(p, button("friend-unblock", t("friends.unblock"), () => call("POST", `/api/blocks/${p.id}/remove`, {}))),
           )))
         : null,
-    );
+    ];
+    panel.replaceChildren(...parts.filter(Boolean));
   }
   draw();
   panel.refresh = draw;

@@ -704,10 +704,10 @@ export class WaitingRoom {
       h(
         "section",
         { class: "panel room", "aria-labelledby": "room-title", "data-table": this.id },
-        sharePanel(this.id),
         h("h2", { id: "room-title", text: t("lobby.room_title", { game: title }) }),
         s && s.game.includes("(") ? h("p", { class: "game-string" }, h("code", { text: s.game })) : null,
         h("p", { class: "room-id" }, t("lobby.room_id"), " ", h("code", { text: this.id })),
+        sharePanel(this.id),
         s
           ? h("p", {
               class: "room-status",
