@@ -218,6 +218,8 @@ async def request_friend(request: Request) -> Response:
         raise refused(me, "blocking", f"you block player {other.id}: unblock him first", "a friend request")
     if await store.are_friends(me.id, other.id):
         raise refused(me, "already_friends", f"you and player {other.id} are friends", "a friend request")
+    if other.id in (await store.friend_requests(me.id))[1]:
+        raise refused(me, "already_asked", f"you asked player {other.id} already", "a friend request")
     ctx.social.limiter.friend_request(me.id)  # (after the checks: a refused request costs nothing)
     outcome = await store.request_friend(me.id, other.id)
     if outcome == "blocked":  # he blocks me: answered as for nobody (see the module)
