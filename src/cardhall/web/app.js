@@ -95,11 +95,16 @@ function connect() {
   link = new Link(
     (frame) => {
       // A friend's invitation or request reaches this page whatever it shows (issue 25).
-      if (frame.type === "invited") return showInvitation(frame, (id) => openTable(id, "join", true));
+      if (frame.type === "invited") {
+        return showInvitation(frame, (id) => {
+          store.set("invited_to", id); // (a full table is watched instead: below)
+          openTable(id, "join", true);
+        });
+      }
       if (frame.type === "friends") return friendsChanged(frame);
       if (frame.type === "error" && String(frame.ref).startsWith("chat:")) return chatError(frame);
       // The table of an invitation is full: watch it instead.
-      if (frame.type === "error" && frame.code === "seat_taken" && view && view.mode === "join" && invitationFor(view.id) && !view.state?.seats?.some((s) => s.name === store.get("name") && s.kind === "person")) {
+      if (frame.type === "error" && frame.code === "seat_taken" && view && view.mode === "join" && (invitationFor(view.id) || store.get("invited_to") === view.id) && !view.state?.seats?.some((s) => s.name === store.get("name") && s.kind === "person")) {
         openTable(view.id, "watch");
         return;
       }
