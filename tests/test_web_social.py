@@ -181,4 +181,17 @@ def test_the_friends_panel_and_the_table_chat_in_each_language(
     title = ann.locator(".chat h2").inner_text()
     assert title == ("আলাপ" if lang == "bn" else "Chat")
     shot(ann, f"table-chat-{lang}-{size}", full_page=False)
+    # A private table's waiting room: its badge, its link to copy, its chat.
+    made = api(ann, "POST", "/api/private-tables", {"game": "hokm", "settings": {"bot_pace_ms": 0}})
+    ann.goto(made["link"])
+    ann.wait_for_selector(".room-seat.me")
+    ann.wait_for_selector("#copy-invite")
+    assert ann.locator("#invite-link").input_value().endswith(made["link"])
+    ann.fill("#chat-text", "এখানে আসুন" if lang == "bn" else "come over")
+    ann.click("#chat-send")
+    ann.wait_for_selector(".room ~ .chat .chat-line")
+    assert ann.locator(".private-badge").inner_text() == (
+        "ব্যক্তিগত টেবিল" if lang == "bn" else "Private table"
+    )
+    shot(ann, f"private-room-{lang}-{size}")
     assert not errors, errors
