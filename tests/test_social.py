@@ -427,3 +427,29 @@ def test_cardhall_admin_gives_the_moderator_role_and_lists_reports(
         assert json.loads(capsys.readouterr().out) == []
         assert main(["admin", "--server", url, "reports"]) == 0
         assert "0 reports" in capsys.readouterr().out
+
+
+BODY_ROUTES = [
+    "/api/private-tables",
+    "/api/invitations",
+    "/api/reports",
+    "/api/moderation/mute",
+    "/api/moderation/ban",
+    "/api/moderation/unban",
+]
+
+
+@pytest.mark.parametrize("path", BODY_ROUTES)
+def test_a_body_that_is_not_json_or_of_the_wrong_shape_is_refused(social: Hall, path: str) -> None:
+    mod = social.person("Mo")
+    social.moderator(mod)
+    headers = {**mod.headers, "Content-Type": "application/json"}
+    refused(social.client.post(path, content=b"[", headers=headers), 400, "bad_json")
+    refused(social.client.post(path, json={"nonsense": 1}, headers=mod.headers), 400, "bad_message")
+    refused(
+        social.client.post(path, content=b"{}", headers={**mod.headers, "Content-Type": "text/plain"}),
+        415,
+        "bad_content_type",
+    )
+    refused(social.client.post(path, json={}), 401, "not_authenticated")
+    assert social.read(social.store.reports) == [] and social.read(social.store.banned, mod.id) is None
