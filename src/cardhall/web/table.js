@@ -188,7 +188,8 @@ export class TableView {
     notify.title(turn, this.gameTitle());
     if (becameTurn) notify.yourTurn(this.gameTitle());
     this.render();
-    if (becameTurn) this.focusTurn();
+    // (not away from a chat line being typed: the keys typed next would play a card)
+    if (becameTurn && document.activeElement !== this.chat.input) this.focusTurn();
     this.game.pump?.(this);
   }
 
