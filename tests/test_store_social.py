@@ -120,3 +120,11 @@ async def test_a_report_keeps_the_line_as_it_was_and_a_private_table_its_invitat
     assert [p.name for p in await store.players_named("Bob")] == ["Bob"] and await store.players_named(
         "Z"
     ) == []
+
+
+async def test_the_open_private_tables_are_those_waiting_or_playing(store: SqlStore) -> None:
+    for table_id, status in (("w", "waiting"), ("p", "playing"), ("f", "finished"), ("o", "waiting")):
+        await store.save_table(TableRow(table_id, "hokm", "3", 1, {}, [SeatRow(0)] * 3, status=status))  # type: ignore[arg-type]
+    for table_id in ("w", "p", "f"):
+        await store.save_private_table(table_id, f"invitation-{table_id}")
+    assert await store.open_private_tables() == {"w": "invitation-w", "p": "invitation-p"}

@@ -54,8 +54,9 @@ class ServerContext:
 
     async def start(self) -> None:
         self.committer.start()
+        invitations = await self.store.open_private_tables()  # (read first: see Relations.restore)
         restored = await self.lobby.restore()
-        await self.social.restore(self.lobby.hosts.values())  # (before any connection: private stays private)
+        self.social.restore(self.lobby.hosts.values(), invitations)
         if restored:
             log.info("brought back %d unfinished tables", restored)
         self.collector.start()

@@ -53,12 +53,12 @@ class Relations:
         self.limiter = limiter  # the chat's rate, friend requests', invitations', reports'
         self.presence: Presence = presence if presence is not None else MemoryPresence()
 
-    async def restore(self, hosts: Iterable[Seating]) -> None:
-        """After a restart: the invitations of the private tables brought back (a table whose row
-        cannot be read stays private: it is not served until the store answers)."""
-        by_id = {h.id: h for h in hosts}
-        for table_id, invitation in (await self.store.private_tables(list(by_id))).items():
-            by_id[table_id].invitation = invitation
+    def restore(self, hosts: Iterable[Seating], invitations: dict[str, str]) -> None:
+        """After a restart: the private tables brought back get their ``invitations`` (read before
+        the tables came back, so nothing awaits between their return and this: no table moves, and
+        no request is served, before each private one is private again)."""
+        for host in hosts:
+            host.invitation = invitations.get(host.id)
 
     # --- who may be here ------------------------------------------------------------------------
 

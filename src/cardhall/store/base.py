@@ -136,6 +136,10 @@ class Store(ABC):
         """The invitations of those of ``table_ids`` that are private."""
 
     @abstractmethod
+    async def open_private_tables(self) -> dict[str, str]:
+        """The invitations of the private tables that are waiting or playing."""
+
+    @abstractmethod
     async def request_friend(self, sender: int, recipient: int) -> str:
         """``requested``, ``accepted``, ``pending``, ``friends`` or ``blocked`` (nothing stored)."""
 

@@ -141,6 +141,7 @@ class SocialSql:
 
     social: dict[str, Table]
     players_table: Table
+    tables_table: Table
     chat_table: Table
 
     if TYPE_CHECKING:
@@ -165,6 +166,17 @@ class SocialSql:
             return {}
         private = self.social["private"]
         query = select(private.c.table_id, private.c.invitation).where(private.c.table_id.in_(set(table_ids)))
+        async with self._reading() as c:
+            return {r.table_id: r.invitation for r in await c.execute(query)}
+
+    async def open_private_tables(self) -> dict[str, str]:
+        """The invitations of the private tables that are waiting or playing (a restart's)."""
+        private, tables = self.social["private"], self.tables_table
+        query = (
+            select(private.c.table_id, private.c.invitation)
+            .join(tables, tables.c.id == private.c.table_id)
+            .where(tables.c.status.in_(("waiting", "playing")))
+        )
         async with self._reading() as c:
             return {r.table_id: r.invitation for r in await c.execute(query)}
 

@@ -405,6 +405,7 @@ class SqlStore(SocialSql, Store):
 
     social = SOCIAL
     players_table = PLAYERS
+    tables_table = TABLES
     chat_table = CHAT
 
     def __init__(self, engine: AsyncEngine, url: str, *, memory: bool = False) -> None:
