@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketTestSession
 
 from cardhall.loadclient import Client, in_process
 from cardhall.server.app import create_app
@@ -88,6 +88,11 @@ class Watcher:
 
 # The tests' websocket sessions are the shared client (cardhall.loadclient), in-process.
 Session = Client
+
+
+def attach(ws: WebSocketTestSession, token: str | None) -> Session:
+    """The shared client on a websocket a test opened itself (several at once, in one ``with``)."""
+    return Client(ws.send_text, lambda timeout: ws.receive_text(), token)
 
 
 @contextmanager

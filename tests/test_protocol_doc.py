@@ -26,6 +26,7 @@ from cardhall.cli import serve
 from cardhall.server import bounds, connection, guard, protocol, rates, transport
 from cardhall.server.app import STATUS, NewPlayer, NewTable, QuickPlay, StopTable, create_app
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS
+from cardhall.server.social import Ban, Invitation, Moderator, Mute, Report, Unban
 from cardhall.store import RATING_POOLS, TABLE_STATUSES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,6 +43,14 @@ BODIES: dict[str, type[msgspec.Struct]] = {
     "POST /api/tables": NewTable,
     "POST /api/quickplay": QuickPlay,
     "POST /api/admin/tables/{table}/stop": StopTable,
+    "POST /api/private-tables": NewTable,
+    "POST /api/invitations": Invitation,
+    "POST /api/reports": Report,
+    "POST /api/moderation/mute": Mute,
+    "POST /api/moderation/ban": Ban,
+    "POST /api/moderation/unban": Unban,
+    "POST /api/admin/moderators": Moderator,
+    "POST /api/admin/moderators/remove": Moderator,
 }
 CLIENT_MESSAGES: tuple[type[msgspec.Struct], ...] = typing.get_args(protocol.ClientMessage)
 

@@ -392,6 +392,7 @@ async def test_reopening_keeps_everything_and_migrates_nothing(persistent_url: s
         assert [line.text for line in await again.chat("t")] == ["gg"]
         async with again.engine.connect() as c:
             version = (await c.execute(sa.text("SELECT version_num FROM alembic_version"))).scalars().all()
+        # The newest revision (the head of the migrations, whichever number it has by now).
         assert version == [ScriptDirectory.from_config(migrations_config()).get_current_head()]
         assert version[0] is not None and version[0] != "0001"
     finally:

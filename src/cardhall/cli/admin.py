@@ -2,7 +2,9 @@
 
 ``cardhall admin tables`` lists the tables the server holds (waiting and playing, and finished or
 abandoned ones not yet dropped from memory); ``cardhall admin stop TABLE`` stops one: its match ends
-``abandoned``, and every connection at it is told why.
+``abandoned``, and every connection at it is told why. ``cardhall admin moderator add NAME`` (or
+``remove``) gives a player the moderator's role (NAME: a name only one player has, or ``#ID``);
+``cardhall admin reports`` lists the chat lines people reported.
 
 Choices:
 
@@ -80,7 +82,38 @@ def _seats(table: dict[str, Any]) -> str:
     return ", ".join(s["name"] or "-" for s in table["seats"])
 
 
+def _player(text: str) -> int | str:
+    """A player named on the command line: ``#12`` (or ``12``) is an id, anything else a name."""
+    digits = text.removeprefix("#")
+    return int(digits) if digits.isdigit() else text
+
+
+def _reports(args: argparse.Namespace, console: Console) -> int:
+    reports = _ask(args, "GET", f"/api/admin/reports?limit={args.limit}")["reports"]
+    if args.json:
+        console.print_json(json.dumps(reports))
+        return 0
+    for r in reports:
+        # markup=False: a reported line is what a person typed, printed as it is.
+        line = (
+            f"#{r['id']}  {r['at']}  table {r['table']}  {r['sender_name']} (player {r['sender']}): "
+            f"{r['text']!r}  reported by player {r['reporter']}: {r['reason']!r}"
+        )
+        console.print(line, markup=False, soft_wrap=True)
+    console.print(f"{len(reports)} reports", markup=False)
+    return 0
+
+
 def cmd_admin(args: argparse.Namespace, console: Console) -> int:
+    if args.what == "reports":
+        return _reports(args, console)
+    if args.what == "moderator":
+        path = "/api/admin/moderators" + ("" if args.change == "add" else "/remove")
+        done = _ask(args, "POST", path, {"player": _player(args.player)})
+        role = "a moderator" if done["moderator"] else "not a moderator"
+        already = "" if done["changed"] else " (already)"
+        console.print(f"player {done['id']} ({done['name']}) is {role}{already}", markup=False)
+        return 0
     if args.what == "tables":
         tables = _ask(args, "GET", "/api/admin/tables")["tables"]
         if args.json:
@@ -100,7 +133,10 @@ def cmd_admin(args: argparse.Namespace, console: Console) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    v = sub.add_parser("admin", help="the operator's commands to a running server: list tables, stop one")
+    v = sub.add_parser(
+        "admin",
+        help="the operator's commands to a running server: tables, stop, moderators, reports",
+    )
     v.add_argument(
         "--server", default=DEFAULT_SERVER, help=f"the server's address (default {DEFAULT_SERVER})"
     )
@@ -117,3 +153,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     stop.add_argument(
         "--reason", default="stopped by the operator", help="what its players are told (a short line)"
     )
+    mod = what.add_parser("moderator", help="give or take a player's moderator role")
+    mod.add_argument("change", choices=("add", "remove"))
+    mod.add_argument("player", help="the player: a name only one player has, or #ID")
+    reports = what.add_parser("reports", help="list the chat lines people reported, newest first")
+    reports.add_argument("--limit", type=int, default=100, help="how many at most (default 100)")
+    reports.add_argument("--json", action="store_true", help="print them as JSON")

@@ -70,6 +70,18 @@ STATUS = {
     "rate_limited": 429,
     "store_unavailable": 503,
     "reviews_busy": 503,
+    # playing with people one knows (cardhall.server.social)
+    "no_such_player": 404,
+    "no_such_request": 404,
+    "no_such_line": 404,
+    "not_friends": 403,
+    "not_your_table": 403,
+    "not_moderator": 403,
+    "banned": 403,
+    "already_friends": 409,
+    "already_asked": 409,
+    "blocking": 409,
+    "not_online": 409,
 }
 RETRY_AFTER_SECONDS = 5  # what a 503 (the store failed) tells a client to wait
 REVIEW_RETRY_SECONDS = 30.0  # what a person asking for a third review at once is told to wait
@@ -131,6 +143,7 @@ async def bearer(request: Request) -> PlayerRow:
     player = await context(request).store.player_by_token(token.strip())
     if player is None:
         raise ProtocolError("bad_token", "no player has this token")
+    await context(request).social.refuse_banned(player)  # (a banned account's token is refused)
     return player
 
 
@@ -267,10 +280,11 @@ async def table_summary(request: Request) -> Response:
     table_id = request.path_params["table"]
     ctx = context(request)
     host = ctx.lobby.hosts.get(table_id)
-    if host is not None:
+    if host is not None and host.invitation is None:
         return json_response(host.summary())
-    row = await ctx.store.table(table_id)
-    if row is None:
+    # A private table is not shown here at all: its people see it over the websocket.
+    row = None if host is not None else await ctx.store.table(table_id)
+    if row is None or await ctx.store.private_tables([table_id]):
         raise ProtocolError("no_such_table", f"no table {table_id!r}")
     return json_response(
         {"table": row.id, "game": row.game, "status": row.status, "rematch_of": row.rematch_of}
@@ -352,7 +366,10 @@ FINISHED_LIMIT = 50
 @api
 async def finished(request: Request) -> Response:
     limit = query_int(request, "limit", 20, 1, FINISHED_LIMIT)
-    rows = await context(request).store.tables(("finished",), limit)
+    store = context(request).store
+    rows = await store.tables(("finished",), limit)
+    private = await store.private_tables([r.id for r in rows])  # (not listed, as in the lobby)
+    rows = [r for r in rows if r.id not in private]
     return json_response(
         {
             "tables": [
@@ -537,6 +554,7 @@ def create_app(
     the operator's token (None: no operator); request bodies over ``max_body`` bytes and the requests
     :mod:`cardhall.server.guard` describes are refused; ``review_budget`` the determinizations a decision
     of the reviews it makes (:mod:`cardhall.server.reviews`; None: the review's default)."""
+    from cardhall.server.social import routes as social_routes  # (it reads this module's helpers)
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
@@ -574,6 +592,7 @@ def create_app(
         Route("/api/rules/{game}", rules),
         Route("/api/admin/tables", admin_tables),
         reading("/api/admin/tables/{table}/stop", admin_stop),
+        *social_routes(reading),  # private tables, friends, invitations, blocks, reports, moderation
         WebSocketRoute("/ws", play),
         Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]

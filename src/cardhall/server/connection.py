@@ -106,6 +106,10 @@ class Connection:
         self._out.append(encode(frame))
         self._ready.set()
 
+    def end(self, code: int) -> None:
+        """Close the connection with ``code`` once the frames queued are sent (a ban)."""
+        self._close(code)
+
     def _close(self, code: int) -> None:
         if self._close_code is None:
             self._close_code = code
@@ -147,6 +151,8 @@ class Connection:
                 group.start_soon(run, self._sender)
                 group.start_soon(run, self._receiver)
         finally:
+            if self.player is not None:
+                self.ctx.social.presence.depart(self.player.id, self)
             with anyio.CancelScope(shield=True):
                 for host in list(self.hosts.values()):
                     try:
@@ -223,7 +229,10 @@ class Connection:
                 raise ProtocolError(
                     "bad_token", "no player has this token: ask POST /api/players for one", ref
                 )
+            await self.ctx.social.refuse_banned(player, ref)
             self.player = player
+            # Online from now on: his friends see him, and invitations reach him on any page.
+            self.ctx.social.presence.arrive(player.id, self)
             self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name)))
             return
         if self.player is None:
@@ -236,10 +245,10 @@ class Connection:
             return
         host = self.ctx.lobby.host(message.table, ref)
         if isinstance(message, Join):
-            await host.call(lambda: host.join(self, message.seat, message.since, ref))
+            await host.call(lambda: host.join(self, message.seat, message.since, ref, message.invitation))
             self.hosts[host.id] = host
         elif isinstance(message, Watch):
-            await host.call(lambda: host.watch(self, message.since))
+            await host.call(lambda: host.watch(self, message.since, message.invitation))
             self.hosts[host.id] = host
         elif isinstance(message, Leave):
             await host.call(lambda: host.leave(self, ref))

@@ -18,6 +18,7 @@ from cardhall.server.committer import Committer
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.rates import Limiter, Limits
+from cardhall.server.relations import Relations
 from cardhall.server.reviews import Reviews
 from cardhall.store import RatingRow, Store
 
@@ -40,6 +41,7 @@ class ServerContext:
         self.limiter = Limiter(limits)
         self.lobby = Lobby(self, self.limiter)
         self.reviews = Reviews(store) if review_budget is None else Reviews(store, review_budget)
+        self.social = Relations(store, self.limiter)  # private tables, bans, blocks; its .presence
         self.admin_token = admin_token  # None: no admin routes (never logged)
         self.bot_workers = bot_workers
         self._bot_pool: ProcessPoolExecutor | None = None
@@ -56,7 +58,9 @@ class ServerContext:
 
     async def start(self) -> None:
         self.committer.start()
+        invitations = await self.store.open_private_tables()  # (read first: see Relations.restore)
         restored = await self.lobby.restore()
+        self.social.restore(self.lobby.hosts.values(), invitations)
         if restored:
             log.info("brought back %d unfinished tables", restored)
         self.collector.start()

@@ -118,8 +118,9 @@ class Lobby:
         return host
 
     def listing(self) -> dict[str, list[dict[str, object]]]:
-        """Open tables (seats to take) and running games, for the lobby."""
-        hosts = list(self.hosts.values())
+        """Open tables (seats to take) and running games, for the lobby (a private table is not
+        listed: its invitation's link leads there)."""
+        hosts = [h for h in self.hosts.values() if h.invitation is None]
         return {
             "open": [h.summary() for h in hosts if h.row.status == "waiting"],
             "running": [h.summary() for h in hosts if h.row.status == "playing"],
@@ -140,8 +141,11 @@ class Lobby:
         people: Mapping[int, PlayerRow] | None = None,
         rematch_of: str | None = None,
         address: str | None = None,
+        invitation: str | None = None,
     ) -> TableHost:
-        """A new table: ``bots`` seats bots (by bot string) and ``people`` seats people at once.
+        """A new table: ``bots`` seats bots (by bot string) and ``people`` seats people at once;
+        ``invitation``: a private table's (:mod:`cardhall.server.relations`), held from its first
+        moment, so it is never listed nor joined without it.
         ``owner`` (a player: every table but the server's own) is held to the rules of the module's
         docstring, ``address`` (his client's) to its rates."""
         try:
@@ -170,6 +174,7 @@ class Lobby:
             rematch_of=rematch_of,
         )
         host = TableHost(self.ctx, row)
+        host.invitation = invitation
         self.hosts[row.id] = host
         try:
             await host.call(host.open)
@@ -275,9 +280,20 @@ class Lobby:
         found = await self.ctx.store.players(ids)
         people = {s.seat: found[s.player_id] for s in old.row.seats if s.player_id in found}
         try:
+            # A private table's rematch is private too, with an invitation of its own.
+            invitation = None if old.invitation is None else secrets.token_urlsafe(16)
             host = await self.create(
-                player, old.row.game, old.row.settings, bots, people, rematch_of=table_id, address=address
+                player,
+                old.row.game,
+                old.row.settings,
+                bots,
+                people,
+                rematch_of=table_id,
+                address=address,
+                invitation=invitation,
             )
+            if invitation is not None:
+                await self.ctx.store.save_private_table(host.id, invitation)
         except ProtocolError as e:
             e.ref = ref  # type: ignore[assignment]  # (the create knows no message to quote)
             raise

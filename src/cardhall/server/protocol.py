@@ -54,11 +54,13 @@ class Join(_Message, tag="join"):
     table: str
     seat: int | None = None
     since: int = 0
+    invitation: str | None = None  # a private table's invitation (its link's last part)
 
 
 class Watch(_Message, tag="watch"):
     table: str
     since: int = 0
+    invitation: str | None = None
 
 
 class Leave(_Message, tag="leave"):
@@ -138,6 +140,19 @@ ERROR_CODES: Final = (
     "reviews_busy",
     "not_your_turn",
     "bad_content_type",
+    # playing with people one knows (issue 25, part B: cardhall.server.social)
+    "no_such_player",
+    "no_such_request",
+    "no_such_line",
+    "not_friends",
+    "already_friends",
+    "already_asked",
+    "blocking",
+    "not_online",
+    "not_your_table",
+    "not_moderator",
+    "banned",
+    "muted",
 )
 
 
@@ -228,6 +243,24 @@ class ChatFrame(_Frame, tag="chat"):
     sender: str = msgspec.field(name="from")
     text: str
     at: str
+    line: int  # the stored line's id (a report names it)
+    player: int | None  # the speaker's player id (his profile: /players/{id})
+
+
+class InvitedFrame(_Frame, tag="invited"):
+    """A friend invites this person to a table (sent to each of his connections, on any page)."""
+
+    table: str
+    game: str
+    sender: PlayerInfo = msgspec.field(name="from")
+    invitation: str | None  # the private table's invitation; null for a table open to all
+
+
+class FriendsFrame(_Frame, tag="friends"):
+    """Something changed among this person's friends: a request came, or his was accepted."""
+
+    event: str  # request, accepted
+    player: PlayerInfo
 
 
 class RematchFrame(_Frame, tag="rematch"):
@@ -276,6 +309,8 @@ ServerFrame = (
     | TableFrame
     | UpdateFrame
     | ChatFrame
+    | InvitedFrame
+    | FriendsFrame
     | RematchFrame
     | PausedFrame
     | ResumedFrame

@@ -64,6 +64,13 @@ MESSAGES_PER_PLAYER: Final = Rate(30, 60)  # a connection alone may send 20 a se
 MESSAGES_PER_ADDRESS: Final = Rate(100, 200)
 # One connection's own bucket (cardhall.server.connection reads it; RATE and BURST there name it).
 MESSAGES_PER_CONNECTION: Final = Rate(20, 40)
+
+# Playing with people one knows (issue 25, part B): a person talks, befriends, invites and reports
+# at a person's pace; spam beyond it is refused (the chat's besides the messages' own rate).
+CHAT_PER_PLAYER: Final = Rate(1, 5)
+FRIEND_REQUESTS_PER_PLAYER: Final = Rate(1 / 30, 10)
+INVITATIONS_PER_PLAYER: Final = Rate(1 / 5, 10)
+REPORTS_PER_PLAYER: Final = Rate(1 / 30, 5)
 WAITING_TABLES_PER_PLAYER: Final = 5  # waiting tables one player created, at once
 # Waiting or playing tables one player created, at once: each match is bounded (bounds.py), and this
 # bounds how many a guest keeps going (quick plays he left, which stand-ins play to the end).
@@ -81,6 +88,10 @@ class Limits:
     messages_per_player: Rate | None = MESSAGES_PER_PLAYER
     messages_per_address: Rate | None = MESSAGES_PER_ADDRESS
     messages_per_connection: Rate | None = MESSAGES_PER_CONNECTION
+    chat_per_player: Rate | None = CHAT_PER_PLAYER
+    friend_requests_per_player: Rate | None = FRIEND_REQUESTS_PER_PLAYER
+    invitations_per_player: Rate | None = INVITATIONS_PER_PLAYER
+    reports_per_player: Rate | None = REPORTS_PER_PLAYER
     waiting_tables_per_player: int | None = WAITING_TABLES_PER_PLAYER
     unfinished_tables_per_player: int | None = UNFINISHED_TABLES_PER_PLAYER
 
@@ -94,6 +105,10 @@ class Limits:
             tables_per_address=None,
             messages_per_player=None,
             messages_per_address=None,
+            chat_per_player=None,
+            friend_requests_per_player=None,
+            invitations_per_player=None,
+            reports_per_player=None,
         )
 
     def unpaced(self) -> Limits:
@@ -193,6 +208,12 @@ class Limiter:
         self.tables_per_address = buckets(lim.tables_per_address, "new tables from one address")
         self.messages_per_player = buckets(lim.messages_per_player, "messages from one player")
         self.messages_per_address = buckets(lim.messages_per_address, "messages from one address")
+        self.chat_per_player = buckets(lim.chat_per_player, "chat lines from one player")
+        self.friend_requests_per_player = buckets(
+            lim.friend_requests_per_player, "friend requests from one player"
+        )
+        self.invitations_per_player = buckets(lim.invitations_per_player, "invitations from one player")
+        self.reports_per_player = buckets(lim.reports_per_player, "reports from one player")
 
     def _pass(self, checks: Sequence[tuple[Buckets | None, Hashable]], ref: int | str | None) -> None:
         """Take a token from every bucket of ``checks``, or from none and raise :class:`RateLimited`
@@ -222,6 +243,18 @@ class Limiter:
         else:
             self._pass(((self.messages_per_player, player), (self.messages_per_address, where)), None)
 
+    def chat(self, player: int, ref: int | str | None = None) -> None:
+        self._pass([(self.chat_per_player, player)], ref)
+
+    def friend_request(self, player: int) -> None:
+        self._pass([(self.friend_requests_per_player, player)], None)
+
+    def invitation(self, player: int) -> None:
+        self._pass([(self.invitations_per_player, player)], None)
+
+    def report(self, player: int) -> None:
+        self._pass([(self.reports_per_player, player)], None)
+
     def keys(self) -> int:
         """How many buckets are kept now, over every limit (memory stays bounded: see the module)."""
         every = (
@@ -230,5 +263,9 @@ class Limiter:
             self.tables_per_address,
             self.messages_per_player,
             self.messages_per_address,
+            self.chat_per_player,
+            self.friend_requests_per_player,
+            self.invitations_per_player,
+            self.reports_per_player,
         )
         return sum(len(b) for b in every if b is not None)

@@ -12,9 +12,19 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from datetime import datetime
 
 from cardhall.core import Record
-from cardhall.store.rows import ActionRow, ChatRow, PlayerRow, RatingRow, ResultRow, ReviewRow, TableRow
+from cardhall.store.rows import (
+    ActionRow,
+    ChatRow,
+    PlayerRow,
+    RatingRow,
+    ReportRow,
+    ResultRow,
+    ReviewRow,
+    TableRow,
+)
 
 
 class StoreError(RuntimeError):
@@ -133,3 +143,89 @@ class Store(ABC):
     @abstractmethod
     async def stored_review(self, table_id: str, seat: int) -> ReviewRow | None:
         """The stored review of a table's seat, if any."""
+
+    # --- playing with people one knows (cardhall.store.social) ---------------------------------
+
+    @abstractmethod
+    async def save_private_table(self, table_id: str, invitation: str) -> None:
+        """Keep table ``table_id`` private, reached with ``invitation``."""
+
+    @abstractmethod
+    async def private_tables(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """The invitations of those of ``table_ids`` that are private."""
+
+    @abstractmethod
+    async def open_private_tables(self) -> dict[str, str]:
+        """The invitations of the private tables that are waiting or playing."""
+
+    @abstractmethod
+    async def request_friend(self, sender: int, recipient: int) -> str:
+        """``requested``, ``accepted``, ``pending``, ``friends`` or ``blocked`` (nothing stored)."""
+
+    @abstractmethod
+    async def answer_request(self, sender: int, recipient: int, accept: bool) -> bool: ...
+
+    @abstractmethod
+    async def remove_friend(self, a: int, b: int) -> bool: ...
+
+    @abstractmethod
+    async def friends(self, player: int) -> list[int]: ...
+
+    @abstractmethod
+    async def are_friends(self, a: int, b: int) -> bool: ...
+
+    @abstractmethod
+    async def friend_requests(self, player: int) -> tuple[list[int], list[int]]:
+        """The senders of the requests ``player`` received, and the recipients of those he sent."""
+
+    @abstractmethod
+    async def block(self, blocker: int, blocked: int) -> None: ...
+
+    @abstractmethod
+    async def unblock(self, blocker: int, blocked: int) -> bool: ...
+
+    @abstractmethod
+    async def blocked_by(self, player: int) -> list[int]: ...
+
+    @abstractmethod
+    async def blockers(self, player: int) -> list[int]:
+        """The people who block ``player``."""
+
+    @abstractmethod
+    async def blocks(self, blocker: int, blocked: int) -> bool: ...
+
+    @abstractmethod
+    async def add_role(self, player: int, role: str) -> bool: ...
+
+    @abstractmethod
+    async def remove_role(self, player: int, role: str) -> bool: ...
+
+    @abstractmethod
+    async def has_role(self, player: int, role: str) -> bool: ...
+
+    @abstractmethod
+    async def players_named(self, name: str) -> list[PlayerRow]: ...
+
+    @abstractmethod
+    async def mute_chat(self, player: int, until: datetime, reason: str, by: int | None) -> None: ...
+
+    @abstractmethod
+    async def chat_muted_until(self, player: int) -> datetime | None: ...
+
+    @abstractmethod
+    async def ban(self, player: int, reason: str, by: int | None) -> None: ...
+
+    @abstractmethod
+    async def unban(self, player: int) -> bool: ...
+
+    @abstractmethod
+    async def banned(self, player: int) -> str | None: ...
+
+    @abstractmethod
+    async def chat_line(self, line_id: int) -> ChatRow | None: ...
+
+    @abstractmethod
+    async def add_report(self, report: ReportRow) -> ReportRow: ...
+
+    @abstractmethod
+    async def reports(self, limit: int = 100) -> list[ReportRow]: ...

@@ -137,3 +137,24 @@ class ReviewRow:
     seed: int
     review: dict[str, Any]
     created_at: datetime = field(default_factory=lambda: datetime.now().astimezone())
+
+
+# --- playing with people one knows (issue 25, part B) --------------------------------------------
+
+ROLES = ("moderator",)  # the roles a player may be given (``cardhall admin moderator add``)
+
+
+@dataclass
+class ReportRow:
+    """A chat line reported to the moderators: the line's text, table and sender are copied, so the
+    report reads the same whatever happens to the line later."""
+
+    reporter_id: int
+    line_id: int
+    table_id: str
+    sender_id: int | None
+    sender_name: str
+    text: str
+    reason: str
+    id: int = 0
+    at: datetime = field(default_factory=lambda: datetime.now().astimezone())

@@ -91,6 +91,7 @@ from cardhall.store.rows import (
     SeatRow,
     TableRow,
 )
+from cardhall.store.social import SocialSql, social_tables
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")
@@ -221,6 +222,9 @@ REVIEWS = Table(
     Column("created_at", UtcDateTime, nullable=False),
     PrimaryKeyConstraint("table_id", "seat"),
 )
+
+# Private tables, friends, blocks, roles, sanctions and reports (cardhall.store.social).
+SOCIAL = social_tables(metadata, UtcDateTime)
 
 
 # --- opening -------------------------------------------------------------------------------------
@@ -409,8 +413,13 @@ def _rating_row(row: Row[Any]) -> RatingRow:
 _RATING = (*RATINGS.c, PLAYERS.c.name)
 
 
-class SqlStore(Store):
+class SqlStore(SocialSql, Store):
     """A :class:`Store` on an SQLAlchemy async engine (open it with :func:`open_store`)."""
+
+    social = SOCIAL
+    players_table = PLAYERS
+    tables_table = TABLES
+    chat_table = CHAT
 
     def __init__(self, engine: AsyncEngine, url: str, *, memory: bool = False) -> None:
         self.engine = engine

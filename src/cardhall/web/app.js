@@ -15,6 +15,8 @@ import { setLanguage, language, initialLanguage, t } from "./i18n.js";
 import { store } from "./util.js";
 import { renderLobby, renderName, WaitingRoom } from "./lobby.js";
 import { showRules, showReplay } from "./dialogs.js";
+import { chatError } from "./chat.js";
+import { friendsChanged, invitationFor, invitationLink, rememberInvitation, showInvitation } from "./friends.js";
 
 window.cardhall = { showRules, showReplay };
 
@@ -92,6 +94,20 @@ function connect() {
   if (link) return link;
   link = new Link(
     (frame) => {
+      // A friend's invitation or request reaches this page whatever it shows (issue 25).
+      if (frame.type === "invited") {
+        return showInvitation(frame, (id) => {
+          store.set("invited_to", id); // (a full table is watched instead: below)
+          openTable(id, "join", true);
+        });
+      }
+      if (frame.type === "friends") return friendsChanged(frame);
+      if (frame.type === "error" && String(frame.ref).startsWith("chat:")) return chatError(frame);
+      // The table of an invitation is full: watch it instead.
+      if (frame.type === "error" && frame.code === "seat_taken" && view && view.mode === "join" && (invitationFor(view.id) || store.get("invited_to") === view.id) && !view.state?.seats?.some((s) => s.name === store.get("name") && s.kind === "person")) {
+        openTable(view.id, "watch");
+        return;
+      }
       if (frame.type === "error") {
         if (view) view.error(frame);
         if (frame.code === "bad_token") logout();
@@ -179,6 +195,13 @@ async function render() {
   header();
   if (view) return view.render();
   if (!store.get("token")) return renderName(main, render);
+  const invited = store.get("pending_invite");
+  if (invited) {
+    // Came by a private table's link before having a name: the name is given, to the table now.
+    store.drop("pending_invite");
+    return openTable(invited, "join", true);
+  }
+  connect(); // the lobby holds the websocket too: friends see him online, invitations reach him
   const shown = renderLobby(main, { openTable, render, busy: () => view !== null });
   // Once the lobby is up, the table's modules load in the background: the first table opens at once.
   (window.requestIdleCallback || setTimeout)(() => {
@@ -193,8 +216,20 @@ document.getElementById("lang").addEventListener("click", async () => {
   render();
 });
 
-/** The dialog a link names (#rules/<game>, #replay/<table>), if any. */
+/** The dialog a link names (#rules/<game>, #replay/<table>), if any; a private table's link
+ * (#invite/<table>/<invitation>) opens that table, once the person has a name. */
 function followLink() {
+  const invite = invitationLink(location.hash);
+  if (invite) {
+    rememberInvitation(invite.table, invite.invitation);
+    history.replaceState(null, "", location.pathname); // (the invitation is kept, not left in the bar)
+    if (store.get("token")) openTable(invite.table, "join", true);
+    else {
+      store.set("pending_invite", invite.table);
+      render();
+    }
+    return;
+  }
   const m = /^#(rules|replay)\/([\w-]+)$/.exec(location.hash);
   if (m && m[1] === "rules") showRules(m[2]);
   else if (m) showReplay(m[2]);
@@ -204,6 +239,9 @@ window.addEventListener("hashchange", followLink);
 await setLanguage(initialLanguage());
 const table = store.get("table");
 header();
-if (store.get("token") && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");
-else render();
-followLink();
+if (invitationLink(location.hash)) followLink();
+else {
+  if (store.get("token") && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");
+  else render();
+  followLink();
+}

@@ -9,6 +9,8 @@
 import { t, num, language } from "./i18n.js";
 import { h, api, store, errorText } from "./util.js";
 import { showRules, showReplay } from "./dialogs.js";
+import { chatPanel } from "./chat.js";
+import { friendsPanel, invitationFor, rememberInvitation, sharePanel } from "./friends.js";
 
 let games = null; // GET /api/games, asked once
 
@@ -178,6 +180,7 @@ export async function renderLobby(main, nav) {
       "div",
       { class: "lobby" },
       yourTables(mine, nav),
+      friendsPanel(nav),
       quickPlay(catalogue, nav),
       createTable(catalogue, nav),
       tables(listing, nav, new Set(mine.tables.map((x) => x.table))),
@@ -313,6 +316,7 @@ function createTable(catalogue, nav) {
   const game = gameSelect("ct-game", catalogue, t("lobby.game"), fill);
   const [settingsEl, settingValues] = optionFields("ct-set", catalogue.settings);
   const error = h("p", { class: "error", role: "alert" });
+  const privately = h("input", { type: "checkbox", id: "ct-private" });
   fill();
   return h(
     "form",
@@ -322,10 +326,11 @@ function createTable(catalogue, nav) {
       onsubmit: async (event) => {
         event.preventDefault();
         try {
-          const table = await api("POST", "/api/tables", {
+          const table = await api("POST", privately.checked ? "/api/private-tables" : "/api/tables", {
             game: gameString(game.value, optionValues()),
             settings: settingValues(),
           });
+          rememberInvitation(table.table, table.invitation);
           nav.openTable(table.table, "join", true);
         } catch (e) {
           error.textContent = t("lobby.create_failed", { message: errorText(e.error) });
@@ -336,6 +341,7 @@ function createTable(catalogue, nav) {
     h("div", { class: "row" }, h("label", { text: t("lobby.game") }, game)),
     h("details", {}, h("summary", { text: t("lobby.game_options") }), holder),
     h("details", {}, h("summary", { text: t("lobby.table_settings") }), settingsEl),
+    h("label", { class: "check private-choice" }, privately, " ", t("lobby.private")),
     h("button", { type: "submit", id: "create", text: t("lobby.create_button") }),
     error,
   );
@@ -593,6 +599,7 @@ export class WaitingRoom {
     this.mode = mode;
     this.hooks = hooks;
     this.waiting = true; // app.js hands the table over to the table view once the match starts
+    this.chat = chatPanel(id, (message) => hooks.send(message));
     this.state = null;
     this.message = "";
     this.render();
@@ -602,10 +609,11 @@ export class WaitingRoom {
   }
 
   attach() {
-    return { type: this.mode === "watch" ? "watch" : "join", table: this.id };
+    return { type: this.mode === "watch" ? "watch" : "join", table: this.id, invitation: invitationFor(this.id) };
   }
 
   frame(frame) {
+    if (frame.type === "chat") return this.chat.add(frame);
     if (frame.type === "table") this.state = frame;
     else if (frame.type === "update" && this.state && frame.seats) this.state.seats = frame.seats;
     else return;
@@ -690,6 +698,8 @@ export class WaitingRoom {
           return h("li", {}, o ? `${optionText(o).title}: ${optionValue(o, v)}` : `${k}: ${v}`);
         })
       : [];
+    const typing = document.activeElement === this.chat.input;
+    this.chat.draw();
     this.root.replaceChildren(
       h(
         "section",
@@ -697,6 +707,7 @@ export class WaitingRoom {
         h("h2", { id: "room-title", text: t("lobby.room_title", { game: title }) }),
         s && s.game.includes("(") ? h("p", { class: "game-string" }, h("code", { text: s.game })) : null,
         h("p", { class: "room-id" }, t("lobby.room_id"), " ", h("code", { text: this.id })),
+        sharePanel(this.id),
         s
           ? h("p", {
               class: "room-status",
@@ -726,6 +737,8 @@ export class WaitingRoom {
             : null,
         ),
       ),
+      this.chat.element,
     );
+    if (typing) this.chat.input.focus({ preventScroll: true }); // (redrawn while he types)
   }
 }

@@ -29,6 +29,8 @@ import { dealSummary, scoreSheet, scores } from "./table/summary.js";
 import { hasLastTrick, trickArea } from "./table/trick.js";
 import { errorText } from "./util.js";
 import * as notify from "./notify.js";
+import { chatPanel } from "./chat.js";
+import { invitationFor, sharePanel } from "./friends.js";
 
 const LOG_KEEP = 300;
 const URGENT_SECONDS = 10; // the timer turns urgent (and beeps once, if sound is on) in its last seconds
@@ -60,6 +62,7 @@ export class TableView {
     this.wasTurn = false;
     this.beeped = null; // the deadline whose last seconds have beeped
     this.rematchNew = null; // the play-again table, once somebody asked for it
+    this.chat = chatPanel(id, (message) => hooks.send(message)); // (the waiting room's, kept)
     this.noticeClosed = false; // the game's notice (Svara: out of chips) was closed
     const saved = JSON.parse(sessionStorage.getItem(this.key()) || "null");
     if (saved) {
@@ -88,7 +91,7 @@ export class TableView {
 
   /** The message that attaches a connection to this table, asking only for the events it lacks. */
   attach() {
-    return { type: this.mode === "watch" ? "watch" : "join", table: this.id, since: this.state.n };
+    return { type: this.mode === "watch" ? "watch" : "join", table: this.id, since: this.state.n, invitation: invitationFor(this.id) };
   }
 
   forget() {
@@ -121,7 +124,7 @@ export class TableView {
   }
 
   frame(frame) {
-    if (frame.type === "chat") return;
+    if (frame.type === "chat") return this.chat.add(frame);
     if (frame.type === "hint") {
       // the search's move for the seat's choice now (a table with hints on)
       this.hint = { action: frame.action, legal: legalKey(this.state) };
@@ -191,7 +194,8 @@ export class TableView {
     notify.title(turn, this.gameTitle());
     if (becameTurn) notify.yourTurn(this.gameTitle());
     this.render();
-    if (becameTurn) this.focusTurn();
+    // (not away from a chat line being typed: the keys typed next would play a card)
+    if (becameTurn && document.activeElement !== this.chat.input) this.focusTurn();
     this.game.pump?.(this);
   }
 
@@ -663,6 +667,8 @@ export class TableView {
           )
         : null;
 
+    const typing = document.activeElement === this.chat.input; // (kept while the table is redrawn)
+    this.chat.draw();
     const focusWasIn = this.root.contains(document.activeElement) ? document.activeElement : null;
     const focusLabel = focusWasIn?.dataset?.label;
     const focusHand = Boolean(focusWasIn?.closest?.(".hand"));
@@ -712,6 +718,7 @@ export class TableView {
           ),
         ),
         h("ul", { class: "info", "aria-label": t("table.info") }, info.map((text) => h("li", { text }))),
+        sharePanel(this.id),
         this.banners(o),
         over ? this.overBox(o) : null,
         this.summary(o),
@@ -732,6 +739,7 @@ export class TableView {
             { class: "log", "aria-label": t("table.log"), tabindex: "0" },
             this.events.slice(-80).map((e) => h("li", { class: `ev ev-${e.type}`, text: line(this, e) })),
           ),
+          this.chat.element,
           playing
             ? h("div", { class: "leave-row" }, h("button", { type: "button", id: "leave", class: "danger", text: t("table.leave_match"), onclick: () => this.confirmLeave() }))
             : null,
@@ -748,6 +756,7 @@ export class TableView {
       ),
     );
     this.scrollLog();
+    if (typing) this.chat.input.focus({ preventScroll: true });
     if (focusHand && this.focusIndex !== null) {
       const card = this.root.querySelector(`.hand .card[data-index="${this.focusIndex}"]`);
       (card || this.root.querySelector(".hand .card"))?.focus({ preventScroll: true });

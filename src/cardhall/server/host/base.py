@@ -24,6 +24,7 @@ from cardhall.table import Event, Occupant, Table
 if TYPE_CHECKING:
     from cardhall.core import Game
     from cardhall.server.committer import Committer
+    from cardhall.server.relations import Relations
     from cardhall.store import RatingRow, Store
 
 T = TypeVar("T")
@@ -37,6 +38,7 @@ class Services(Protocol):
     store: Store
     committer: Committer
     store_watch: StoreWatch
+    social: Relations  # private tables, bans, mutes, blocks (issue 25, part B)
 
     @property
     def bot_pool(self) -> Executor: ...

@@ -23,9 +23,16 @@ from cardhall.store import SeatKind, SeatRow, StoreUnavailableError, TableRow, T
 
 
 class Seating(HostBase):
-    async def join(self, listener: Listener, seat: int | None, since: int, ref: Any) -> None:
+    # A private table's invitation (None: open to all): the lobby does not list it, and a person who is
+    # not one of its people needs it to sit or watch (see cardhall.server.relations).
+    invitation: str | None = None
+
+    async def join(
+        self, listener: Listener, seat: int | None, since: int, ref: Any, invitation: str | None = None
+    ) -> None:
         player = listener.player
         assert player is not None
+        await self.ctx.social.check_table(self, player, invitation, ref)  # (bans; a private table's link)
         mine = self.seat_of(player)
         if mine is not None and self.row.seats[mine].left and self.row.status == TableStatus.PLAYING:
             raise ProtocolError(
@@ -54,7 +61,9 @@ class Seating(HostBase):
         listener.send(self.full_frame(listener, since))
         self.broadcast(seats_changed=True)
 
-    async def watch(self, listener: Listener, since: int) -> None:
+    async def watch(self, listener: Listener, since: int, invitation: str | None = None) -> None:
+        if listener.player is not None and listener not in self.audience:
+            await self.ctx.social.check_table(self, listener.player, invitation, None)
         old = self.audience.seat_of(listener)
         watchers = self.audience.spectators(self.row.seats)
         self._attach(listener, None)

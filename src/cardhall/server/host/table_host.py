@@ -41,16 +41,34 @@ class TableHost(Seating, Play, Bots, Finishing, Hints):
         await self.advance()
 
     async def chat(self, listener: Listener, text: str, ref: Any) -> None:
+        """A chat line: from a connection at the table, printable (no control characters: a line is
+        one line), from a person who may talk (not banned, not muted by a moderator) and within his
+        chat rate; stored, then sent to every connection at the table except those of people who
+        block the speaker."""
         player = listener.player
         assert player is not None
         if listener not in self.audience:
             raise ProtocolError("not_seated", f"join or watch table {self.id} to talk there", ref)
+        if not text.isprintable():
+            raise ProtocolError("bad_message", "a chat line holds printable characters only (one line)", ref)
         try:
+            await self.ctx.social.check_chat(player, ref)
+            self.ctx.social.limiter.chat(player.id, ref)
+            deaf = await self.ctx.social.deaf_to(player.id)
             line = await self.ctx.store.add_chat(ChatRow(self.id, player.id, player.name, text))
         except StoreUnavailableError:
             raise ProtocolError(
                 STORE_UNAVAILABLE, f"the chat of table {self.id} cannot be stored now: try again", ref
             ) from None
-        self.send_all(
-            ChatFrame(table=self.id, n=self.number, sender=player.name, text=text, at=line.at.isoformat())
+        frame = ChatFrame(
+            table=self.id,
+            n=self.number,
+            sender=player.name,
+            text=text,
+            at=line.at.isoformat(),
+            line=line.id,
+            player=player.id,
         )
+        for other, _ in self.audience:
+            if other.player is None or other.player.id not in deaf:
+                other.send(frame)
