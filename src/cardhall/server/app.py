@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from argon2 import PasswordHasher
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -44,19 +45,22 @@ from cardhall.errors import CardhallError
 from cardhall.options import Option
 from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, option_text, rules_text
-from cardhall.server import guard
+from cardhall.server import accounts, guard, names
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.host import TableHost
-from cardhall.server.protocol import MAX_NAME, ProtocolError, decode_as, encode
+from cardhall.server.protocol import ProtocolError, decode_as, encode
 from cardhall.server.rates import Limits, RateLimited
+from cardhall.server.ratings import BOARD_MIN_GAMES
 from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
+from cardhall.server.sessions import identify
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
 from cardhall.store import RATING_POOLS, PlayerRow, Store, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 STATUS = {
     **guard.STATUS,
+    **accounts.STATUS,
     "bad_token": 401,
     "not_authenticated": 401,
     "not_admin": 403,
@@ -120,14 +124,9 @@ def address(request: Request) -> str | None:
 
 
 async def bearer(request: Request) -> PlayerRow:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        raise ProtocolError("not_authenticated", "send Authorization: Bearer <token> (POST /api/players)")
-    player = await context(request).store.player_by_token(token.strip())
-    if player is None:
-        raise ProtocolError("bad_token", "no player has this token")
-    return player
+    """The player asking: his token, or the browser's session cookie
+    (:func:`cardhall.server.sessions.identify`)."""
+    return (await identify(request, context(request).store)).player
 
 
 def api(handler: Any) -> Any:
@@ -151,9 +150,7 @@ def api(handler: Any) -> Any:
 @api
 async def create_player(request: Request) -> Response:
     data = await body(request, NewPlayer)
-    name = data.name.strip()
-    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
-        raise ProtocolError("bad_message", f"a name has 1 to {MAX_NAME} printable characters")
+    name = names.clean_name(data.name, code="bad_message")
     ctx = context(request)
     ctx.limiter.new_player(address(request))  # (after the checks: a refused name costs nothing)
     player, token = await ctx.store.create_player(name)
@@ -163,7 +160,7 @@ async def create_player(request: Request) -> Response:
 @api
 async def me(request: Request) -> Response:
     player = await bearer(request)
-    return json_response({"id": player.id, "name": player.name})
+    return json_response({"id": player.id, "name": player.name, "guest": player.guest})
 
 
 def option_data(owner: str, option: Option) -> dict[str, Any]:
@@ -381,7 +378,11 @@ async def leaderboard(request: Request) -> Response:
         raise ProtocolError("bad_game", f"unknown game {game!r} (games: {', '.join(game_classes())})")
     if pool not in RATING_POOLS:
         raise ProtocolError("bad_request", f"pool must be one of {', '.join(RATING_POOLS)}")
-    rows = await context(request).store.leaderboard(game, pool)
+    # The people's board: accounts past their provisional matches only (cardhall.server.ratings).
+    people = pool == "people"
+    rows = await context(request).store.leaderboard(
+        game, pool, accounts_only=people, min_games=BOARD_MIN_GAMES if people else 0
+    )
     return json_response(
         {
             "game": game,
@@ -390,6 +391,7 @@ async def leaderboard(request: Request) -> Response:
                 {
                     "player": r.player_id,
                     "name": r.name,
+                    "guest": r.guest,
                     "mu": r.mu,
                     "sigma": r.sigma,
                     "rating": r.mu - 3 * r.sigma,
@@ -489,12 +491,14 @@ def create_app(
     limits: Limits | None = None,
     admin_token: str | None = None,
     max_body: int = guard.MAX_BODY,
+    password_hasher: PasswordHasher | None = None,
 ) -> Starlette:
     """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
     opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it), ``limits``
     its rates per person and per address (:class:`Limits`: the defaults when None), ``admin_token``
     the operator's token (None: no operator); request bodies over ``max_body`` bytes and the requests
-    :mod:`cardhall.server.guard` describes are refused."""
+    :mod:`cardhall.server.guard` describes are refused; ``password_hasher`` hashes the accounts'
+    passwords (argon2id at ``argon2-cffi``'s defaults when None; tests make it cheaper)."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
@@ -517,6 +521,11 @@ def create_app(
         Route("/", index),
         reading("/api/players", create_player),
         Route("/api/players/me", me),
+        Route("/api/players/{player:int}", api(accounts.profile)),
+        reading("/api/account", api(accounts.sign_up)),
+        reading("/api/account/password", api(accounts.change_password)),
+        reading("/api/signin", api(accounts.sign_in)),
+        reading("/api/signout", api(accounts.sign_out)),
         Route("/api/players/me/tables", my_tables),
         Route("/api/games", games),
         Route("/api/tables", tables),
@@ -539,9 +548,11 @@ def create_app(
 
     # The guard first: a request it refuses reaches nothing else.
     middleware = [Middleware(guard.Guard, max_body=max_body), Middleware(GZipMiddleware, minimum_size=500)]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
         middleware=middleware,
         exception_handlers={413: body_too_large},
     )
+    app.state.passwords = password_hasher or PasswordHasher()
+    return app

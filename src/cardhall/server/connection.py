@@ -4,8 +4,10 @@ frames queued for this connection, so a slow client never holds up a table.
 
 Choices:
 
-- The first message is ``hello`` with the player's token (from ``POST /api/players``); everything else
-  before it gets ``not_authenticated``. A connection may join or watch several tables.
+- The first message is ``hello`` with the player's token (from ``POST /api/players`` or a session),
+  or without one for the browser's session cookie (:func:`cardhall.server.sessions.identify`, which
+  checks the handshake's ``Origin``); everything else before it gets ``not_authenticated``. A
+  connection may join or watch several tables.
 - Every refused message gets an ``error`` frame (its code, what was wrong, and the message's ``id`` as
   ``ref``) and the connection goes on; nothing the table holds changes.
 - Floods: each connection may send 20 messages a second on average, 40 at once; beyond that, or beyond
@@ -58,6 +60,7 @@ from cardhall.server.protocol import (
     encode,
 )
 from cardhall.server.rates import RateLimited
+from cardhall.server.sessions import identify
 from cardhall.server.settings import bot_for_level
 from cardhall.store import PlayerRow, StoreUnavailableError
 
@@ -211,14 +214,12 @@ class Connection:
                     f"this connection is {self.player.name}'s: open another to play as someone else",
                     ref,
                 )
-            # White space round the token is no part of it, as in the HTTP bearer header.
-            player = await self.ctx.store.player_by_token(message.token.strip())
-            if player is None:
-                raise ProtocolError(
-                    "bad_token", "no player has this token: ask POST /api/players for one", ref
-                )
+            # White space round the token is no part of it, as in the HTTP bearer header; no token:
+            # the session cookie, from this site's pages only (sessions.identify).
+            token = None if message.token is None else message.token.strip()
+            player = (await identify(self.ws, self.ctx.store, token, ref)).player
             self.player = player
-            self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name)))
+            self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name, player.guest)))
             return
         if self.player is None:
             raise ProtocolError("not_authenticated", "say hello with your token first", ref)

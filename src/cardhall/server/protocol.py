@@ -47,7 +47,7 @@ class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_
 
 
 class Hello(_Message, tag="hello"):
-    token: str
+    token: str | None = None  # None: the session cookie of the websocket's handshake
 
 
 class Join(_Message, tag="join"):
@@ -129,6 +129,13 @@ ERROR_CODES: Final = (
     "not_admin",
     "cross_site",
     "bad_content_type",
+    "bad_name",
+    "bad_password",
+    "bad_credentials",
+    "no_such_player",
+    "name_taken",
+    "not_an_account",
+    "already_an_account",
 )
 
 
@@ -159,6 +166,7 @@ Ref = int | str | None
 class PlayerInfo(msgspec.Struct):
     id: int
     name: str
+    guest: bool = True  # a guest (no account): shown as one
 
 
 class WelcomeFrame(_Frame, tag="welcome"):

@@ -1,6 +1,7 @@
 """Rate limits per person and per address: token buckets keyed by player id or by client address, for
-creating players, creating tables (``POST /api/tables``, quick play, a rematch that makes a new table) and
-websocket messages (every connection of a player together, every connection of an address together).
+creating players, creating tables (``POST /api/tables``, quick play, a rematch that makes a new table),
+websocket messages (every connection of a player together, every connection of an address together),
+making accounts, and failed sign-ins (per name and per address: guessing passwords).
 Beside them each connection keeps its own bucket (:mod:`cardhall.server.connection`).
 
 Choices:
@@ -62,6 +63,12 @@ TABLES_PER_PLAYER: Final = Rate(1 / 6, 10)
 TABLES_PER_ADDRESS: Final = Rate(1 / 2, 30)
 MESSAGES_PER_PLAYER: Final = Rate(30, 60)  # a connection alone may send 20 a second: two tabs, and more
 MESSAGES_PER_ADDRESS: Final = Rate(100, 200)
+# Failed sign-ins (a wrong password, or a name no account has: told apart by nobody): a person who
+# mistypes gets a few tries at once, then one a minute per name; a guesser spreading over many names
+# from one address meets the address's bucket.
+SIGNIN_FAILURES_PER_NAME: Final = Rate(1 / 60, 5)
+SIGNIN_FAILURES_PER_ADDRESS: Final = Rate(1 / 6, 20)
+ACCOUNTS_PER_ADDRESS: Final = Rate(1 / 60, 10)  # guests made accounts (each hashes a password)
 WAITING_TABLES_PER_PLAYER: Final = 5  # waiting tables one player created, at once
 # Waiting or playing tables one player created, at once: each match is bounded (bounds.py), and this
 # bounds how many a guest keeps going (quick plays he left, which stand-ins play to the end).
@@ -78,6 +85,9 @@ class Limits:
     tables_per_address: Rate | None = TABLES_PER_ADDRESS
     messages_per_player: Rate | None = MESSAGES_PER_PLAYER
     messages_per_address: Rate | None = MESSAGES_PER_ADDRESS
+    signin_failures_per_name: Rate | None = SIGNIN_FAILURES_PER_NAME
+    signin_failures_per_address: Rate | None = SIGNIN_FAILURES_PER_ADDRESS
+    accounts_per_address: Rate | None = ACCOUNTS_PER_ADDRESS
     waiting_tables_per_player: int | None = WAITING_TABLES_PER_PLAYER
     unfinished_tables_per_player: int | None = UNFINISHED_TABLES_PER_PLAYER
 
@@ -90,6 +100,9 @@ class Limits:
             tables_per_address=None,
             messages_per_player=None,
             messages_per_address=None,
+            signin_failures_per_name=None,
+            signin_failures_per_address=None,
+            accounts_per_address=None,
         )
 
 
@@ -184,6 +197,11 @@ class Limiter:
         self.tables_per_address = buckets(lim.tables_per_address, "new tables from one address")
         self.messages_per_player = buckets(lim.messages_per_player, "messages from one player")
         self.messages_per_address = buckets(lim.messages_per_address, "messages from one address")
+        self.signin_failures_per_name = buckets(lim.signin_failures_per_name, "failed sign-ins for one name")
+        self.signin_failures_per_address = buckets(
+            lim.signin_failures_per_address, "failed sign-ins from one address"
+        )
+        self.accounts_per_address = buckets(lim.accounts_per_address, "new accounts from one address")
 
     def _pass(self, checks: Sequence[tuple[Buckets | None, Hashable]], ref: int | str | None) -> None:
         """Take a token from every bucket of ``checks``, or from none and raise :class:`RateLimited`
@@ -213,6 +231,32 @@ class Limiter:
         else:
             self._pass(((self.messages_per_player, player), (self.messages_per_address, where)), None)
 
+    def _failures(self, key: str, address: str | None) -> list[tuple[Buckets | None, Hashable]]:
+        return [
+            (self.signin_failures_per_name, key),
+            (self.signin_failures_per_address, address_key(address)),
+        ]
+
+    def may_sign_in(self, key: str, address: str | None) -> None:
+        """Refuse (:class:`RateLimited`) a sign-in for the name of ``key`` while its failures, or its
+        address's, are beyond their rate; takes nothing (only a failure does)."""
+        now = self.clock()
+        for b, bucket_key in self._failures(key, address):
+            if b is not None:
+                tokens = b.tokens(bucket_key, now)
+                if tokens < 1:
+                    raise RateLimited(f"too many {b.what}: at most {b.rate.describe()}", b.wait(tokens))
+
+    def sign_in_failed(self, key: str, address: str | None) -> None:
+        """A failed sign-in: a token from the name's bucket and the address's."""
+        now = self.clock()
+        for b, bucket_key in self._failures(key, address):
+            if b is not None:
+                b.take(bucket_key, now)
+
+    def new_account(self, address: str | None) -> None:
+        self._pass([(self.accounts_per_address, address_key(address))], None)
+
     def keys(self) -> int:
         """How many buckets are kept now, over every limit (memory stays bounded: see the module)."""
         every = (
@@ -221,5 +265,8 @@ class Limiter:
             self.tables_per_address,
             self.messages_per_player,
             self.messages_per_address,
+            self.signin_failures_per_name,
+            self.signin_failures_per_address,
+            self.accounts_per_address,
         )
         return sum(len(b) for b in every if b is not None)

@@ -41,8 +41,11 @@ class Finishing(HostBase):
             return found is not None and found.status == TableStatus.FINISHED
 
         try:
-            ratings = await self.ctx.rate(table.game, players, list(state.scores))
-            await write_retried(f"table {self.id}", lambda: store.finish(finished, results, ratings), landed)
+            # The ratings are read and written in the transaction of the match's end (no lost update).
+            rating = self.ctx.rating(table.game, players, list(state.scores))
+            await write_retried(
+                f"table {self.id}", lambda: store.finish(finished, results, rating=rating), landed
+            )
         except StoreUnavailableError as e:
             log.error("table %s: the end of its match was not stored (%s): the table pauses", self.id, e)
             self.pause()
