@@ -222,11 +222,12 @@ def _game_name(game: str) -> str:
 
 async def profile(request: Request) -> Response:
     """A player's page: who he is, his ratings with their history, his totals and his last matches."""
-    player_id: int = request.path_params["player"]
+    text: str = request.path_params["player"]
+    player_id = int(text) if text.isdecimal() and len(text) <= 18 else None
     store = _store(request)
-    found = (await store.players([player_id])).get(player_id)
-    if found is None:
-        raise ProtocolError("no_such_player", f"no player {player_id}")
+    found = None if player_id is None else (await store.players([player_id])).get(player_id)
+    if found is None or player_id is None:
+        raise ProtocolError("no_such_player", f"no player {text!r} (a player's id is a number)")
     rows = await store.player_ratings(player_id)
     history = await store.rating_history(player_id)
     matches = await store.matches(player_id, RECENT_MATCHES)

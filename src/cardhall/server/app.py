@@ -521,7 +521,7 @@ def create_app(
         Route("/", index),
         reading("/api/players", create_player),
         Route("/api/players/me", me),
-        Route("/api/players/{player:int}", api(accounts.profile)),
+        Route("/api/players/{player}", api(accounts.profile)),
         reading("/api/account", api(accounts.sign_up)),
         reading("/api/account/password", api(accounts.change_password)),
         reading("/api/signin", api(accounts.sign_in)),
