@@ -331,6 +331,7 @@ def test_a_sign_in_says_the_same_for_an_unknown_name_and_a_wrong_password(client
         }
     )
     error(sign_in(client, "", ""), 401, "bad_credentials")  # nothing to tell either
+    error(sign_in(client, "Ann\x00", PASSWORD), 401, "bad_credentials")  # no name an account may have
 
 
 # --- throttling -------------------------------------------------------------------------------------------

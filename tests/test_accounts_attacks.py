@@ -220,11 +220,12 @@ def test_a_spoofed_name_is_refused_and_the_impostor_stays_a_guest(
     assert response.json()["error"] in ("bad_name", "name_taken")
     if response.json()["error"] == "name_taken":
         assert "is taken" in caplog.text
+        # The one account a look-alike name leads to is Ann's own.
+        found = read(client, lambda s: s.account(names.name_key(spoof)))
+        assert found is not None and found[0].id == ann
     page = client.get(f"/api/players/{mallory}").json()
     assert page["guest"] is True and page["name"] == "Mallory"
-    # The one account a look-alike name leads to is Ann's own.
-    found = read(client, lambda s: s.account(names.name_key(spoof)))
-    assert found is None or found[0].id == ann
+    refused(sign_in(client, spoof, "the attacker's password"), 401, "bad_credentials")
 
 
 MARKUP = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<b>Ann</b>", "a<b", "x>y"]

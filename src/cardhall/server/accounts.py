@@ -166,7 +166,12 @@ async def sign_in(request: Request) -> Response:
     limiter = request.app.state.ctx.limiter
     limiter.may_sign_in(key, address)
     store = _store(request)
-    found = await store.account(key)
+    try:
+        names.account_name(typed)
+    except ProtocolError:
+        found = None  # no account has a name that may not be one (and the store never sees it)
+    else:
+        found = await store.account(key)
     hasher = _hasher(request)
     hashed = found[1] if found is not None else _dummy(hasher)
     good = await asyncio.to_thread(_verify, hasher, hashed, data.password)
