@@ -188,6 +188,7 @@ class SeatEntry(msgspec.Struct, kw_only=True):
     connected: bool | None  # for a person: whether a connection is joined to the seat
     stand_in: str | None  # the bot playing for him while he is away
     left: bool
+    player: int | None = None  # a person's player id (his page: GET /api/players/{id}); null otherwise
 
 
 class TableFrame(_Frame, tag="table"):
