@@ -14,9 +14,10 @@
 import { setLanguage, language, initialLanguage, t } from "./i18n.js";
 import { store } from "./util.js";
 import { renderLobby, renderName, WaitingRoom } from "./lobby.js";
-import { showRules, showReplay } from "./dialogs.js";
+import { showRules, showReplay, showProfile } from "./dialogs.js";
+import { signedIn, forget, accountPanel, firstPageSignIn } from "./account.js";
 
-window.cardhall = { showRules, showReplay };
+window.cardhall = { showRules, showReplay, showProfile };
 
 // --- the websocket: one connection, said hello once, rejoining its table after a drop ------------------
 
@@ -35,6 +36,7 @@ class Link {
     this.onStatus(this.ws ? "offline" : "connecting");
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     this.ws = ws;
+    // An account's browser has no token: its hello leans on the session cookie (account.js).
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: store.get("token"), id: "hello" }));
     ws.onmessage = (message) => {
       const frame = JSON.parse(message.data);
@@ -115,7 +117,8 @@ function connect() {
 }
 
 function logout() {
-  for (const key of ["token", "name", "id", "table", "room"]) store.drop(key);
+  forget();
+  if (link) link.ws?.close(); // a new connection says hello as whoever comes next
   render();
 }
 
@@ -178,8 +181,12 @@ function closeTable() {
 async function render() {
   header();
   if (view) return view.render();
-  if (!store.get("token")) return renderName(main, render);
-  const shown = renderLobby(main, { openTable, render, busy: () => view !== null });
+  if (!signedIn()) {
+    renderName(main, render);
+    main.append(firstPageSignIn(signedInNow));
+    return;
+  }
+  const shown = renderLobby(main, { openTable, render: signedInNow, busy: () => view !== null, account: () => accountPanel(signedInNow) });
   // Once the lobby is up, the table's modules load in the background: the first table opens at once.
   (window.requestIdleCallback || setTimeout)(() => {
     for (const module of ["./table.js", "./replay.js", "./rules.js"]) import(module).catch(() => {});
@@ -193,10 +200,17 @@ document.getElementById("lang").addEventListener("click", async () => {
   render();
 });
 
-/** The dialog a link names (#rules/<game>, #replay/<table>), if any. */
+/** The player changed (signed in, out, or made an account): the connection says hello again. */
+function signedInNow() {
+  if (link) link.ws?.close(); // it reopens at once, saying hello with the new credential
+  render();
+}
+
+/** The dialog a link names (#rules/<game>, #replay/<table>, #player/<id>), if any. */
 function followLink() {
-  const m = /^#(rules|replay)\/([\w-]+)$/.exec(location.hash);
+  const m = /^#(rules|replay|player)\/([\w-]+)$/.exec(location.hash);
   if (m && m[1] === "rules") showRules(m[2]);
+  else if (m && m[1] === "player") showProfile(m[2]);
   else if (m) showReplay(m[2]);
 }
 window.addEventListener("hashchange", followLink);
@@ -204,6 +218,6 @@ window.addEventListener("hashchange", followLink);
 await setLanguage(initialLanguage());
 const table = store.get("table");
 header();
-if (store.get("token") && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");
+if (signedIn() && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");
 else render();
 followLink();

@@ -7,7 +7,7 @@
 // each option is offered as the control its type calls for (a checkbox, a list of its values, a number
 // within its range), never as text to type. Refusals are worded from their error code.
 import { t, num, language } from "./i18n.js";
-import { h, api, store, errorText } from "./util.js";
+import { h, api, store, errorText, playerLink } from "./util.js";
 import { showRules, showReplay } from "./dialogs.js";
 
 let games = null; // GET /api/games, asked once
@@ -178,6 +178,7 @@ export async function renderLobby(main, nav) {
       "div",
       { class: "lobby" },
       yourTables(mine, nav),
+      nav.account ? nav.account() : null,
       quickPlay(catalogue, nav),
       createTable(catalogue, nav),
       tables(listing, nav, new Set(mine.tables.map((x) => x.table))),
@@ -504,7 +505,7 @@ function leaderboards(catalogue) {
               "tr",
               { class: String(p.player) === store.get("id") ? "me" : null },
               h("td", { text: num(i + 1) }),
-              h("th", { scope: "row", class: "name", text: p.name }),
+              h("th", { scope: "row", class: "name" }, playerLink(p.player, p.name, p.guest)),
               h("td", { text: num(Math.round(p.rating * 10) / 10) }),
               h("td", { text: num(p.games) }),
             ),

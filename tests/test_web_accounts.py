@@ -1,0 +1,104 @@
+"""Accounts in a real browser (Debian's headless Chromium through Playwright, against ``cardhall serve``):
+a guest plays, makes himself an account from the lobby and finds his history on his page (a rating
+plotted, his match with its replay); the same account signed in from a second browser, and signed out
+everywhere from the first. Both languages, desktop and phone; screenshots to ``tests/screenshots/``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.test_web_lobby import finished_match
+from tests.web_helpers import (  # noqa: F401 (fixtures)
+    DESKTOP,
+    PHONE,
+    WAIT_MS,
+    Browser,
+    Page,
+    api,
+    base_url,
+    browser,
+    browser_page,
+    enter,
+    shot,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PASSWORD = "correct horse battery"
+
+
+def me(page: Page) -> Any:
+    """``GET /api/players/me`` as the page's browser holds it (its cookie; no token)."""
+    return page.evaluate("async () => (await fetch('/api/players/me')).json()")
+
+
+def new_page(browser: Browser, base_url: str, viewport: dict[str, int]) -> tuple[Any, Page]:
+    context = browser.new_context(viewport=viewport, base_url=base_url)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    return context, page
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("bn", "phone")])
+def test_a_guest_signs_up_and_finds_his_history(page: Page, lang: str, size: str) -> None:
+    if size == "phone":
+        page.set_viewport_size(PHONE)
+    enter(page, "Ann", lang)
+    table = finished_match(page)
+    page.reload()
+    page.wait_for_selector("#account[data-state='guest']")
+    shot(page, f"account-guest-{lang}-{size}")
+    assert page.input_value("#signup-name") == "Ann"
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#account[data-state='account']")
+    assert page.evaluate("localStorage.getItem('cardhall.token')") is None  # the session is the cookie's
+    assert me(page)["guest"] is False
+    shot(page, f"account-signed-in-{lang}-{size}")
+    page.click("#my-page")
+    page.wait_for_selector("#player-dialog[data-loaded] .match")
+    dialog = page.locator("#player-dialog")
+    assert dialog.locator(f".match[data-table='{table}']").count() == 1
+    assert dialog.locator(".rating[data-game='hokm'][data-pool='bots'] svg.rating-plot circle").count() == 1
+    assert "Ann" in dialog.locator("#player-dialog-title").inner_text()
+    shot(page, f"profile-{lang}-{size}", full_page=False)
+    # From his page to the match's replay.
+    dialog.locator(f".match[data-table='{table}'] .replay-link").click()
+    page.wait_for_selector("#replay-dialog[open]")
+
+
+def test_one_account_in_two_browsers_and_signed_out_everywhere(browser: Browser, base_url: str) -> None:
+    first_context, first = new_page(browser, base_url, DESKTOP)
+    second_context, second = new_page(browser, base_url, PHONE)
+    try:
+        enter(first, "Ann")
+        first.fill("#signup-password", PASSWORD)
+        first.click("#signup-form button[type=submit]")
+        first.wait_for_selector("#account[data-state='account']")
+        ann = me(first)["id"]
+
+        second.goto("/")
+        second.wait_for_selector("#signin-form")
+        shot(second, "account-first-page-en-phone")
+        second.fill("#signin-name", "ANN")  # any case
+        second.fill("#signin-password", "wrong password")
+        second.click("#signin-form button[type=submit]")
+        second.wait_for_selector("#signin-form .error:has-text('No account has this name and password')")
+        second.fill("#signin-password", PASSWORD)
+        second.click("#signin-form button[type=submit]")
+        second.wait_for_selector("#account[data-state='account']")
+        assert me(second)["id"] == ann
+        assert second.locator("#who").inner_text().endswith("Ann")
+        # The second browser plays as Ann too: the websocket said hello with its cookie.
+        second.wait_for_selector("#conn[data-status='online']")
+
+        first.click("#signout-all")
+        first.wait_for_selector("#name")
+        assert me(second)["error"] == "bad_token"  # its session ended too
+        second.reload()
+        second.wait_for_selector("#name")  # the hello was refused: back to the first page
+    finally:
+        first_context.close()
+        second_context.close()
