@@ -34,6 +34,13 @@ def me(page: Page) -> Any:
     return page.evaluate("async () => (await fetch('/api/players/me')).json()")
 
 
+HELLO = """() => new Promise((resolve) => {
+    const ws = new WebSocket(`ws://${location.host}/ws`);
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", id: 1 }));
+    ws.onmessage = (m) => { resolve(JSON.parse(m.data)); ws.close(); };
+})"""
+
+
 def new_page(browser: Browser, base_url: str, viewport: dict[str, int]) -> tuple[Any, Page]:
     context = browser.new_context(viewport=viewport, base_url=base_url)
     context.set_default_timeout(WAIT_MS)
@@ -67,6 +74,14 @@ def test_a_guest_signs_up_and_finds_his_history(page: Page, lang: str, size: str
     # From his page to the match's replay.
     dialog.locator(f".match[data-table='{table}'] .replay-link").click()
     page.wait_for_selector("#replay-dialog[open]")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#player-dialog:not([open])", state="attached")
+    # His name on the bots' board leads to the same page.
+    page.select_option("#lb-game", "hokm")
+    page.select_option("#lb-pool", "bots")
+    page.locator(f".board[data-game='hokm'][data-pool='bots'] a.player-link[data-player='{me(page)['id']}']").click()
+    page.wait_for_selector(f"#player-dialog[data-loaded][data-player='{me(page)['id']}']")
 
 
 def test_one_account_in_two_browsers_and_signed_out_everywhere(browser: Browser, base_url: str) -> None:
@@ -91,8 +106,9 @@ def test_one_account_in_two_browsers_and_signed_out_everywhere(browser: Browser,
         second.wait_for_selector("#account[data-state='account']")
         assert me(second)["id"] == ann
         assert second.locator("#who").inner_text().endswith("Ann")
-        # The second browser plays as Ann too: the websocket said hello with its cookie.
-        second.wait_for_selector("#conn[data-status='online']")
+        # The second browser plays as Ann too: its websocket says hello with the cookie, no token.
+        welcome = second.evaluate(HELLO)
+        assert welcome["type"] == "welcome" and welcome["player"] == {"id": ann, "name": "Ann", "guest": False}
 
         first.click("#signout-all")
         first.wait_for_selector("#name")

@@ -13,6 +13,17 @@ import { h, api, store, errorText } from "./util.js";
 /** Whether this browser speaks for a player: a guest's token, or an account's session cookie. */
 export const signedIn = () => Boolean(store.get("token") || store.get("session"));
 
+/** An account's session may have ended elsewhere (signed out everywhere, a new password): ask, and call
+ * `gone()` when the server no longer knows it. */
+export async function checkSession(gone) {
+  if (!store.get("session")) return;
+  try {
+    await api("GET", "/api/players/me");
+  } catch (e) {
+    if (e.error === "bad_token" || e.error === "not_authenticated") gone();
+  }
+}
+
 /** Forget the player on this browser (after a sign-out, or a session the server no longer knows). */
 export function forget() {
   for (const key of ["token", "name", "id", "table", "room", "session"]) store.drop(key);

@@ -15,7 +15,7 @@ import { setLanguage, language, initialLanguage, t } from "./i18n.js";
 import { store } from "./util.js";
 import { renderLobby, renderName, WaitingRoom } from "./lobby.js";
 import { showRules, showReplay, showProfile } from "./dialogs.js";
-import { signedIn, forget, accountPanel, firstPageSignIn } from "./account.js";
+import { signedIn, forget, accountPanel, firstPageSignIn, checkSession } from "./account.js";
 
 window.cardhall = { showRules, showReplay, showProfile };
 
@@ -186,6 +186,7 @@ async function render() {
     main.append(firstPageSignIn(signedInNow));
     return;
   }
+  checkSession(logout);
   const shown = renderLobby(main, { openTable, render: signedInNow, busy: () => view !== null, account: () => accountPanel(signedInNow) });
   // Once the lobby is up, the table's modules load in the background: the first table opens at once.
   (window.requestIdleCallback || setTimeout)(() => {

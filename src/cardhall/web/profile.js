@@ -31,11 +31,13 @@ export function ratingPlot(points, label) {
   const high = Math.max(...values);
   const span = high - low || 1;
   const x = (i) => (values.length === 1 ? W / 2 : PAD + (i * (W - 2 * PAD)) / (values.length - 1));
-  const y = (v) => H - PAD - ((v - low) / span) * (H - 2 * PAD);
+  // One value (or all equal): a level line across the middle.
+  const y = (v) => (high === low ? H / 2 : H - PAD - ((v - low) / span) * (H - 2 * PAD));
   const plot = svg(
     "svg",
     { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", role: "img", "aria-label": label },
     svg("title", {}, label),
+    svg("line", { x1: PAD, y1: PAD, x2: W - PAD, y2: PAD, class: "axis" }),
     svg("line", { x1: PAD, y1: H - PAD, x2: W - PAD, y2: H - PAD, class: "axis" }),
     svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "line" }),
   );
