@@ -118,3 +118,22 @@ def test_one_account_in_two_browsers_and_signed_out_everywhere(browser: Browser,
     finally:
         first_context.close()
         second_context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+def test_a_name_at_the_table_leads_to_the_persons_page(page: Page, lang: str) -> None:
+    enter(page, "Ann", lang)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#account[data-state='account']")
+    page.select_option("#qp-game", "hokm")
+    page.select_option("#qp-pace", "0")
+    page.click("#quickplay")
+    ann = me(page)["id"]
+    link = page.locator(f".table-view .seat .seat-name a.player-link[data-player='{ann}']")
+    link.wait_for()
+    assert page.locator(".table-view .seat .seat-name a.player-link").count() == 1  # bots have no page
+    shot(page, f"table-account-{lang}-desktop", full_page=False)
+    link.click()
+    page.wait_for_selector(f"#player-dialog[data-loaded][data-player='{ann}']")
+    assert page.locator("#player-dialog .who.account").count() == 1
