@@ -41,8 +41,8 @@ HELLO = """() => new Promise((resolve) => {
 })"""
 
 
-def new_page(browser: Browser, base_url: str, viewport: dict[str, int]) -> tuple[Any, Page]:
-    context = browser.new_context(viewport=viewport, base_url=base_url)
+def new_page(chromium: Browser, url: str, viewport: dict[str, int]) -> tuple[Any, Page]:
+    context = chromium.new_context(viewport=viewport, base_url=url)
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     return context, page
@@ -80,11 +80,15 @@ def test_a_guest_signs_up_and_finds_his_history(page: Page, lang: str, size: str
     # His name on the bots' board leads to the same page.
     page.select_option("#lb-game", "hokm")
     page.select_option("#lb-pool", "bots")
-    page.locator(f".board[data-game='hokm'][data-pool='bots'] a.player-link[data-player='{me(page)['id']}']").click()
-    page.wait_for_selector(f"#player-dialog[data-loaded][data-player='{me(page)['id']}']")
+    ann = me(page)["id"]
+    page.locator(f".board[data-game='hokm'][data-pool='bots'] a.player-link[data-player='{ann}']").click()
+    page.wait_for_selector(f"#player-dialog[data-loaded][data-player='{ann}']")
 
 
-def test_one_account_in_two_browsers_and_signed_out_everywhere(browser: Browser, base_url: str) -> None:
+def test_one_account_in_two_browsers_and_signed_out_everywhere(
+    browser: Browser,  # noqa: F811 (the fixture)
+    base_url: str,  # noqa: F811 (the fixture)
+) -> None:
     first_context, first = new_page(browser, base_url, DESKTOP)
     second_context, second = new_page(browser, base_url, PHONE)
     try:
@@ -108,7 +112,8 @@ def test_one_account_in_two_browsers_and_signed_out_everywhere(browser: Browser,
         assert second.locator("#who").inner_text().endswith("Ann")
         # The second browser plays as Ann too: its websocket says hello with the cookie, no token.
         welcome = second.evaluate(HELLO)
-        assert welcome["type"] == "welcome" and welcome["player"] == {"id": ann, "name": "Ann", "guest": False}
+        assert welcome["type"] == "welcome"
+        assert welcome["player"] == {"id": ann, "name": "Ann", "guest": False}
 
         first.click("#signout-all")
         first.wait_for_selector("#name")
