@@ -136,14 +136,22 @@ def test_a_forged_or_expired_cookie_is_refused(client: TestClient, caplog: pytes
     ],
 )
 def test_a_cross_site_request_riding_the_cookie_is_refused(
-    client: TestClient, headers: dict[str, str], body: str | None, status: int, code: str
+    client: TestClient,
+    headers: dict[str, str],
+    body: str | None,
+    status: int,
+    code: str,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     ann, _ = account(client, "Ann")
     assert sign_in(client, "Ann", cookie=True).status_code == 201  # the victim's browser holds the cookie
     before = read(client, lambda s: s.sessions(ann))
     content = body if body is not None else json.dumps(NEW)
-    for route in ("/api/account/password", "/api/signout", "/api/quickplay"):
-        refused(client.post(route, content=content, headers=headers), status, code)
+    with caplog.at_level(logging.WARNING, "cardhall.server"):
+        for route in ("/api/account/password", "/api/signout", "/api/quickplay"):
+            refused(client.post(route, content=content, headers=headers), status, code)
+    if code == "cross_site":
+        assert "another site" in caplog.text or "refused the session cookie" in caplog.text
     assert read(client, lambda s: s.sessions(ann)) == before
     assert password_is(client, "Ann", PASSWORD)
     assert client.get("/api/players/me/tables").json() == {"tables": []}  # no table made for her
@@ -218,6 +226,7 @@ def test_a_spoofed_name_is_refused_and_the_impostor_stays_a_guest(
         )
     assert response.status_code in (400, 409), response.text
     assert response.json()["error"] in ("bad_name", "name_taken")
+    assert "sign-up refused" in caplog.text
     if response.json()["error"] == "name_taken":
         assert "is taken" in caplog.text
         # The one account a look-alike name leads to is Ann's own.

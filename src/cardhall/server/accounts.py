@@ -137,7 +137,12 @@ async def sign_up(request: Request) -> Response:
     """A guest makes himself an account; the answer is a new session (his guest token ends)."""
     who = await whoami(request)
     data = decode_as(await request.body(), SignUp, "request body")
-    name = names.account_name(data.name)
+    try:
+        name = names.account_name(data.name)
+    except ProtocolError as e:
+        # (a spoofing attempt looks like this: logged with the name's code points, not the password)
+        log.warning("sign-up refused from %s: %s (%s)", _address(request), e.message, ascii(data.name[:60]))
+        raise
     password = _password(data.password)
     if not who.player.guest:
         raise ProtocolError("already_an_account", f"{who.player.name} is an account already")
