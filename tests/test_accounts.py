@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
-from cardhall.server import names, ratings
+from cardhall.server import connection, names, ratings
 from cardhall.server.accounts import MAX_PASSWORD, MIN_PASSWORD
 from cardhall.server.rates import Limits, Rate
 from cardhall.store import RatingRow
@@ -124,6 +125,27 @@ def test_signing_out_ends_this_session_only_or_every_one(client: TestClient) -> 
         error(client.get("/api/players/me", headers=auth(token)), 401, "bad_token")
     assert read(client, lambda s: s.sessions(ann)) == 0
     assert sign_in(client, "Ann").status_code == 201  # the account stays
+
+
+def test_signing_out_everywhere_closes_the_websockets_of_the_ended_sessions(client: TestClient) -> None:
+    ann, mine = account(client, "Ann")
+    other = sign_in(client, "Ann").json()["token"]
+    with session(client, other) as theirs, session(client, mine) as kept:
+        client.post(
+            "/api/account/password", json={"current": PASSWORD, "new": "a new long one"}, headers=auth(mine)
+        )
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                theirs.receive()
+        assert closed.value.code == connection.WS_SESSION_ENDED
+        kept.send(type="ping", id="still")
+        assert kept.until("pong")["ref"] == "still"  # the session that changed it stays
+        client.post("/api/signout", json={"everywhere": True}, headers=auth(mine))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                kept.receive()
+        assert closed.value.code == connection.WS_SESSION_ENDED
+    assert read(client, lambda s: s.sessions(ann)) == 0
 
 
 def test_a_new_password_ends_the_other_sessions_and_the_old_one_stops_working(client: TestClient) -> None:

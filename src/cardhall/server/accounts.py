@@ -197,9 +197,11 @@ async def sign_out(request: Request) -> Response:
     ended = 0
     if data.everywhere:
         ended = await store.end_sessions(who.player.id)
+        _end_connections(request, who.player.id, None, None)
     else:
         await store.end_session(who.session)
         ended = 1
+        _end_connections(request, who.player.id, who.session, None)
     response = _json({"ended": ended})
     sessions.clear_cookie(response, request)
     return response
@@ -223,7 +225,23 @@ async def change_password(request: Request) -> Response:
         log.warning("a wrong current password for player %d from %s", who.player.id, address)
         raise ProtocolError("bad_credentials", "the current password is not this account's")
     await store.set_password(who.player.id, await asyncio.to_thread(hasher.hash, new), keep=who.session)
+    _end_connections(request, who.player.id, None, who.session)
     return _json({"id": who.player.id, "name": who.player.name, "guest": False})
+
+
+def _end_connections(request: Request, player_id: int, ended: str | None, keep: str | None) -> int:
+    """Close the player's open websockets that said hello with an ended session: ``ended`` (one
+    session), or every session but ``keep`` (``ended`` None). Those of his guest-era token stay."""
+    closed = 0
+    for connection in list(request.app.state.ctx.connections):
+        if connection.player is None or connection.player.id != player_id or connection.session is None:
+            continue
+        if (ended is not None and connection.session == ended) or (
+            ended is None and connection.session != keep
+        ):
+            connection.session_ended()
+            closed += 1
+    return closed
 
 
 def _game_name(game: str) -> str:

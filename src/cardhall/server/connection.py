@@ -76,6 +76,7 @@ STRIKES = 20  # refused in a row before the connection is closed
 OUTBOX = 1000  # frames waiting to be sent before a client counts as too slow
 WS_POLICY_VIOLATION = 1008
 WS_TRY_AGAIN_LATER = 1013
+WS_SESSION_ENDED = 4001  # its session was signed out, or its password changed (sessions.py)
 
 
 class Connection:
@@ -84,6 +85,7 @@ class Connection:
         self.ctx = ctx
         self.address = ws.client.host if ws.client is not None else None
         self.player: PlayerRow | None = None
+        self.session: str | None = None  # the session's token its hello used (None: a guest's token)
         self.hosts: dict[str, TableHost] = {}
         self._out: deque[str] = deque()
         self._ready = asyncio.Event()  # frames to send, or the close
@@ -106,6 +108,11 @@ class Connection:
             return
         self._out.append(encode(frame))
         self._ready.set()
+
+    def session_ended(self) -> None:
+        """Its session was signed out (or the password changed): close it (:data:`WS_SESSION_ENDED`),
+        after the frames already queued; the client may say hello again with a credential that lives."""
+        self._close(WS_SESSION_ENDED)
 
     def _close(self, code: int) -> None:
         if self._close_code is None:
@@ -138,6 +145,7 @@ class Connection:
         """Receive and send until either side ends (the other is then cancelled), then leave the
         tables this connection was at (shielded: even when the server is stopping)."""
         await self.ws.accept()
+        self.ctx.connections.add(self)
         try:
             async with anyio.create_task_group() as group:
 
@@ -148,6 +156,7 @@ class Connection:
                 group.start_soon(run, self._sender)
                 group.start_soon(run, self._receiver)
         finally:
+            self.ctx.connections.discard(self)
             with anyio.CancelScope(shield=True):
                 for host in list(self.hosts.values()):
                     try:
@@ -217,8 +226,9 @@ class Connection:
             # White space round the token is no part of it, as in the HTTP bearer header; no token:
             # the session cookie, from this site's pages only (sessions.identify).
             token = None if message.token is None else message.token.strip()
-            player = (await identify(self.ws, self.ctx.store, token, ref)).player
-            self.player = player
+            who = await identify(self.ws, self.ctx.store, token, ref)
+            player = who.player
+            self.player, self.session = player, who.session
             self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name, player.guest)))
             return
         if self.player is None:

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardhall.core import Game
 from cardhall.server import ratings
@@ -19,6 +19,9 @@ from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.rates import Limiter, Limits
 from cardhall.store import Store
+
+if TYPE_CHECKING:
+    from cardhall.server.connection import Connection
 from cardhall.store.rows import RatingRequest
 
 log = logging.getLogger(__name__)
@@ -44,6 +47,8 @@ class ServerContext:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.collector = ShortPauses()
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
+        # Every open websocket connection (a session signed out closes those that used it: accounts.py).
+        self.connections: set[Connection] = set()
 
     @property
     def bot_pool(self) -> ProcessPoolExecutor:
