@@ -109,7 +109,7 @@ def test_one_account_in_two_browsers_and_signed_out_everywhere(
         second.click("#signin-form button[type=submit]")
         second.wait_for_selector("#account[data-state='account']")
         assert me(second)["id"] == ann
-        assert second.locator("#who").inner_text().endswith("Ann")
+        assert second.locator("#who").inner_text().endswith("Ann")  # no longer a guest
         # The second browser plays as Ann too: its websocket says hello with the cookie, no token.
         welcome = second.evaluate(HELLO)
         assert welcome["type"] == "welcome"

@@ -83,7 +83,8 @@ function setConnection(next) {
 
 function header() {
   const name = store.get("name");
-  document.getElementById("who").textContent = name ? t("lobby.hello", { name }) : "";
+  const guest = name && !store.get("session") ? ` (${t("account.guest")})` : ""; // guests show as guests
+  document.getElementById("who").textContent = name ? t("lobby.hello", { name }) + guest : "";
   const button = document.getElementById("lang");
   button.textContent = language() === "en" ? "বাংলা" : "English";
   button.setAttribute("aria-label", t("lang.switch"));
