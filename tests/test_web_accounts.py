@@ -142,3 +142,22 @@ def test_a_name_at_the_table_leads_to_the_persons_page(page: Page, lang: str) ->
     link.click()
     page.wait_for_selector(f"#player-dialog[data-loaded][data-player='{ann}']")
     assert page.locator("#player-dialog .who.account").count() == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "bn"])
+def test_the_account_panel_and_a_persons_page_have_no_serious_accessibility_violation(
+    page: Page, lang: str
+) -> None:
+    axe = pytest.importorskip("tests.test_web_axe", reason="axe-core: the dev extra")
+    enter(page, "Ann", lang)
+    finished_match(page)
+    found = axe.serious(page, "the guest's account panel")
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#account[data-state='account']")
+    page.click("#account details summary")
+    found += axe.serious(page, "the account's panel")
+    page.click("#my-page")
+    page.wait_for_selector("#player-dialog[data-loaded] .rating svg")
+    found += axe.serious(page, "a person's page")
+    assert not found, "\n".join(found)
