@@ -146,15 +146,19 @@ async def sign_up(request: Request) -> Response:
     password = _password(data.password)
     if not who.player.guest:
         raise ProtocolError("already_an_account", f"{who.player.name} is an account already")
+    store = _store(request)
+    key = names.name_key(name)
+    taken = ProtocolError("name_taken", f"another account has the name {name!r} or one that looks like it")
+    if await store.account(key) is not None:  # (before the rate: a refused request costs nothing)
+        log.info("sign-up refused from %s: the name %r is taken", _address(request), name)
+        raise taken
     request.app.state.ctx.limiter.new_account(_address(request))
     hashed = await asyncio.to_thread(_hasher(request).hash, password)
-    store = _store(request)
     try:
-        made = await store.create_account(who.player.id, name, names.name_key(name), hashed)
-    except NameTakenError:
+        made = await store.create_account(who.player.id, name, key, hashed)
+    except NameTakenError:  # taken meanwhile: the store's unique key decides
         log.info("sign-up refused from %s: the name %r is taken", _address(request), name)
-        message = f"another account has the name {name!r} or one that looks like it"
-        raise ProtocolError("name_taken", message) from None
+        raise taken from None
     if not made:
         raise ProtocolError("already_an_account", f"{who.player.name} is an account already")
     token = await store.create_session(who.player.id, sessions.expiry())
