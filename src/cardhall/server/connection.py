@@ -145,7 +145,6 @@ class Connection:
         """Receive and send until either side ends (the other is then cancelled), then leave the
         tables this connection was at (shielded: even when the server is stopping)."""
         await self.ws.accept()
-        self.ctx.connections.add(self)
         try:
             async with anyio.create_task_group() as group:
 
@@ -156,7 +155,8 @@ class Connection:
                 group.start_soon(run, self._sender)
                 group.start_soon(run, self._receiver)
         finally:
-            self.ctx.connections.discard(self)
+            if self.player is not None:
+                self.ctx.connections.discard(self)
             with anyio.CancelScope(shield=True):
                 for host in list(self.hosts.values()):
                     try:
@@ -229,6 +229,7 @@ class Connection:
             who = await identify(self.ws, self.ctx.store, token, ref)
             player = who.player
             self.player, self.session = player, who.session
+            self.ctx.connections.add(self)  # (a session signed out finds it: accounts.py)
             self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name, player.guest)))
             return
         if self.player is None:

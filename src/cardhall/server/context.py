@@ -9,7 +9,7 @@ import logging
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardhall.core import Game
 from cardhall.server import ratings
@@ -18,10 +18,8 @@ from cardhall.server.committer import Committer
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.rates import Limiter, Limits
+from cardhall.server.sessions import Attached
 from cardhall.store import Store
-
-if TYPE_CHECKING:
-    from cardhall.server.connection import Connection
 from cardhall.store.rows import RatingRequest
 
 log = logging.getLogger(__name__)
@@ -47,8 +45,9 @@ class ServerContext:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.collector = ShortPauses()
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
-        # Every open websocket connection (a session signed out closes those that used it: accounts.py).
-        self.connections: set[Connection] = set()
+        # Every open websocket connection that said hello (a session signed out closes those that
+        # used it: accounts.py).
+        self.connections: set[Attached] = set()
 
     @property
     def bot_pool(self) -> ProcessPoolExecutor:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Final
+from typing import Final, Protocol
 
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
@@ -43,6 +43,16 @@ log = logging.getLogger(__name__)
 
 COOKIE: Final = "cardhall_session"
 SESSION_DAYS: Final = 30
+
+
+class Attached(Protocol):
+    """A websocket connection as a sign-out sees it: whose it is, the session its ``hello`` used (None:
+    a guest's token), and how to close it."""
+
+    player: PlayerRow | None
+    session: str | None
+
+    def session_ended(self) -> None: ...
 
 
 @dataclass(frozen=True)
