@@ -187,8 +187,8 @@ async function render() {
     main.append(firstPageSignIn(signedInNow));
     return;
   }
-  checkSession(logout);
-  const shown = renderLobby(main, { openTable, render: signedInNow, busy: () => view !== null, account: () => accountPanel(signedInNow) });
+  checkSession(logout); // (a lobby still loading then finds nobody signed in, and draws nothing)
+  const shown = renderLobby(main, { openTable, render: signedInNow, busy: () => view !== null || !signedIn(), account: () => accountPanel(signedInNow) });
   // Once the lobby is up, the table's modules load in the background: the first table opens at once.
   (window.requestIdleCallback || setTimeout)(() => {
     for (const module of ["./table.js", "./replay.js", "./rules.js"]) import(module).catch(() => {});
