@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 
 from cardhall.cli import serve
 from cardhall.server import bounds, connection, guard, protocol, rates, transport
+from cardhall.server.accounts import NewPassword, SignIn, SignOut, SignUp
 from cardhall.server.app import STATUS, NewPlayer, NewTable, QuickPlay, StopTable, create_app
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS
 from cardhall.server.social import Ban, Invitation, Moderator, Mute, Report, Unban
@@ -51,6 +52,10 @@ BODIES: dict[str, type[msgspec.Struct]] = {
     "POST /api/moderation/unban": Unban,
     "POST /api/admin/moderators": Moderator,
     "POST /api/admin/moderators/remove": Moderator,
+    "POST /api/account": SignUp,
+    "POST /api/account/password": NewPassword,
+    "POST /api/signin": SignIn,
+    "POST /api/signout": SignOut,
 }
 CLIENT_MESSAGES: tuple[type[msgspec.Struct], ...] = typing.get_args(protocol.ClientMessage)
 

@@ -488,10 +488,10 @@ def test_a_table_is_shown_finished_only_once_stored_and_leaves_memory_without_lo
         storing, go_on = asyncio.Event(), asyncio.Event()
         finish = store.finish
 
-        async def slow_finish(*args: object) -> None:
+        async def slow_finish(*args: object, **kwargs: object) -> None:
             storing.set()
             await go_on.wait()
-            await finish(*args)  # type: ignore[arg-type]
+            await finish(*args, **kwargs)  # type: ignore[arg-type]
 
         store.finish = slow_finish  # type: ignore[method-assign]
         try:
@@ -538,7 +538,7 @@ def test_a_match_whose_end_was_not_stored_ends_when_the_server_comes_back(tmp_pa
         await ctx.start()
         storing = asyncio.Event()
 
-        async def never(*args: object) -> None:
+        async def never(*args: object, **kwargs: object) -> None:
             storing.set()
             await asyncio.Event().wait()
 

@@ -24,9 +24,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import cardhall
+from cardhall.server import ratings
 from cardhall.store import (
     ActionRow,
     ChatRow,
+    NameTakenError,
+    PlayerRow,
     RatingRow,
     ResultRow,
     SeatRow,
@@ -35,6 +38,7 @@ from cardhall.store import (
     TableRow,
     open_store,
 )
+from cardhall.store.rows import RatingInputs, RatingRequest
 from cardhall.store.sql import PLAYERS, metadata, migrations_config
 from cardhall.table import Table
 from tests.postgres import PostgresServer
@@ -336,6 +340,98 @@ async def test_the_leaderboard_orders_by_mu_minus_three_sigma_with_names(store: 
     assert [r.name for r in await store.leaderboard("hokm", "people", limit=2)] == ["Dia", "Ann"]
     assert [r.name for r in await store.leaderboard("hokm", "bots")] == ["Ann"]
     assert await store.leaderboard("gin", "people") == []
+
+
+async def test_two_matches_of_one_person_finishing_at_once_both_count(store: SqlStore) -> None:
+    """The rating update reads the ratings in the finish's own transaction: two of Ann's matches
+    ending together each build on the other's result (none is lost), as if they had ended in turn."""
+    ann, _ = await store.create_player("Ann")
+    rows = [table_row(t, "playing") for t in ("a", "b")]
+    for row in rows:
+        await store.save_table(row)
+        row.status, row.finished_at = "finished", T0
+
+    def request(table: str) -> RatingRequest:
+        made = ratings.request("hokm", [ann.id, None, None], [500, 100, 0], False, T0)
+        assert made is not None
+        return made
+
+    await asyncio.gather(
+        *(store.finish(row, [ResultRow(row.id, 0, ann.id, 500, 1.0)], rating=request(row.id)) for row in rows)
+    )
+    (after,) = (await store.ratings("hokm", "bots", [ann.id])).values()
+    once = ratings.rate_match(
+        "hokm", "bots", [ann.id, None, None], [500, 100, 0], False, RatingInputs({}, {}, set(), {})
+    )
+    twice = ratings.rate_match(
+        "hokm",
+        "bots",
+        [ann.id, None, None],
+        [500, 100, 0],
+        False,
+        RatingInputs({ann.id: once[0]}, {}, set(), {}),
+    )
+    assert after.games == 2
+    assert (after.mu, after.sigma) == pytest.approx((twice[0].mu, twice[0].sigma))
+    history = await store.rating_history(ann.id)
+    assert sorted(h.table_id for h in history) == ["a", "b"]
+    assert (history[-1].mu, history[-1].sigma) == (after.mu, after.sigma)
+
+
+async def test_an_account_keeps_its_row_and_a_taken_key_is_refused(store: SqlStore) -> None:
+    ann, token = await store.create_player("ann the guest")
+    bob, _ = await store.create_player("Bob")
+    assert ann.guest and await store.password_hash(ann.id) is None
+    assert await store.create_account(ann.id, "Ann", "ann", "hash-1")
+    assert not await store.create_account(ann.id, "Ann", "ann", "hash-2")  # an account already
+    with pytest.raises(NameTakenError):
+        await store.create_account(bob.id, "ANN", "ann", "hash-3")
+    assert (await store.players([bob.id]))[bob.id] == PlayerRow(bob.id, "Bob", guest=True)
+    found = await store.account("ann")
+    assert found == (PlayerRow(ann.id, "Ann", guest=False), "hash-1")
+    assert await store.account("bob") is None  # a guest has no account to sign in to
+    assert await store.player_by_token(token) is None  # the guest's token died
+    assert await store.password_hash(ann.id) == "hash-1"
+
+
+async def test_sessions_expire_end_one_by_one_or_all_and_with_a_new_password(store: SqlStore) -> None:
+    ann, _ = await store.create_player("Ann")
+    await store.create_account(ann.id, "Ann", "ann", "old")
+    later = T0 + timedelta(days=30)
+    first, second, third = [await store.create_session(ann.id, later) for _ in range(3)]
+    assert await store.player_by_session(first, T0) == PlayerRow(ann.id, "Ann", guest=False)
+    assert await store.player_by_session(first, later) is None  # expired
+    assert await store.player_by_session("no such token", T0) is None
+    assert await store.sessions(ann.id) == 3
+    await store.end_session(first)
+    assert await store.player_by_session(first, T0) is None
+    await store.set_password(ann.id, "new", keep=second)
+    assert await store.password_hash(ann.id) == "new"
+    assert await store.player_by_session(second, T0) is not None
+    assert await store.player_by_session(third, T0) is None
+    assert await store.end_sessions(ann.id) == 1
+    assert await store.sessions(ann.id) == 0
+
+
+async def test_the_leaderboard_of_accounts_only_leaves_out_guests_and_the_provisional(
+    store: SqlStore,
+) -> None:
+    people = [(await store.create_player(name))[0] for name in ("Ann", "Bob", "Cem")]
+    await store.create_account(people[0].id, "Ann", "ann", "h")
+    await store.create_account(people[1].id, "Bob", "bob", "h")
+    await store.save_table(table_row("t", "finished"))
+    await store.finish(
+        table_row("t", "finished"),
+        [],
+        [
+            RatingRow(people[0].id, "svara", "people", 30.0, 2.0, 10),
+            RatingRow(people[1].id, "svara", "people", 40.0, 2.0, 9),  # provisional
+            RatingRow(people[2].id, "svara", "people", 50.0, 2.0, 20),  # a guest
+        ],
+    )
+    board = await store.leaderboard("svara", "people", accounts_only=True, min_games=10)
+    assert [(r.name, r.guest) for r in board] == [("Ann", False)]
+    assert [r.name for r in await store.leaderboard("svara", "people")] == ["Cem", "Bob", "Ann"]
 
 
 # --- chat ----------------------------------------------------------------------------------------

@@ -125,7 +125,7 @@ def test_a_finished_match_shows_on_the_leaderboard_and_replays_to_the_end(page: 
     page.wait_for_selector(board("hokm", "bots", '.leaderboard[data-game="hokm"] tbody tr'))
     rows = page.locator(".leaderboard tbody tr")
     assert rows.count() == 1
-    assert page.inner_text(".leaderboard tbody th.name") == "Ann"
+    assert page.inner_text(".leaderboard tbody th.name") == "Ann (guest)"  # a guest shows as one
     assert page.locator(".leaderboard tbody tr.me").count() == 1
     page.select_option("#lb-game", "svara")
     page.wait_for_selector(board("svara", "bots", ".empty"))

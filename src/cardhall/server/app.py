@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import msgspec
+from argon2 import PasswordHasher
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -44,58 +44,37 @@ from cardhall.errors import CardhallError
 from cardhall.options import Option
 from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, option_text, rules_text
-from cardhall.server import guard
+from cardhall.server import accounts, guard, names
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.host import TableHost
-from cardhall.server.protocol import MAX_NAME, ProtocolError, decode_as, encode
+from cardhall.server.http import (
+    NewTable,
+    address,
+    api,
+    bearer,
+    body,
+    context,
+    json_response,
+    operator,
+    query_int,
+)
+from cardhall.server.protocol import ProtocolError
 from cardhall.server.rates import Limits, RateLimited
+from cardhall.server.ratings import BOARD_MIN_GAMES
 from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
 from cardhall.server.reviews import ReviewsBusy
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
-from cardhall.store import RATING_POOLS, PlayerRow, Store, StoreUnavailableError, TableRow
+from cardhall.server.social import routes as social_routes
+from cardhall.store import RATING_POOLS, Store, TableRow
 
 log = logging.getLogger(__name__)
-STATUS = {
-    **guard.STATUS,
-    "bad_token": 401,
-    "not_authenticated": 401,
-    "not_admin": 403,
-    "not_a_player": 403,
-    "no_such_table": 404,
-    "no_such_game": 404,
-    "not_over": 409,
-    "table_over": 409,
-    "too_many_tables": 409,
-    "rate_limited": 429,
-    "store_unavailable": 503,
-    "reviews_busy": 503,
-    # playing with people one knows (cardhall.server.social)
-    "no_such_player": 404,
-    "no_such_request": 404,
-    "no_such_line": 404,
-    "not_friends": 403,
-    "not_your_table": 403,
-    "not_moderator": 403,
-    "banned": 403,
-    "already_friends": 409,
-    "already_asked": 409,
-    "blocking": 409,
-    "not_online": 409,
-}
-RETRY_AFTER_SECONDS = 5  # what a 503 (the store failed) tells a client to wait
 REVIEW_RETRY_SECONDS = 30.0  # what a person asking for a third review at once is told to wait
 MAX_REASON = 200  # characters in the reason an operator gives for stopping a table
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
     name: str
-
-
-class NewTable(msgspec.Struct, forbid_unknown_fields=True):
-    game: str
-    settings: dict[str, Any] = {}
-    bots: dict[str, str] = {}  # seat (as text, JSON keys are) -> level
 
 
 class QuickPlay(msgspec.Struct, forbid_unknown_fields=True):
@@ -108,69 +87,10 @@ class StopTable(msgspec.Struct, forbid_unknown_fields=True):
     reason: str = "stopped by the operator"
 
 
-def json_response(data: Any, status: int = 200) -> Response:
-    return Response(encode(data), status_code=status, media_type="application/json")
-
-
-def error_response(e: ProtocolError) -> Response:
-    response = json_response({"error": e.code, "message": e.message}, STATUS.get(e.code, 400))
-    if isinstance(e, RateLimited):
-        response.headers["Retry-After"] = e.retry_after_header
-    if e.code in ("store_unavailable", "reviews_busy"):
-        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-    return response
-
-
-async def body(request: Request, kind: type[Any]) -> Any:
-    return decode_as(await request.body(), kind, "request body")
-
-
-def context(request: Request | WebSocket) -> ServerContext:
-    ctx: ServerContext = request.app.state.ctx
-    return ctx
-
-
-def address(request: Request) -> str | None:
-    """The client's address, for the rates per address."""
-    return request.client.host if request.client is not None else None
-
-
-async def bearer(request: Request) -> PlayerRow:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        raise ProtocolError("not_authenticated", "send Authorization: Bearer <token> (POST /api/players)")
-    player = await context(request).store.player_by_token(token.strip())
-    if player is None:
-        raise ProtocolError("bad_token", "no player has this token")
-    await context(request).social.refuse_banned(player)  # (a banned account's token is refused)
-    return player
-
-
-def api(handler: Any) -> Any:
-    """A route whose ProtocolError becomes an error response."""
-
-    async def route(request: Request) -> Response:
-        try:
-            result: Response = await handler(request)
-        except ProtocolError as e:
-            return error_response(e)
-        except StoreUnavailableError as e:
-            log.warning("%s %s: %s", request.method, request.url.path, e)
-            return error_response(
-                ProtocolError("store_unavailable", "the server's storage failed: try again")
-            )
-        return result
-
-    return route
-
-
 @api
 async def create_player(request: Request) -> Response:
     data = await body(request, NewPlayer)
-    name = data.name.strip()
-    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
-        raise ProtocolError("bad_message", f"a name has 1 to {MAX_NAME} printable characters")
+    name = names.clean_name(data.name, code="bad_message")
     ctx = context(request)
     ctx.limiter.new_player(address(request))  # (after the checks: a refused name costs nothing)
     player, token = await ctx.store.create_player(name)
@@ -180,7 +100,7 @@ async def create_player(request: Request) -> Response:
 @api
 async def me(request: Request) -> Response:
     player = await bearer(request)
-    return json_response({"id": player.id, "name": player.name})
+    return json_response({"id": player.id, "name": player.name, "guest": player.guest})
 
 
 def option_data(owner: str, option: Option) -> dict[str, Any]:
@@ -345,20 +265,6 @@ async def start_review(request: Request) -> Response:
     return json_response(status, 200 if status["status"] == "done" else 202)
 
 
-def query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
-    """An integer query parameter within ``low .. high``; ``bad_request`` naming it otherwise."""
-    text = request.query_params.get(name)
-    if text is None:
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        value = low - 1
-    if not low <= value <= high:
-        raise ProtocolError("bad_request", f"{name} must be an integer in {low}..{high}, got {text!r}")
-    return value
-
-
 # How many finished tables the lobby lists at most (newest first).
 FINISHED_LIMIT = 50
 
@@ -438,7 +344,11 @@ async def leaderboard(request: Request) -> Response:
         raise ProtocolError("bad_game", f"unknown game {game!r} (games: {', '.join(game_classes())})")
     if pool not in RATING_POOLS:
         raise ProtocolError("bad_request", f"pool must be one of {', '.join(RATING_POOLS)}")
-    rows = await context(request).store.leaderboard(game, pool)
+    # The people's board: accounts past their provisional matches only (cardhall.server.ratings).
+    people = pool == "people"
+    rows = await context(request).store.leaderboard(
+        game, pool, accounts_only=people, min_games=BOARD_MIN_GAMES if people else 0
+    )
     return json_response(
         {
             "game": game,
@@ -447,6 +357,7 @@ async def leaderboard(request: Request) -> Response:
                 {
                     "player": r.player_id,
                     "name": r.name,
+                    "guest": r.guest,
                     "mu": r.mu,
                     "sigma": r.sigma,
                     "rating": r.mu - 3 * r.sigma,
@@ -459,21 +370,6 @@ async def leaderboard(request: Request) -> Response:
 
 
 # --- the operator's routes -------------------------------------------------------------------------
-
-
-def operator(request: Request) -> None:
-    """Refuse a request without the admin token as its bearer (``not_authenticated`` without a bearer
-    at all, ``not_admin`` with another token or on a server without an admin token)."""
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ProtocolError("not_authenticated", "send Authorization: Bearer <the admin token>")
-    expected = context(request).admin_token
-    if expected is None:
-        raise ProtocolError("not_admin", "this server has no admin token (cardhall serve --admin-token-file)")
-    # Compared in constant time: the time of a refusal tells nothing of the token.
-    if not hmac.compare_digest(token.strip().encode(), expected.encode()):
-        raise ProtocolError("not_admin", "this is not the server's admin token")
 
 
 def admin_summary(host: TableHost) -> dict[str, Any]:
@@ -547,14 +443,16 @@ def create_app(
     admin_token: str | None = None,
     max_body: int = guard.MAX_BODY,
     review_budget: int | None = None,
+    password_hasher: PasswordHasher | None = None,
 ) -> Starlette:
     """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
     opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it), ``limits``
     its rates per person and per address (:class:`Limits`: the defaults when None), ``admin_token``
     the operator's token (None: no operator); request bodies over ``max_body`` bytes and the requests
     :mod:`cardhall.server.guard` describes are refused; ``review_budget`` the determinizations a decision
-    of the reviews it makes (:mod:`cardhall.server.reviews`; None: the review's default)."""
-    from cardhall.server.social import routes as social_routes  # (it reads this module's helpers)
+    of the reviews it makes (:mod:`cardhall.server.reviews`; None: the review's default);
+    ``password_hasher`` hashes the accounts' passwords (argon2id at ``argon2-cffi``'s defaults when
+    None; tests make it cheaper)."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
@@ -577,6 +475,11 @@ def create_app(
         Route("/", index),
         reading("/api/players", create_player),
         Route("/api/players/me", me),
+        Route("/api/players/{player}", api(accounts.profile)),
+        reading("/api/account", api(accounts.sign_up)),
+        reading("/api/account/password", api(accounts.change_password)),
+        reading("/api/signin", api(accounts.sign_in)),
+        reading("/api/signout", api(accounts.sign_out)),
         Route("/api/players/me/tables", my_tables),
         Route("/api/games", games),
         Route("/api/tables", tables),
@@ -602,9 +505,11 @@ def create_app(
 
     # The guard first: a request it refuses reaches nothing else.
     middleware = [Middleware(guard.Guard, max_body=max_body), Middleware(GZipMiddleware, minimum_size=500)]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
         middleware=middleware,
         exception_handlers={413: body_too_large},
     )
+    app.state.passwords = password_hasher or PasswordHasher()
+    return app

@@ -4,8 +4,10 @@ frames queued for this connection, so a slow client never holds up a table.
 
 Choices:
 
-- The first message is ``hello`` with the player's token (from ``POST /api/players``); everything else
-  before it gets ``not_authenticated``. A connection may join or watch several tables.
+- The first message is ``hello`` with the player's token (from ``POST /api/players`` or a session),
+  or without one for the browser's session cookie (:func:`cardhall.server.sessions.identify`, which
+  checks the handshake's ``Origin``); everything else before it gets ``not_authenticated``. A
+  connection may join or watch several tables.
 - Every refused message gets an ``error`` frame (its code, what was wrong, and the message's ``id`` as
   ``ref``) and the connection goes on; nothing the table holds changes.
 - Floods: each connection may send 20 messages a second on average, 40 at once; beyond that, or beyond
@@ -59,6 +61,7 @@ from cardhall.server.protocol import (
     encode,
 )
 from cardhall.server.rates import MESSAGES_PER_CONNECTION, RateLimited
+from cardhall.server.sessions import identify
 from cardhall.server.settings import bot_for_level
 from cardhall.store import PlayerRow, StoreUnavailableError
 
@@ -75,6 +78,7 @@ STRIKES = 20  # refused in a row before the connection is closed
 OUTBOX = 1000  # frames waiting to be sent before a client counts as too slow
 WS_POLICY_VIOLATION = 1008
 WS_TRY_AGAIN_LATER = 1013
+WS_SESSION_ENDED = 4001  # its session was signed out, or its password changed (sessions.py)
 
 
 class Connection:
@@ -83,6 +87,7 @@ class Connection:
         self.ctx = ctx
         self.address = ws.client.host if ws.client is not None else None
         self.player: PlayerRow | None = None
+        self.session: str | None = None  # the session's token its hello used (None: a guest's token)
         self.hosts: dict[str, TableHost] = {}
         self._out: deque[str] = deque()
         self._ready = asyncio.Event()  # frames to send, or the close
@@ -109,6 +114,11 @@ class Connection:
     def end(self, code: int) -> None:
         """Close the connection with ``code`` once the frames queued are sent (a ban)."""
         self._close(code)
+
+    def session_ended(self) -> None:
+        """Its session was signed out (or the password changed): close it (:data:`WS_SESSION_ENDED`),
+        after the frames already queued; the client may say hello again with a credential that lives."""
+        self._close(WS_SESSION_ENDED)
 
     def _close(self, code: int) -> None:
         if self._close_code is None:
@@ -153,6 +163,7 @@ class Connection:
         finally:
             if self.player is not None:
                 self.ctx.social.presence.depart(self.player.id, self)
+                self.ctx.connections.discard(self)
             with anyio.CancelScope(shield=True):
                 for host in list(self.hosts.values()):
                     try:
@@ -223,17 +234,17 @@ class Connection:
                     f"this connection is {self.player.name}'s: open another to play as someone else",
                     ref,
                 )
-            # White space round the token is no part of it, as in the HTTP bearer header.
-            player = await self.ctx.store.player_by_token(message.token.strip())
-            if player is None:
-                raise ProtocolError(
-                    "bad_token", "no player has this token: ask POST /api/players for one", ref
-                )
+            # White space round the token is no part of it, as in the HTTP bearer header; no token:
+            # the session cookie, from this site's pages only (sessions.identify).
+            token = None if message.token is None else message.token.strip()
+            who = await identify(self.ws, self.ctx.store, token, ref)
+            player = who.player
             await self.ctx.social.refuse_banned(player, ref)
-            self.player = player
+            self.player, self.session = player, who.session
+            self.ctx.connections.add(self)  # (a session signed out finds it: accounts.py)
             # Online from now on: his friends see him, and invitations reach him on any page.
             self.ctx.social.presence.arrive(player.id, self)
-            self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name)))
+            self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name, player.guest)))
             return
         if self.player is None:
             raise ProtocolError("not_authenticated", "say hello with your token first", ref)

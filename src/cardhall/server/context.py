@@ -9,6 +9,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
 from typing import Any
 
 from cardhall.core import Game
@@ -20,7 +21,9 @@ from cardhall.server.outage import StoreWatch
 from cardhall.server.rates import Limiter, Limits
 from cardhall.server.relations import Relations
 from cardhall.server.reviews import Reviews
-from cardhall.store import RatingRow, Store
+from cardhall.server.sessions import Attached
+from cardhall.store import Store
+from cardhall.store.rows import RatingRequest
 
 log = logging.getLogger(__name__)
 CHECKPOINT_SECONDS = 1.0
@@ -48,6 +51,9 @@ class ServerContext:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.collector = ShortPauses()
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
+        # Every open websocket connection that said hello (a session signed out closes those that
+        # used it: accounts.py).
+        self.connections: set[Attached] = set()
 
     @property
     def bot_pool(self) -> ProcessPoolExecutor:
@@ -97,11 +103,10 @@ class ServerContext:
         self.lobby_version += 1
         self.lobby.forget_finished()
 
-    async def rate(self, game: Game, players: Sequence[int | None], scores: Sequence[int]) -> list[RatingRow]:
-        """The new ratings of the people of a finished match (see :mod:`cardhall.server.ratings`)."""
-        people = [p for p in players if p is not None]
-        if not people:
-            return []
-        pool = "people" if len(people) == len(players) else "bots"
-        current = await self.store.ratings(game.name, pool, people)
-        return ratings.update(game.name, pool, players, scores, game.lowest_score_wins, current)
+    def rating(
+        self, game: Game, players: Sequence[int | None], scores: Sequence[int]
+    ) -> RatingRequest | None:
+        """The rating update of a finished match (see :mod:`cardhall.server.ratings`), which the store
+        does in the transaction that stores the match's end."""
+        now = datetime.now(UTC)
+        return ratings.request(game.name, players, scores, game.lowest_score_wins, now)

@@ -33,6 +33,7 @@ The order of the checks is the list's: who asks, then what, then how much.
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -42,6 +43,8 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cardhall.server.protocol import ProtocolError, encode
+
+log = logging.getLogger(__name__)
 
 # The largest request body read, in bytes: every body of the API is a small JSON object.
 MAX_BODY: Final = 65536
@@ -104,6 +107,10 @@ class Guard:
         if scope["method"] not in SAFE_METHODS:
             origin = headers.get("origin")
             if origin is not None and not same_origin(origin, headers.get("host", "")):
+                client = scope.get("client") or ("?",)
+                log.warning(
+                    "refused a %s from another site's page (%s) from %s", scope["method"], origin, client[0]
+                )
                 return refusal(
                     "cross_site",
                     f"a request from the page of another site ({origin}) may not change anything here",

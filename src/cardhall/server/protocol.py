@@ -47,7 +47,7 @@ class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_
 
 
 class Hello(_Message, tag="hello"):
-    token: str
+    token: str | None = None  # None: the session cookie of the websocket's handshake
 
 
 class Join(_Message, tag="join"):
@@ -153,6 +153,12 @@ ERROR_CODES: Final = (
     "not_moderator",
     "banned",
     "muted",
+    "bad_name",
+    "bad_password",
+    "bad_credentials",
+    "name_taken",
+    "not_an_account",
+    "already_an_account",
 )
 
 
@@ -183,6 +189,7 @@ Ref = int | str | None
 class PlayerInfo(msgspec.Struct):
     id: int
     name: str
+    guest: bool = True  # a guest (no account): shown as one
 
 
 class WelcomeFrame(_Frame, tag="welcome"):
@@ -204,6 +211,7 @@ class SeatEntry(msgspec.Struct, kw_only=True):
     connected: bool | None  # for a person: whether a connection is joined to the seat
     stand_in: str | None  # the bot playing for him while he is away
     left: bool
+    player: int | None = None  # a person's player id (his page: GET /api/players/{id}); null otherwise
 
 
 class TableFrame(_Frame, tag="table"):

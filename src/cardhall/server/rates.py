@@ -1,6 +1,7 @@
 """Rate limits per person and per address: token buckets keyed by player id or by client address, for
-creating players, creating tables (``POST /api/tables``, quick play, a rematch that makes a new table) and
-websocket messages (every connection of a player together, every connection of an address together).
+creating players, creating tables (``POST /api/tables``, quick play, a rematch that makes a new table),
+websocket messages (every connection of a player together, every connection of an address together),
+making accounts, and failed sign-ins (per name and per address: guessing passwords).
 Beside them each connection keeps its own bucket (:mod:`cardhall.server.connection`).
 
 Choices:
@@ -71,6 +72,13 @@ CHAT_PER_PLAYER: Final = Rate(1, 5)
 FRIEND_REQUESTS_PER_PLAYER: Final = Rate(1 / 30, 10)
 INVITATIONS_PER_PLAYER: Final = Rate(1 / 5, 10)
 REPORTS_PER_PLAYER: Final = Rate(1 / 30, 5)
+
+# Failed sign-ins (a wrong password, or a name no account has: told apart by nobody): a person who
+# mistypes gets a few tries at once, then one a minute per name; a guesser spreading over many names
+# from one address meets the address's bucket.
+SIGNIN_FAILURES_PER_NAME: Final = Rate(1 / 60, 5)
+SIGNIN_FAILURES_PER_ADDRESS: Final = Rate(1 / 6, 20)
+ACCOUNTS_PER_ADDRESS: Final = Rate(1 / 60, 10)  # guests made accounts (each hashes a password)
 WAITING_TABLES_PER_PLAYER: Final = 5  # waiting tables one player created, at once
 # Waiting or playing tables one player created, at once: each match is bounded (bounds.py), and this
 # bounds how many a guest keeps going (quick plays he left, which stand-ins play to the end).
@@ -92,6 +100,9 @@ class Limits:
     friend_requests_per_player: Rate | None = FRIEND_REQUESTS_PER_PLAYER
     invitations_per_player: Rate | None = INVITATIONS_PER_PLAYER
     reports_per_player: Rate | None = REPORTS_PER_PLAYER
+    signin_failures_per_name: Rate | None = SIGNIN_FAILURES_PER_NAME
+    signin_failures_per_address: Rate | None = SIGNIN_FAILURES_PER_ADDRESS
+    accounts_per_address: Rate | None = ACCOUNTS_PER_ADDRESS
     waiting_tables_per_player: int | None = WAITING_TABLES_PER_PLAYER
     unfinished_tables_per_player: int | None = UNFINISHED_TABLES_PER_PLAYER
 
@@ -109,6 +120,9 @@ class Limits:
             friend_requests_per_player=None,
             invitations_per_player=None,
             reports_per_player=None,
+            signin_failures_per_name=None,
+            signin_failures_per_address=None,
+            accounts_per_address=None,
         )
 
     def unpaced(self) -> Limits:
@@ -214,6 +228,11 @@ class Limiter:
         )
         self.invitations_per_player = buckets(lim.invitations_per_player, "invitations from one player")
         self.reports_per_player = buckets(lim.reports_per_player, "reports from one player")
+        self.signin_failures_per_name = buckets(lim.signin_failures_per_name, "failed sign-ins for one name")
+        self.signin_failures_per_address = buckets(
+            lim.signin_failures_per_address, "failed sign-ins from one address"
+        )
+        self.accounts_per_address = buckets(lim.accounts_per_address, "new accounts from one address")
 
     def _pass(self, checks: Sequence[tuple[Buckets | None, Hashable]], ref: int | str | None) -> None:
         """Take a token from every bucket of ``checks``, or from none and raise :class:`RateLimited`
@@ -255,6 +274,32 @@ class Limiter:
     def report(self, player: int) -> None:
         self._pass([(self.reports_per_player, player)], None)
 
+    def _failures(self, key: str, address: str | None) -> list[tuple[Buckets | None, Hashable]]:
+        return [
+            (self.signin_failures_per_name, key),
+            (self.signin_failures_per_address, address_key(address)),
+        ]
+
+    def may_sign_in(self, key: str, address: str | None) -> None:
+        """Refuse (:class:`RateLimited`) a sign-in for the name of ``key`` while its failures, or its
+        address's, are beyond their rate; takes nothing (only a failure does)."""
+        now = self.clock()
+        for b, bucket_key in self._failures(key, address):
+            if b is not None:
+                tokens = b.tokens(bucket_key, now)
+                if tokens < 1:
+                    raise RateLimited(f"too many {b.what}: at most {b.rate.describe()}", b.wait(tokens))
+
+    def sign_in_failed(self, key: str, address: str | None) -> None:
+        """A failed sign-in: a token from the name's bucket and the address's."""
+        now = self.clock()
+        for b, bucket_key in self._failures(key, address):
+            if b is not None:
+                b.take(bucket_key, now)
+
+    def new_account(self, address: str | None) -> None:
+        self._pass([(self.accounts_per_address, address_key(address))], None)
+
     def keys(self) -> int:
         """How many buckets are kept now, over every limit (memory stays bounded: see the module)."""
         every = (
@@ -267,5 +312,8 @@ class Limiter:
             self.friend_requests_per_player,
             self.invitations_per_player,
             self.reports_per_player,
+            self.signin_failures_per_name,
+            self.signin_failures_per_address,
+            self.accounts_per_address,
         )
         return sum(len(b) for b in every if b is not None)

@@ -26,7 +26,7 @@ import hmac
 import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cardhall.server.presence import MemoryPresence, Presence
 from cardhall.server.protocol import ProtocolError
@@ -34,8 +34,19 @@ from cardhall.server.rates import Limiter
 from cardhall.store import PlayerRow, SeatKind, StoreUnavailableError
 
 if TYPE_CHECKING:
-    from cardhall.server.host.seating import Seating
-    from cardhall.store import Store
+    from cardhall.store import Store, TableRow
+
+
+class HeldTable(Protocol):
+    """What the checks here read of a table the server holds (a :class:`~cardhall.server.host.TableHost`;
+    named by its parts, so this module needs nothing of the host package, which needs it)."""
+
+    @property
+    def id(self) -> str: ...
+
+    invitation: str | None
+    row: TableRow
+
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +64,7 @@ class Relations:
         self.limiter = limiter  # the chat's rate, friend requests', invitations', reports'
         self.presence: Presence = presence if presence is not None else MemoryPresence()
 
-    def restore(self, hosts: Iterable[Seating], invitations: dict[str, str]) -> None:
+    def restore(self, hosts: Iterable[HeldTable], invitations: dict[str, str]) -> None:
         """After a restart: the private tables brought back get their ``invitations`` (read before
         the tables came back, so nothing awaits between their return and this: no table moves, and
         no request is served, before each private one is private again)."""
@@ -68,7 +79,7 @@ class Relations:
             log.warning("refused banned player %d (%s)", player.id, reason)
             raise ProtocolError("banned", f"this account is banned: {reason}", ref)
 
-    async def check_table(self, host: Seating, player: PlayerRow, invitation: str | None, ref: Any) -> None:
+    async def check_table(self, host: HeldTable, player: PlayerRow, invitation: str | None, ref: Any) -> None:
         """``player`` may take a seat at (or watch) ``host``'s table: not banned, and for a private
         table one of its people, its creator, or holding its invitation and not blocked by its
         creator (refused as a table that does not exist)."""

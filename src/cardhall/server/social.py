@@ -34,7 +34,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from cardhall.errors import CardhallError
-from cardhall.server import app as core
+from cardhall.server import http as core
 from cardhall.server.protocol import FriendsFrame, InvitedFrame, PlayerInfo, ProtocolError
 from cardhall.server.relations import WS_BANNED
 from cardhall.server.settings import bot_for_level

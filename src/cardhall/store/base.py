@@ -18,7 +18,10 @@ from cardhall.core import Record
 from cardhall.store.rows import (
     ActionRow,
     ChatRow,
+    MatchRow,
     PlayerRow,
+    RatingHistoryRow,
+    RatingRequest,
     RatingRow,
     ReportRow,
     ResultRow,
@@ -34,6 +37,10 @@ class StoreError(RuntimeError):
 class StoreUnavailableError(StoreError):
     """The store failed to read or write: nothing of that call was committed (for a write whose commit
     was cut off: perhaps it was). The message names the store and the reason."""
+
+
+class NameTakenError(ValueError):
+    """An account name whose key (:func:`cardhall.server.names.name_key`) another account has."""
 
 
 class Store(ABC):
@@ -55,6 +62,48 @@ class Store(ABC):
 
     @abstractmethod
     async def players(self, ids: Sequence[int]) -> dict[int, PlayerRow]: ...
+
+    # --- accounts and sessions -----------------------------------------------------------------
+
+    @abstractmethod
+    async def create_account(self, player_id: int, name: str, key: str, password_hash: str) -> bool:
+        """Make the guest ``player_id`` an account named ``name`` (unique by ``key``), in one
+        transaction: his name, key and password hash set, his guest token replaced by one nobody holds
+        (his sessions go on). False when he is an account already; :class:`NameTakenError` when
+        another account has the key."""
+
+    @abstractmethod
+    async def account(self, key: str) -> tuple[PlayerRow, str] | None:
+        """The account whose name has ``key``, with its password hash."""
+
+    @abstractmethod
+    async def password_hash(self, player_id: int) -> str | None:
+        """An account's password hash (None: a guest)."""
+
+    @abstractmethod
+    async def create_session(self, player_id: int, expires_at: datetime) -> str:
+        """A new session of the player and its secret token (only its hash is stored)."""
+
+    @abstractmethod
+    async def player_by_session(self, token: str, now: datetime) -> PlayerRow | None:
+        """The player of the session ``token`` unless it expired before ``now`` (None then too)."""
+
+    @abstractmethod
+    async def end_session(self, token: str) -> None:
+        """Forget one session (nothing when there is none)."""
+
+    @abstractmethod
+    async def end_sessions(self, player_id: int, keep: str | None = None) -> int:
+        """Forget every session of the player but ``keep``'s; how many were forgotten."""
+
+    @abstractmethod
+    async def set_password(self, player_id: int, password_hash: str, keep: str | None = None) -> None:
+        """In one transaction: the account's new password hash, and every session of his but
+        ``keep``'s forgotten."""
+
+    @abstractmethod
+    async def sessions(self, player_id: int) -> int:
+        """How many sessions the player has (expired ones included until swept)."""
 
     # --- tables --------------------------------------------------------------------------------
 
@@ -109,10 +158,17 @@ class Store(ABC):
 
     @abstractmethod
     async def finish(
-        self, table: TableRow, results: Sequence[ResultRow], ratings: Sequence[RatingRow]
+        self,
+        table: TableRow,
+        results: Sequence[ResultRow],
+        ratings: Sequence[RatingRow] = (),
+        *,
+        rating: RatingRequest | None = None,
     ) -> None:
         """In one transaction: the table finished (``table.status``, ``finished_at``), its results, and
-        the players' new ratings."""
+        the players' new ratings: ``ratings`` as given, or those ``rating`` computes from what it reads
+        in this same transaction (the players' rows locked first, in id order, so two matches of one
+        person finishing together never both read his old rating), each with a history entry."""
 
     # --- chat ----------------------------------------------------------------------------------
 
@@ -131,8 +187,29 @@ class Store(ABC):
         """The players' current ratings (absent: never rated in that game and pool)."""
 
     @abstractmethod
-    async def leaderboard(self, game: str, pool: str, limit: int = 50) -> list[RatingRow]:
-        """The best rated players of a game and pool (by mu - 3 sigma), with their names."""
+    async def leaderboard(
+        self, game: str, pool: str, limit: int = 50, *, accounts_only: bool = False, min_games: int = 0
+    ) -> list[RatingRow]:
+        """The best rated players of a game and pool (by mu - 3 sigma), with their names; only accounts
+        with at least ``min_games`` rated matches when ``accounts_only``."""
+
+    # --- a player's page -----------------------------------------------------------------------
+
+    @abstractmethod
+    async def player_ratings(self, player_id: int) -> list[RatingRow]:
+        """Every rating of the player (each game and pool he was rated in)."""
+
+    @abstractmethod
+    async def rating_history(self, player_id: int, limit: int = 500) -> list[RatingHistoryRow]:
+        """The player's ratings after each rated match, oldest first (the last ``limit``)."""
+
+    @abstractmethod
+    async def matches(self, player_id: int, limit: int = 20) -> list[MatchRow]:
+        """The player's last ``limit`` finished matches, newest first."""
+
+    @abstractmethod
+    async def totals(self, player_id: int) -> dict[str, tuple[int, float]]:
+        """Per game string: the player's finished matches and the sum of his shares of the wins."""
 
     # --- reviews -------------------------------------------------------------------------------
 

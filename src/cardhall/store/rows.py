@@ -1,8 +1,10 @@
-"""The rows the server keeps: players, tables (with their seats and settings), the actions of each table
-in order, chat lines, results and ratings. Plain data, independent of how they are stored."""
+"""The rows the server keeps: players (guests and accounts), tables (with their seats and settings),
+the actions of each table in order, chat lines, results, ratings and their history, and what a rating
+update reads. Plain data, independent of how they are stored."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -35,8 +37,12 @@ RATING_POOLS = ("people", "bots")
 
 @dataclass
 class PlayerRow:
+    """A player: a guest (his token his only credential) until he makes himself an account (a unique
+    user name, which is then his name, and a password)."""
+
     id: int
     name: str
+    guest: bool = True
 
 
 # The kinds a stored seat may have: a person here is one over the network (the server's Table seats him as
@@ -124,6 +130,60 @@ class RatingRow:
     sigma: float
     games: int = 0
     name: str = ""
+    guest: bool = True
+
+
+@dataclass
+class RatingHistoryRow:
+    """A player's rating in one game and pool right after one rated match."""
+
+    table_id: str
+    game: str
+    pool: str
+    mu: float
+    sigma: float
+    at: datetime
+
+
+@dataclass
+class RatingInputs:
+    """What a finished match's rating update reads, all inside the transaction that stores it: the
+    people's current ratings in the match's game and pool, how many finished matches among people only
+    each has played before this one, which of them are accounts, and how many matches each pair of
+    them finished together within the window the rater asked for (key: the two ids, lower first)."""
+
+    current: dict[int, RatingRow]
+    played: dict[int, int]
+    accounts: set[int]
+    pairs: dict[tuple[int, int], int]
+
+
+@dataclass
+class MatchRow:
+    """One finished match of a player, for his page: the table, its game string, when it finished,
+    his seat, score and share of the win, and every seat's name and player (None: a bot)."""
+
+    table_id: str
+    game: str
+    finished_at: datetime | None
+    seat: int
+    score: int
+    win_share: float
+    seats: list[SeatRow]
+
+
+@dataclass
+class RatingRequest:
+    """A finished match's rating update, done by the store inside the transaction that stores the
+    match's end: it reads :class:`RatingInputs` for ``players`` (the people's ids) in ``game`` and
+    ``pool`` (pairs counted since ``since``), calls ``compute`` with them, and stores the ratings it
+    returns with a history entry each."""
+
+    game: str
+    pool: str
+    players: list[int]
+    since: datetime
+    compute: Callable[[RatingInputs], list[RatingRow]]
 
 
 @dataclass

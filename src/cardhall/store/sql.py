@@ -68,7 +68,9 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
+    and_,
     event,
+    func,
     select,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -78,13 +80,17 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.dml import Insert
 
-from cardhall.store.base import Store, StoreError, StoreUnavailableError
+from cardhall.store.base import NameTakenError, Store, StoreError, StoreUnavailableError
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
     ActionRow,
     ChatRow,
+    MatchRow,
     PlayerRow,
+    RatingHistoryRow,
+    RatingInputs,
+    RatingRequest,
     RatingRow,
     ResultRow,
     ReviewRow,
@@ -142,7 +148,20 @@ PLAYERS = Table(
     Column("name", Text, nullable=False),
     Column("token_hash", Text, nullable=False),
     Column("created_at", UtcDateTime, nullable=False),
+    Column("name_key", Text),  # an account's: unique (names.name_key); null for a guest
+    Column("password_hash", Text),  # argon2id, in its own encoding; null for a guest
     Index(None, "token_hash", unique=True),
+    Index(None, "name_key", unique=True),
+)
+
+SESSIONS = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", Text, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("expires_at", UtcDateTime, nullable=False),
+    Index(None, "player_id"),
 )
 
 TABLES = Table(
@@ -225,6 +244,20 @@ REVIEWS = Table(
 
 # Private tables, friends, blocks, roles, sanctions and reports (cardhall.store.social).
 SOCIAL = social_tables(metadata, UtcDateTime)
+
+RATING_HISTORY = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("table_id", Text, ForeignKey("tables.id"), nullable=False),
+    Column("game", Text, nullable=False),
+    Column("pool", Text, nullable=False),
+    Column("mu", Double, nullable=False),
+    Column("sigma", Double, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    Index(None, "player_id", "id"),
+)
 
 
 # --- opening -------------------------------------------------------------------------------------
@@ -407,10 +440,16 @@ def _table_row(row: Row[Any]) -> TableRow:
 
 
 def _rating_row(row: Row[Any]) -> RatingRow:
-    return RatingRow(row.player_id, row.game, row.pool, row.mu, row.sigma, row.games, row.name)
+    guest = row.password_hash is None
+    return RatingRow(row.player_id, row.game, row.pool, row.mu, row.sigma, row.games, row.name, guest)
 
 
-_RATING = (*RATINGS.c, PLAYERS.c.name)
+_RATING = (*RATINGS.c, PLAYERS.c.name, PLAYERS.c.password_hash)
+_PLAYER = (PLAYERS.c.id, PLAYERS.c.name, PLAYERS.c.password_hash)
+
+
+def _player_row(row: Row[Any, Any, Any]) -> PlayerRow:
+    return PlayerRow(row.id, row.name, row.password_hash is None)
 
 
 class SqlStore(SocialSql, Store):
@@ -501,18 +540,102 @@ class SqlStore(SocialSql, Store):
         return PlayerRow(player_id, name), token
 
     async def player_by_token(self, token: str) -> PlayerRow | None:
-        query = select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.token_hash == _hash(token))
+        query = select(*_PLAYER).where(PLAYERS.c.token_hash == _hash(token))
         async with self._reading() as c:
             row = (await c.execute(query)).first()
-        return None if row is None else PlayerRow(row.id, row.name)
+        return None if row is None else _player_row(row)
 
     async def players(self, ids: Sequence[int]) -> dict[int, PlayerRow]:
         if not ids:
             return {}
-        query = select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.id.in_(set(ids)))
+        query = select(*_PLAYER).where(PLAYERS.c.id.in_(set(ids)))
         async with self._reading() as c:
             rows = (await c.execute(query)).all()
-        return {r.id: PlayerRow(r.id, r.name) for r in rows}
+        return {r.id: _player_row(r) for r in rows}
+
+    # --- accounts and sessions -----------------------------------------------------------------
+
+    async def create_account(self, player_id: int, name: str, key: str, password_hash: str) -> bool:
+        values = {
+            "name": name,
+            "name_key": key,
+            "password_hash": password_hash,
+            # The guest's token dies: from now on a password guards him, and the token a browser kept
+            # would be a second, weaker key.
+            "token_hash": _hash(secrets.token_urlsafe(32)),
+        }
+        query = (
+            PLAYERS.update()
+            .where(PLAYERS.c.id == player_id, PLAYERS.c.password_hash.is_(None))
+            .values(values)
+        )
+        try:
+            async with self._writing() as c:
+                result = await c.execute(query)
+        except IntegrityError as e:
+            raise NameTakenError(f"another account has the name {name!r} (or one that looks like it)") from e
+        return bool(result.rowcount)
+
+    async def account(self, key: str) -> tuple[PlayerRow, str] | None:
+        query = select(*_PLAYER).where(PLAYERS.c.name_key == key)
+        async with self._reading() as c:
+            row = (await c.execute(query)).first()
+        if row is None or row.password_hash is None:
+            return None
+        return _player_row(row), row.password_hash
+
+    async def password_hash(self, player_id: int) -> str | None:
+        query = select(PLAYERS.c.password_hash).where(PLAYERS.c.id == player_id)
+        async with self._reading() as c:
+            found: str | None = (await c.execute(query)).scalar()
+        return found
+
+    async def create_session(self, player_id: int, expires_at: datetime) -> str:
+        token = secrets.token_urlsafe(32)
+        values = {
+            "token_hash": _hash(token),
+            "player_id": player_id,
+            "created_at": datetime.now(UTC),
+            "expires_at": expires_at,
+        }
+        async with self._writing() as c:
+            await c.execute(SESSIONS.insert().values(values))
+        return token
+
+    async def player_by_session(self, token: str, now: datetime) -> PlayerRow | None:
+        query = (
+            select(*_PLAYER)
+            .join(SESSIONS, SESSIONS.c.player_id == PLAYERS.c.id)
+            .where(SESSIONS.c.token_hash == _hash(token), SESSIONS.c.expires_at > now)
+        )
+        async with self._reading() as c:
+            row = (await c.execute(query)).first()
+        return None if row is None else _player_row(row)
+
+    async def end_session(self, token: str) -> None:
+        async with self._writing() as c:
+            await c.execute(SESSIONS.delete().where(SESSIONS.c.token_hash == _hash(token)))
+
+    def _others(self, player_id: int, keep: str | None) -> Any:
+        query = SESSIONS.delete().where(SESSIONS.c.player_id == player_id)
+        return query if keep is None else query.where(SESSIONS.c.token_hash != _hash(keep))
+
+    async def end_sessions(self, player_id: int, keep: str | None = None) -> int:
+        async with self._writing() as c:
+            result = await c.execute(self._others(player_id, keep))
+        return int(result.rowcount)
+
+    async def set_password(self, player_id: int, password_hash: str, keep: str | None = None) -> None:
+        async with self._writing() as c:
+            await c.execute(
+                PLAYERS.update().where(PLAYERS.c.id == player_id).values(password_hash=password_hash)
+            )
+            await c.execute(self._others(player_id, keep))
+
+    async def sessions(self, player_id: int) -> int:
+        query = select(func.count()).select_from(SESSIONS).where(SESSIONS.c.player_id == player_id)
+        async with self._reading() as c:
+            return int((await c.execute(query)).scalar() or 0)
 
     # --- tables --------------------------------------------------------------------------------
 
@@ -599,27 +722,96 @@ class SqlStore(SocialSql, Store):
         return found
 
     async def finish(
-        self, table: TableRow, results: Sequence[ResultRow], ratings: Sequence[RatingRow]
+        self,
+        table: TableRow,
+        results: Sequence[ResultRow],
+        ratings: Sequence[RatingRow] = (),
+        *,
+        rating: RatingRequest | None = None,
     ) -> None:
         result_rows = [asdict(r) for r in results]
-        rating_rows = [
-            {
-                "player_id": r.player_id,
-                "game": r.game,
-                "pool": r.pool,
-                "mu": r.mu,
-                "sigma": r.sigma,
-                "games": r.games,
-            }
-            for r in sorted(ratings, key=lambda r: (r.player_id, r.game, r.pool))
-        ]
         async with self._writing() as c:
+            if rating is not None:
+                ratings = rating.compute(await self._rating_inputs(c, rating))
             await c.execute(self._save_table(), _table_values(table))
             if result_rows:
                 await c.execute(RESULTS.insert(), result_rows)
-            if rating_rows:
+            if ratings:
+                ordered = sorted(ratings, key=lambda r: (r.player_id, r.game, r.pool))
+                rating_rows = [
+                    {
+                        "player_id": r.player_id,
+                        "game": r.game,
+                        "pool": r.pool,
+                        "mu": r.mu,
+                        "sigma": r.sigma,
+                        "games": r.games,
+                    }
+                    for r in ordered
+                ]
                 keys = ("player_id", "game", "pool")
                 await c.execute(self._upsert(RATINGS, keys, ("mu", "sigma", "games")), rating_rows)
+                at = table.finished_at or datetime.now(UTC)
+                history = [
+                    {
+                        "player_id": r.player_id,
+                        "table_id": table.id,
+                        "game": r.game,
+                        "pool": r.pool,
+                        "mu": r.mu,
+                        "sigma": r.sigma,
+                        "at": at,
+                    }
+                    for r in ordered
+                ]
+                await c.execute(RATING_HISTORY.insert(), history)
+
+    async def _rating_inputs(self, c: AsyncConnection, request: RatingRequest) -> RatingInputs:
+        """What a rating update reads, in the transaction that stores it. On PostgreSQL the players'
+        rows are locked first (in id order: no deadlock between two matches), so a second match of
+        one of them waits here until the first is committed, and then reads its ratings; SQLite's
+        writers take turns already (one lock for the whole store)."""
+        ids = sorted(set(request.players))
+        if not ids:
+            return RatingInputs({}, {}, set(), {})
+        lock = (
+            select(PLAYERS.c.id, PLAYERS.c.password_hash).where(PLAYERS.c.id.in_(ids)).order_by(PLAYERS.c.id)
+        )
+        if not self.sqlite:
+            lock = lock.with_for_update()
+        accounts = {r.id for r in await c.execute(lock) if r.password_hash is not None}
+        current_query = (
+            select(*_RATING)
+            .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
+            .where(
+                RATINGS.c.game == request.game, RATINGS.c.pool == request.pool, RATINGS.c.player_id.in_(ids)
+            )
+        )
+        current = {r.player_id: _rating_row(r) for r in await c.execute(current_query)}
+        # Finished matches among people only: a table none of whose results has a bot's seat.
+        with_bot = select(RESULTS.c.table_id).where(RESULTS.c.player_id.is_(None))
+        people_tables = select(TABLES.c.id).where(TABLES.c.status == "finished", TABLES.c.id.not_in(with_bot))
+        played_query = (
+            select(RESULTS.c.player_id, func.count())
+            .where(RESULTS.c.player_id.in_(ids), RESULTS.c.table_id.in_(people_tables))
+            .group_by(RESULTS.c.player_id)
+        )
+        played = {r[0]: int(r[1]) for r in await c.execute(played_query)}
+        mine, theirs = RESULTS.alias("mine"), RESULTS.alias("theirs")
+        together = and_(mine.c.table_id == theirs.c.table_id, mine.c.player_id < theirs.c.player_id)
+        pairs_query = (
+            select(mine.c.player_id, theirs.c.player_id, func.count())
+            .select_from(mine.join(theirs, together).join(TABLES, TABLES.c.id == mine.c.table_id))
+            .where(
+                mine.c.player_id.in_(ids),
+                theirs.c.player_id.in_(ids),
+                TABLES.c.status == "finished",
+                TABLES.c.finished_at >= request.since,
+            )
+            .group_by(mine.c.player_id, theirs.c.player_id)
+        )
+        pairs = {(r[0], r[1]): int(r[2]) for r in await c.execute(pairs_query)}
+        return RatingInputs(current, played, accounts, pairs)
 
     async def results(self, table_id: str) -> list[ResultRow]:
         """A finished table's results, by seat (not part of :class:`Store`: nothing in the server asks
@@ -667,7 +859,9 @@ class SqlStore(SocialSql, Store):
         async with self._reading() as c:
             return {r.player_id: _rating_row(r) for r in await c.execute(query)}
 
-    async def leaderboard(self, game: str, pool: str, limit: int = 50) -> list[RatingRow]:
+    async def leaderboard(
+        self, game: str, pool: str, limit: int = 50, *, accounts_only: bool = False, min_games: int = 0
+    ) -> list[RatingRow]:
         query = (
             select(*_RATING)
             .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
@@ -675,6 +869,8 @@ class SqlStore(SocialSql, Store):
             .order_by((RATINGS.c.mu - 3 * RATINGS.c.sigma).desc(), RATINGS.c.player_id)
             .limit(limit)
         )
+        if accounts_only:
+            query = query.where(PLAYERS.c.password_hash.is_not(None), RATINGS.c.games >= min_games)
         async with self._reading() as c:
             return [_rating_row(r) for r in await c.execute(query)]
 
@@ -693,3 +889,53 @@ class SqlStore(SocialSql, Store):
         if r is None:
             return None
         return ReviewRow(r.table_id, r.seat, r.budget, r.seed, r.review, r.created_at)
+
+    # --- a player's page -----------------------------------------------------------------------
+
+    async def player_ratings(self, player_id: int) -> list[RatingRow]:
+        query = (
+            select(*_RATING)
+            .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
+            .where(RATINGS.c.player_id == player_id)
+            .order_by(RATINGS.c.game, RATINGS.c.pool)
+        )
+        async with self._reading() as c:
+            return [_rating_row(r) for r in await c.execute(query)]
+
+    async def rating_history(self, player_id: int, limit: int = 500) -> list[RatingHistoryRow]:
+        query = (
+            select(RATING_HISTORY)
+            .where(RATING_HISTORY.c.player_id == player_id)
+            .order_by(RATING_HISTORY.c.id.desc())
+            .limit(limit)
+        )
+        async with self._reading() as c:
+            rows = (await c.execute(query)).all()
+        return [RatingHistoryRow(r.table_id, r.game, r.pool, r.mu, r.sigma, r.at) for r in reversed(rows)]
+
+    async def matches(self, player_id: int, limit: int = 20) -> list[MatchRow]:
+        query = (
+            select(TABLES.c.id, TABLES.c.game, TABLES.c.finished_at, TABLES.c.seats, RESULTS)
+            .join(TABLES, TABLES.c.id == RESULTS.c.table_id)
+            .where(RESULTS.c.player_id == player_id, TABLES.c.status == "finished")
+            .order_by(TABLES.c.finished_at.desc(), TABLES.c.id.desc())
+            .limit(limit)
+        )
+        async with self._reading() as c:
+            rows = (await c.execute(query)).all()
+        return [
+            MatchRow(
+                r.id, r.game, r.finished_at, r.seat, r.score, r.win_share, [SeatRow(**s) for s in r.seats]
+            )
+            for r in rows
+        ]
+
+    async def totals(self, player_id: int) -> dict[str, tuple[int, float]]:
+        query = (
+            select(TABLES.c.game, func.count(), func.sum(RESULTS.c.win_share))
+            .join(TABLES, TABLES.c.id == RESULTS.c.table_id)
+            .where(RESULTS.c.player_id == player_id, TABLES.c.status == "finished")
+            .group_by(TABLES.c.game)
+        )
+        async with self._reading() as c:
+            return {r[0]: (int(r[1]), float(r[2] or 0.0)) for r in await c.execute(query)}

@@ -14,11 +14,12 @@
 import { setLanguage, language, initialLanguage, t } from "./i18n.js";
 import { store } from "./util.js";
 import { renderLobby, renderName, WaitingRoom } from "./lobby.js";
-import { showRules, showReplay } from "./dialogs.js";
+import { showRules, showReplay, showProfile } from "./dialogs.js";
 import { chatError } from "./chat.js";
 import { friendsChanged, invitationFor, invitationLink, rememberInvitation, showInvitation } from "./friends.js";
+import { signedIn, forget, accountPanel, firstPageSignIn, checkSession } from "./account.js";
 
-window.cardhall = { showRules, showReplay };
+window.cardhall = { showRules, showReplay, showProfile };
 
 // --- the websocket: one connection, said hello once, rejoining its table after a drop ------------------
 
@@ -37,6 +38,7 @@ class Link {
     this.onStatus(this.ws ? "offline" : "connecting");
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     this.ws = ws;
+    // An account's browser has no token: its hello leans on the session cookie (account.js).
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: store.get("token"), id: "hello" }));
     ws.onmessage = (message) => {
       const frame = JSON.parse(message.data);
@@ -83,7 +85,8 @@ function setConnection(next) {
 
 function header() {
   const name = store.get("name");
-  document.getElementById("who").textContent = name ? t("lobby.hello", { name }) : "";
+  const guest = name && !store.get("session") ? ` (${t("account.guest")})` : ""; // guests show as guests
+  document.getElementById("who").textContent = name ? t("lobby.hello", { name }) + guest : "";
   const button = document.getElementById("lang");
   button.textContent = language() === "en" ? "বাংলা" : "English";
   button.setAttribute("aria-label", t("lang.switch"));
@@ -131,7 +134,8 @@ function connect() {
 }
 
 function logout() {
-  for (const key of ["token", "name", "id", "table", "room"]) store.drop(key);
+  forget();
+  if (link) link.ws?.close(); // a new connection says hello as whoever comes next
   render();
 }
 
@@ -194,15 +198,20 @@ function closeTable() {
 async function render() {
   header();
   if (view) return view.render();
-  if (!store.get("token")) return renderName(main, render);
+  if (!signedIn()) {
+    renderName(main, render);
+    main.append(firstPageSignIn(signedInNow));
+    return;
+  }
   const invited = store.get("pending_invite");
   if (invited) {
     // Came by a private table's link before having a name: the name is given, to the table now.
     store.drop("pending_invite");
     return openTable(invited, "join", true);
   }
+  checkSession(logout); // (a lobby still loading then finds nobody signed in, and draws nothing)
   connect(); // the lobby holds the websocket too: friends see him online, invitations reach him
-  const shown = renderLobby(main, { openTable, render, busy: () => view !== null });
+  const shown = renderLobby(main, { openTable, render: signedInNow, busy: () => view !== null || !signedIn(), account: () => accountPanel(signedInNow) });
   // Once the lobby is up, the table's modules load in the background: the first table opens at once.
   (window.requestIdleCallback || setTimeout)(() => {
     for (const module of ["./table.js", "./replay.js", "./rules.js"]) import(module).catch(() => {});
@@ -216,22 +225,29 @@ document.getElementById("lang").addEventListener("click", async () => {
   render();
 });
 
-/** The dialog a link names (#rules/<game>, #replay/<table>), if any; a private table's link
- * (#invite/<table>/<invitation>) opens that table, once the person has a name. */
+/** The player changed (signed in, out, or made an account): the connection says hello again. */
+function signedInNow() {
+  if (link) link.ws?.close(); // it reopens at once, saying hello with the new credential
+  render();
+}
+
+/** The dialog a link names (#rules/<game>, #replay/<table>, #player/<id>), if any; a private table's
+ * link (#invite/<table>/<invitation>) opens that table, once the person has a name. */
 function followLink() {
   const invite = invitationLink(location.hash);
   if (invite) {
     rememberInvitation(invite.table, invite.invitation);
     history.replaceState(null, "", location.pathname); // (the invitation is kept, not left in the bar)
-    if (store.get("token")) openTable(invite.table, "join", true);
+    if (signedIn()) openTable(invite.table, "join", true);
     else {
       store.set("pending_invite", invite.table);
       render();
     }
     return;
   }
-  const m = /^#(rules|replay)\/([\w-]+)$/.exec(location.hash);
+  const m = /^#(rules|replay|player)\/([\w-]+)$/.exec(location.hash);
   if (m && m[1] === "rules") showRules(m[2]);
+  else if (m && m[1] === "player") showProfile(m[2]);
   else if (m) showReplay(m[2]);
 }
 window.addEventListener("hashchange", followLink);
@@ -241,7 +257,7 @@ const table = store.get("table");
 header();
 if (invitationLink(location.hash)) followLink();
 else {
-  if (store.get("token") && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");
+  if (signedIn() && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");
   else render();
   followLink();
 }

@@ -5,6 +5,11 @@ export async function showRules(game) {
   return show(game);
 }
 
+export async function showProfile(player) {
+  const { showProfile: show } = await import("./profile.js");
+  return show(player);
+}
+
 export async function showReplay(table) {
   const { showReplay: show } = await import("./replay.js");
   return show(table);

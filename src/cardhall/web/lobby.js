@@ -7,7 +7,7 @@
 // each option is offered as the control its type calls for (a checkbox, a list of its values, a number
 // within its range), never as text to type. Refusals are worded from their error code.
 import { t, num, language } from "./i18n.js";
-import { h, api, store, errorText } from "./util.js";
+import { h, api, store, errorText, playerLink } from "./util.js";
 import { showRules, showReplay } from "./dialogs.js";
 import { chatPanel } from "./chat.js";
 import { friendsPanel, invitationFor, rememberInvitation, sharePanel } from "./friends.js";
@@ -183,6 +183,7 @@ export async function renderLobby(main, nav) {
       friendsPanel(nav),
       quickPlay(catalogue, nav),
       createTable(catalogue, nav),
+      nav.account ? nav.account() : null,
       tables(listing, nav, new Set(mine.tables.map((x) => x.table))),
       leaderboards(catalogue),
       replays(finished),
@@ -510,7 +511,7 @@ function leaderboards(catalogue) {
               "tr",
               { class: String(p.player) === store.get("id") ? "me" : null },
               h("td", { text: num(i + 1) }),
-              h("th", { scope: "row", class: "name", text: p.name }),
+              h("th", { scope: "row", class: "name" }, playerLink(p.player, p.name, p.guest)),
               h("td", { text: num(Math.round(p.rating * 10) / 10) }),
               h("td", { text: num(p.games) }),
             ),

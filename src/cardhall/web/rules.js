@@ -65,7 +65,7 @@ export function markdown(text) {
 /** A dialog opened from a link (#rules/hokm, #replay/<table>) drops it when it closes, so the same link
  * opens it again. */
 export function forgetLink() {
-  if (/^#(rules|replay)\//.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
+  if (/^#(rules|replay|player)\//.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
 }
 
 /** The sheet dialog `id` (made at its first use), emptied and its link dropped when it closes. The

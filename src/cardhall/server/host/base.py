@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from cardhall.core import Game
     from cardhall.server.committer import Committer
     from cardhall.server.relations import Relations
-    from cardhall.store import RatingRow, Store
+    from cardhall.store import Store
+    from cardhall.store.rows import RatingRequest
 
 T = TypeVar("T")
 
@@ -47,9 +48,9 @@ class Services(Protocol):
 
     def lobby_changed(self) -> None: ...
 
-    async def rate(
+    def rating(
         self, game: Game, players: Sequence[int | None], scores: Sequence[int]
-    ) -> list[RatingRow]: ...
+    ) -> RatingRequest | None: ...
 
 
 class HostBase:

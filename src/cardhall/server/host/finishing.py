@@ -42,9 +42,13 @@ class Finishing(HostBase):
             return found is not None and found.status == TableStatus.FINISHED
 
         try:
-            rated = not gives_hints(self.row.settings)  # a table with hints is casual (hints.py)
-            ratings = await self.ctx.rate(table.game, players, list(state.scores)) if rated else []
-            await write_retried(f"table {self.id}", lambda: store.finish(finished, results, ratings), landed)
+            # The ratings are read and written in the transaction of the match's end (no lost update);
+            # a table with hints is casual (hints.py): never rated.
+            rated = not gives_hints(self.row.settings)
+            rating = self.ctx.rating(table.game, players, list(state.scores)) if rated else None
+            await write_retried(
+                f"table {self.id}", lambda: store.finish(finished, results, rating=rating), landed
+            )
         except StoreUnavailableError as e:
             log.error("table %s: the end of its match was not stored (%s): the table pauses", self.id, e)
             self.pause()

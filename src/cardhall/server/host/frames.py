@@ -52,6 +52,7 @@ def seat_entries(rows: Sequence[SeatRow], table: Table | None, connected: Sequen
             connected=connected[s.seat] > 0 if s.kind == SeatKind.PERSON else None,
             stand_in=table.stand_in_for(s.seat) if table is not None else None,
             left=s.left,
+            player=s.player_id if s.kind == SeatKind.PERSON else None,
         )
         for s in rows
     ]

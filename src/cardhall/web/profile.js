@@ -1,0 +1,155 @@
+// A person's page, in a dialog over any page (/#player/<id>, or showProfile(id)): his name (a guest marked
+// as one), each rating (a game and a pool: its value mu - 3 sigma, its rated matches, provisional while
+// under the people's board's ten) with its history drawn as an SVG line (no charting library: a polyline
+// on a fixed grid, each point's value in its <title>), his matches and wins per game, and his last
+// matches, each with the other players' names (links to their pages) and a link to its replay. Every
+// value comes from GET /api/players/{id}; names go in as text only.
+import { t, language, num } from "./i18n.js";
+import { h, api, errorText, playerLink } from "./util.js";
+import { sheetDialog } from "./rules.js";
+import { gameTitle, gameName } from "./lobby.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const W = 320; // the plot's drawing grid; it scales with the page
+const H = 120;
+const PAD = 8;
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const child of children) el.append(child);
+  return el;
+}
+
+const round = (x) => Math.round(x * 10) / 10;
+
+/** The rating after each rated match, as a line: oldest on the left, the range of the values top to
+ * bottom, the first and last values written beside it. */
+export function ratingPlot(points, label) {
+  const values = points.map((p) => p.rating);
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const span = high - low || 1;
+  const x = (i) => (values.length === 1 ? W / 2 : PAD + (i * (W - 2 * PAD)) / (values.length - 1));
+  // One value (or all equal): a level line across the middle.
+  const y = (v) => (high === low ? H / 2 : H - PAD - ((v - low) / span) * (H - 2 * PAD));
+  const plot = svg(
+    "svg",
+    { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", role: "img", "aria-label": label },
+    svg("title", {}, label),
+    svg("line", { x1: PAD, y1: PAD, x2: W - PAD, y2: PAD, class: "axis" }),
+    svg("line", { x1: PAD, y1: H - PAD, x2: W - PAD, y2: H - PAD, class: "axis" }),
+    svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "line" }),
+  );
+  values.forEach((v, i) => plot.append(svg("circle", { cx: x(i), cy: y(v), r: 3, class: "point" }, svg("title", {}, num(round(v))))));
+  return h(
+    "figure",
+    { class: "plot" },
+    plot,
+    h("figcaption", {}, h("span", { text: t("profile.plot") }), " ", h("span", { class: "range", text: `${num(round(low))} – ${num(round(high))}` })),
+  );
+}
+
+function ratings(data) {
+  if (!data.ratings.length) return h("p", { class: "empty", text: t("profile.no_ratings") });
+  return h(
+    "ul",
+    { class: "ratings" },
+    data.ratings.map((r) => {
+      const what = t("profile.rating_of", {
+        game: gameTitle(r.game),
+        pool: t(`leaderboard.pool_${r.pool}`),
+        rating: num(round(r.rating)),
+        games: num(r.games),
+      });
+      return h(
+        "li",
+        { class: "rating", "data-game": r.game, "data-pool": r.pool },
+        h("p", {}, what, r.provisional ? h("span", { class: "badge", text: ` ${t("profile.provisional")}` }) : null),
+        r.history.length ? ratingPlot(r.history, what) : null,
+      );
+    }),
+  );
+}
+
+function totals(data) {
+  if (!data.totals.length) return null;
+  return h(
+    "table",
+    { class: "totals" },
+    h("caption", { text: t("profile.totals") }),
+    h(
+      "tbody",
+      {},
+      data.totals.map((x) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row", text: gameTitle(x.game) }),
+          h("td", { text: t("profile.matches_won", { matches: num(x.matches), wins: num(round(x.wins)) }) }),
+        ),
+      ),
+    ),
+  );
+}
+
+function outcome(m) {
+  if (m.win_share >= 1) return t("profile.won");
+  return m.win_share > 0 ? t("profile.shared") : t("profile.lost");
+}
+
+function matches(data) {
+  if (!data.matches.length) return h("p", { class: "empty", text: t("profile.no_matches") });
+  return h(
+    "ul",
+    { class: "matches" },
+    data.matches.map((m) =>
+      h(
+        "li",
+        { class: "match", "data-table": m.table },
+        h("strong", { text: gameTitle(gameName(m.game)) }),
+        " ",
+        h("span", { text: `${outcome(m)} · ${t("replay.score", { score: num(m.score) })}` }),
+        " ",
+        h(
+          "span",
+          { class: "names" },
+          m.seats
+            .filter((s) => s.seat !== m.seat)
+            .flatMap((s, i) => [i ? ", " : "", s.kind === "person" ? playerLink(s.player, s.name) : t("badge.bot")]),
+        ),
+        " ",
+        h("a", { href: `#replay/${m.table}`, class: "replay-link", text: t("replay.open") }),
+      ),
+    ),
+  );
+}
+
+/** Show the page of player `id`. */
+export async function showProfile(id) {
+  const el = sheetDialog("player-dialog");
+  const close = h("button", { type: "button", class: "close", id: "player-close", text: "×", "aria-label": t("profile.close"), onclick: () => el.close() });
+  const title = h("span", { id: "player-dialog-title", class: "sheet-title", text: t("profile.loading") });
+  const body = h("div", { class: "profile", lang: language() }, h("p", { text: t("profile.loading") }));
+  el.replaceChildren(h("div", { class: "sheet-bar" }, title, close), body);
+  el.dataset.player = String(id);
+  delete el.dataset.loaded;
+  if (!el.open) el.showModal();
+  try {
+    const data = await api("GET", `/api/players/${encodeURIComponent(id)}`);
+    if (!el.contains(body)) return; // closed, or another page opened, meanwhile
+    title.textContent = t("profile.title", { name: data.name });
+    body.replaceChildren(
+      h("p", { class: `who ${data.guest ? "guest" : "account"}`, text: data.guest ? t("profile.guest") : t("profile.account") }),
+      h("h3", { text: t("profile.ratings") }),
+      ratings(data),
+      totals(data),
+      h("h3", { text: t("profile.recent") }),
+      matches(data),
+    );
+    el.dataset.loaded = "1";
+  } catch (e) {
+    body.replaceChildren(h("p", { class: "error", role: "alert", text: e.error ? errorText(e.error) : t("profile.failed") }));
+  }
+  if (el.contains(close)) close.focus();
+}
