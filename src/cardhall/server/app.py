@@ -489,18 +489,20 @@ def create_app(
     limits: Limits | None = None,
     admin_token: str | None = None,
     max_body: int = guard.MAX_BODY,
+    bots_url: str | None = None,
 ) -> Starlette:
     """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
     opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it), ``limits``
     its rates per person and per address (:class:`Limits`: the defaults when None), ``admin_token``
-    the operator's token (None: no operator); request bodies over ``max_body`` bytes and the requests
+    the operator's token (None: no operator), ``bots_url`` a bot tier on Redis (None: ``bot_workers``
+    processes of this server); request bodies over ``max_body`` bytes and the requests
     :mod:`cardhall.server.guard` describes are refused."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store: Store = await (store_opener or open_store)(store_url)
-        ctx = ServerContext(store, bot_workers, limits, admin_token)
+        ctx = ServerContext(store, bot_workers, limits, admin_token, bots_url)
         app.state.ctx = ctx
         await ctx.start()
         try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
@@ -22,6 +21,7 @@ from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow, TableStatus
 from cardhall.table import Event, Occupant, Table
 
 if TYPE_CHECKING:
+    from cardhall.bot_tier import BotTier
     from cardhall.core import Game
     from cardhall.server.committer import Committer
     from cardhall.store import RatingRow, Store
@@ -39,7 +39,7 @@ class Services(Protocol):
     store_watch: StoreWatch
 
     @property
-    def bot_pool(self) -> Executor: ...
+    def bot_tier(self) -> BotTier: ...
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
 
