@@ -94,6 +94,16 @@ LAYERS = {
     "cardhall.bots": (*ENGINE, "cardhall.games", "cardhall.registry", "cardhall.bots"),
     "cardhall.table": (*ENGINE, "cardhall.registry", "cardhall.records", "cardhall.bots"),
     "cardhall.rl": (*ENGINE, "cardhall.registry", "cardhall.bots", "cardhall.table", "cardhall.rl"),
+    # Where bots think (the server's pool or workers over Redis): above the Table, below the front ends.
+    "cardhall.bot_tier": (
+        *ENGINE,
+        "cardhall.registry",
+        "cardhall.records",
+        "cardhall.bots",
+        "cardhall.table",
+        "cardhall.review",
+        "cardhall.bot_tier",
+    ),
 }
 
 # The person's terminal front end: everything below the front ends, never another front end.
