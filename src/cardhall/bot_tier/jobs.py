@@ -33,7 +33,7 @@ REVIEW: Final = "review"
 KINDS: Final = (MOVE, REVIEW)
 
 THINK_CAP_MS: Final = 1000  # the longest any one move may think on the server, whatever the bot asks
-MIN_THINK_MS: Final = 10  # below this a search is not worth starting (Hokm: 10 ms is some 15 determinizations)
+MIN_THINK_MS: Final = 10  # below this no search starts (in Hokm 10 ms is some 15 determinizations)
 MARGIN_MS: Final = 30  # kept back from every deadline for the result's way back and its apply
 
 

@@ -54,8 +54,8 @@ class RedisTier:
         self.client: Any = aioredis.from_url(url)
         self.server = uuid.uuid4().hex
         self.reply = streams.reply_stream(self.server)
-        self.scheduler = Scheduler(self._run, lambda: self.live)
         self.live = 1  # counted from the heartbeats once running (at least 1: a job may wait for one)
+        self.scheduler = Scheduler(self._run, lambda: self.live)
         self._waiting: dict[str, asyncio.Future[Any]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._ready: asyncio.Task[None] | None = None
