@@ -83,7 +83,9 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int, db: str, extra: list[str] | None = None) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, db: str, extra: list[str] | None = None, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     # Every player comes from this one address: no rates per person or address, no limit on the
     # connections of one address (the total stays).
     command = [
@@ -92,7 +94,11 @@ def start_server(port: int, db: str, extra: list[str] | None = None) -> subproce
         *(extra or []),
     ]
     process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=raise_open_files
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=raise_open_files,
+        env={**os.environ, **(env or {})},
     )
     deadline = time.monotonic() + 60
     while True:
@@ -289,7 +295,9 @@ def run_level(
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         url = db or f"sqlite+aiosqlite:///{tmp}/load.db"
-        server = start_server(port, url, server_options)
+        # The server writes its bot tier's statistics here as it stops (what "hard" got under load).
+        bot_stats = f"{tmp}/bot-stats.json"
+        server = start_server(port, url, server_options, {"CARDHALL_BOT_STATS": bot_stats})
         print(f"server pid {server.pid} on port {port}", file=sys.stderr, flush=True)
         try:
             people = make_tables(port, players, workload, game)
@@ -322,6 +330,10 @@ def run_level(
                 server.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 server.kill()
+        tier: Any = None
+        if os.path.exists(bot_stats):
+            with open(bot_stats) as f:
+                tier = json.load(f)
     latency = sorted(x for r in results for x in r["latency"])
 
     def pct(q: float) -> float:
@@ -340,9 +352,9 @@ def run_level(
             "max_ms": round(1000 * xs[-1]),
         }
 
-    extra = (
-        {"wait": spread("wait"), "bot_delay": spread("bot_delay"), "game": game} if workload == "c" else {}
-    )
+    extra: dict[str, Any] = {}
+    if workload == "c":
+        extra = {"wait": spread("wait"), "bot_delay": spread("bot_delay"), "game": game, "bot_tier": tier}
     return {
         **extra,
         "workload": workload,
