@@ -17,7 +17,7 @@ import time
 
 from cardhall.bot_tier import nominal_ms, thinks_elsewhere
 from cardhall.server.host.base import HostBase
-from cardhall.table import BotJob, BotResult, StaleActionError, run_bot_job
+from cardhall.table import BotJob, BotResult, StaleActionError
 
 log = logging.getLogger(__name__)
 
@@ -48,26 +48,23 @@ class Bots(HostBase):
             self.thinking.cancel()
 
     async def _bot_step(self) -> None:
-        """In the owner task, once the pace has passed: choose and play (or send the search away)."""
+        """In the owner task, once the pace has passed: the rules (or random) bot chooses and plays. It
+        plays through the Table itself (:meth:`~cardhall.table.Table.play_bot`: the seat's own RNG, no
+        job packed and unpacked), the same move a worker would make of the job."""
         self.bot_timer = None
-        job = self._bot_job()
-        if job is None:
+        table = self.table
+        bots = table.bots_to_act() if table is not None and self.playing else ()
+        if table is None or not bots:
             self.bot_busy = False
             return
         try:
-            result = run_bot_job(job)
+            table.play_bot(bots[0])
         except Exception:
             log.exception("table %s: a bot's move failed", self.id)
             self.bot_busy = False
             return
-        await self._bot_done(job, result)
-
-    def _bot_job(self) -> BotJob | None:
-        table = self.table
-        if table is None or not self.playing:
-            return None
-        bots = table.bots_to_act()
-        return table.bot_job(bots[0]) if bots else None
+        self.bot_busy = False
+        await self.applied()
 
     async def _think(self, job: BotJob, due: float) -> None:
         """Outside the owner task: the search in the bot tier, during the pace; its move handed back
