@@ -268,3 +268,58 @@ def test_a_review_runs_through_the_tier_as_it_runs_here() -> None:
             await tier.close()
 
     assert asyncio.run(main()) == review(record, 1, 4, 9)
+
+
+class SilentTier:
+    """A bot tier whose workers never answer (all busy, dead, or unreachable)."""
+
+    def __init__(self) -> None:
+        self.never = asyncio.Event()
+        self.scheduler = Scheduler(self._run, lambda: 1)
+
+    async def _run(self, ticket: Ticket, budget: int) -> Any:
+        await self.never.wait()
+
+    async def move(self, job: BotJob, deadline: float, nominal_ms: int) -> MoveOutcome:
+        return await self.scheduler.move(job, deadline, nominal_ms)
+
+    async def job(self, kind: str, payload: Any) -> Any:
+        raise NotImplementedError
+
+    def stats(self) -> dict[str, Any]:
+        return self.scheduler.stats()
+
+    async def close(self) -> None:
+        await self.scheduler.close()
+
+
+def test_a_server_table_whose_searches_never_answer_plays_the_rules_moves_by_the_deadlines() -> None:
+    from cardhall.server.context import ServerContext
+    from cardhall.store.sql import open_store
+
+    settings = {"turn_seconds": 0, "away_seconds": 3600, "bot_pace_ms": 0}
+
+    async def scenario() -> tuple[str, Any, dict[str, int]]:
+        store = await open_store("sqlite+aiosqlite:///:memory:")
+        ctx = ServerContext(store)
+        tier = SilentTier()
+        ctx._bot_tier = tier
+        await ctx.start()
+        try:
+            bots = {0: "search(ms=100)", 1: "rules", 2: "search(ms=100)"}
+            host = await ctx.lobby.create(None, "hokm(max_hands=1)", settings, bots)
+            for _ in range(3000):  # (a ceiling: some 25 search moves, each answered 70 ms after it is asked)
+                row = await store.table(host.id)
+                assert row is not None
+                if row.status == "finished":
+                    break
+                await asyncio.sleep(0.01)
+            record = host.table.state.record() if host.table is not None else None
+            return row.status, record, tier.scheduler.answered
+        finally:
+            await ctx.stop()
+
+    status, record, answered = asyncio.run(scenario())
+    assert status == "finished"
+    cardhall.replay(record)
+    assert answered["late"] > 0 and answered["search"] == 0
