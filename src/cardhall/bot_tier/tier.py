@@ -10,6 +10,7 @@ A server asks the tier for a ``move`` (one search decision, answered by its dead
 from __future__ import annotations
 
 import asyncio
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -47,6 +48,14 @@ def run_ticket(kind: str, payload: Any, budget_ms: int, deadline: float | None) 
     raise ValueError(f"unknown bot tier job kind {kind!r}")
 
 
+def _worker_signals() -> None:
+    """In each worker process: the default SIGTERM and SIGINT (a worker forked from the server inherits
+    its handlers, which would only set a flag in the worker's dead copy of the server; so it could not be
+    stopped). SIGINT is ignored: Ctrl-C at the server's terminal stops the server, which stops them."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class InProcessTier:
     """``workers`` processes of this machine (started at the first job), scheduled earliest deadline
     first."""
@@ -61,7 +70,7 @@ class InProcessTier:
     @property
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_signals)
         return self._pool
 
     async def _run(self, ticket: Ticket, budget_ms: int) -> Any:
@@ -93,5 +102,11 @@ class InProcessTier:
 
     async def close(self) -> None:
         await self.scheduler.close()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # A worker may be mid-think (or mid-review): it is stopped, not waited for, and never
+            # left behind (a worker orphaned by a server that exited kept waiting for work for ever).
+            processes = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
