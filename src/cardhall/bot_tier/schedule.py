@@ -218,7 +218,8 @@ class Scheduler:
         except asyncio.CancelledError:
             raise
         except Exception as e:
-            log.warning("bot tier: a %s job failed (%s)", ticket.kind, e)
+            if ticket.future is not None and not ticket.future.done():  # (not a move answered late)
+                log.warning("bot tier: a %s job failed (%s)", ticket.kind, e)
             if ticket.kind == MOVE:
                 answer = MoveOutcome(rules_move(ticket.payload), budget, 0, "failed")
             else:
