@@ -62,7 +62,13 @@ def tournament(game: str, rules_share: float, iterations: int, games: int, seed:
     me = f"asplayed(iterations={max(1, iterations)},rules_permille={round(1000 * rules_share)})"
     report = simulate(game_text, [me] + ["rules"] * (seats - 1), games, seed=seed, jobs=1, rotate=True)
     mine = next(b for b in report.summary()["by_bot"] if b["bot"] == me)
-    return {"game": game_text, "bot": me, "deals": games, "margin": mine["margin"], "mean": mine["mean_score"]}
+    return {
+        "game": game_text,
+        "bot": me,
+        "deals": games,
+        "margin": mine["margin"],
+        "mean": mine["mean_score"],
+    }
 
 
 def from_load(row: dict[str, Any]) -> tuple[float, int]:
