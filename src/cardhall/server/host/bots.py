@@ -1,7 +1,8 @@
 """Bots' turns at a table: at most one bot move under way at a time; it waits the table's
 ``bot_pace_ms`` (a timer on the event loop, not a sleeping task) so people can follow, and then one
 step of the owner task picks the bot, chooses (a rules or random bot, in microseconds, right there)
-and applies the move. A bot that searches thinks in the server's bot tier instead
+and applies the move. A bot that searches (unless its move is forced: one legal action) thinks in
+the server's bot tier instead
 (:mod:`cardhall.bot_tier`: the event loop never runs a search): its job is sent when its turn starts,
 so it thinks during the pace, with a deadline of the pace plus its think time (at most 1 s); the tier
 answers by then, with the search's move or the rules move, and the move is played once the pace has
@@ -30,11 +31,15 @@ class Bots(HostBase):
             return
         self.bot_busy = True
         pace = int(self.row.settings["bot_pace_ms"]) / 1000
-        spec = table.acting_bot(table.bots_to_act()[0]) or ""
-        if thinks_elsewhere(spec):
-            job = table.bot_job(table.bots_to_act()[0])
-            now = time.time()
-            self.thinking = asyncio.create_task(self._think(job, now + pace), name=f"table {self.id}: {spec}")
+        seat = table.bots_to_act()[0]
+        spec = table.acting_bot(seat) or ""
+        # A forced move (one legal action) needs no search: it is played here, and leaves the tier's
+        # time to the decisions that have a choice.
+        if thinks_elsewhere(spec) and len(table.legal_actions(seat)) > 1:
+            job = table.bot_job(seat)
+            self.thinking = asyncio.create_task(
+                self._think(job, time.time() + pace), name=f"table {self.id}: {spec}"
+            )
             return
         if pace:
             self.bot_timer = asyncio.get_running_loop().call_later(pace, self.post, self._bot_step)
