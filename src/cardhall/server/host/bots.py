@@ -1,13 +1,13 @@
 """Bots' turns at a table: at most one bot move under way at a time; it waits the table's
 ``bot_pace_ms`` (a timer on the event loop, not a sleeping task) so people can follow, and then one
-step of the owner task picks the bot, chooses (a rules or random bot, in microseconds, right there)
-and applies the move. A bot that searches (unless its move is forced: one legal action) thinks in
-the server's bot tier instead
-(:mod:`cardhall.bot_tier`: the event loop never runs a search): its job is sent when its turn starts,
-so it thinks during the pace, with a deadline of the pace plus its think time (at most 1 s); the tier
-answers by then, with the search's move or the rules move, and the move is played once the pace has
-passed. Whatever changed meanwhile (a person came back, the table paused or stopped) is checked when
-the move comes back: a move that no longer fits is dropped, and the table asks again what comes next.
+step of the owner task picks the bot, chooses (a rules or random bot, in microseconds, right there,
+through the Table's own ``play_bot``) and applies the move. A bot that searches thinks in the server's
+bot tier instead (:mod:`cardhall.bot_tier`: the event loop never runs a search), unless its move is
+forced (one legal action): its job is sent when its turn starts, so it thinks during the pace, with a
+deadline of the pace plus its think time (at most 1 s); the tier answers by then, with the search's
+move or the rules move, and the move is played once the pace has passed. Whatever changed meanwhile
+(a person came back, the table paused or stopped) is checked when the move comes back: a move that
+no longer fits is dropped, and the table asks again what comes next.
 """
 
 from __future__ import annotations
