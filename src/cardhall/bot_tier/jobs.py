@@ -25,6 +25,7 @@ import msgspec
 
 from cardhall.bots import SearchBot, make_bot, resolve_level
 from cardhall.bots.base import Bot
+from cardhall.options import parse_spec, resolve_options
 from cardhall.registry import load_game
 from cardhall.table import BotJob, BotResult
 
@@ -47,8 +48,6 @@ def nominal_ms(bot: str) -> int:
     """What a searching bot asks to think per move (its ``ms``), capped at :data:`THINK_CAP_MS`; a bot
     with a fixed number of determinizations (``iterations=N``) is given the cap (its deadline still
     holds: the rules move is played when it cannot finish)."""
-    from cardhall.options import parse_spec, resolve_options
-
     name, raw = parse_spec(resolve_level(bot), "bot")
     options = resolve_options(f"bot {name}", SearchBot.option_spec, raw)
     if options.get("iterations"):

@@ -70,9 +70,6 @@ class EdfQueue:
         self._seq = itertools.count()
         self.running = 0
 
-    def __len__(self) -> int:
-        return sum(1 for *_, t in self._heap if t.state == "queued")
-
     def add(self, ticket: Ticket) -> Ticket:
         ticket.seq = next(self._seq)
         ticket.state = "queued"
