@@ -16,6 +16,7 @@ searching: a move is never late because it thought.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from dataclasses import dataclass
@@ -38,12 +39,14 @@ MIN_THINK_MS: Final = 10  # below this no search starts (in Hokm 10 ms is some 1
 MARGIN_MS: Final = 30  # kept back from every deadline for the result's way back and its apply
 
 
+@functools.lru_cache(maxsize=1024)  # (a server asks it at every bot move, of a few bot strings)
 def thinks_elsewhere(bot: str) -> bool:
     """Whether a bot string (or level) names a bot that searches: it thinks in the tier, never on the
     server's event loop."""
     return resolve_level(bot).startswith("search")
 
 
+@functools.lru_cache(maxsize=1024)
 def nominal_ms(bot: str) -> int:
     """What a searching bot asks to think per move (its ``ms``), capped at :data:`THINK_CAP_MS`; a bot
     with a fixed number of determinizations (``iterations=N``) is given the cap (its deadline still
