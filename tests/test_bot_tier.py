@@ -323,3 +323,17 @@ def test_a_server_table_whose_searches_never_answer_plays_the_rules_moves_by_the
     assert status == "finished"
     cardhall.replay(record)
     assert answered["late"] > 0 and answered["search"] == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [(["bots", "--redis", "http://host:6379"], "--redis"), (["serve", "--bots", "host:6379"], "--bots")],
+)
+def test_a_bot_tier_url_that_is_not_redis_is_refused_in_one_line(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cardhall.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert named in err and "Redis URL" in err and "\n" not in err
