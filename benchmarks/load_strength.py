@@ -4,6 +4,7 @@ actually got there.
 
     .venv/bin/python benchmarks/load_strength.py --rules-share 0.62 --iterations 12 [--game hokm] [--games 60]
     .venv/bin/python benchmarks/load_strength.py --from load-c.json [--game kierki] [--json]
+    .venv/bin/python benchmarks/load_strength.py --bids-only --iterations 200
 
 Under load the server's bot tier answers some moves with the rules move (``no_time``, ``late``: too
 little time left) and searches the others with a cut budget. The bot here, ``asplayed``, does the same
@@ -53,13 +54,28 @@ class AsPlayedBot(SearchBot):
         return super().act(observation, legal_actions, rng)
 
 
+class BidsOnlyBot(AsPlayedBot):
+    """The search on Hokm's bids and trump alone (the rules move on every card played): how much of the
+    search's gain lies in those few decisions (``--bids-only``)."""
+
+    name = "bidsonly"
+
+    def act(self, observation: Observation, legal_actions: list[int], rng: random.Random) -> int:
+        if self.anchor is not None and observation.get("phase") not in ("bidding", "trump"):
+            return self.anchor.act(observation, legal_actions, rng)
+        return super().act(observation, legal_actions, rng)
+
+
 BOTS["asplayed"] = AsPlayedBot  # (this process and the workers it forks)
+BOTS["bidsonly"] = BidsOnlyBot
 
 
-def tournament(game: str, rules_share: float, iterations: int, games: int, seed: int) -> dict[str, Any]:
+def tournament(
+    game: str, rules_share: float, iterations: int, games: int, seed: int, bot: str = "asplayed"
+) -> dict[str, Any]:
     game_text = GAMES[game]
     seats = 3 if game == "hokm" else 4
-    me = f"asplayed(iterations={max(1, iterations)},rules_permille={round(1000 * rules_share)})"
+    me = f"{bot}(iterations={max(1, iterations)},rules_permille={round(1000 * rules_share)})"
     report = simulate(game_text, [me] + ["rules"] * (seats - 1), games, seed=seed, jobs=1, rotate=True)
     mine = next(b for b in report.summary()["by_bot"] if b["bot"] == me)
     return {
@@ -89,8 +105,12 @@ def main() -> int:
     parser.add_argument("--rules-share", type=float, default=0.0)
     parser.add_argument("--iterations", type=int, default=0)
     parser.add_argument("--from", dest="source", default="", help="a load.py --workload c --json file")
+    parser.add_argument("--bids-only", action="store_true", help="Hokm: search the bids and trump alone")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.bids_only and args.game != "hokm":
+        parser.error("--bids-only is for Hokm (its phases bidding and trump)")
+    bot = "bidsonly" if args.bids_only else "asplayed"
     levels: list[tuple[str, float, int]] = []
     if args.source:
         with open(args.source) as f:
@@ -101,7 +121,7 @@ def main() -> int:
         levels.append(("given", args.rules_share, args.iterations))
     out = []
     for label, share, iterations in levels:
-        result = {"level": label, **tournament(args.game, share, iterations, args.games, args.seed)}
+        result = {"level": label, **tournament(args.game, share, iterations, args.games, args.seed, bot)}
         out.append(result)
         if not args.json:
             m = result["margin"]
