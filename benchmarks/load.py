@@ -1,14 +1,20 @@
 """The server under load: N concurrent players on loopback, through real websockets, with persistence on.
 
-    .venv/bin/python benchmarks/load.py [--players 800 1600 3200 ...] [--workload a|b] [--warmup 20]
-        [--seconds 30] [--clients 2] [--db URL] [--json]
+    .venv/bin/python benchmarks/load.py [--players 800 1600 3200 ...] [--workload a|b|c] [--warmup 20]
+        [--seconds 30] [--clients 2] [--db URL] [--json] [--game hokm] [--bot-workers 1] [--bots URL]
 
 For each N a fresh ``cardhall serve`` (its own process, a fresh SQLite file unless ``--db``: every
 applied action is committed before any frame shows it) and ``--clients`` load-generator processes:
 
 - workload ``a``: four people at each ``hearts(decks=1,players=4)`` table (N/4 tables);
 - workload ``b``: one person at each table of the same game, the other seats ``normal`` bots (N
-  tables), the bots at the table's default pace.
+  tables), the bots at the table's default pace;
+- workload ``c``: one person at each table of ``--game`` (``hokm`` by default), every other seat a
+  ``hard`` bot (a search, thinking in the server's bot tier: ``--bot-workers`` processes of its own, or
+  the workers of ``--bots URL``), at the default pace (700 ms). Besides the latency it reports the
+  person's **wait** between his turns (from the frame showing his action applied to the frame offering
+  him his next choice) and each bot move's **delay beyond its pace** (the time from the frame of the
+  action before it to the frame of the bot's action, less the pace), both as p50/p90/p99/max.
 
 Players arrive at 400 a second (a table's players together), so tables start at different times; the
 clock starts ``--warmup`` seconds after the last has arrived. Each person thinks 0.5-1.5 s (uniform)
@@ -45,6 +51,7 @@ import msgspec
 from cardhall import loadclient
 
 GAME = "hearts(decks=1,players=4)"
+PACE_MS = 700  # the tables' default bot_pace_ms (workloads b and c)
 SETTINGS = {"turn_seconds": 0, "away_seconds": 3600}
 ARRIVALS = 400  # players arriving per second while the load builds up
 
@@ -78,15 +85,22 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, db: str, extra: list[str] | None = None, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     # Every player comes from this one address: no rates per person or address, no limit on the
     # connections of one address (the total stays).
     command = [
         *(sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--db", db),
         *("--no-rate-limits", "--max-connections-per-address", "0"),
+        *(extra or []),
     ]
     process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=raise_open_files
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=raise_open_files,
+        env={**os.environ, **(env or {})},
     )
     deadline = time.monotonic() + 60
     while True:
@@ -100,7 +114,14 @@ def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
             time.sleep(0.2)
 
 
-def make_tables(port: int, players: int, workload: str) -> list[tuple[str, int, str]]:
+def seats_of(game: str) -> int:
+    """The number of seats at a table of ``game`` (workload c's games)."""
+    from cardhall import load_game
+
+    return int(load_game(game).num_players)
+
+
+def make_tables(port: int, players: int, workload: str, game: str = GAME) -> list[tuple[str, int, str]]:
     """(table, seat, token) for every person, the tables made through the HTTP API."""
     with ThreadPoolExecutor(8) as pool:
         tokens = list(
@@ -108,9 +129,11 @@ def make_tables(port: int, players: int, workload: str) -> list[tuple[str, int, 
         )
         per_table = 4 if workload == "a" else 1
         bots = {} if workload == "a" else {str(s): "normal" for s in (1, 2, 3)}
+        if workload == "c":
+            bots = {str(s): "hard" for s in range(1, seats_of(game))}
 
         def table(k: int) -> str:
-            body = {"game": GAME, "settings": SETTINGS, "bots": bots}
+            body = {"game": game, "settings": SETTINGS, "bots": bots}
             created: str = http(port, "POST", "/api/tables", body, tokens[k * per_table])["table"]
             return created
 
@@ -156,6 +179,8 @@ async def person(
         await ws.send(loadclient.message(type="join", table=table, seat=seat))
         newest = Frame("none")
         sent: tuple[float, int] | None = None  # (when, the number it quoted)
+        last_action = 0.0  # when the frame of the newest action arrived (workload c)
+        turn_over = 0.0  # when the frame showing his own last action arrived (workload c)
         thinking: asyncio.TimerHandle | None = None
         sending: set[asyncio.Task[None]] = set()
 
@@ -183,6 +208,19 @@ async def person(
                     stats["errors"] += 1
                     sent = None  # refused (stale): act again on the newest frame
                 elif frame.type in ("table", "update") and frame.n >= newest.n:
+                    now = time.time()
+                    in_window = window[0] <= now < window[1]
+                    for e in frame.events:
+                        if e.type != "action":
+                            continue
+                        if e.seat == seat:
+                            turn_over = now
+                        elif last_action and in_window:
+                            stats["bot_delay"].append(now - last_action - PACE_MS / 1000)
+                        last_action = now
+                    if turn_over and frame.legal and not newest.legal and in_window:
+                        stats["wait"].append(now - turn_over)
+                        turn_over = 0.0
                     newest = frame
                     if sent is not None and any(
                         e.type == "action" and e.seat == seat and e.n > sent[1] for e in frame.events
@@ -207,7 +245,14 @@ def client_process(
         import uvloop
 
         uvloop.install()
-    stats: dict[str, Any] = {"latency": [], "actions": 0, "errors": 0, "events": 0}
+    stats: dict[str, Any] = {
+        "latency": [],
+        "actions": 0,
+        "errors": 0,
+        "events": 0,
+        "wait": [],
+        "bot_delay": [],
+    }
 
     async def main() -> None:
         tasks = []
@@ -240,15 +285,24 @@ def client_process(
 
 
 def run_level(
-    players: int, workload: str, warmup: float, seconds: float, clients: int, db: str
+    players: int,
+    workload: str,
+    warmup: float,
+    seconds: float,
+    clients: int,
+    db: str,
+    game: str = GAME,
+    server_options: list[str] | None = None,
 ) -> dict[str, Any]:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         url = db or f"sqlite+aiosqlite:///{tmp}/load.db"
-        server = start_server(port, url)
+        # The server writes its bot tier's statistics here as it stops (what "hard" got under load).
+        bot_stats = f"{tmp}/bot-stats.json"
+        server = start_server(port, url, server_options, {"CARDHALL_BOT_STATS": bot_stats})
         print(f"server pid {server.pid} on port {port}", file=sys.stderr, flush=True)
         try:
-            people = make_tables(port, players, workload)
+            people = make_tables(port, players, workload, game)
             start = time.time() + 2 + players / ARRIVALS  # every player has arrived
             window = (start + warmup, start + warmup + seconds)
             queue: Any = multiprocessing.get_context("spawn").Queue()
@@ -278,12 +332,33 @@ def run_level(
                 server.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 server.kill()
+        tier: Any = None
+        if os.path.exists(bot_stats):
+            with open(bot_stats) as f:
+                tier = json.load(f)
     latency = sorted(x for r in results for x in r["latency"])
 
     def pct(q: float) -> float:
         return 1000 * latency[min(len(latency) - 1, int(q * len(latency)))] if latency else float("nan")
 
+    def spread(name: str) -> dict[str, float]:
+        xs = sorted(x for r in results for x in r[name])
+        if not xs:
+            return {}
+        at = {q: round(1000 * xs[min(len(xs) - 1, int(q * len(xs)))]) for q in (0.5, 0.9, 0.99)}
+        return {
+            "n": len(xs),
+            "p50_ms": at[0.5],
+            "p90_ms": at[0.9],
+            "p99_ms": at[0.99],
+            "max_ms": round(1000 * xs[-1]),
+        }
+
+    extra: dict[str, Any] = {}
+    if workload == "c":
+        extra = {"wait": spread("wait"), "bot_delay": spread("bot_delay"), "game": game, "bot_tier": tier}
     return {
+        **extra,
         "workload": workload,
         "players": players,
         "tables": len({p[0] for p in people}),
@@ -300,7 +375,12 @@ def run_level(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[800, 1600, 3200, 4800, 6400])
-    parser.add_argument("--workload", choices=("a", "b"), default="a")
+    parser.add_argument("--workload", choices=("a", "b", "c"), default="a")
+    parser.add_argument("--game", default="", help="workload c's game (default hokm; a and b: hearts)")
+    parser.add_argument(
+        "--bot-workers", type=int, default=0, help="the server's --bot-workers (0: its default)"
+    )
+    parser.add_argument("--bots", default="", help="the server's --bots (a bot tier's URL: redis://...)")
     parser.add_argument("--warmup", type=float, default=20)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
@@ -308,12 +388,25 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     raise_open_files()
-    print(f"workload {args.workload}, {GAME}, {os.cpu_count()} cores; persistence on", file=sys.stderr)
+    game = args.game or ("hokm" if args.workload == "c" else GAME)
+    options = [*(["--bot-workers", str(args.bot_workers)] if args.bot_workers else [])]
+    options += ["--bots", args.bots] if args.bots else []
+    print(f"workload {args.workload}, {game}, {os.cpu_count()} cores; persistence on", file=sys.stderr)
     rows = []
     for n in args.players:
-        row = run_level(n, args.workload, args.warmup, args.seconds, args.clients, args.db)
+        row = run_level(n, args.workload, args.warmup, args.seconds, args.clients, args.db, game, options)
         rows.append(row)
-        if not args.json:
+        if not args.json and args.workload == "c":
+            w, d = row["wait"], row["bot_delay"]
+            print(
+                f"{row['players']:>6} players  wait p50/p90/p99/max {w.get('p50_ms')}/{w.get('p90_ms')}/"
+                f"{w.get('p99_ms')}/{w.get('max_ms')} ms  bot delay beyond pace {d.get('p50_ms')}/"
+                f"{d.get('p90_ms')}/{d.get('p99_ms')}/{d.get('max_ms')} ms"
+                f"  server CPU {row['server_cpu_pct']}%"
+                f"  errors {row['errors']}",
+                flush=True,
+            )
+        elif not args.json:
             print(
                 f"{row['players']:>6} players {row['tables']:>5} tables  p50 {row['p50_ms']:>7} ms"
                 f"  p99 {row['p99_ms']:>7} ms  {row['person_actions_per_s']:>7} actions/s"

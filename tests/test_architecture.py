@@ -111,6 +111,16 @@ LAYERS = {
         "cardhall.table",
         "cardhall.rl",
     ),
+    # Where bots think (the server's pool or workers over Redis): above the Table, below the front ends.
+    "cardhall.bot_tier": (
+        *ENGINE,
+        "cardhall.registry",
+        "cardhall.records",
+        "cardhall.bots",
+        "cardhall.table",
+        "cardhall.review",
+        "cardhall.bot_tier",
+    ),
 }
 
 # The websocket client of the tests and the load benchmark knows the protocol only, like a browser.

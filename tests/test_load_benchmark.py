@@ -29,3 +29,17 @@ def test_the_load_benchmark_measures_a_small_load(workload: str) -> None:
     assert row["person_actions_per_s"] > 0 and row["errors"] == 0
     assert 0 < row["p50_ms"] <= row["p99_ms"]
     assert row["server_cpu_pct"] > 0 and row["clients_cpu_pct"] > 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
+def test_workload_c_measures_the_waits_the_bot_moves_and_what_the_bot_tier_granted() -> None:
+    command = [sys.executable, str(SCRIPT), "--players", "4", "--workload", "c", "--bot-workers", "1"]
+    command += ["--warmup", "2", "--seconds", "8", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert row["workload"] == "c" and row["game"] == "hokm" and row["tables"] == 4
+    assert row["bot_delay"]["n"] > 0 and row["bot_delay"]["p50_ms"] <= row["bot_delay"]["max_ms"]
+    assert row["wait"]["n"] > 0 and row["wait"]["p50_ms"] <= row["wait"]["max_ms"]
+    tier = row["bot_tier"]
+    assert tier["workers"] == 1 and sum(tier["answered"].values()) > 0

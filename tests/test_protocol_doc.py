@@ -25,7 +25,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from cardhall.cli import serve
 from cardhall.server import bounds, connection, guard, protocol, rates, transport
 from cardhall.server.accounts import NewPassword, SignIn, SignOut, SignUp
-from cardhall.server.app import STATUS, NewPlayer, NewTable, QuickPlay, StopTable, create_app
+from cardhall.server.app import NewPlayer, QuickPlay, StopTable, create_app
+from cardhall.server.http import STATUS, NewTable
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS
 from cardhall.server.social import Ban, Invitation, Moderator, Mute, Report, Unban
 from cardhall.store import RATING_POOLS, TABLE_STATUSES

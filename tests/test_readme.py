@@ -55,6 +55,9 @@ CANNOT_RUN = {
     "cardhall serve --db postgresql+asyncpg://user:password@host/cardhall": (
         "needs a PostgreSQL server at 'host' (tests/test_store.py runs the store on a real PostgreSQL)"
     ),
+    "cardhall bots --redis redis://host:6379/0": (
+        "needs a Redis server at 'host' (tests/test_bot_tier_redis.py runs cardhall bots on a real Redis)"
+    ),
 }
 # What a command's stdin holds: play asks for moves, and leaves at 'quit'.
 STDIN = {"play": "quit\n"}

@@ -4,6 +4,9 @@
 
 The operator's token (for ``cardhall admin``) comes from ``--admin-token-file`` or
 ``CARDHALL_ADMIN_TOKEN``; the server says only whether it has one, never what it is.
+``--bots redis://host:6379/0`` sends the search bots' moves to the bot tier's workers over Redis
+(``cardhall bots --redis URL``, any number, on any machine) instead of ``--bot-workers`` processes of its
+own (:mod:`cardhall.bot_tier`).
 ``--no-rate-limits`` lifts the rates per person and per address (:mod:`cardhall.server.rates`), for a
 load test whose players all come from one address; the per-connection flood limit stays.
 """
@@ -15,6 +18,7 @@ import argparse
 from rich.console import Console
 
 from cardhall.cli.admin import TOKEN_VARIABLE, read_token
+from cardhall.cli.bots import check_redis_url
 from cardhall.errors import CardhallError
 
 DEFAULT_DB = "sqlite+aiosqlite:///cardhall.db"
@@ -33,6 +37,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         raise CardhallError(f"--port must be 0..65535, got {args.port}")
     if args.bot_workers < 1:
         raise CardhallError(f"--bot-workers must be at least 1, got {args.bot_workers}")
+    bots_url = check_redis_url(args.bots, "--bots") if args.bots else None
     for option in ("request_timeout", "write_timeout"):
         if not getattr(args, option) > 0:
             raise CardhallError(f"--{option.replace('_', '-')} must be more than 0 seconds")
@@ -62,6 +67,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         admin_token=token,
         max_body=args.max_body,
         review_budget=args.review_budget,
+        bots_url=bots_url,
     )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     console.print(f"cardhall: serving on http://{shown}:{args.port}/  (database {_public_url(args.db)})")
@@ -110,6 +116,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="N",
         help="determinizations a decision in the reviews of finished matches (default 200; fewer: "
         "faster and noisier)",
+    )
+    v.add_argument(
+        "--bots",
+        default="",
+        metavar="URL",
+        help="a bot tier on Redis (redis://host:6379/0): search moves go to its cardhall bots workers "
+        "(default: --bot-workers processes of this server)",
     )
     v.add_argument(
         "--admin-token-file",

@@ -444,11 +444,13 @@ def create_app(
     max_body: int = guard.MAX_BODY,
     review_budget: int | None = None,
     password_hasher: PasswordHasher | None = None,
+    bots_url: str | None = None,
 ) -> Starlette:
     """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
     opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it), ``limits``
     its rates per person and per address (:class:`Limits`: the defaults when None), ``admin_token``
-    the operator's token (None: no operator); request bodies over ``max_body`` bytes and the requests
+    the operator's token (None: no operator), ``bots_url`` a bot tier on Redis (None: ``bot_workers``
+    processes of this server); request bodies over ``max_body`` bytes and the requests
     :mod:`cardhall.server.guard` describes are refused; ``review_budget`` the determinizations a decision
     of the reviews it makes (:mod:`cardhall.server.reviews`; None: the review's default);
     ``password_hasher`` hashes the accounts' passwords (argon2id at ``argon2-cffi``'s defaults when
@@ -458,7 +460,9 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store: Store = await (store_opener or open_store)(store_url)
-        ctx = ServerContext(store, bot_workers, limits, admin_token, review_budget)
+        ctx = ServerContext(
+            store, bot_workers, limits, admin_token, review_budget=review_budget, bots_url=bots_url
+        )
         app.state.ctx = ctx
         await ctx.start()
         try:

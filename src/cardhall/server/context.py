@@ -1,18 +1,22 @@
 """What every part of the server shares: the store, the group committer, the watch over a store that
-fails, the lobby, the worker processes for bots that search, the ratings update, the rates per person
-and per address, the reviews of finished matches, and the operator's token. Opened and closed by the
-application's lifespan."""
+fails, the lobby, the bot tier where bots that search think (:mod:`cardhall.bot_tier`: the server's
+own worker processes, or ``cardhall bots`` workers over Redis), the ratings update, the rates per
+person and per address, the reviews of finished matches, and the operator's token. Opened and closed
+by the application's lifespan."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 from collections.abc import Coroutine, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
+from cardhall.bot_tier import REVIEW, BotTier, InProcessTier
 from cardhall.core import Game
+from cardhall.review import DEFAULT_BUDGET
 from cardhall.server import ratings
 from cardhall.server.collector import ShortPauses
 from cardhall.server.committer import Committer
@@ -27,6 +31,9 @@ from cardhall.store.rows import RatingRequest
 
 log = logging.getLogger(__name__)
 CHECKPOINT_SECONDS = 1.0
+# When set, the server writes its bot tier's statistics (how moves were answered, the budgets granted)
+# to this file as it stops: the load benchmark's workload (c) reads what "hard" got under load.
+BOT_STATS_VARIABLE = "CARDHALL_BOT_STATS"
 
 
 class ServerContext:
@@ -37,17 +44,21 @@ class ServerContext:
         limits: Limits | None = None,
         admin_token: str | None = None,
         review_budget: int | None = None,
+        bots_url: str | None = None,
     ) -> None:
         self.store = store
         self.committer = Committer(store)
         self.store_watch = StoreWatch(store)
         self.limiter = Limiter(limits)
         self.lobby = Lobby(self, self.limiter)
-        self.reviews = Reviews(store) if review_budget is None else Reviews(store, review_budget)
+        budget = DEFAULT_BUDGET if review_budget is None else review_budget
+        # Reviews are the tier's offline jobs when its workers are their own (on Redis); see reviews.py.
+        self.reviews = Reviews(store, budget, runner=self._review_on_tier if bots_url else None)
         self.social = Relations(store, self.limiter)  # private tables, bans, blocks; its .presence
         self.admin_token = admin_token  # None: no admin routes (never logged)
         self.bot_workers = bot_workers
-        self._bot_pool: ProcessPoolExecutor | None = None
+        self.bots_url = bots_url  # None: the tier is this server's own bot_workers processes
+        self._bot_tier: BotTier | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.collector = ShortPauses()
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
@@ -55,12 +66,22 @@ class ServerContext:
         # used it: accounts.py).
         self.connections: set[Attached] = set()
 
+    async def _review_on_tier(self, payload: dict[str, Any]) -> dict[str, Any]:
+        result: dict[str, Any] = await self.bot_tier.job(REVIEW, payload)
+        return result
+
     @property
-    def bot_pool(self) -> ProcessPoolExecutor:
-        """Worker processes for searching bots, started at the first search."""
-        if self._bot_pool is None:
-            self._bot_pool = ProcessPoolExecutor(max_workers=self.bot_workers)
-        return self._bot_pool
+    def bot_tier(self) -> BotTier:
+        """Where searching bots think (made at the first search): ``bot_workers`` processes of this
+        server, or the workers behind ``bots_url``."""
+        if self._bot_tier is None:
+            if self.bots_url:
+                from cardhall.bot_tier.redis_tier import RedisTier
+
+                self._bot_tier = RedisTier(self.bots_url)
+            else:
+                self._bot_tier = InProcessTier(self.bot_workers)
+        return self._bot_tier
 
     async def start(self) -> None:
         self.committer.start()
@@ -80,8 +101,12 @@ class ServerContext:
         await self.reviews.stop()
         for task in list(self._tasks):
             task.cancel()
-        if self._bot_pool is not None:
-            self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        if self._bot_tier is not None:
+            stats_file = os.environ.get(BOT_STATS_VARIABLE)
+            if stats_file:
+                with open(stats_file, "w", encoding="utf-8") as f:
+                    json.dump(self._bot_tier.stats(), f)
+            await self._bot_tier.close()
         await self.store.close()
 
     async def _checkpoints(self) -> None:

@@ -6,10 +6,13 @@ stored, one per table and seat. What was chosen:
   seconds of a core, so it is the players' to start); a review made is read
   (``GET``) by anyone, as the finished match's record already is (and anyone could make it from the
   record with ``cardhall review``). Nothing is reviewed while the match is played (``409 not_over``).
-- **Where it runs**: in a worker process of its own, never a table's path nor the bots' pool, so a review
-  delays no bot move; the worker runs at a lower CPU priority (``nice`` 10), so on a busy machine the
-  tables' work comes first. One job per table and seat at a time: asking again while it runs joins it;
-  asking for a stored review returns it, with no job.
+- **Where it runs**: never on a table's path. With a bot tier on Redis (``cardhall serve --bots``) a
+  review is a ``review`` job of the tier (:mod:`cardhall.bot_tier`), taken by any ``cardhall bots``
+  worker after the moves waiting there; on the embedded default it runs in a worker process of its
+  own, not in the server's bot workers, since a review holds a worker for tens of seconds and every
+  ``hard`` move meanwhile would fall back to the rules move. That worker runs at a lower CPU priority
+  (``nice`` 10), so on a busy machine the tables' work comes first. One job per table and seat at a
+  time: asking again while it runs joins it; asking for a stored review returns it, with no job.
 - **Reproducible**: the server's budget (``DEFAULT_BUDGET`` unless the server is given another) and
   seed 0: the stored review is the one ``cardhall review --seat N --budget B --seed 0`` prints for the
   record.
@@ -24,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
@@ -67,13 +71,25 @@ class ReviewsBusy(Exception):
         super().__init__("you have reviews under way already" if per_person else "too many reviews under way")
 
 
-class Reviews:
-    """The review jobs of one server: started here, run in :attr:`pool`, stored in ``store``."""
+# An offline job's runner elsewhere (the bot tier's ``job``): its kind's payload in, the review out.
+Runner = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
-    def __init__(self, store: Store, budget: int = DEFAULT_BUDGET, pool: Executor | None = None) -> None:
+
+class Reviews:
+    """The review jobs of one server: started here, run by ``runner`` (the bot tier's) or in
+    :attr:`pool`, stored in ``store``."""
+
+    def __init__(
+        self,
+        store: Store,
+        budget: int = DEFAULT_BUDGET,
+        pool: Executor | None = None,
+        runner: Runner | None = None,
+    ) -> None:
         self.store = store
         self.budget = budget
         self._pool = pool
+        self.runner = runner
         self.jobs: dict[tuple[str, int], Job] = {}
 
     @property
@@ -108,8 +124,14 @@ class Reviews:
 
     async def _run(self, job: Job, record: Record) -> None:
         loop = asyncio.get_running_loop()
+        payload = {"record": record, "seat": job.seat, "budget": self.budget, "seed": REVIEW_SEED}
         try:
-            result = await loop.run_in_executor(self.pool, review, record, job.seat, self.budget, REVIEW_SEED)
+            if self.runner is not None:
+                result = await self.runner(payload)
+            else:
+                result = await loop.run_in_executor(
+                    self.pool, review, record, job.seat, self.budget, REVIEW_SEED
+                )
             await self.store.save_review(ReviewRow(job.table_id, job.seat, self.budget, REVIEW_SEED, result))
         except asyncio.CancelledError:
             raise

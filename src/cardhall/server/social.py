@@ -7,7 +7,7 @@ operator's (who is a moderator). What a table and a connection check is in
 
 Choices:
 
-- **Who asks** is the one identity call of the HTTP API, :func:`cardhall.server.app.bearer` (today a
+- **Who asks** is the one identity call of the HTTP API, :func:`cardhall.server.http.bearer` (today a
   bearer token; part A's sign-in replaces it there), which also refuses a banned account.
 - **People are named by their player id** (``/players/{id}`` is a person's page; chat lines carry
   it), never by name, which is not unique. The operator's ``cardhall admin moderator add`` takes a

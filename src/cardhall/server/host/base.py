@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
@@ -22,6 +21,7 @@ from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow, TableStatus
 from cardhall.table import Event, Occupant, Table
 
 if TYPE_CHECKING:
+    from cardhall.bot_tier import BotTier
     from cardhall.core import Game
     from cardhall.server.committer import Committer
     from cardhall.server.relations import Relations
@@ -42,7 +42,7 @@ class Services(Protocol):
     social: Relations  # private tables, bans, mutes, blocks (issue 25, part B)
 
     @property
-    def bot_pool(self) -> Executor: ...
+    def bot_tier(self) -> BotTier: ...
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
 

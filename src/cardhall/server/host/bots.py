@@ -1,26 +1,26 @@
 """Bots' turns at a table: at most one bot move under way at a time; it waits the table's
 ``bot_pace_ms`` (a timer on the event loop, not a sleeping task) so people can follow, and then one
-step of the owner task picks the bot, chooses (a rules or random bot, in microseconds, right there)
-and applies the move. A bot that searches thinks in a worker process instead (the event loop never
-runs a search), and its move comes back to the owner task when it is ready. Whatever changed meanwhile
-(a person came back, the table paused or stopped) is checked when the move comes back: a move that no
-longer fits is dropped, and the table asks again what comes next.
+step of the owner task picks the bot, chooses (a rules or random bot, in microseconds, right there,
+through the Table's own ``play_bot``) and applies the move. A bot that searches thinks in the server's
+bot tier instead (:mod:`cardhall.bot_tier`: the event loop never runs a search), unless its move is
+forced (one legal action): its job is sent when its turn starts, so it thinks during the pace, with a
+deadline of the pace plus its think time (at most 1 s); the tier answers by then, with the search's
+move or the rules move, and the move is played once the pace has passed. Whatever changed meanwhile
+(a person came back, the table paused or stopped) is checked when the move comes back: a move that
+no longer fits is dropped, and the table asks again what comes next.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
+from cardhall.bot_tier import nominal_ms, thinks_elsewhere
 from cardhall.server.host.base import HostBase
-from cardhall.table import BotJob, BotResult, StaleActionError, run_bot_job
+from cardhall.table import BotJob, BotResult, StaleActionError
 
 log = logging.getLogger(__name__)
-
-
-def thinks_elsewhere(bot: str) -> bool:
-    """Whether a bot string names a bot that searches (it thinks in a worker process)."""
-    return bot.startswith("search")
 
 
 class Bots(HostBase):
@@ -31,6 +31,16 @@ class Bots(HostBase):
             return
         self.bot_busy = True
         pace = int(self.row.settings["bot_pace_ms"]) / 1000
+        seat = table.bots_to_act()[0]
+        spec = table.acting_bot(seat) or ""
+        # A forced move (one legal action) needs no search: it is played here, and leaves the tier's
+        # time to the decisions that have a choice.
+        if thinks_elsewhere(spec) and len(table.legal_actions(seat)) > 1:
+            job = table.bot_job(seat)
+            self.thinking = asyncio.create_task(
+                self._think(job, time.time() + pace), name=f"table {self.id}: {spec}"
+            )
+            return
         if pace:
             self.bot_timer = asyncio.get_running_loop().call_later(pace, self.post, self._bot_step)
         else:
@@ -43,48 +53,50 @@ class Bots(HostBase):
             self.thinking.cancel()
 
     async def _bot_step(self) -> None:
-        """In the owner task, once the pace has passed: choose and play (or send the search away)."""
+        """In the owner task, once the pace has passed: the rules (or random) bot chooses and plays. It
+        plays through the Table itself (:meth:`~cardhall.table.Table.play_bot`: the seat's own RNG, no
+        job packed and unpacked), the same move a worker would make of the job."""
         self.bot_timer = None
-        job = self._bot_job()
-        if job is None:
+        table = self.table
+        bots = table.bots_to_act() if table is not None and self.playing else ()
+        if table is None or not bots:
             self.bot_busy = False
             return
-        if thinks_elsewhere(job.bot):
-            self.thinking = asyncio.create_task(self._think(job), name=f"table {self.id}: {job.bot} thinks")
-            return
         try:
-            result = run_bot_job(job)
+            table.play_bot(bots[0])
         except Exception:
             log.exception("table %s: a bot's move failed", self.id)
             self.bot_busy = False
             return
-        await self._bot_done(job, result)
+        self.bot_busy = False
+        await self.applied()
 
-    def _bot_job(self) -> BotJob | None:
-        table = self.table
-        if table is None or not self.playing:
-            return None
-        bots = table.bots_to_act()
-        return table.bot_job(bots[0]) if bots else None
-
-    async def _think(self, job: BotJob) -> None:
-        """Outside the owner task: the search in a worker process; its move handed back."""
+    async def _think(self, job: BotJob, due: float) -> None:
+        """Outside the owner task: the search in the bot tier, during the pace; its move handed back
+        once the pace (``due``, epoch seconds) has passed."""
+        think = nominal_ms(job.bot)
         try:
-            loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self.ctx.bot_pool, run_bot_job, job)
+            outcome = await self.ctx.bot_tier.move(job, due + think / 1000, think)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: a bot's move failed", self.id)
             self.post(self._bot_failed)
             return
-        self.post(lambda: self._bot_done(job, result))
+        result = outcome.result
+        wait = due - time.time()
+        if wait > 0:
+            self.bot_timer = asyncio.get_running_loop().call_later(
+                wait, self.post, lambda: self._bot_done(job, result)
+            )
+        else:
+            self.post(lambda: self._bot_done(job, result))
 
     async def _bot_failed(self) -> None:
         self.thinking, self.bot_busy = None, False
 
     async def _bot_done(self, job: BotJob, result: BotResult) -> None:
-        self.thinking, self.bot_busy = None, False
+        self.thinking, self.bot_timer, self.bot_busy = None, None, False
         table = self.table
         if table is not None and self.playing:
             try:

@@ -9,11 +9,13 @@ sent to his connection alone. What was chosen:
   asked, so a rated match never had one.
 - **What it knows**: the search sees the seat's observation and legal actions only, as a bot in that
   seat would, with randomness of its own: asking changes nothing at the table.
-- **Off the owner task**: the search runs in the bots' worker pool, like a ``hard`` bot's move; the
-  hint is sent when it is ready, if the seat is still to act and the move still legal (other seats may
-  have moved meanwhile, as in a passing round where everyone chooses at once); else the person is told
-  it came too late (``stale``) and asks again. A search that fails is reported (``bad_request``).
-  One hint under way a connection at a time (the later ask is refused as ``rate_limited``).
+- **Off the owner task**: the search runs in the bot tier (:mod:`cardhall.bot_tier`), like a ``hard``
+  bot's move, with a deadline: a tier too busy to search in time answers with the rules move, which is
+  then the hint. The hint is sent when it is ready, if the seat is still to act and the move still
+  legal (other seats may have moved meanwhile, as in a passing round where everyone chooses at
+  once); else the person is told it came too late (``stale``) and asks again. A search that fails is
+  reported (``bad_request``). One hint under way a connection at a time (the later ask is refused as
+  ``rate_limited``).
 """
 
 from __future__ import annotations
@@ -21,20 +23,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from typing import Any, Final
 
+from cardhall.bot_tier import nominal_ms
 from cardhall.bots import BOT_LEVELS
 from cardhall.server.host.audience import Listener
 from cardhall.server.host.base import HostBase
 from cardhall.server.protocol import HintFrame, ProtocolError
 from cardhall.server.settings import gives_hints
-from cardhall.table import BotJob, run_bot_job
+from cardhall.table import BotJob
 
 log = logging.getLogger(__name__)
 
 # The hard level's search, on its time budget: a count of determinizations would give the same hint
 # for the same position on any machine, but take seconds in six-player Hearts (2.8 s at 200).
 HINT_BOT: Final = BOT_LEVELS["hard"]
+HINT_SLACK: Final = 0.5  # seconds past the think time before the tier answers with the rules move
 
 
 class Hints(HostBase):
@@ -72,8 +77,9 @@ class Hints(HostBase):
 
     async def _search_hint(self, listener: Listener, job: BotJob, ref: Any) -> None:
         try:
-            loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self.ctx.bot_pool, run_bot_job, job)
+            think = nominal_ms(HINT_BOT)
+            outcome = await self.ctx.bot_tier.move(job, time.time() + think / 1000 + HINT_SLACK, think)
+            result = outcome.result
         except asyncio.CancelledError:
             raise
         except Exception:
