@@ -391,7 +391,7 @@ async def test_reopening_keeps_everything_and_migrates_nothing(persistent_url: s
         assert [line.text for line in await again.chat("t")] == ["gg"]
         async with again.engine.connect() as c:
             version = (await c.execute(sa.text("SELECT version_num FROM alembic_version"))).scalars().all()
-        assert version == ["0002"]
+        assert version == ["0005"]
     finally:
         await again.close()
 
