@@ -67,6 +67,7 @@ STATUS = {
     "too_many_tables": 409,
     "rate_limited": 429,
     "store_unavailable": 503,
+    "table_moved": 503,
 }
 RETRY_AFTER_SECONDS = 5  # what a 503 (the store failed) tells a client to wait
 MAX_REASON = 200  # characters in the reason an operator gives for stopping a table

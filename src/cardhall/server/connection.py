@@ -36,6 +36,7 @@ import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardhall.errors import CardhallError
+from cardhall.server import metrics
 from cardhall.server.protocol import (
     Act,
     AddBot,
@@ -75,13 +76,63 @@ WS_POLICY_VIOLATION = 1008
 WS_TRY_AGAIN_LATER = 1013
 
 
-class Connection:
+class Session:
+    """What a client's messages about tables do, for a connection here (:class:`Connection`) or one
+    on another process of the hall (:class:`cardhall.server.cluster.remote.RemoteSession`, run by the
+    table's owner): the player is known, and frames go to :meth:`send`."""
+
+    ctx: ServerContext
+    player: PlayerRow | None
+    address: str | None
+    hosts: dict[str, TableHost]
+
+    def send(self, frame: ServerFrame) -> None:
+        raise NotImplementedError
+
+    async def handle_table(self, message: ClientMessage) -> None:
+        """A message about one table (every message but ``hello`` and ``ping``), from a player."""
+        assert self.player is not None and not isinstance(message, (Hello, Ping))
+        ref = message.id
+        if isinstance(message, Rematch):
+            new = await self.ctx.lobby.rematch(self.player, message.table, ref, self.address)
+            old = self.ctx.lobby.hosts.get(message.table)
+            number = 0 if old is None or old.table is None else old.table.number
+            self.send(RematchFrame(table=message.table, n=number, new=new.id, ref=ref))
+            return
+        host = self.ctx.lobby.host(message.table, ref)
+        if isinstance(message, Join):
+            await host.call(lambda: host.join(self, message.seat, message.since, ref))
+            self.hosts[host.id] = host
+        elif isinstance(message, Watch):
+            await host.call(lambda: host.watch(self, message.since))
+            self.hosts[host.id] = host
+        elif isinstance(message, Leave):
+            await host.call(lambda: host.leave(self, ref))
+            self.hosts.pop(host.id, None)
+        elif isinstance(message, Act):
+            await host.call(lambda: host.act(self, message.action, message.n, ref))
+        elif isinstance(message, Back):
+            await host.call(lambda: host.back(self, ref))
+        elif isinstance(message, Chat):
+            text = message.text.strip()
+            if not text:
+                raise ProtocolError("bad_message", "an empty chat line", ref)
+            await host.call(lambda: host.chat(self, text, ref))
+        elif isinstance(message, AddBot):
+            try:
+                bot = bot_for_level(message.level)
+            except CardhallError as e:
+                raise ProtocolError("bad_request", str(e), ref) from None
+            await host.call(lambda: host.add_bot(self, message.seat, bot, ref))
+
+
+class Connection(Session):
     def __init__(self, ws: WebSocket, ctx: ServerContext) -> None:
         self.ws = ws
         self.ctx = ctx
         self.address = ws.client.host if ws.client is not None else None
-        self.player: PlayerRow | None = None
-        self.hosts: dict[str, TableHost] = {}
+        self.player = None
+        self.hosts = {}
         self._out: deque[str] = deque()
         self._ready = asyncio.Event()  # frames to send, or the close
         self._tokens = BURST
@@ -89,10 +140,16 @@ class Connection:
         self._strikes = 0
         self._close_code: int | None = None
         self._sending: anyio.CancelScope | None = None  # the send under way, if any
+        self.id = ""  # its name on the hall's bus (many processes: cardhall.server.cluster)
 
     # --- sending -------------------------------------------------------------------------------
 
     def send(self, frame: ServerFrame) -> None:
+        if self._close_code is None:  # (a closed connection's frames are not even encoded)
+            self.send_text(encode(frame))
+
+    def send_text(self, text: str) -> None:
+        """Queue a frame encoded already (one the table's owner sent over the bus)."""
         if self._close_code is not None:
             return
         if len(self._out) >= OUTBOX:
@@ -101,7 +158,7 @@ class Connection:
             if self._sending is not None:
                 self._sending.cancel()
             return
-        self._out.append(encode(frame))
+        self._out.append(text)
         self._ready.set()
 
     def _close(self, code: int) -> None:
@@ -135,6 +192,10 @@ class Connection:
         """Receive and send until either side ends (the other is then cancelled), then leave the
         tables this connection was at (shielded: even when the server is stopping)."""
         await self.ws.accept()
+        cluster = self.ctx.cluster
+        metrics.CONNECTIONS.inc()
+        if cluster is not None:
+            cluster.opened(self)
         try:
             async with anyio.create_task_group() as group:
 
@@ -151,6 +212,9 @@ class Connection:
                         await host.call(partial(host.detach, self))
                     except Exception:
                         log.exception("leaving table %s", host.id)
+                metrics.CONNECTIONS.dec()
+                if cluster is not None:
+                    cluster.closed(self)
 
     async def _receiver(self) -> None:
         while True:
@@ -218,38 +282,13 @@ class Connection:
                     "bad_token", "no player has this token: ask POST /api/players for one", ref
                 )
             self.player = player
+            if self.ctx.cluster is not None:
+                self.ctx.cluster.arrived(player)
             self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name)))
             return
         if self.player is None:
             raise ProtocolError("not_authenticated", "say hello with your token first", ref)
-        if isinstance(message, Rematch):
-            new = await self.ctx.lobby.rematch(self.player, message.table, ref, self.address)
-            old = self.ctx.lobby.hosts.get(message.table)
-            number = 0 if old is None or old.table is None else old.table.number
-            self.send(RematchFrame(table=message.table, n=number, new=new.id, ref=ref))
-            return
-        host = self.ctx.lobby.host(message.table, ref)
-        if isinstance(message, Join):
-            await host.call(lambda: host.join(self, message.seat, message.since, ref))
-            self.hosts[host.id] = host
-        elif isinstance(message, Watch):
-            await host.call(lambda: host.watch(self, message.since))
-            self.hosts[host.id] = host
-        elif isinstance(message, Leave):
-            await host.call(lambda: host.leave(self, ref))
-            self.hosts.pop(host.id, None)
-        elif isinstance(message, Act):
-            await host.call(lambda: host.act(self, message.action, message.n, ref))
-        elif isinstance(message, Back):
-            await host.call(lambda: host.back(self, ref))
-        elif isinstance(message, Chat):
-            text = message.text.strip()
-            if not text:
-                raise ProtocolError("bad_message", "an empty chat line", ref)
-            await host.call(lambda: host.chat(self, text, ref))
-        elif isinstance(message, AddBot):
-            try:
-                bot = bot_for_level(message.level)
-            except CardhallError as e:
-                raise ProtocolError("bad_request", str(e), ref) from None
-            await host.call(lambda: host.add_bot(self, message.seat, bot, ref))
+        cluster = self.ctx.cluster
+        if cluster is not None and await cluster.forwarded(self, message):
+            return  # (the table is owned by another process: the message went there)
+        await self.handle_table(message)

@@ -1,6 +1,8 @@
 """What every part of the server shares: the store, the group committer, the watch over a store that
 fails, the lobby, the worker processes for bots that search, the ratings update, the rates per person
-and per address, and the operator's token. Opened and closed by the application's lifespan."""
+and per address, the operator's token, and (a hall on many processes) this process's place in it:
+:attr:`ServerContext.cluster` (None: the one process of the embedded default, whose tables are all
+its own). Opened and closed by the application's lifespan."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardhall.core import Game
 from cardhall.server import ratings
@@ -18,6 +20,10 @@ from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.rates import Limiter, Limits
 from cardhall.store import RatingRow, Store
+
+if TYPE_CHECKING:
+    from cardhall.server.cluster import ClusterOptions
+    from cardhall.server.cluster.node import Cluster
 
 log = logging.getLogger(__name__)
 CHECKPOINT_SECONDS = 1.0
@@ -30,6 +36,7 @@ class ServerContext:
         bot_workers: int = 1,
         limits: Limits | None = None,
         admin_token: str | None = None,
+        cluster: ClusterOptions | None = None,
     ) -> None:
         self.store = store
         self.committer = Committer(store)
@@ -42,6 +49,13 @@ class ServerContext:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.collector = ShortPauses()
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
+        self.node: str | None = None if cluster is None else cluster.node
+        self.fencing = cluster is not None  # every write carries the owner's fence
+        self.cluster: Cluster | None = None
+        if cluster is not None:
+            from cardhall.server.cluster.node import Cluster
+
+            self.cluster = Cluster(self, cluster.node, cluster.bus, cluster.directory)
 
     @property
     def bot_pool(self) -> ProcessPoolExecutor:
@@ -52,14 +66,19 @@ class ServerContext:
 
     async def start(self) -> None:
         self.committer.start()
-        restored = await self.lobby.restore()
-        if restored:
-            log.info("brought back %d unfinished tables", restored)
+        if self.cluster is not None:
+            await self.cluster.start()  # (its leases bring back the tables nobody holds)
+        else:
+            restored = await self.lobby.restore()
+            if restored:
+                log.info("brought back %d unfinished tables", restored)
         self.collector.start()
         self.spawn(self._checkpoints())
 
     async def stop(self) -> None:
         await self.collector.stop()
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.lobby.stop()
         await self.store_watch.stop()
         await self.committer.stop()
@@ -83,6 +102,16 @@ class ServerContext:
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def table_lost(self, table_id: str) -> None:
+        """A write found ``table_id`` taken by another process (many processes only)."""
+        if self.cluster is not None:
+            self.cluster.lost(table_id)
+
+    def table_owned(self, table_id: str) -> None:
+        """A table made here was stored: this process holds its lease."""
+        if self.cluster is not None:
+            self.cluster.took(table_id)
 
     def lobby_changed(self) -> None:
         self.lobby_version += 1

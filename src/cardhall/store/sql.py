@@ -519,7 +519,7 @@ class SqlStore(Store):
         A new table stored by its owner (``node``) is leased to it at once."""
         insert = sqlite.insert(TABLES) if self.sqlite else postgresql.insert(TABLES)
         changing = ("status", "seats", "settings", "finished_at", "problem")
-        lease = None
+        lease: Any = None
         if table.node is not None:
             lease = literal_column(self._now) + NEW_LEASE_SECONDS
         return (
@@ -681,10 +681,16 @@ class SqlStore(Store):
         """One ``UPDATE``: the free tables are chosen ``FOR UPDATE SKIP LOCKED`` (two processes
         claiming at once take different tables, neither waits), and the outer condition is checked
         again on the locked rows (a lease renewed meanwhile is not taken)."""
-        now = literal_column(self._now)
-        free = TABLES.c.status.in_(UNFINISHED) & or_(TABLES.c.lease_until.is_(None), TABLES.c.lease_until < now)
+        now: Any = literal_column(self._now)
+        free = TABLES.c.status.in_(UNFINISHED) & or_(
+            TABLES.c.lease_until.is_(None), TABLES.c.lease_until < now
+        )
         chosen = (
-            select(TABLES.c.id).where(free).order_by(TABLES.c.created_at).limit(limit).with_for_update(skip_locked=True)
+            select(TABLES.c.id)
+            .where(free)
+            .order_by(TABLES.c.created_at)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
         )
         query = (
             TABLES.update()

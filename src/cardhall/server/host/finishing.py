@@ -14,7 +14,7 @@ from datetime import datetime
 from cardhall.server.host.base import HostBase
 from cardhall.server.host.writes import write_retried
 from cardhall.server.protocol import StoppedFrame
-from cardhall.store import ResultRow, SeatKind, StoreUnavailableError, TableStatus
+from cardhall.store import FencedError, ResultRow, SeatKind, StoreUnavailableError, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,9 @@ class Finishing(HostBase):
         try:
             ratings = await self.ctx.rate(table.game, players, list(state.scores))
             await write_retried(f"table {self.id}", lambda: store.finish(finished, results, ratings), landed)
+        except FencedError:
+            self.fenced()
+            return False
         except StoreUnavailableError as e:
             log.error("table %s: the end of its match was not stored (%s): the table pauses", self.id, e)
             self.pause()
