@@ -44,7 +44,8 @@ from cardhall.errors import CardhallError
 from cardhall.options import Option
 from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, option_text, rules_text
-from cardhall.server import guard
+from cardhall.server import guard, health
+from cardhall.server.cluster import ClusterOptions
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.host import TableHost
@@ -232,7 +233,10 @@ async def games(request: Request) -> Response:
 
 
 async def tables(request: Request) -> Response:
-    return json_response(context(request).lobby.listing())
+    ctx = context(request)
+    if ctx.cluster is not None:  # the hall's tables, on every process
+        return json_response(await ctx.cluster.listing())
+    return json_response(ctx.lobby.listing())
 
 
 @api
@@ -490,18 +494,20 @@ def create_app(
     limits: Limits | None = None,
     admin_token: str | None = None,
     max_body: int = guard.MAX_BODY,
+    cluster: ClusterOptions | None = None,
 ) -> Starlette:
     """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
     opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it), ``limits``
     its rates per person and per address (:class:`Limits`: the defaults when None), ``admin_token``
     the operator's token (None: no operator); request bodies over ``max_body`` bytes and the requests
-    :mod:`cardhall.server.guard` describes are refused."""
+    :mod:`cardhall.server.guard` describes are refused. ``cluster``: this process's place in a hall
+    of many (:mod:`cardhall.server.cluster`; None: the one process)."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store: Store = await (store_opener or open_store)(store_url)
-        ctx = ServerContext(store, bot_workers, limits, admin_token)
+        ctx = ServerContext(store, bot_workers, limits, admin_token, cluster)
         app.state.ctx = ctx
         await ctx.start()
         try:
@@ -531,6 +537,9 @@ def create_app(
         Route("/api/rules/{game}", rules),
         Route("/api/admin/tables", admin_tables),
         reading("/api/admin/tables/{table}/stop", admin_stop),
+        Route("/healthz/live", health.live),
+        Route("/healthz/ready", health.ready),
+        Route("/metrics", health.prometheus),
         WebSocketRoute("/ws", play),
         Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]

@@ -685,16 +685,19 @@ class SqlStore(Store):
         free = TABLES.c.status.in_(UNFINISHED) & or_(
             TABLES.c.lease_until.is_(None), TABLES.c.lease_until < now
         )
+        # A CTE: evaluated once (PostgreSQL may run a subquery of ``IN`` more than once, each time
+        # skipping the rows the last run locked, and so take more than ``limit`` tables).
         chosen = (
             select(TABLES.c.id)
             .where(free)
             .order_by(TABLES.c.created_at)
             .limit(limit)
             .with_for_update(skip_locked=True)
+            .cte("chosen")
         )
         query = (
             TABLES.update()
-            .where(TABLES.c.id.in_(chosen.scalar_subquery()), free)
+            .where(TABLES.c.id.in_(select(chosen.c.id)), free)
             .values(node=node, fence=TABLES.c.fence + 1, lease_until=now + seconds)
             .returning(*TABLES.c)
         )
