@@ -112,11 +112,13 @@ class Client:
     acked: list[str] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
     refs: int = 0
+    connections: int = 0  # how many times it connected
 
     def connect(self, port: int | None = None) -> None:
         """(Re)connect and join the seat with ``since``: what a browser does after a drop."""
         if port is not None:
             self.port = port
+        self.connections += 1
         if self.ws is not None:
             self.ws.close()
         # (entered as a context manager, which websockets asks for, and closed by the next connect)
@@ -158,6 +160,8 @@ class Client:
                     assert event["action"] == self.pending[1], (event, self.pending)
                     self.acked.append(self.pending[1])
                     self.pending = None
+            if frame["type"] == "table":
+                self.pending = None  # a full view (a join, a move of the table): a move not in it was lost
             if frame["type"] == "table" or frame["n"] >= self.n:
                 self.frame = {**self.frame, **frame}
                 self.n = frame["n"]
