@@ -39,7 +39,10 @@ class Node:
     def start(self) -> None:
         with self.log.open("ab") as output:
             self.process = subprocess.Popen(
-                self.argv, stdout=output, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+                self.argv,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
         deadline = time.monotonic() + 60
         while True:
@@ -186,7 +189,10 @@ class Client:
 
 
 def play(
-    clients: list[Client], until: Callable[[], bool], timeout: float = 60, on_closed: Callable[[Client], None] | None = None
+    clients: list[Client],
+    until: Callable[[], bool],
+    timeout: float = 60,
+    on_closed: Callable[[Client], None] | None = None,
 ) -> None:
     """Every client moves when he can until ``until()`` (or every match is over)."""
     deadline = time.monotonic() + timeout

@@ -15,7 +15,8 @@ Choices:
   drop of a message whose sender waits).
 - A Redis connection that fails (Redis restarted, the network cut) is reopened in the background,
   every 0.25-2 s; the channels are subscribed again before ``on_up`` callbacks run, so a process that
-  re-sends what it holds after an outage hears the answers.
+  re-sends what it holds after an outage hears the answers. A subscription that redis-py reconnected
+  by itself counts as down and up again: messages published meanwhile were lost all the same.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class RedisBus(Bus):
         self._handlers: dict[str, list[Handler]] = {}
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self._bounced = False  # the subscription reconnected by itself since last looked at
 
     async def start(self) -> None:
         await self.redis.ping()  # (a bus that cannot be reached at start is an error to report)
@@ -144,10 +146,18 @@ class RedisBus(Bus):
         return int(receivers)
 
     async def _open(self) -> None:
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub: Any = self.redis.pubsub(ignore_subscribe_messages=True)
         if self._handlers:
             await pubsub.subscribe(*self._handlers)
+        else:
+            await pubsub.connect()
+        # redis-py reconnects a subscription by itself (and subscribes again): what was published
+        # meanwhile is lost all the same, so a reconnect counts as the bus going down and up.
+        pubsub.connection.register_connect_callback(self._reconnected)
         self._pubsub = pubsub
+
+    async def _reconnected(self, _connection: Any) -> None:
+        self._bounced = True
 
     async def _read(self) -> None:
         failures = 0
@@ -159,6 +169,12 @@ class RedisBus(Bus):
                     failures = 0
                     self._changed(True)
                 message = await self._pubsub.get_message(timeout=1.0)
+                if self._bounced or not self.up:  # (down by a failed publish, or a silent reconnect)
+                    await self.redis.ping()
+                    if self._bounced:
+                        self._bounced = False
+                        self._changed(False)
+                    self._changed(True)
             except asyncio.CancelledError:
                 raise
             except Exception as e:

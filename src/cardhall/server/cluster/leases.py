@@ -49,14 +49,15 @@ CLAIM_LIMIT = 50
 
 class LeaseKeeper:
     """Keeps the leases of one process (``node``): ``owned`` are the ids of the tables it holds;
-    ``adopt(rows)`` is given the tables it takes, ``lose(table_id)`` each table it found taken."""
+    ``adopt(rows)`` is given the tables it takes, ``lose(table_id)`` each table it holds no more
+    (whether it was taken: False for one that finished here)."""
 
     def __init__(
         self,
         store: Store,
         node: str,
         adopt: Callable[[Sequence[TableRow]], Awaitable[None]],
-        lose: Callable[[str], None],
+        lose: Callable[[str], bool],
         lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         self.store = store
@@ -121,10 +122,10 @@ class LeaseKeeper:
             return
         self.renewed_at = time.monotonic()
         for table_id in sorted(self.owned - held):
-            log.warning("table %s: its lease was taken by another process", table_id)
             self.owned.discard(table_id)
-            metrics.LEASES.labels("lost").inc()
-            self.lose(table_id)
+            if self.lose(table_id):
+                log.warning("table %s: its lease was taken by another process", table_id)
+                metrics.LEASES.labels("lost").inc()
 
     async def _claim(self) -> None:
         try:

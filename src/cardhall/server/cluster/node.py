@@ -222,11 +222,12 @@ class Cluster:
                 f"the server of table {table} cannot be reached now: nothing was done; try again soon",
                 ref,
             ) from None
-        if receivers == 0:  # its owner is gone: the table comes back on another process
+        if receivers == 0:  # its owner is gone (or cut off the bus): the table comes back somewhere
             self.owners.pop(table, None)
             at = self.attachments.get(conn.id, {}).get(table)
-            if at is not None:
+            if at is not None and at.node is not None:
                 at.node = None
+                self.spawn(self._reattach_later(table))
             raise ProtocolError(
                 "table_moved",
                 f"table {table} is moving to another server: nothing was done; it is back in a few seconds",
@@ -256,6 +257,16 @@ class Cluster:
                 conn.send(e.frame())
             except Exception:
                 log.exception("attaching %s again to table %s", conn_id, table)
+
+    async def _reattach_later(self, table: str) -> None:
+        """Attach again the connections at ``table`` whose owner did not listen, once some process
+        does (the hall is told when one takes it; this covers an owner cut off the bus alone)."""
+        for delay in (0.5, 1.0, 2.0, 2.0, 4.0, 4.0, 8.0):
+            await asyncio.sleep(delay)
+            waiting = [p[table] for p in self.attachments.values() if table in p and p[table].node is None]
+            if not waiting:
+                return
+            await self._reattach(table)
 
     # --- the owner's side ----------------------------------------------------------------------
 
@@ -364,6 +375,11 @@ class Cluster:
             if node != self.node:
                 self.owners[table] = node
                 self.spawn(self._reattach(table))
+        elif kind == "resync":
+            node = message["node"]
+            tables = {t for _, t, at in self._remote_places() if at.node == node}
+            for table in tables:
+                self.spawn(self._reattach(table, force=True))
         elif kind == "released":
             node = message["node"]
             for table in [t for t, n in self.owners.items() if n == node]:
@@ -404,15 +420,14 @@ class Cluster:
         with contextlib.suppress(StoreUnavailableError):
             await self.ctx.store.release(self.node, [table_id])
 
-    def lost(self, table_id: str) -> None:
+    def lost(self, table_id: str) -> bool:
         """``table_id`` is another process's now (its lease was taken, or a write was fenced off):
-        dropped here, and every connection at it sent to the new owner."""
+        dropped here, and every connection at it sent to the new owner. False when there was nothing
+        to lose (it is not here, or finished here)."""
         self.leases.dropped(table_id)
         host = self.ctx.lobby.hosts.get(table_id)
-        if host is None:
-            return
-        if not host.row.status.is_open:
-            return  # (finished here: no lease to keep, nothing lost)
+        if host is None or not host.row.status.is_open:
+            return False
         del self.ctx.lobby.hosts[table_id]
         host.fenced()
         for listener, seat in host.audience:
@@ -432,6 +447,7 @@ class Cluster:
         self.spawn(host.stop())
         self.ctx.lobby_changed()
         self.spawn(self._reattach(table_id))
+        return True
 
     # --- the bus going down and coming back ----------------------------------------------------
 
@@ -457,6 +473,8 @@ class Cluster:
             tables.add(table)
         for table in tables:
             self.spawn(self._reattach(table, force=True))
+        # What this process's tables sent to the others meanwhile was lost: they attach again.
+        self._send(HALL, {"k": "resync", "node": self.node})
 
     # --- the directory -------------------------------------------------------------------------
 
