@@ -7,15 +7,19 @@ to its end, its record replayed, and every action a person was acknowledged foun
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests.cluster_helpers import Client, check_record, hall, new_table, play
 from tests.postgres import PostgresServer
-from tests.server_helpers import http
+from tests.server_helpers import free_port, http
 
 pytestmark = [
     pytest.mark.process,
@@ -126,3 +130,40 @@ def test_a_rolling_restart_hands_every_table_over_without_losing_a_move(
         play(clients, lambda: all(c.over for c in clients), on_closed=lambda c: c.connect(a.port))
         for table in tables:
             check_record(a.port, table, clients)
+
+
+def test_workers_share_one_port_and_serve_one_hall(
+    tmp_path: Path, postgres: PostgresServer, redis_url: str
+) -> None:
+    port = free_port()
+    argv = [
+        *(sys.executable, "-m", "cardhall", "serve", "--port", str(port), "--workers", "2"),
+        *("--db", postgres.create_database(), "--redis", redis_url, "--no-rate-limits"),
+    ]
+    log = tmp_path / "workers.log"
+    with log.open("wb") as output:
+        supervisor = subprocess.Popen(argv, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        nodes: set[str] = set()
+        deadline = time.monotonic() + 60
+        while len(nodes) < 2:  # new connections land on either worker
+            assert time.monotonic() < deadline, log.read_text()
+            with contextlib.suppress(OSError):
+                nodes.add(http(port, "GET", "/healthz/ready")["node"])
+            time.sleep(0.05)
+        ann, bob = people(port)
+        table = new_table(port, ann, GAME, {"2": "easy"})
+        clients = [Client(port, ann, table, 0), Client(port, bob, table, 1)]
+        for c in clients:
+            c.connect()
+        play(clients, lambda: all(c.over for c in clients))
+        check_record(port, table, clients)
+        # Whichever worker answers, /metrics counts the machine's actions (multiprocess mode).
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+        actions = [
+            float(line.split()[1]) for line in text.splitlines() if line.startswith("cardhall_actions_total ")
+        ]
+        assert actions and actions[0] >= sum(len(c.acked) for c in clients)
+    finally:
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(timeout=60) == 0
