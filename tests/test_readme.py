@@ -55,6 +55,10 @@ CANNOT_RUN = {
     "cardhall serve --db postgresql+asyncpg://user:password@host/cardhall": (
         "needs a PostgreSQL server at 'host' (tests/test_store.py runs the store on a real PostgreSQL)"
     ),
+    "cardhall serve --workers 4 --db postgresql+asyncpg://user:password@host/cardhall --redis "
+    "redis://host:6379/0": "needs PostgreSQL and Redis at 'host' (tests/test_cluster.py runs --workers)",
+    "cardhall serve --host 0.0.0.0 --db postgresql+asyncpg://user:password@host/cardhall --redis "
+    "redis://host:6379/0": "needs PostgreSQL and Redis at 'host' (tests/test_cluster.py runs a hall)",
 }
 # What a command's stdin holds: play asks for moves, and leaves at 'quit'.
 STDIN = {"play": "quit\n"}
