@@ -397,10 +397,12 @@ class Cluster:
         """Tables this process took (their leases ran out or were released): restored from the store,
         the hall told, the connections here at them attached."""
         for row in rows:
-            old = self.ctx.lobby.hosts.pop(row.id, None)
-            if old is not None:  # (held here still, with the old fence: it restarts from the store)
-                old.lost = True
-                self.spawn(old.stop())
+            if row.id in self.ctx.lobby.hosts:
+                # Held here still, with the old fence (its lease ran out while the store was out of
+                # reach, and this process took it again): dropped, its connections attached again to
+                # the table restored below.
+                self.lost(row.id)
+                self.leases.owned.add(row.id)
             try:
                 actions = await self.ctx.store.actions(row.id)
             except StoreUnavailableError as e:
