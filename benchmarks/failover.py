@@ -32,6 +32,7 @@ import msgspec
 from load import free_port, fresh_database, http, raise_open_files, start_server
 
 GAME = "hearts(decks=1,players=4)"
+DEBUG = bool(__import__("os").environ.get("FAILOVER_DEBUG"))
 SETTINGS = {"turn_seconds": 0, "away_seconds": 3600, "bot_pace_ms": 0}
 
 
@@ -39,10 +40,12 @@ class Seen(msgspec.Struct):
     type: str
     n: int
     seat: int | None = None
+    action: str = ""  # an action event's label
 
 
 class Choice(msgspec.Struct):
     action: int
+    label: str
 
 
 class Frame(msgspec.Struct):
@@ -57,8 +60,9 @@ class Person:
     def __init__(self, port: int, table: str, token: str) -> None:
         self.port, self.table, self.token = port, table, token
         self.acked: list[tuple[float, int]] = []  # (when, action)
-        self.sent: tuple[int, int] | None = None  # (n quoted, action)
+        self.sent: tuple[int, int, str] | None = None  # (n quoted, action, its label)
         self.reconnects = 0
+        self.last: tuple[str, int, int] = ("", 0, 0)  # the last frame: type, n, legal actions
 
     async def run(self, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
@@ -76,25 +80,32 @@ class Person:
                     text = None
                 if text is not None:
                     frame = decode(text)
+                    self.last = (frame.type, frame.n, len(frame.legal))
                     if frame.type == "error":
                         self.sent = None
                     elif frame.type in ("table", "update"):
                         if self.sent is not None:
                             for e in frame.events:
-                                if e.type == "action" and e.seat == 0 and e.n > self.sent[0]:
+                                # His own move, shown: the same label, after the number he quoted.
+                                if (
+                                    e.type == "action"
+                                    and e.seat == 0
+                                    and e.n > self.sent[0]
+                                    and e.action == self.sent[2]
+                                ):
                                     self.acked.append((time.monotonic(), self.sent[1]))
                                     self.sent = None
+                                    break
                         if frame.type == "table":
                             self.sent = None  # a full view: a move not in it was lost, not acknowledged
                         if frame.type == "table" or frame.n >= newest.n:
                             newest = frame
                 if newest.legal and self.sent is None and newest.status == "playing":
                     await asyncio.sleep(rng.uniform(0.05, 0.2))
-                    action = rng.choice(newest.legal).action
-                    self.sent = (newest.n, action)
-                    await ws.send(
-                        json.dumps({"type": "act", "table": self.table, "action": action, "n": newest.n})
-                    )
+                    choice = rng.choice(newest.legal)
+                    self.sent = (newest.n, choice.action, choice.label)
+                    message = {"type": "act", "table": self.table, "action": choice.action, "n": newest.n}
+                    await ws.send(json.dumps(message))
 
 
 async def stored_actions(db: str, tables: list[str]) -> dict[str, list[tuple[int, int]]]:
@@ -138,6 +149,13 @@ async def round_(
     people = [Person(ports[survivor], t, token) for t, token in made]
     stop = asyncio.Event()
     tasks = [asyncio.create_task(p.run(stop)) for p in people]
+
+    def report(task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            print(f"a person failed: {task.exception()!r}", file=sys.stderr)
+
+    for task in tasks:
+        task.add_done_callback(report)
     await asyncio.sleep(2.0)
     killed = time.monotonic()
     servers[victim].send_signal(signal_)
@@ -151,7 +169,15 @@ async def round_(
     times = [next((t - killed for t, _ in p.acked if t > killed), float("inf")) for p in people]
     stored = await stored_actions(db, [p.table for p in people])
     missing = sum(lost([a for _, a in p.acked], stored[p.table]) for p in people)
-    servers[victim] = await loop.run_in_executor(None, start_server, ports[victim], db, redis, f"s{victim}")
+    if DEBUG:
+        for p in people:
+            if not any(t > killed for t, _ in p.acked):
+                print("never recovered:", p.table, p.sent, p.last, file=sys.stderr)
+    if missing and DEBUG:
+        for p in people:
+            mine = [a for s, a in stored[p.table] if s == 0]
+            print(p.table, "acked", [a for _, a in p.acked], "stored", mine, file=sys.stderr)
+    servers[victim] = await loop.run_in_executor(None, start_server, ports[victim], db, redis)
     return times, missing
 
 
@@ -169,7 +195,7 @@ def main() -> int:
     raise_open_files()
     db = fresh_database(args.db)
     ports = [free_port(), free_port()]
-    servers = [start_server(port, db, args.redis, f"s{k}") for k, port in enumerate(ports)]
+    servers = [start_server(port, db, args.redis) for port in ports]
     sig = signal.SIGKILL if args.mode == "kill" else signal.SIGTERM
     all_times: list[float] = []
     missing = 0

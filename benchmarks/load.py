@@ -85,7 +85,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int, db: str, redis: str | None = None, node: str = "") -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, redis: str | None = None) -> subprocess.Popen[bytes]:
     # Every player comes from this one address: no rates per person or address, no limit on the
     # connections of one address (the total stays).
     command = [
@@ -93,7 +93,7 @@ def start_server(port: int, db: str, redis: str | None = None, node: str = "") -
         *("--no-rate-limits", "--max-connections-per-address", "0"),
     ]
     if redis:
-        command += ["--redis", redis, "--node", node]
+        command += ["--redis", redis]  # (each process named by cardhall: unique, never another hall's)
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=raise_open_files
     )
@@ -277,8 +277,8 @@ def run_level(
 
             redis_client.Redis.from_url(redis).flushdb()
         try:
-            for k, port in enumerate(ports):
-                hall.append(start_server(port, url, redis or None, f"s{k}"))
+            for port in ports:
+                hall.append(start_server(port, url, redis or None))
                 print(f"server pid {hall[-1].pid} on port {port}", file=sys.stderr, flush=True)
             people = make_tables(ports, players, workload)
             # Person k connects to server k mod N (or, --cross, to one his table's owner is not).
