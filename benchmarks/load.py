@@ -94,9 +94,9 @@ def start_server(port: int, db: str, redis: str | None = None) -> subprocess.Pop
     ]
     if redis:
         command += ["--redis", redis]  # (each process named by cardhall: unique, never another hall's)
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=raise_open_files
-    )
+    # Its log goes to a file, not a pipe: a pipe nobody reads stops a server that logs much, once full.
+    log = tempfile.TemporaryFile()  # noqa: SIM115  (open for the life of the server: closed with it)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, preexec_fn=raise_open_files)
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -104,8 +104,8 @@ def start_server(port: int, db: str, redis: str | None = None) -> subprocess.Pop
             return process
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
-                output = process.stderr.read().decode() if process.stderr else ""
-                raise SystemExit(f"the server did not start: {output}") from None
+                log.seek(0)
+                raise SystemExit(f"the server did not start: {log.read().decode()}") from None
             time.sleep(0.2)
 
 
