@@ -195,7 +195,9 @@ class Cluster:
         places = self.attachments.setdefault(conn.id, {})
         if isinstance(message, (Join, Watch)):
             kind = "join" if isinstance(message, Join) else "watch"
-            places[table] = Attachment(kind, node, message.since)
+            # (a table taken here but not restored yet is nowhere yet: attached when it is)
+            here = node == self.node and table not in self.ctx.lobby.hosts
+            places[table] = Attachment(kind, None if here else node, message.since)
         elif isinstance(message, Leave):
             places.pop(table, None)
         if node is None or node == self.node:
@@ -239,12 +241,13 @@ class Cluster:
         node = await self.locate(table)
         if node is None:
             return  # (nobody holds it yet: the hall is told when someone takes it)
+        if node == self.node and table not in self.ctx.lobby.hosts:
+            return  # (taken here and being restored: the restore attaches them when it is done)
         for conn_id, places in list(self.attachments.items()):
             at = places.get(table)
             conn = self.connections.get(conn_id)
             if at is None or conn is None or (at.node == node and not force):
                 continue
-            at.node = node
             message: ClientMessage = (
                 Join(table=table, since=at.n) if at.kind == "join" else Watch(table=table, since=at.n)
             )
@@ -255,8 +258,11 @@ class Cluster:
                     await self._forward(node, conn, message, table)
             except ProtocolError as e:
                 conn.send(e.frame())
+                continue  # (not attached: tried again when the table is heard of next)
             except Exception:
                 log.exception("attaching %s again to table %s", conn_id, table)
+                continue
+            at.node = node
 
     async def _reattach_later(self, table: str) -> None:
         """Attach again the connections at ``table`` whose owner did not listen, once some process
