@@ -508,6 +508,10 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store: Store = await (store_opener or open_store)(store_url)
         ctx = ServerContext(store, bot_workers, limits, admin_token, cluster)
+        if cluster is not None:
+            from cardhall.server.cluster.node import Cluster
+
+            ctx.cluster = Cluster(ctx, cluster.node, cluster.bus, cluster.directory)
         app.state.ctx = ctx
         await ctx.start()
         try:

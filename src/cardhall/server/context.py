@@ -22,8 +22,7 @@ from cardhall.server.rates import Limiter, Limits
 from cardhall.store import RatingRow, Store
 
 if TYPE_CHECKING:
-    from cardhall.server.cluster import ClusterOptions
-    from cardhall.server.cluster.node import Cluster
+    from cardhall.server.cluster import ClusterOptions, Member
 
 log = logging.getLogger(__name__)
 CHECKPOINT_SECONDS = 1.0
@@ -51,11 +50,7 @@ class ServerContext:
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
         self.node: str | None = None if cluster is None else cluster.node
         self.fencing = cluster is not None  # every write carries the owner's fence
-        self.cluster: Cluster | None = None
-        if cluster is not None:
-            from cardhall.server.cluster.node import Cluster
-
-            self.cluster = Cluster(self, cluster.node, cluster.bus, cluster.directory)
+        self.cluster: Member | None = None  # (set by the application: cardhall.server.cluster.node)
 
     @property
     def bot_pool(self) -> ProcessPoolExecutor:

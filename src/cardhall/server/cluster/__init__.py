@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 import socket
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from cardhall.server.cluster.bus import Bus, LocalBus, RedisBus
 from cardhall.server.cluster.directory import Directory, LocalDirectory, RedisDirectory
@@ -44,4 +45,39 @@ class ClusterOptions:
         return cls(RedisBus(url), RedisDirectory(url), node or node_name())
 
 
-__all__ = ["Bus", "ClusterOptions", "Directory", "LocalBus", "LocalDirectory", "RedisBus", "RedisDirectory"]
+class Member(Protocol):
+    """What the rest of the server asks of its process's place in the hall
+    (:class:`cardhall.server.cluster.node.Cluster`; named here, without importing it, so that the
+    server's context and connections need not import the cluster's modules, which import them)."""
+
+    bus: Bus
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def lost(self, table_id: str) -> bool: ...
+
+    def took(self, table_id: str) -> None: ...
+
+    async def listing(self) -> dict[str, list[dict[str, Any]]]: ...
+
+    async def forwarded(self, conn: Any, message: Any) -> bool: ...
+
+    def opened(self, conn: Any) -> None: ...
+
+    def closed(self, conn: Any) -> None: ...
+
+    def arrived(self, player: Any) -> None: ...
+
+
+__all__ = [
+    "Bus",
+    "ClusterOptions",
+    "Directory",
+    "LocalBus",
+    "LocalDirectory",
+    "Member",
+    "RedisBus",
+    "RedisDirectory",
+]

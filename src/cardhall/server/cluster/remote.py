@@ -9,23 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from cardhall.server.connection import Session
 from cardhall.server.protocol import ClientMessage, ProtocolError, ServerFrame
 from cardhall.store import PlayerRow, StoreUnavailableError
 
 if TYPE_CHECKING:
-    from cardhall.server.cluster.node import Cluster
     from cardhall.server.context import ServerContext
 
 log = logging.getLogger(__name__)
 
 
+class Carrier(Protocol):
+    """Where a remote session's frames go (:class:`~cardhall.server.cluster.node.Cluster`)."""
+
+    def deliver(self, node: str, conn: str, frame: ServerFrame) -> None: ...
+
+
 class RemoteSession(Session):
     def __init__(
         self,
-        cluster: Cluster,
+        cluster: Carrier,
         ctx: ServerContext,
         node: str,
         conn: str,
