@@ -111,6 +111,9 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         ws_max_size=transport.WS_MAX_SIZE,
         ws_per_message_deflate=False,
         log_level="warning",
+        # A stopping server waits this long for its connections to close, then closes them: a
+        # rolling restart never waits without bound.
+        timeout_graceful_shutdown=10,
     )
     server = uvicorn.Server(config)
     if args.reuse_port:  # (one of --workers: the kernel spreads connections over the processes)

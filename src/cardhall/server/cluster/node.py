@@ -134,9 +134,16 @@ class Cluster:
             await self.directory.leave(self.node)
         for task in [*self._loops, *self._tasks]:
             task.cancel()
-        await asyncio.gather(*self._loops, *self._tasks, return_exceptions=True)
-        await self.bus.stop()
-        await self.directory.close()
+        pending = [*self._loops, *self._tasks]
+        if pending:
+            await asyncio.wait(pending, timeout=STOP_DRAIN_SECONDS)
+        # Bounded: a stopping process never hangs on a service that does not answer (its leases are
+        # released already; what is left is closing connections).
+        for closing in (self.bus.stop(), self.directory.close()):
+            try:
+                await asyncio.wait_for(closing, STOP_DRAIN_SECONDS)
+            except Exception as e:
+                log.warning("closing the hall's connections: %s", e)
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.create_task(work)
