@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/load.py [--players 800 1600 3200 ...] [--workload a|b|c] [--warmup 20]
         [--seconds 30] [--clients 2] [--db URL] [--json] [--game hokm] [--bot-workers 1] [--bots URL]
+        [--servers N --db postgresql+asyncpg://... --redis redis://...]
 
 For each N a fresh ``cardhall serve`` (its own process, a fresh SQLite file unless ``--db``: every
 applied action is committed before any frame shows it) and ``--clients`` load-generator processes:
@@ -23,6 +24,14 @@ number. The latency is the time from sending an action to receiving the frame th
 (an ``action`` event of his seat); p50 and p99 are over the measured window, with the actions/s people
 made, and the CPU the server process and the load generators used (per cent of one core).
 Tables have no turn timer. Players and tables are made through the HTTP API before the clock starts.
+
+``--servers N`` (N > 1: a hall on PostgreSQL ``--db`` and Redis ``--redis``) starts N ``cardhall serve``
+processes on N ports, as N machines behind a load balancer would be: table k is made through server
+k mod N (which then owns it), and person k connects to server k mod N, so with four people a table
+half of them play through another process than the owner (workload b: one person a table, all
+through its owner unless ``--cross``, which sends each person to another server than his table's).
+The server CPU is then the sum over the N processes, and the run reports the Redis commands and the
+PostgreSQL transactions committed per person action over the window.
 """
 
 from __future__ import annotations
@@ -86,7 +95,11 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start_server(
-    port: int, db: str, extra: list[str] | None = None, env: dict[str, str] | None = None
+    port: int,
+    db: str,
+    extra: list[str] | None = None,
+    env: dict[str, str] | None = None,
+    redis: str | None = None,
 ) -> subprocess.Popen[bytes]:
     # Every player comes from this one address: no rates per person or address, no limit on the
     # connections of one address (the total stays).
@@ -95,10 +108,14 @@ def start_server(
         *("--no-rate-limits", "--max-connections-per-address", "0"),
         *(extra or []),
     ]
+    if redis:
+        command += ["--redis", redis]  # (each process named by cardhall: unique, never another hall's)
+    # Its log goes to a file, not a pipe: a pipe nobody reads stops a server that logs much, once full.
+    log = tempfile.TemporaryFile()  # noqa: SIM115  (open for the life of the server: closed with it)
     process = subprocess.Popen(
         command,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
         preexec_fn=raise_open_files,
         env={**os.environ, **(env or {})},
     )
@@ -109,8 +126,8 @@ def start_server(
             return process
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
-                output = process.stderr.read().decode() if process.stderr else ""
-                raise SystemExit(f"the server did not start: {output}") from None
+                log.seek(0)
+                raise SystemExit(f"the server did not start: {log.read().decode()}") from None
             time.sleep(0.2)
 
 
@@ -121,8 +138,12 @@ def seats_of(game: str) -> int:
     return int(load_game(game).num_players)
 
 
-def make_tables(port: int, players: int, workload: str, game: str = GAME) -> list[tuple[str, int, str]]:
-    """(table, seat, token) for every person, the tables made through the HTTP API."""
+def make_tables(
+    ports: list[int], players: int, workload: str, game: str = GAME
+) -> list[tuple[str, int, str]]:
+    """(table, seat, token) for every person, the tables made through the HTTP API (table k through
+    server k mod N: it owns the table)."""
+    port = ports[0]
     with ThreadPoolExecutor(8) as pool:
         tokens = list(
             pool.map(lambda k: http(port, "POST", "/api/players", {"name": f"p{k}"})["token"], range(players))
@@ -134,7 +155,8 @@ def make_tables(port: int, players: int, workload: str, game: str = GAME) -> lis
 
         def table(k: int) -> str:
             body = {"game": game, "settings": SETTINGS, "bots": bots}
-            created: str = http(port, "POST", "/api/tables", body, tokens[k * per_table])["table"]
+            owner = ports[k % len(ports)]
+            created: str = http(owner, "POST", "/api/tables", body, tokens[k * per_table])["table"]
             return created
 
         tables = list(pool.map(table, range(players // per_table)))
@@ -238,7 +260,11 @@ async def person(
 
 
 def client_process(
-    port: int, people: list[tuple[str, int, str]], rate: float, window: tuple[float, float], out: Any
+    ports: list[int],
+    people: list[tuple[str, int, str, int]],
+    rate: float,
+    window: tuple[float, float],
+    out: Any,
 ) -> None:
     raise_open_files()
     with contextlib.suppress(ImportError):
@@ -257,8 +283,8 @@ def client_process(
     async def main() -> None:
         tasks = []
         began = time.monotonic()
-        for k, (table, seat, token) in enumerate(people):
-            tasks.append(asyncio.create_task(person(port, table, seat, token, stats, window)))
+        for k, (table, seat, token, server) in enumerate(people):
+            tasks.append(asyncio.create_task(person(ports[server], table, seat, token, stats, window)))
             # Players arrive at a steady rate (a table's together), so tables start at different times.
             await asyncio.sleep(max(0.0, began + (k + 1) / rate - time.monotonic()))
         await asyncio.sleep(max(0.0, window[1] - time.time()))
@@ -293,45 +319,67 @@ def run_level(
     db: str,
     game: str = GAME,
     server_options: list[str] | None = None,
+    servers: int = 1,
+    redis: str = "",
+    cross: bool = False,
 ) -> dict[str, Any]:
-    port = free_port()
+    ports = [free_port() for _ in range(servers)]
+    hall: list[subprocess.Popen[bytes]] = []
     with tempfile.TemporaryDirectory() as tmp:
         url = db or f"sqlite+aiosqlite:///{tmp}/load.db"
+        if url.startswith("postgresql"):
+            url = fresh_database(url)  # (a level's tables are never the last level's: none to take over)
+        if redis:
+            import redis as redis_client
+
+            redis_client.Redis.from_url(redis).flushdb()
         # The server writes its bot tier's statistics here as it stops (what "hard" got under load).
         bot_stats = f"{tmp}/bot-stats.json"
-        server = start_server(port, url, server_options, {"CARDHALL_BOT_STATS": bot_stats})
-        print(f"server pid {server.pid} on port {port}", file=sys.stderr, flush=True)
         try:
-            people = make_tables(port, players, workload, game)
+            for port in ports:
+                env = {"CARDHALL_BOT_STATS": bot_stats}
+                hall.append(start_server(port, url, server_options, env, redis or None))
+                print(f"server pid {hall[-1].pid} on port {port}", file=sys.stderr, flush=True)
+            people = make_tables(ports, players, workload, game)
+            # Person k connects to server k mod N (or, --cross, to one his table's owner is not).
+            owners = {t: (k // (4 if workload == "a" else 1)) % servers for k, (t, _, _) in enumerate(people)}
+            placed = [
+                (t, seat, token, (owners[t] + 1) % servers if cross else k % servers)
+                for k, (t, seat, token) in enumerate(people)
+            ]
             start = time.time() + 2 + players / ARRIVALS  # every player has arrived
             window = (start + warmup, start + warmup + seconds)
             queue: Any = multiprocessing.get_context("spawn").Queue()
-            by_table: dict[str, list[tuple[str, int, str]]] = {}
-            for p in people:
-                by_table.setdefault(p[0], []).append(p)
-            shares: list[list[tuple[str, int, str]]] = [[] for _ in range(clients)]
+            by_table: dict[str, list[tuple[str, int, str, int]]] = {}
+            for entry in placed:
+                by_table.setdefault(entry[0], []).append(entry)
+            shares: list[list[tuple[str, int, str, int]]] = [[] for _ in range(clients)]
             for k, group in enumerate(by_table.values()):
                 shares[k % clients].extend(group)
             context = multiprocessing.get_context("spawn")
             procs = [
-                context.Process(target=client_process, args=(port, s, ARRIVALS / clients, window, queue))
+                context.Process(target=client_process, args=(ports, s, ARRIVALS / clients, window, queue))
                 for s in shares
             ]
             for p in procs:
                 p.start()
             time.sleep(max(0.0, window[0] - time.time()))
-            server_cpu = cpu_seconds(server.pid)
+            server_cpu = sum(cpu_seconds(s.pid) for s in hall)
+            services = service_counts(url, redis)
             time.sleep(max(0.0, window[1] - time.time()))
-            server_cpu = cpu_seconds(server.pid) - server_cpu
+            server_cpu = sum(cpu_seconds(s.pid) for s in hall) - server_cpu
+            services = {k: v - services[k] for k, v in service_counts(url, redis).items()}
             results = [queue.get(timeout=120) for _ in procs]
             for p in procs:
                 p.join(timeout=60)
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for server in hall:
+                server.send_signal(signal.SIGTERM)
+            for server in hall:
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
         tier: Any = None
         if os.path.exists(bot_stats):
             with open(bot_stats) as f:
@@ -357,9 +405,11 @@ def run_level(
     extra: dict[str, Any] = {}
     if workload == "c":
         extra = {"wait": spread("wait"), "bot_delay": spread("bot_delay"), "game": game, "bot_tier": tier}
+    actions = sum(r["actions"] for r in results)
     return {
         **extra,
         "workload": workload,
+        "servers": servers,
         "players": players,
         "tables": len({p[0] for p in people}),
         "p50_ms": round(pct(0.50), 1),
@@ -369,7 +419,55 @@ def run_level(
         "errors": sum(r["errors"] for r in results),
         "server_cpu_pct": round(100 * server_cpu / seconds, 1),
         "clients_cpu_pct": round(100 * sum(r["cpu"] for r in results) / seconds, 1),
+        "server_cpu_ms_per_action": round(1000 * server_cpu / actions, 2) if actions else None,
+        **{f"{k}_per_action": round(v / actions, 2) if actions else None for k, v in services.items()},
     }
+
+
+def fresh_database(url: str) -> str:
+    """A new, empty database on the PostgreSQL server of ``url``; its URL."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    name = f"load_{random.randrange(10**9)}"
+    base, _, query = url.partition("?")
+    head = base.rsplit("/", 1)[0]
+
+    async def create() -> None:
+        connection = await asyncpg.connect(url.replace("+asyncpg", ""))
+        try:
+            await connection.execute(f"CREATE DATABASE {name}")
+        finally:
+            await connection.close()
+
+    asyncio.run(create())
+    return f"{head}/{name}" + (f"?{query}" if query else "")
+
+
+def service_counts(db: str, redis: str) -> dict[str, float]:
+    """Counters of the services: PostgreSQL's committed transactions of the database, Redis's commands
+    processed (each absent when not used)."""
+    found: dict[str, float] = {}
+    if db.startswith("postgresql"):
+        import asyncpg  # type: ignore[import-untyped]
+
+        async def commits() -> float:
+            dsn = db.replace("+asyncpg", "")
+            connection = await asyncpg.connect(dsn)
+            try:
+                value = await connection.fetchval(
+                    "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+                )
+                return float(value)
+            finally:
+                await connection.close()
+
+        found["pg_commits"] = asyncio.run(commits())
+    if redis:
+        import redis as redis_client
+
+        info = redis_client.Redis.from_url(redis).info("stats")
+        found["redis_commands"] = float(info["total_commands_processed"])
+    return found
 
 
 def main() -> int:
@@ -385,8 +483,17 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
     parser.add_argument("--db", default="", help="database URL (default: a fresh SQLite file per level)")
+    parser.add_argument(
+        "--servers", type=int, default=1, help="server processes (N > 1: --db PostgreSQL, --redis)"
+    )
+    parser.add_argument(
+        "--redis", default="", help="the hall's Redis (redis://host:port/0), with --servers N > 1"
+    )
+    parser.add_argument("--cross", action="store_true", help="each person on another server than his table's")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.servers > 1 and not (args.redis and args.db.startswith("postgresql")):
+        parser.error("--servers N > 1 needs --db postgresql+asyncpg://... and --redis redis://...")
     raise_open_files()
     game = args.game or ("hokm" if args.workload == "c" else GAME)
     options = [*(["--bot-workers", str(args.bot_workers)] if args.bot_workers else [])]
@@ -394,7 +501,19 @@ def main() -> int:
     print(f"workload {args.workload}, {game}, {os.cpu_count()} cores; persistence on", file=sys.stderr)
     rows = []
     for n in args.players:
-        row = run_level(n, args.workload, args.warmup, args.seconds, args.clients, args.db, game, options)
+        row = run_level(
+            n,
+            args.workload,
+            args.warmup,
+            args.seconds,
+            args.clients,
+            args.db,
+            game,
+            options,
+            args.servers,
+            args.redis,
+            args.cross,
+        )
         rows.append(row)
         if not args.json and args.workload == "c":
             w, d = row["wait"], row["bot_delay"]
@@ -408,10 +527,16 @@ def main() -> int:
             )
         elif not args.json:
             print(
-                f"{row['players']:>6} players {row['tables']:>5} tables  p50 {row['p50_ms']:>7} ms"
+                f"{row['servers']} servers {row['players']:>6} players {row['tables']:>5} tables"
+                f"  p50 {row['p50_ms']:>7} ms"
                 f"  p99 {row['p99_ms']:>7} ms  {row['person_actions_per_s']:>7} actions/s"
                 f"  server CPU {row['server_cpu_pct']:>5}%  load generators CPU {row['clients_cpu_pct']:>5}%"
-                f"  errors {row['errors']}",
+                f"  errors {row['errors']}  CPU ms/action {row['server_cpu_ms_per_action']}"
+                + "".join(
+                    f"  {k} {v}"
+                    for k, v in row.items()
+                    if k in ("pg_commits_per_action", "redis_commands_per_action")
+                ),
                 flush=True,
             )
     if args.json:

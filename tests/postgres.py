@@ -33,9 +33,11 @@ class PostgresServer:
     """A PostgreSQL server in its own temporary directory (``durable``: fsync on, as in production;
     off by default, which is faster and enough for tests)."""
 
-    def __init__(self, bin_dir: Path, durable: bool = False) -> None:
+    def __init__(self, bin_dir: Path, durable: bool = False, tcp_port: int | None = None) -> None:
         self.bin = bin_dir
         self.durable = durable
+        # Also on TCP (127.0.0.1:tcp_port), for a test that puts tests.proxy.CutProxy in front of it.
+        self.tcp_port = tcp_port
         self.dir = Path(tempfile.mkdtemp(prefix="cardhall-pg-"))
         self.data = self.dir / "data"
         self.as_owner: list[str] = []
@@ -62,7 +64,10 @@ class PostgresServer:
 
     def resume(self) -> None:
         """Start the server on its data (after :meth:`halt`, or first by :meth:`start`)."""
-        options = f"-k {self.dir} -c listen_addresses=''"
+        listen = "" if self.tcp_port is None else "127.0.0.1"
+        options = f"-k {self.dir} -c listen_addresses='{listen}'"
+        if self.tcp_port is not None:
+            options += f" -p {self.tcp_port}"
         if not self.durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(
@@ -91,23 +96,31 @@ class PostgresServer:
             shutil.rmtree(self.dir, ignore_errors=True)
 
     def url(self, database: str) -> str:
-        return f"postgresql+asyncpg://postgres@/{database}?host={self.dir}"
+        return f"postgresql+asyncpg://postgres@/{database}?host={self.dir}" + (
+            "" if self.tcp_port is None else f"&port={self.tcp_port}"
+        )
+
+    def tcp_url(self, database: str, port: int | None = None) -> str:
+        """``database`` over TCP, at ``port`` (a proxy's; default the server's own)."""
+        assert self.tcp_port is not None, "a server started with tcp_port"
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{port or self.tcp_port}/{database}"
 
     def create_database(self) -> str:
         """The URL of a new, empty database."""
         name = f"test{next(self._names)}"
-        self._run("createdb", "-h", str(self.dir), "-U", "postgres", name, as_owner=False)
+        port = [] if self.tcp_port is None else ["-p", str(self.tcp_port)]
+        self._run("createdb", "-h", str(self.dir), *port, "-U", "postgres", name, as_owner=False)
         return self.url(name)
 
 
 @contextmanager
-def postgres_server(durable: bool = False) -> Iterator[PostgresServer]:
+def postgres_server(durable: bool = False, tcp_port: int | None = None) -> Iterator[PostgresServer]:
     """A running server, stopped and removed on leaving; RuntimeError when PostgreSQL is not
     installed."""
     bin_dir = postgres_bin()
     if bin_dir is None:
         raise RuntimeError(f"PostgreSQL is not installed ({INSTALL_HINT})")
-    server = PostgresServer(bin_dir, durable)
+    server = PostgresServer(bin_dir, durable, tcp_port)
     try:
         server.start()
         yield server

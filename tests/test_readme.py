@@ -58,6 +58,10 @@ CANNOT_RUN = {
     "cardhall bots --redis redis://host:6379/0": (
         "needs a Redis server at 'host' (tests/test_bot_tier_redis.py runs cardhall bots on a real Redis)"
     ),
+    "cardhall serve --workers 4 --db postgresql+asyncpg://user:password@host/cardhall --redis "
+    "redis://host:6379/0": "needs PostgreSQL and Redis at 'host' (tests/test_cluster.py runs --workers)",
+    "cardhall serve --host 0.0.0.0 --db postgresql+asyncpg://user:password@host/cardhall --redis "
+    "redis://host:6379/0": "needs PostgreSQL and Redis at 'host' (tests/test_cluster.py runs a hall)",
 }
 # What a command's stdin holds: play asks for moves, and leaves at 'quit'.
 STDIN = {"play": "quit\n"}

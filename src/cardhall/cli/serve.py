@@ -9,11 +9,17 @@ The operator's token (for ``cardhall admin``) comes from ``--admin-token-file`` 
 own (:mod:`cardhall.bot_tier`).
 ``--no-rate-limits`` lifts the rates per person and per address (:mod:`cardhall.server.rates`), for a
 load test whose players all come from one address; the per-connection flood limit stays.
+
+Many processes (:mod:`cardhall.server.cluster`): ``--redis URL`` makes this process one of a hall on
+PostgreSQL and Redis (on any number of machines, behind any TCP load balancer); ``--workers N`` runs N
+such processes on this machine and port (:mod:`cardhall.server.workers`). Both refuse SQLite: it is one
+process's store (its lock is per file, and its leases would serve no other machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import socket
 
 from rich.console import Console
 
@@ -49,6 +55,26 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         raise CardhallError(f"--max-body must be at least 1 byte, got {args.max_body}")
     if not 1 <= args.review_budget <= 100_000:
         raise CardhallError(f"--review-budget must be 1..100000, got {args.review_budget}")
+    if args.workers < 1:
+        raise CardhallError(f"--workers must be at least 1, got {args.workers}")
+    many = args.workers > 1 or args.redis is not None
+    if many and not args.db.startswith(("postgresql", "postgres")):
+        raise CardhallError(
+            f"--workers {args.workers} and --redis need PostgreSQL (--db postgresql+asyncpg://...) and "
+            "Redis (--redis redis://host:port/0): SQLite is the store of one process"
+        )
+    if args.workers > 1:
+        if args.redis is None:
+            raise CardhallError(
+                f"--workers {args.workers} needs --redis URL: the workers' bus (redis://host:port/0)"
+            )
+        from cardhall.server.workers import Supervisor
+
+        console.print(
+            f"cardhall: {args.workers} workers on http://{args.host}:{args.port}/ (one port, SO_REUSEPORT)",
+            markup=False,
+        )
+        return Supervisor(args.workers, _worker_argv(args), args.port).run()
     cap = transport.connection_cap(transport.raise_file_limit())
     wanted = [n for n in (cap, args.max_connections) if n is not None]
     limits = transport.Limits(
@@ -60,6 +86,11 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     http, ws = transport.protocols(limits)
     token = read_token(args.admin_token_file, "--admin-token-file")
     rates = Limits().without_rates() if args.no_rate_limits else Limits()
+    cluster = None
+    if args.redis is not None:
+        from cardhall.server.cluster import ClusterOptions
+
+        cluster = ClusterOptions.redis(args.redis, args.node)
     app = create_app(
         args.db,
         bot_workers=args.bot_workers,
@@ -68,6 +99,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         max_body=args.max_body,
         review_budget=args.review_budget,
         bots_url=bots_url,
+        cluster=cluster,
     )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     console.print(f"cardhall: serving on http://{shown}:{args.port}/  (database {_public_url(args.db)})")
@@ -76,8 +108,10 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         + ("; no rates per person or per address" if args.no_rate_limits else ""),
         markup=False,
     )
+    if cluster is not None:
+        console.print(f"cardhall: one process of a hall ({cluster.node}, bus {_public_url(args.redis)})")
     # Frames are small JSON: compressing each costs more CPU than it saves on the wire.
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
@@ -86,8 +120,44 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         ws_max_size=transport.WS_MAX_SIZE,
         ws_per_message_deflate=False,
         log_level="warning",
+        # A stopping server waits this long for its connections to close, then closes them: a
+        # rolling restart never waits without bound.
+        timeout_graceful_shutdown=10,
     )
+    server = uvicorn.Server(config)
+    if args.reuse_port:  # (one of --workers: the kernel spreads connections over the processes)
+        server.run(sockets=[_reuse_port_socket(args.host, args.port)])
+    else:
+        server.run()
     return 0
+
+
+def _reuse_port_socket(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _worker_argv(args: argparse.Namespace) -> list[str]:
+    """One worker's ``cardhall serve`` options: this command's, as one process on a shared port."""
+    argv = [
+        *("--host", args.host, "--port", str(args.port), "--db", args.db, "--redis", args.redis),
+        *("--bot-workers", str(args.bot_workers), "--request-timeout", str(args.request_timeout)),
+        *("--write-timeout", str(args.write_timeout)),
+        *("--max-connections-per-address", str(args.max_connections_per_address)),
+        *("--max-body", str(args.max_body), "--reuse-port"),
+    ]
+    if args.max_connections is not None:
+        argv += ["--max-connections", str(args.max_connections)]
+    if args.admin_token_file:
+        argv += ["--admin-token-file", args.admin_token_file]
+    if args.no_rate_limits:
+        argv.append("--no-rate-limits")
+    return argv
 
 
 def _public_url(url: str) -> str:
@@ -134,6 +204,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="no rates per person or per address (a load test from one address); connections keep theirs",
     )
+    v.add_argument(
+        "--redis",
+        metavar="URL",
+        help="one process of a hall on many: its bus and directory (redis://host:port/0; needs "
+        "--db postgresql+asyncpg://...)",
+    )
+    v.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N processes on this port (SO_REUSEPORT); more than 1 needs --redis and PostgreSQL",
+    )
+    v.add_argument("--node", help="this process's name in the hall (default: host, pid and a random part)")
+    v.add_argument("--reuse-port", action="store_true", help="bind with SO_REUSEPORT (what --workers does)")
     # The defaults are the constants of cardhall.server.transport and .guard, written out here so that
     # `cardhall serve --help` needs no server extra to run (docs/protocol.md, "Limits", explains each).
     v.add_argument(

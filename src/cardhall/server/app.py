@@ -44,7 +44,8 @@ from cardhall.errors import CardhallError
 from cardhall.options import Option
 from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, option_text, rules_text
-from cardhall.server import accounts, guard, names
+from cardhall.server import accounts, guard, health, names
+from cardhall.server.cluster import ClusterOptions
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.host import TableHost
@@ -168,7 +169,10 @@ async def games(request: Request) -> Response:
 
 
 async def tables(request: Request) -> Response:
-    return json_response(context(request).lobby.listing())
+    ctx = context(request)
+    if ctx.cluster is not None:  # the hall's tables, on every process
+        return json_response(await ctx.cluster.listing())
+    return json_response(ctx.lobby.listing())
 
 
 @api
@@ -445,6 +449,7 @@ def create_app(
     review_budget: int | None = None,
     password_hasher: PasswordHasher | None = None,
     bots_url: str | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> Starlette:
     """The application, its store at ``store_url`` (SQLite or PostgreSQL, see :mod:`cardhall.store`),
     opened by ``store_opener`` (default :func:`cardhall.store.open_store`; tests wrap it), ``limits``
@@ -454,15 +459,26 @@ def create_app(
     :mod:`cardhall.server.guard` describes are refused; ``review_budget`` the determinizations a decision
     of the reviews it makes (:mod:`cardhall.server.reviews`; None: the review's default);
     ``password_hasher`` hashes the accounts' passwords (argon2id at ``argon2-cffi``'s defaults when
-    None; tests make it cheaper)."""
+    None; tests make it cheaper). ``cluster``: this process's place in a hall of many
+    (:mod:`cardhall.server.cluster`; None: the one process)."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store: Store = await (store_opener or open_store)(store_url)
         ctx = ServerContext(
-            store, bot_workers, limits, admin_token, review_budget=review_budget, bots_url=bots_url
+            store,
+            bot_workers,
+            limits,
+            admin_token,
+            review_budget=review_budget,
+            bots_url=bots_url,
+            cluster=cluster,
         )
+        if cluster is not None:
+            from cardhall.server.cluster.node import Cluster
+
+            ctx.cluster = Cluster(ctx, cluster.node, cluster.bus, cluster.directory)
         app.state.ctx = ctx
         await ctx.start()
         try:
@@ -500,6 +516,9 @@ def create_app(
         Route("/api/admin/tables", admin_tables),
         reading("/api/admin/tables/{table}/stop", admin_stop),
         *social_routes(reading),  # private tables, friends, invitations, blocks, reports, moderation
+        Route("/healthz/live", health.live),
+        Route("/healthz/ready", health.ready),
+        Route("/metrics", health.prometheus),
         WebSocketRoute("/ws", play),
         Mount("/static", ClientFiles(directory=WEB, check_dir=False), name="static"),
     ]

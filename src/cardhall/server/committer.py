@@ -9,23 +9,37 @@ A batch refused for its rows (an IntegrityError) is tried again one table at a t
 table's rows fails that table alone; a store that fails fails the whole batch at once. Every waiter
 whose rows did not commit gets the error (nothing fails silently); what to do about it, retrying or
 pausing, is the table's own business (:mod:`cardhall.server.host`).
+
+With many processes (:mod:`cardhall.server.cluster`) each table's rows go with its owner's fencing
+number, and the store writes the batch only if every table's row still holds it: a batch refused
+because one table moved to another process (:class:`~cardhall.store.FencedError`) is tried again one
+table at a time like any other refusal, so only the table that moved fails.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Sequence
 
+from cardhall.server import metrics
 from cardhall.store import ActionRow, Store, StoreUnavailableError
 
 log = logging.getLogger(__name__)
+_Waiter = tuple[Sequence[ActionRow], int | None, asyncio.Future[None]]
+
+
+def _fences(batch: Sequence[_Waiter]) -> dict[str, int] | None:
+    """Table id -> fence of the waiters that gave one (None: none did: nothing to check)."""
+    fences = {rows[0].table_id: fence for rows, fence, _ in batch if fence is not None and rows}
+    return fences or None
 
 
 class Committer:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._pending: list[tuple[Sequence[ActionRow], asyncio.Future[None]]] = []
+        self._pending: list[tuple[Sequence[ActionRow], int | None, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # counters for the load benchmark
@@ -41,12 +55,13 @@ class Committer:
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
 
-    async def commit(self, rows: Sequence[ActionRow]) -> None:
-        """Return once ``rows`` are committed (raise what the store raised otherwise)."""
+    async def commit(self, rows: Sequence[ActionRow], fence: int | None = None) -> None:
+        """Return once ``rows`` (of one table) are committed (raise what the store raised otherwise);
+        ``fence``: the owner's fencing number, which the table's row must hold (None: not checked)."""
         if self._task is None:
             raise RuntimeError("the committer is not running")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((rows, done))
+        self._pending.append((rows, fence, done))
         self._wake.set()
         await done
 
@@ -57,33 +72,37 @@ class Committer:
             batch, self._pending = self._pending, []
             if not batch:
                 continue
-            rows = [row for rows, _ in batch for row in rows]
+            rows = [row for rows, _, _ in batch for row in rows]
+            started = time.perf_counter()
             try:
-                await self.store.append_actions(rows)
+                await self.store.append_actions(rows, _fences(batch))
             except Exception as e:
                 self.failures += 1
                 log.warning("committing %d actions of %d waiters failed: %s", len(rows), len(batch), e)
                 if isinstance(e, StoreUnavailableError) or len(batch) == 1:
-                    for _, done in batch:  # (one by one, each would wait out the same failure)
+                    for _, _, done in batch:  # (one by one, each would wait out the same failure)
                         self._settle(done, e)
                 else:
                     await self._one_by_one(batch)
                 continue
             self.batches += 1
             self.rows += len(rows)
-            for _, done in batch:
+            metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
+            metrics.ACTIONS.inc(len(rows))
+            for _, _, done in batch:
                 self._settle(done, None)
 
-    async def _one_by_one(self, batch: list[tuple[Sequence[ActionRow], asyncio.Future[None]]]) -> None:
+    async def _one_by_one(self, batch: list[_Waiter]) -> None:
         """Each waiter's rows in a transaction of their own, after a batch of them failed."""
-        for rows, done in batch:
+        for rows, fence, done in batch:
             try:
-                await self.store.append_actions(rows)
+                await self.store.append_actions(rows, _fences([(rows, fence, done)]))
             except Exception as e:
                 self._settle(done, e)
             else:
                 self.batches += 1
                 self.rows += len(rows)
+                metrics.ACTIONS.inc(len(rows))
                 self._settle(done, None)
 
     @staticmethod

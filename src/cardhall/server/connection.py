@@ -38,6 +38,7 @@ import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardhall.errors import CardhallError
+from cardhall.server import metrics
 from cardhall.server.protocol import (
     Act,
     AddBot,
@@ -81,7 +82,59 @@ WS_TRY_AGAIN_LATER = 1013
 WS_SESSION_ENDED = 4001  # its session was signed out, or its password changed (sessions.py)
 
 
-class Connection:
+class Session:
+    """What a client's messages about tables do, for a connection here (:class:`Connection`) or one
+    on another process of the hall (:class:`cardhall.server.cluster.remote.RemoteSession`, run by the
+    table's owner): the player is known, and frames go to :meth:`send`."""
+
+    ctx: ServerContext
+    player: PlayerRow | None
+    address: str | None
+    hosts: dict[str, TableHost]
+
+    def send(self, frame: ServerFrame) -> None:
+        raise NotImplementedError
+
+    async def handle_table(self, message: ClientMessage) -> None:
+        """A message about one table (every message but ``hello`` and ``ping``), from a player."""
+        assert self.player is not None and not isinstance(message, (Hello, Ping))
+        ref = message.id
+        if isinstance(message, Rematch):
+            new = await self.ctx.lobby.rematch(self.player, message.table, ref, self.address)
+            old = self.ctx.lobby.hosts.get(message.table)
+            number = 0 if old is None or old.table is None else old.table.number
+            self.send(RematchFrame(table=message.table, n=number, new=new.id, ref=ref))
+            return
+        host = self.ctx.lobby.host(message.table, ref)
+        if isinstance(message, Join):
+            await host.call(lambda: host.join(self, message.seat, message.since, ref, message.invitation))
+            self.hosts[host.id] = host
+        elif isinstance(message, Watch):
+            await host.call(lambda: host.watch(self, message.since, message.invitation))
+            self.hosts[host.id] = host
+        elif isinstance(message, Leave):
+            await host.call(lambda: host.leave(self, ref))
+            self.hosts.pop(host.id, None)
+        elif isinstance(message, Act):
+            await host.call(lambda: host.act(self, message.action, message.n, ref))
+        elif isinstance(message, Back):
+            await host.call(lambda: host.back(self, ref))
+        elif isinstance(message, Chat):
+            text = message.text.strip()
+            if not text:
+                raise ProtocolError("bad_message", "an empty chat line", ref)
+            await host.call(lambda: host.chat(self, text, ref))
+        elif isinstance(message, Hint):
+            await host.call(lambda: host.hint(self, message.n, ref))
+        elif isinstance(message, AddBot):
+            try:
+                bot = bot_for_level(message.level)
+            except CardhallError as e:
+                raise ProtocolError("bad_request", str(e), ref) from None
+            await host.call(lambda: host.add_bot(self, message.seat, bot, ref))
+
+
+class Connection(Session):
     def __init__(self, ws: WebSocket, ctx: ServerContext) -> None:
         self.ws = ws
         self.ctx = ctx
@@ -96,10 +149,16 @@ class Connection:
         self._strikes = 0
         self._close_code: int | None = None
         self._sending: anyio.CancelScope | None = None  # the send under way, if any
+        self.id = ""  # its name on the hall's bus (many processes: cardhall.server.cluster)
 
     # --- sending -------------------------------------------------------------------------------
 
     def send(self, frame: ServerFrame) -> None:
+        if self._close_code is None:  # (a closed connection's frames are not even encoded)
+            self.send_text(encode(frame))
+
+    def send_text(self, text: str) -> None:
+        """Queue a frame encoded already (one the table's owner sent over the bus)."""
         if self._close_code is not None:
             return
         if len(self._out) >= OUTBOX:
@@ -108,7 +167,7 @@ class Connection:
             if self._sending is not None:
                 self._sending.cancel()
             return
-        self._out.append(encode(frame))
+        self._out.append(text)
         self._ready.set()
 
     def end(self, code: int) -> None:
@@ -151,6 +210,10 @@ class Connection:
         """Receive and send until either side ends (the other is then cancelled), then leave the
         tables this connection was at (shielded: even when the server is stopping)."""
         await self.ws.accept()
+        cluster = getattr(self.ctx, "cluster", None)  # (a test's connection may have no context)
+        metrics.CONNECTIONS.inc()
+        if cluster is not None:
+            cluster.opened(self)
         try:
             async with anyio.create_task_group() as group:
 
@@ -170,6 +233,9 @@ class Connection:
                         await host.call(partial(host.detach, self))
                     except Exception:
                         log.exception("leaving table %s", host.id)
+                metrics.CONNECTIONS.dec()
+                if cluster is not None:
+                    cluster.closed(self)
 
     async def _receiver(self) -> None:
         while True:
@@ -244,40 +310,13 @@ class Connection:
             self.ctx.connections.add(self)  # (a session signed out finds it: accounts.py)
             # Online from now on: his friends see him, and invitations reach him on any page.
             self.ctx.social.presence.arrive(player.id, self)
+            if self.ctx.cluster is not None:
+                self.ctx.cluster.arrived(player)
             self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name, player.guest)))
             return
         if self.player is None:
             raise ProtocolError("not_authenticated", "say hello with your token first", ref)
-        if isinstance(message, Rematch):
-            new = await self.ctx.lobby.rematch(self.player, message.table, ref, self.address)
-            old = self.ctx.lobby.hosts.get(message.table)
-            number = 0 if old is None or old.table is None else old.table.number
-            self.send(RematchFrame(table=message.table, n=number, new=new.id, ref=ref))
-            return
-        host = self.ctx.lobby.host(message.table, ref)
-        if isinstance(message, Join):
-            await host.call(lambda: host.join(self, message.seat, message.since, ref, message.invitation))
-            self.hosts[host.id] = host
-        elif isinstance(message, Watch):
-            await host.call(lambda: host.watch(self, message.since, message.invitation))
-            self.hosts[host.id] = host
-        elif isinstance(message, Leave):
-            await host.call(lambda: host.leave(self, ref))
-            self.hosts.pop(host.id, None)
-        elif isinstance(message, Act):
-            await host.call(lambda: host.act(self, message.action, message.n, ref))
-        elif isinstance(message, Back):
-            await host.call(lambda: host.back(self, ref))
-        elif isinstance(message, Chat):
-            text = message.text.strip()
-            if not text:
-                raise ProtocolError("bad_message", "an empty chat line", ref)
-            await host.call(lambda: host.chat(self, text, ref))
-        elif isinstance(message, Hint):
-            await host.call(lambda: host.hint(self, message.n, ref))
-        elif isinstance(message, AddBot):
-            try:
-                bot = bot_for_level(message.level)
-            except CardhallError as e:
-                raise ProtocolError("bad_request", str(e), ref) from None
-            await host.call(lambda: host.add_bot(self, message.seat, bot, ref))
+        cluster = self.ctx.cluster
+        if cluster is not None and await cluster.forwarded(self, message):
+            return  # (the table is owned by another process: the message went there)
+        await self.handle_table(message)

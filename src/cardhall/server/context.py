@@ -1,8 +1,9 @@
 """What every part of the server shares: the store, the group committer, the watch over a store that
 fails, the lobby, the bot tier where bots that search think (:mod:`cardhall.bot_tier`: the server's
 own worker processes, or ``cardhall bots`` workers over Redis), the ratings update, the rates per
-person and per address, the reviews of finished matches, and the operator's token. Opened and closed
-by the application's lifespan."""
+person and per address, the reviews of finished matches, the operator's token, and (a hall on many
+processes) this process's place in it: :attr:`ServerContext.cluster` (None: the one process of the
+embedded default, whose tables are all its own). Opened and closed by the application's lifespan."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import logging
 import os
 from collections.abc import Coroutine, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardhall.bot_tier import REVIEW, BotTier, InProcessTier
 from cardhall.core import Game
@@ -28,6 +29,9 @@ from cardhall.server.reviews import Reviews
 from cardhall.server.sessions import Attached
 from cardhall.store import Store
 from cardhall.store.rows import RatingRequest
+
+if TYPE_CHECKING:
+    from cardhall.server.cluster import ClusterOptions, Member
 
 log = logging.getLogger(__name__)
 CHECKPOINT_SECONDS = 1.0
@@ -45,6 +49,7 @@ class ServerContext:
         admin_token: str | None = None,
         review_budget: int | None = None,
         bots_url: str | None = None,
+        cluster: ClusterOptions | None = None,
     ) -> None:
         self.store = store
         self.committer = Committer(store)
@@ -62,6 +67,10 @@ class ServerContext:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.collector = ShortPauses()
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
+        self.node: str | None = None if cluster is None else cluster.node
+        self.fencing = cluster is not None  # every write carries the owner's fence
+        self.cluster: Member | None = None  # (set by the application: cardhall.server.cluster.node)
+
         # Every open websocket connection that said hello (a session signed out closes those that
         # used it: accounts.py).
         self.connections: set[Attached] = set()
@@ -86,15 +95,20 @@ class ServerContext:
     async def start(self) -> None:
         self.committer.start()
         invitations = await self.store.open_private_tables()  # (read first: see Relations.restore)
-        restored = await self.lobby.restore()
+        if self.cluster is not None:
+            await self.cluster.start()  # (its leases bring back the tables nobody holds)
+        else:
+            restored = await self.lobby.restore()
+            if restored:
+                log.info("brought back %d unfinished tables", restored)
         self.social.restore(self.lobby.hosts.values(), invitations)
-        if restored:
-            log.info("brought back %d unfinished tables", restored)
         self.collector.start()
         self.spawn(self._checkpoints())
 
     async def stop(self) -> None:
         await self.collector.stop()
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.lobby.stop()
         await self.store_watch.stop()
         await self.committer.stop()
@@ -123,6 +137,16 @@ class ServerContext:
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def table_lost(self, table_id: str) -> None:
+        """A write found ``table_id`` taken by another process (many processes only)."""
+        if self.cluster is not None:
+            self.cluster.lost(table_id)
+
+    def table_owned(self, table_id: str) -> None:
+        """A table made here was stored: this process holds its lease."""
+        if self.cluster is not None:
+            self.cluster.took(table_id)
 
     def lobby_changed(self) -> None:
         self.lobby_version += 1

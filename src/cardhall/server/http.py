@@ -38,6 +38,7 @@ STATUS = {
     "too_many_tables": 409,
     "rate_limited": 429,
     "store_unavailable": 503,
+    "table_moved": 503,
     "reviews_busy": 503,
     # playing with people one knows (cardhall.server.social)
     "no_such_player": 404,

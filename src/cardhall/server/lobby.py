@@ -86,25 +86,35 @@ class Lobby:
         be brought back (see :func:`restore_problem`, or its actions do not replay) is logged, kept
         in the store as ``broken`` with the reason, and skipped: the others are served."""
         for row, actions in await self.ctx.store.unfinished():
-            problem = restore_problem(row, actions)
-            host = None
-            if problem is None:
-                host = TableHost(self.ctx, row)
-                try:
-                    host.restore([(a.seat, a.action) for a in actions])
-                except Exception as e:
-                    problem = f"its stored actions do not replay: {type(e).__name__}: {e}"
-                    await host.stop()
-                    host = None
-            if host is not None:
-                self.hosts[row.id] = host
-                continue
-            log.error("table %s cannot be brought back: %s", row.id, problem)
-            try:
-                await self.ctx.store.mark_broken(row.id, str(problem))
-            except Exception:
-                log.exception("table %s: marking it broken failed (tried again at the next start)", row.id)
+            await self.adopt(row, actions)
         return len(self.hosts)
+
+    async def adopt(self, row: TableRow, actions: Sequence[ActionRow | tuple[int, int]]) -> TableHost | None:
+        """Bring back one stored table (a restart's, or one this process took over from another:
+        :mod:`cardhall.server.cluster`) with its actions in order; None when it cannot be (it is then
+        kept as ``broken``)."""
+        numbered: list[ActionRow] = []
+        for n, a in enumerate(actions, 1):
+            numbered.append(a if isinstance(a, ActionRow) else ActionRow(row.id, n, *a))
+        problem = restore_problem(row, numbered)
+        host = None
+        if problem is None:
+            host = TableHost(self.ctx, row)
+            try:
+                host.restore([(a.seat, a.action) for a in numbered])
+            except Exception as e:
+                problem = f"its stored actions do not replay: {type(e).__name__}: {e}"
+                await host.stop()
+                host = None
+        if host is not None:
+            self.hosts[row.id] = host
+            return host
+        log.error("table %s cannot be brought back: %s", row.id, problem)
+        try:
+            await self.ctx.store.mark_broken(row.id, str(problem))
+        except Exception:
+            log.exception("table %s: marking it broken failed (tried again at the next start)", row.id)
+        return None
 
     async def stop(self) -> None:
         for host in list(self.hosts.values()):
@@ -172,6 +182,7 @@ class Lobby:
             seats=seats,
             owner_id=None if owner is None else owner.id,
             rematch_of=rematch_of,
+            node=self.ctx.node,
         )
         host = TableHost(self.ctx, row)
         host.invitation = invitation
@@ -182,6 +193,7 @@ class Lobby:
             del self.hosts[row.id]  # (never stored: the store failed)
             await host.stop()
             raise
+        self.ctx.table_owned(row.id)
         return host
 
     def _check_owner(self, owner: PlayerRow, seats: list[SeatRow], address: str | None) -> None:

@@ -131,6 +131,7 @@ ERROR_CODES: Final = (
     "bad_request",
     "rate_limited",
     "store_unavailable",
+    "table_moved",
     "no_person",
     "too_many_tables",
     "not_admin",

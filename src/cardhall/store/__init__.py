@@ -5,7 +5,7 @@ the embedded default) or PostgreSQL (``postgresql+asyncpg://...``), its schema b
 the Alembic migrations in ``cardhall/store/migrations``.
 """
 
-from cardhall.store.base import NameTakenError, Store, StoreError, StoreUnavailableError
+from cardhall.store.base import FencedError, NameTakenError, Store, StoreError, StoreUnavailableError
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
@@ -28,6 +28,7 @@ __all__ = [
     "TABLE_STATUSES",
     "ActionRow",
     "ChatRow",
+    "FencedError",
     "NameTakenError",
     "PlayerRow",
     "RatingRow",

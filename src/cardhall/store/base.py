@@ -11,7 +11,7 @@ any method; a write whose commit was cut off may still have landed, which the ca
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from cardhall.core import Record
@@ -41,6 +41,16 @@ class StoreUnavailableError(StoreError):
 
 class NameTakenError(ValueError):
     """An account name whose key (:func:`cardhall.server.names.name_key`) another account has."""
+
+
+class FencedError(StoreError):
+    """A write for a table this process no longer owns: another process took the table (its fencing
+    number in the store is higher than the writer's), and nothing of the write was committed.
+    :attr:`tables` are the ids refused."""
+
+    def __init__(self, tables: Sequence[str], message: str) -> None:
+        super().__init__(message)
+        self.tables = tuple(tables)
 
 
 class Store(ABC):
@@ -109,7 +119,8 @@ class Store(ABC):
 
     @abstractmethod
     async def save_table(self, table: TableRow) -> None:
-        """Insert a table, or update its status, seats, settings and finish time."""
+        """Insert a table, or update its status, seats, settings and finish time: an update only while
+        the stored row holds ``table.fence`` (:class:`FencedError` otherwise)."""
 
     @abstractmethod
     async def table(self, table_id: str) -> TableRow | None: ...
@@ -119,8 +130,12 @@ class Store(ABC):
         """Tables in any of ``statuses``, newest first."""
 
     @abstractmethod
-    async def append_actions(self, actions: Sequence[ActionRow]) -> None:
-        """Append actions (of one or many tables) in one transaction."""
+    async def append_actions(
+        self, actions: Sequence[ActionRow], fences: Mapping[str, int] | None = None
+    ) -> None:
+        """Append actions (of one or many tables) in one transaction; with ``fences`` (table id -> the
+        writer's fencing number), only if every table's row holds that number, else nothing is
+        written and :class:`FencedError` names the tables refused."""
 
     @abstractmethod
     async def actions(self, table_id: str) -> list[tuple[int, int]]:
@@ -306,3 +321,24 @@ class Store(ABC):
 
     @abstractmethod
     async def reports(self, limit: int = 100) -> list[ReportRow]: ...
+
+    # --- leases (many processes: cardhall.server.cluster.leases) ------------------------------------
+
+    async def claim(self, node: str, seconds: float, limit: int) -> list[TableRow]:
+        """Take up to ``limit`` waiting or playing tables whose lease ran out (or that have no owner)
+        for ``node``, for ``seconds``: each with its fencing number raised by one, in one
+        transaction; the rows as they are now."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no leases")
+
+    async def renew(self, node: str, seconds: float) -> set[str]:
+        """Extend the lease of every open table ``node`` owns to ``seconds`` from now; their ids (a
+        table missing from them is owned by ``node`` no longer)."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no leases")
+
+    async def release(self, node: str, table_ids: Sequence[str] | None = None) -> None:
+        """End ``node``'s leases (of ``table_ids``, or all): another process may take them at once."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no leases")
+
+    async def owner(self, table_id: str) -> str | None:
+        """The process whose lease on the open table ``table_id`` runs now (None: none)."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no leases")

@@ -83,6 +83,10 @@ class TableRow:
     created_at: datetime = field(default_factory=lambda: datetime.now().astimezone())
     finished_at: datetime | None = None
     problem: str | None = None  # why a broken table could not be brought back
+    # The owner's fencing number: raised at every change of owner (cardhall.server.cluster.leases);
+    # the store writes the table's actions, seats and end only while the row holds this number.
+    fence: int = 1
+    node: str | None = None  # the process that owns the table (None: the one process, or nobody)
 
     def __post_init__(self) -> None:
         self.status = TableStatus(self.status)  # (read back from the database as a plain string)

@@ -41,7 +41,7 @@ import logging
 import re
 import secrets
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
@@ -71,6 +71,8 @@ from sqlalchemy import (
     and_,
     event,
     func,
+    literal_column,
+    or_,
     select,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -80,7 +82,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.dml import Insert
 
-from cardhall.store.base import NameTakenError, Store, StoreError, StoreUnavailableError
+from cardhall.store.base import FencedError, NameTakenError, Store, StoreError, StoreUnavailableError
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
@@ -106,6 +108,15 @@ DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 POSTGRES_CONNECT_TIMEOUT_S = 10
 UNFINISHED = ("waiting", "playing")  # the statuses a restart brings back
+# A new table stored by a process that owns it (``TableRow.node``) is leased this long at first; its
+# owner's renewals (every second) bring it to the owner's own lease.
+NEW_LEASE_SECONDS = 10.0
+# The database's clock in epoch seconds: leases are compared with one clock, the store's, never with the
+# clocks of the machines the processes run on.
+_NOW = {
+    "postgresql": "extract(epoch from clock_timestamp())",
+    "sqlite": "((julianday('now') - 2440587.5) * 86400.0)",
+}
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -179,8 +190,12 @@ TABLES = Table(
     Column("created_at", UtcDateTime, nullable=False),
     Column("finished_at", UtcDateTime),
     Column("problem", Text),
+    Column("fence", BigInteger, nullable=False, server_default="1"),
+    Column("node", Text),
+    Column("lease_until", Double),
     CheckConstraint(_in("status", TABLE_STATUSES), name="status"),
     Index(None, "status", "created_at"),
+    Index(None, "status", "lease_until"),
 )
 
 ACTIONS = Table(
@@ -419,6 +434,8 @@ def _table_values(table: TableRow) -> dict[str, Any]:
         "created_at": table.created_at,
         "finished_at": table.finished_at,
         "problem": table.problem,
+        "fence": table.fence,
+        "node": table.node,
     }
 
 
@@ -436,6 +453,8 @@ def _table_row(row: Row[Any]) -> TableRow:
         created_at=row.created_at,
         finished_at=row.finished_at,
         problem=row.problem,
+        fence=row.fence,
+        node=row.node,
     )
 
 
@@ -639,13 +658,40 @@ class SqlStore(SocialSql, Store):
 
     # --- tables --------------------------------------------------------------------------------
 
-    def _save_table(self) -> Insert:
-        """Insert a table, or update what changes in its life (``save_table``'s promise)."""
-        return self._upsert(TABLES, ["id"], ("status", "seats", "settings", "finished_at", "problem"))
+    def _save_table(self, table: TableRow) -> Insert:
+        """Insert a table, or update what changes in its life (``save_table``'s promise), the update
+        only while the row holds the writer's fencing number; the id comes back when it was written.
+        A new table stored by its owner (``node``) is leased to it at once."""
+        insert = sqlite.insert(TABLES) if self.sqlite else postgresql.insert(TABLES)
+        changing = ("status", "seats", "settings", "finished_at", "problem")
+        lease: Any = None
+        if table.node is not None:
+            lease = literal_column(self._now) + NEW_LEASE_SECONDS
+        return (
+            insert.values(**_table_values(table), lease_until=lease)
+            .on_conflict_do_update(
+                index_elements=["id"],
+                set_={c: insert.excluded[c] for c in changing},
+                where=TABLES.c.fence == insert.excluded.fence,
+            )
+            .returning(TABLES.c.id)
+        )
+
+    @property
+    def _now(self) -> str:
+        return _NOW["sqlite" if self.sqlite else "postgresql"]
+
+    async def _save_fenced(self, c: AsyncConnection, table: TableRow) -> None:
+        if (await c.execute(self._save_table(table))).first() is None:
+            raise FencedError(
+                [table.id],
+                f"table {table.id} belongs to another process now (fence {table.fence} is stale): "
+                "nothing was written",
+            )
 
     async def save_table(self, table: TableRow) -> None:
         async with self._writing() as c:
-            await c.execute(self._save_table(), _table_values(table))
+            await self._save_fenced(c, table)
 
     async def table(self, table_id: str) -> TableRow | None:
         async with self._reading() as c:
@@ -662,13 +708,33 @@ class SqlStore(SocialSql, Store):
         async with self._reading() as c:
             return [_table_row(r) for r in await c.execute(query)]
 
-    async def append_actions(self, actions: Sequence[ActionRow]) -> None:
+    async def append_actions(
+        self, actions: Sequence[ActionRow], fences: Mapping[str, int] | None = None
+    ) -> None:
+        """With ``fences``, the tables' rows are read first with a share lock (``FOR SHARE``): a
+        process taking a table over raises its fence with an update, which waits for this
+        transaction to end (and then reads the actions it wrote), or this one waits for it and then
+        sees the new fence and writes nothing."""
         if not actions:
             return
         rows = [
             {"table_id": a.table_id, "number": a.number, "seat": a.seat, "action": a.action} for a in actions
         ]
         async with self._writing() as c:
+            if fences:
+                query = (
+                    select(TABLES.c.id, TABLES.c.fence)
+                    .where(TABLES.c.id.in_(list(fences)))
+                    .with_for_update(read=True)
+                )
+                held = {r.id: r.fence for r in await c.execute(query)}
+                stale = sorted(t for t, fence in fences.items() if held.get(t) != fence)
+                if stale:
+                    raise FencedError(
+                        stale,
+                        f"tables {', '.join(stale)} belong to another process now (their fences "
+                        "moved on): no action was written",
+                    )
             await c.execute(ACTIONS.insert(), rows)
 
     async def last_action(self, table_id: str) -> ActionRow | None:
@@ -733,7 +799,7 @@ class SqlStore(SocialSql, Store):
         async with self._writing() as c:
             if rating is not None:
                 ratings = rating.compute(await self._rating_inputs(c, rating))
-            await c.execute(self._save_table(), _table_values(table))
+            await self._save_fenced(c, table)
             if result_rows:
                 await c.execute(RESULTS.insert(), result_rows)
             if ratings:
@@ -822,6 +888,62 @@ class SqlStore(SocialSql, Store):
                 ResultRow(r.table_id, r.seat, r.player_id, r.score, r.win_share)
                 for r in await c.execute(query)
             ]
+
+    # --- leases --------------------------------------------------------------------------------
+
+    async def claim(self, node: str, seconds: float, limit: int) -> list[TableRow]:
+        """One ``UPDATE``: the free tables are chosen ``FOR UPDATE SKIP LOCKED`` (two processes
+        claiming at once take different tables, neither waits), and the outer condition is checked
+        again on the locked rows (a lease renewed meanwhile is not taken)."""
+        now: Any = literal_column(self._now)
+        free = TABLES.c.status.in_(UNFINISHED) & or_(
+            TABLES.c.lease_until.is_(None), TABLES.c.lease_until < now
+        )
+        # A CTE: evaluated once (PostgreSQL may run a subquery of ``IN`` more than once, each time
+        # skipping the rows the last run locked, and so take more than ``limit`` tables).
+        chosen = (
+            select(TABLES.c.id)
+            .where(free)
+            .order_by(TABLES.c.created_at)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+            .cte("chosen")
+        )
+        query = (
+            TABLES.update()
+            .where(TABLES.c.id.in_(select(chosen.c.id)), free)
+            .values(node=node, fence=TABLES.c.fence + 1, lease_until=now + seconds)
+            .returning(*TABLES.c)
+        )
+        async with self._writing() as c:
+            return [_table_row(r) for r in await c.execute(query)]
+
+    async def renew(self, node: str, seconds: float) -> set[str]:
+        query = (
+            TABLES.update()
+            .where(TABLES.c.node == node, TABLES.c.status.in_(UNFINISHED))
+            .values(lease_until=literal_column(self._now) + seconds)
+            .returning(TABLES.c.id)
+        )
+        async with self._writing() as c:
+            return {r.id for r in await c.execute(query)}
+
+    async def release(self, node: str, table_ids: Sequence[str] | None = None) -> None:
+        query = TABLES.update().where(TABLES.c.node == node).values(node=None, lease_until=None)
+        if table_ids is not None:
+            query = query.where(TABLES.c.id.in_(list(table_ids)))
+        async with self._writing() as c:
+            await c.execute(query)
+
+    async def owner(self, table_id: str) -> str | None:
+        query = select(TABLES.c.node).where(
+            TABLES.c.id == table_id,
+            TABLES.c.status.in_(UNFINISHED),
+            TABLES.c.lease_until >= literal_column(self._now),
+        )
+        async with self._reading() as c:
+            row = (await c.execute(query)).first()
+        return None if row is None else row.node
 
     # --- chat ----------------------------------------------------------------------------------
 

@@ -48,6 +48,15 @@ class Services(Protocol):
 
     def lobby_changed(self) -> None: ...
 
+    # Many processes (cardhall.server.cluster): this process's name (None: the one process), whether
+    # commits carry the owner's fence, and what to do when a write finds the table taken elsewhere.
+    node: str | None
+    fencing: bool
+
+    def table_lost(self, table_id: str) -> None: ...
+
+    def table_owned(self, table_id: str) -> None: ...
+
     def rating(
         self, game: Game, players: Sequence[int | None], scores: Sequence[int]
     ) -> RatingRequest | None: ...
@@ -71,6 +80,7 @@ class HostBase:
         self.hinting: set[Listener] = set()  # connections whose hint is being searched (see hints.py)
         self.hint_tasks: set[asyncio.Task[None]] = set()
         self.queue = OwnerQueue(f"table {row.id}")
+        self.lost = False  # another process took the table (its fence moved on): nothing more here
 
     @property
     def id(self) -> str:
@@ -83,7 +93,35 @@ class HostBase:
     @property
     def playing(self) -> bool:
         """Whether the match goes on: dealt, not over, not stopped, not paused."""
-        return self.table is not None and self.row.status == TableStatus.PLAYING and self.paused is None
+        return (
+            self.table is not None
+            and self.row.status == TableStatus.PLAYING
+            and self.paused is None
+            and not self.lost
+        )
+
+    @property
+    def fence(self) -> int | None:
+        """The fencing number this table's writes carry (None: one process, nothing to check)."""
+        return self.row.fence if self.ctx.fencing else None
+
+    def fenced(self) -> None:
+        """A write found the table owned by another process: stop here (no timers, no bots, no more
+        writes) and let the server drop it and send its connections to the new owner."""
+        if self.lost:
+            return
+        self.lost = True
+        self.timers.stop()
+        self.stop_bots()
+        self.ctx.store_watch.forget(self.id)
+        self.ctx.table_lost(self.id)
+
+    def check_owned(self, ref: Any) -> None:
+        """Refuse anything at a table this process no longer owns (``table_moved``)."""
+        if self.lost:
+            raise ProtocolError(
+                "table_moved", f"table {self.id} moved to another server: it is back there in a moment", ref
+            )
 
     # --- the owner task (see queue.py) -----------------------------------------------------------
 

@@ -15,7 +15,7 @@ from cardhall.server.host.base import HostBase
 from cardhall.server.host.writes import write_retried
 from cardhall.server.protocol import StoppedFrame
 from cardhall.server.settings import gives_hints
-from cardhall.store import ResultRow, SeatKind, StoreUnavailableError, TableStatus
+from cardhall.store import FencedError, ResultRow, SeatKind, StoreUnavailableError, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,9 @@ class Finishing(HostBase):
             await write_retried(
                 f"table {self.id}", lambda: store.finish(finished, results, rating=rating), landed
             )
+        except FencedError:
+            self.fenced()
+            return False
         except StoreUnavailableError as e:
             log.error("table %s: the end of its match was not stored (%s): the table pauses", self.id, e)
             self.pause()

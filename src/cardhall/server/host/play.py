@@ -27,7 +27,7 @@ from cardhall.server.host.audience import Listener
 from cardhall.server.host.base import STORE_UNAVAILABLE, HostBase
 from cardhall.server.host.writes import write_retried
 from cardhall.server.protocol import PausedFrame, ProtocolError, ResumedFrame
-from cardhall.store import ActionRow, StoreUnavailableError, TableStatus
+from cardhall.store import ActionRow, FencedError, StoreUnavailableError, TableStatus
 from cardhall.table import StaleActionError
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 class Play(HostBase):
     async def act(self, listener: Listener, action: int | str, expect: int, ref: Any) -> None:
+        self.check_owned(ref)
         seat = self.audience.seat_of(listener)
         if seat is None or self.seat_of(listener.player) != seat:
             raise ProtocolError("not_seated", f"you hold no seat at table {self.id}: join it first", ref)
@@ -61,6 +62,7 @@ class Play(HostBase):
         if came_back:
             table.stand_in(seat, None)  # he acts: he is back (even if the store fails to take his move)
         if not await self.applied(seat_changed=came_back):
+            self.check_owned(ref)
             raise ProtocolError(
                 STORE_UNAVAILABLE,
                 f"your move at table {self.id} was not played: its storage failed, and the table is "
@@ -95,7 +97,11 @@ class Play(HostBase):
         row = ActionRow(self.id, number, acted, action)
         committer, store = self.ctx.committer, self.ctx.store
         try:
-            await committer.commit([row])  # (the common case, without the retries' closures)
+            await committer.commit([row], self.fence)  # (the common case, without the retries' closures)
+        except FencedError:
+            log.warning("table %s: action %d refused, another process owns the table now", self.id, number)
+            self.fenced()
+            return False
         except Exception:
 
             async def landed() -> bool:
@@ -116,7 +122,12 @@ class Play(HostBase):
             except StoreUnavailableError:
                 done = False
             if not done:
-                await write_retried(f"table {self.id}", lambda: self.ctx.committer.commit([row]), landed)
+                await write_retried(
+                    f"table {self.id}", lambda: self.ctx.committer.commit([row], self.fence), landed
+                )
+        except FencedError:
+            self.fenced()
+            return False
         except Exception as e:
             log.error("table %s: action %d was not stored (%s): undone, the table pauses", self.id, number, e)
             await self._roll_back()

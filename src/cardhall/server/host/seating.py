@@ -19,7 +19,7 @@ from cardhall.server.host.audience import Listener
 from cardhall.server.host.base import STORE_UNAVAILABLE, HostBase
 from cardhall.server.host.writes import write_retried
 from cardhall.server.protocol import ProtocolError
-from cardhall.store import SeatKind, SeatRow, StoreUnavailableError, TableRow, TableStatus
+from cardhall.store import FencedError, SeatKind, SeatRow, StoreUnavailableError, TableRow, TableStatus
 
 
 class Seating(HostBase):
@@ -160,8 +160,14 @@ class Seating(HostBase):
             found = await stored.table(row.id)
             return found is not None and found.seats == row.seats and found.status == row.status
 
+        self.check_owned(ref)
         try:
             await write_retried(f"table {self.id}", lambda: stored.save_table(row), landed)
+        except FencedError:
+            self.fenced()
+            raise ProtocolError(
+                "table_moved", f"table {self.id} moved to another server: nothing changed; try again", ref
+            ) from None
         except StoreUnavailableError:
             raise ProtocolError(
                 STORE_UNAVAILABLE, f"table {self.id} cannot be stored now: nothing changed; try again", ref

@@ -1,0 +1,142 @@
+"""Table ownership across processes: each open table is leased to one process in the store's
+``tables`` row (``node``, ``lease_until``, ``fence``), renewed by its owner, taken over by another
+process when it runs out.
+
+Choices:
+
+- **The lease is in the store (PostgreSQL), not in Redis.** The fence must be checked in the same
+  transaction as the writes it guards (:meth:`~cardhall.store.Store.append_actions` reads the row's
+  fence ``FOR SHARE`` before inserting; a seat change or a match's end is an upsert conditional on
+  it); with the lease in that very row, taking a table and raising its fence is one ``UPDATE``, so
+  there is no moment when Redis says one owner and the store another. Renewing costs one ``UPDATE``
+  per process per :data:`RENEW_SECONDS`, whatever the number of its tables, and a Redis outage never
+  moves a table. Time is the database's clock, never a machine's.
+- A process renews every :data:`RENEW_SECONDS` (a third of :data:`LEASE_SECONDS`, so two renewals can
+  fail before the lease runs out) and looks for tables to take every :data:`SWEEP_SECONDS`, at most
+  :data:`CLAIM_LIMIT` at a time (``FOR UPDATE SKIP LOCKED``: the survivors of a dead process share
+  its tables rather than queue on them). A table whose lease ran out is taken within
+  ``LEASE_SECONDS + SWEEP_SECONDS`` of its owner's last renewal, and restored from the store (dealt
+  again and replayed), exactly as a restart does.
+- A table missing from a renewal's answer was taken by another process (its lease had run out: the
+  owner was paused, or cut off from the store): the owner drops it at once (no timers, no bots), and
+  its writes would be refused anyway: **the fence, not the clock, is what keeps a stale owner from
+  writing**.
+- A process that stops (SIGTERM: a rolling restart) finishes the work its tables hold, releases its
+  leases (``node`` and ``lease_until`` cleared) and says so on the bus: the others take its tables at
+  once, not after the lease.
+- A restart of the whole hall: the first processes up take the tables nobody holds, at
+  :data:`CLAIM_LIMIT` a sweep, so those that start together share them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+
+from cardhall.server import metrics
+from cardhall.store import Store, TableRow
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 3.0
+RENEW_SECONDS = 1.0
+SWEEP_SECONDS = 0.5
+CLAIM_LIMIT = 50
+
+
+class LeaseKeeper:
+    """Keeps the leases of one process (``node``): ``owned`` are the ids of the tables it holds;
+    ``adopt(rows)`` is given the tables it takes, ``lose(table_id)`` each table it holds no more
+    (whether it was taken: False for one that finished here)."""
+
+    def __init__(
+        self,
+        store: Store,
+        node: str,
+        adopt: Callable[[Sequence[TableRow]], Awaitable[None]],
+        lose: Callable[[str], bool],
+        lease_seconds: float = LEASE_SECONDS,
+    ) -> None:
+        self.store = store
+        self.node = node
+        self.adopt = adopt
+        self.lose = lose
+        self.lease_seconds = lease_seconds
+        self.owned: set[str] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._sweep_now = asyncio.Event()
+        self.renewed_at = 0.0  # time.monotonic() of the last renewal that worked
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"leases of {self.node}")
+
+    def sweep_soon(self) -> None:
+        """Look for tables to take now (another process released its own)."""
+        self._sweep_now.set()
+
+    def took(self, table_id: str) -> None:
+        """A table this process made: it holds its lease from its first write."""
+        self.owned.add(table_id)
+        metrics.LEASES.labels("taken").inc()
+
+    def dropped(self, table_id: str) -> None:
+        """A table finished or abandoned here: no lease to keep."""
+        self.owned.discard(table_id)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def release(self) -> None:
+        """Give up every lease now (the process stops)."""
+        try:
+            await self.store.release(self.node)
+        except Exception as e:
+            log.warning("releasing the leases of %s failed (they run out instead): %s", self.node, e)
+            return
+        metrics.LEASES.labels("released").inc(len(self.owned))
+        self.owned.clear()
+
+    async def _run(self) -> None:
+        next_renewal = 0.0
+        while True:
+            now = time.monotonic()
+            if now >= next_renewal:
+                next_renewal = now + RENEW_SECONDS
+                await self._renew()
+            await self._claim()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._sweep_now.wait(), SWEEP_SECONDS)
+            self._sweep_now.clear()
+
+    async def _renew(self) -> None:
+        try:
+            held = await self.store.renew(self.node, self.lease_seconds)
+        except Exception as e:
+            log.warning("renewing the leases of %s failed: %s", self.node, e)
+            return
+        self.renewed_at = time.monotonic()
+        for table_id in sorted(self.owned - held):
+            self.owned.discard(table_id)
+            if self.lose(table_id):
+                log.warning("table %s: its lease was taken by another process", table_id)
+                metrics.LEASES.labels("lost").inc()
+
+    async def _claim(self) -> None:
+        try:
+            rows = await self.store.claim(self.node, self.lease_seconds, CLAIM_LIMIT)
+        except Exception as e:
+            log.warning("looking for tables to take failed: %s", e)
+            return
+        if not rows:
+            return
+        log.warning("%s takes %d tables: %s", self.node, len(rows), ", ".join(r.id for r in rows))
+        for row in rows:
+            self.owned.add(row.id)
+        metrics.LEASES.labels("taken").inc(len(rows))
+        await self.adopt(rows)
