@@ -117,7 +117,7 @@ def test_friends_request_accept_and_see_each_other_online_with_their_tables(soci
         assert b.until("friends") == {
             "type": "friends",
             "event": "request",
-            "player": {"id": ann.id, "name": "Ann"},
+            "player": {"id": ann.id, "name": "Ann", "guest": True},
         }
         lists = social.client.get("/api/friends", headers=bob.headers).json()
         assert lists["incoming"] == [{"id": ann.id, "name": "Ann"}] and lists["friends"] == []

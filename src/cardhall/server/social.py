@@ -229,7 +229,7 @@ async def request_friend(request: Request) -> Response:
     if outcome == "friends":
         raise refused(me, "already_friends", f"you and player {other.id} are friends", "a friend request")
     event = "request" if outcome == "requested" else "accepted"
-    ctx.social.presence.send(other.id, FriendsFrame(event=event, player=PlayerInfo(me.id, me.name)))
+    ctx.social.presence.send(other.id, FriendsFrame(event=event, player=PlayerInfo(me.id, me.name, me.guest)))
     return core.json_response({"status": "requested" if outcome == "requested" else "friends"}, 201)
 
 
@@ -240,7 +240,9 @@ async def answer(request: Request, accept: bool) -> Response:
     if not await ctx.store.answer_request(other.id, me.id, accept):
         raise refused(me, "no_such_request", f"player {other.id} has not asked you", "an answer")
     if accept:
-        ctx.social.presence.send(other.id, FriendsFrame(event="accepted", player=PlayerInfo(me.id, me.name)))
+        ctx.social.presence.send(
+            other.id, FriendsFrame(event="accepted", player=PlayerInfo(me.id, me.name, me.guest))
+        )
     return core.json_response({"status": "friends" if accept else "refused"})
 
 
@@ -310,7 +312,10 @@ async def invite(request: Request) -> Response:
         raise refused(me, "not_online", f"player {data.player} is not online now", "an invitation")
     ctx.social.limiter.invitation(me.id)
     frame = InvitedFrame(
-        table=host.id, game=host.row.game, sender=PlayerInfo(me.id, me.name), invitation=host.invitation
+        table=host.id,
+        game=host.row.game,
+        sender=PlayerInfo(me.id, me.name, me.guest),
+        invitation=host.invitation,
     )
     return core.json_response({"delivered": ctx.social.presence.send(data.player, frame)})
 
