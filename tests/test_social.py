@@ -207,7 +207,7 @@ def test_an_invitation_reaches_a_friend_on_the_lobby_page_and_opens_the_private_
             "type": "invited",
             "table": table,
             "game": "hokm",
-            "from": {"id": ann.id, "name": "Ann"},
+            "from": {"id": ann.id, "name": "Ann", "guest": True},
             "invitation": invitation,
         }
         b.send(type="join", table=table, invitation=got["invitation"])
