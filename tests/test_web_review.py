@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,6 +22,7 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     Page,
     api,
     browser,
+    checked_page,
     enter,
     shot,
 )
@@ -43,14 +43,8 @@ def review_url(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture(name="page")
 def review_page(browser: Browser, review_url: str) -> Iterator[Page]:  # noqa: F811
-    context = browser.new_context(viewport=DESKTOP, base_url=review_url)
-    context.set_default_timeout(WAIT_MS)
-    page = context.new_page()
-    errors: list[Any] = []
-    page.on("pageerror", lambda error: errors.append(error))
-    yield page
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
+    with checked_page(browser, review_url) as page:
+        yield page
 
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +59,9 @@ def base_url(tmp_path: Path) -> Iterator[str]:
         print(f"--- the server's output ---\n{server_log(db).read_text(errors='replace')}")
 
 
-@pytest.fixture(name="page")
-def browser_page(browser: Browser, base_url: str) -> Iterator[Page]:
-    """A desktop-sized page of a fresh server; any script error in it fails the test."""
+@contextmanager
+def checked_page(browser: Browser, base_url: str) -> Iterator[Page]:
+    """A desktop-sized page of the server at ``base_url``; any script error in it fails the test."""
     context = browser.new_context(viewport=DESKTOP, base_url=base_url)
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
@@ -69,6 +70,13 @@ def browser_page(browser: Browser, base_url: str) -> Iterator[Page]:
     yield page
     context.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+@pytest.fixture(name="page")
+def browser_page(browser: Browser, base_url: str) -> Iterator[Page]:
+    """A desktop-sized page of a fresh server; any script error in it fails the test."""
+    with checked_page(browser, base_url) as page:
+        yield page
 
 
 def shot(page: Page, name: str, full_page: bool = True) -> None:
