@@ -83,7 +83,7 @@ def test_a_player_reviews_his_play_in_the_replay(page: Page, lang: str) -> None:
     assert decisions, "a Hokm deal has decisions"
     assert page.locator(".review-plot circle.dot").count() == len(decisions)
     assert page.locator(".review-deals li").count() == len(review["review"]["deals"])
-    accuracy = round(review["review"]["match"]["accuracy"])
+    accuracy = int(review["review"]["match"]["accuracy"] + 0.5)  # (as the page's Math.round)
     status = page.inner_text(".review-status")
     assert (str(accuracy) if lang == "en" else "%") in status
     # A decision's point steps the replay to its move, which the review marks.
