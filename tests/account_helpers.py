@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-import pytest
 from argon2 import PasswordHasher
 from starlette.testclient import TestClient
 
@@ -24,14 +22,6 @@ CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 ORIGIN = {"Origin": "http://testserver"}  # the test client's own site
 PASSWORD = "correct horse battery"
 BACKENDS = ["sqlite", "postgresql"]
-
-
-def backend_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if backend == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'accounts.db'}"
-    server = request.getfixturevalue("postgres")
-    url: str = server.create_database()
-    return url
 
 
 @contextmanager

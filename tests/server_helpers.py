@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from cardhall.loadclient import Client, in_process
@@ -43,6 +44,23 @@ def server(
     app = create_app(url, limits=limits, admin_token=admin_token, review_budget=review_budget)
     with TestClient(app) as client:
         yield client
+
+
+def store_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh store of ``backend``: an SQLite file, or a new database on the session's PostgreSQL
+    (the ``postgres`` fixture: its test is marked ``postgres``)."""
+    if backend == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}"
+    server = request.getfixturevalue("postgres")
+    url: str = server.create_database()
+    return url
+
+
+def refused(response: Any, status: int, code: str) -> str:
+    """Check that an HTTP answer refuses with ``status`` and error ``code``; its message."""
+    assert response.status_code == status and response.json()["error"] == code, response.text
+    message: str = response.json()["message"]
+    return message
 
 
 def new_player(client: TestClient, name: str = "Ann") -> str:

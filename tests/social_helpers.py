@@ -1,17 +1,15 @@
 """Helpers for the tests of playing with people one knows (``tests/test_social*.py``): the app on SQLite
-or on the session's PostgreSQL (the ``social`` fixture of each test file, parametrised by
-:func:`backend_url`), people with their ids, friends, private tables, and the store read directly
-(through the test client's portal) to check that a refusal changed nothing."""
+or on the session's PostgreSQL (the ``social`` fixture of each test file, its store from
+:func:`tests.server_helpers.store_url`), people with their ids, friends, private tables, and the store
+read directly (through the test client's portal) to check that a refusal changed nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
-import pytest
 from starlette.testclient import TestClient
 
 from cardhall.server.app import create_app
@@ -22,16 +20,6 @@ from tests.server_helpers import FAST, auth
 T = TypeVar("T")
 BACKENDS = ["sqlite", "postgresql"]
 ADMIN = "the-operators-token-0123456789"
-
-
-def backend_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh store for ``request.param``: an SQLite file, or a new database on the session's
-    PostgreSQL (its test is marked ``postgres``)."""
-    if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'social.db'}"
-    server = request.getfixturevalue("postgres")
-    url: str = server.create_database()
-    return url
 
 
 @dataclass
@@ -96,7 +84,3 @@ def hall(url: str, limits: Limits | None = None) -> Iterator[Hall]:
     limits = Limits().unpaced() if limits is None else limits
     with TestClient(create_app(url, limits=limits, admin_token=ADMIN)) as client:
         yield Hall(client)
-
-
-def refused(response: Any, status: int, code: str) -> None:
-    assert response.status_code == status and response.json()["error"] == code, response.text

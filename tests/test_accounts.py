@@ -6,8 +6,8 @@ the ratings that cannot be farmed (the farming case played through the websocket
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -24,7 +24,6 @@ from tests.account_helpers import (
     PASSWORD,
     account,
     app,
-    backend_url,
     cheapest_stay,
     fold_or_first,
     guest,
@@ -33,25 +32,18 @@ from tests.account_helpers import (
     sign_in,
     sign_up,
 )
-from tests.server_helpers import FAST, auth, play_to_the_end, session
+from tests.server_helpers import FAST, auth, play_to_the_end, refused, session, store_url
 
 
 @pytest.fixture(params=BACKENDS)
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return backend_url(request.param, request, tmp_path)
+    return store_url(request.param, request, tmp_path)
 
 
 @pytest.fixture
-def client(url: str) -> Any:
+def client(url: str) -> Iterator[TestClient]:
     with app(url) as c:
         yield c
-
-
-def error(response: Any, status: int, code: str) -> str:
-    assert response.status_code == status, response.text
-    assert response.json()["error"] == code, response.text
-    message: str = response.json()["message"]
-    return message
 
 
 def quick_match(client: TestClient, token: str) -> str:
@@ -86,7 +78,7 @@ def test_a_guest_made_an_account_keeps_his_id_history_and_ratings(client: TestCl
         "guest": False,
     }
     # The guest's token died: a password guards him now.
-    error(client.get("/api/players/me", headers=auth(token)), 401, "bad_token")
+    refused(client.get("/api/players/me", headers=auth(token)), 401, "bad_token")
 
 
 def test_the_account_name_may_differ_from_the_guest_name_and_is_his_name_everywhere(
@@ -117,12 +109,12 @@ def test_signing_out_ends_this_session_only_or_every_one(client: TestClient) -> 
     third = sign_in(client, "Ann").json()["token"]
     out = client.post("/api/signout", json={}, headers=auth(first))
     assert out.status_code == 200 and out.json() == {"ended": 1}
-    error(client.get("/api/players/me", headers=auth(first)), 401, "bad_token")
+    refused(client.get("/api/players/me", headers=auth(first)), 401, "bad_token")
     assert client.get("/api/players/me", headers=auth(second)).status_code == 200
     out = client.post("/api/signout", json={"everywhere": True}, headers=auth(second))
     assert out.json() == {"ended": 2}
     for token in (second, third):
-        error(client.get("/api/players/me", headers=auth(token)), 401, "bad_token")
+        refused(client.get("/api/players/me", headers=auth(token)), 401, "bad_token")
     assert read(client, lambda s: s.sessions(ann)) == 0
     assert sign_in(client, "Ann").status_code == 201  # the account stays
 
@@ -156,8 +148,8 @@ def test_a_new_password_ends_the_other_sessions_and_the_old_one_stops_working(cl
     )
     assert changed.status_code == 200, changed.text
     assert client.get("/api/players/me", headers=auth(mine)).status_code == 200
-    error(client.get("/api/players/me", headers=auth(other)), 401, "bad_token")
-    error(sign_in(client, "Ann"), 401, "bad_credentials")
+    refused(client.get("/api/players/me", headers=auth(other)), 401, "bad_token")
+    refused(sign_in(client, "Ann"), 401, "bad_credentials")
     assert sign_in(client, "Ann", "a new long one").status_code == 201
 
 
@@ -186,7 +178,7 @@ def test_the_browser_gets_an_httponly_samesite_cookie_and_no_token(client: TestC
         }
     out = client.post("/api/signout", json={}, headers=ORIGIN)
     assert out.status_code == 200 and "cardhall_session=" in out.headers["set-cookie"]
-    error(client.get("/api/players/me"), 401, "not_authenticated")
+    refused(client.get("/api/players/me"), 401, "not_authenticated")
 
 
 def test_a_guest_signed_up_from_the_browser_gets_the_cookie(client: TestClient) -> None:
@@ -219,20 +211,20 @@ def test_a_players_page_has_his_ratings_history_totals_and_matches(client: TestC
 
 def test_a_page_of_nobody_is_404(client: TestClient) -> None:
     for path in ("999999", "ann", "-1", "1e3", "9" * 40):
-        error(client.get(f"/api/players/{path}"), 404, "no_such_player")
+        refused(client.get(f"/api/players/{path}"), 404, "no_such_player")
 
 
 # --- refusals -------------------------------------------------------------------------------------------
 
 
 def test_signing_up_needs_a_player_and_refuses_a_second_account(client: TestClient) -> None:
-    error(client.post("/api/account", json={"name": "Ann", "password": PASSWORD}), 401, "not_authenticated")
+    refused(client.post("/api/account", json={"name": "Ann", "password": PASSWORD}), 401, "not_authenticated")
     bad = {"Authorization": "Bearer nothing-like-a-token"}
-    error(
+    refused(
         client.post("/api/account", json={"name": "Ann", "password": PASSWORD}, headers=bad), 401, "bad_token"
     )
     _, token = account(client, "Ann")
-    error(
+    refused(
         client.post("/api/account", json={"name": "Ann2", "password": PASSWORD}, headers=auth(token)),
         409,
         "already_an_account",
@@ -243,7 +235,7 @@ def test_signing_up_needs_a_player_and_refuses_a_second_account(client: TestClie
 def test_a_name_taken_in_another_case_or_look_is_refused(client: TestClient, taken: str) -> None:
     account(client, "Annl" if taken in ("AnnI", "Ann1") else "Ann")
     _, token = guest(client, "Bob")
-    error(
+    refused(
         client.post("/api/account", json={"name": taken, "password": PASSWORD}, headers=auth(token)),
         409,
         "name_taken",
@@ -270,7 +262,7 @@ def test_a_bad_account_name_is_refused_naming_what_is_wrong(
     client: TestClient, name: str, named: str
 ) -> None:
     _, token = guest(client, "Bob")
-    message = error(
+    message = refused(
         client.post("/api/account", json={"name": name, "password": PASSWORD}, headers=auth(token)),
         400,
         "bad_name",
@@ -289,7 +281,7 @@ def test_names_of_every_script_are_accounts() -> None:
 @pytest.mark.parametrize("password", ["x" * (MIN_PASSWORD - 1), "x" * (MAX_PASSWORD + 1)])
 def test_a_password_too_short_or_too_long_is_refused(client: TestClient, password: str) -> None:
     _, token = guest(client, "Bob")
-    message = error(
+    message = refused(
         client.post("/api/account", json={"name": "Bob", "password": password}, headers=auth(token)),
         400,
         "bad_password",
@@ -298,7 +290,7 @@ def test_a_password_too_short_or_too_long_is_refused(client: TestClient, passwor
     changed = client.post(
         "/api/account/password", json={"current": PASSWORD, "new": password}, headers=auth(token)
     )
-    error(changed, 400, "bad_password")
+    refused(changed, 400, "bad_password")
 
 
 @pytest.mark.parametrize(
@@ -322,11 +314,11 @@ def test_bodies_of_the_wrong_shape_are_refused(client: TestClient, route: str, b
 
 def test_a_guest_has_no_session_to_end_and_no_password_to_change(client: TestClient) -> None:
     _, token = guest(client)
-    error(client.post("/api/signout", json={}, headers=auth(token)), 409, "not_an_account")
+    refused(client.post("/api/signout", json={}, headers=auth(token)), 409, "not_an_account")
     changed = client.post(
         "/api/account/password", json={"current": PASSWORD, "new": "a new long one"}, headers=auth(token)
     )
-    error(changed, 409, "not_an_account")
+    refused(changed, 409, "not_an_account")
     assert client.get("/api/players/me", headers=auth(token)).status_code == 200
 
 
@@ -335,9 +327,9 @@ def test_a_wrong_current_password_changes_nothing(client: TestClient) -> None:
     changed = client.post(
         "/api/account/password", json={"current": "not the one", "new": "a new long one"}, headers=auth(token)
     )
-    error(changed, 401, "bad_credentials")
+    refused(changed, 401, "bad_credentials")
     assert sign_in(client, "Ann").status_code == 201
-    error(sign_in(client, "Ann", "a new long one"), 401, "bad_credentials")
+    refused(sign_in(client, "Ann", "a new long one"), 401, "bad_credentials")
 
 
 def test_a_sign_in_says_the_same_for_an_unknown_name_and_a_wrong_password(client: TestClient) -> None:
@@ -352,8 +344,8 @@ def test_a_sign_in_says_the_same_for_an_unknown_name_and_a_wrong_password(client
             "message": "no account has this name and password",
         }
     )
-    error(sign_in(client, "", ""), 401, "bad_credentials")  # nothing to tell either
-    error(sign_in(client, "Ann\x00", PASSWORD), 401, "bad_credentials")  # no name an account may have
+    refused(sign_in(client, "", ""), 401, "bad_credentials")  # nothing to tell either
+    refused(sign_in(client, "Ann\x00", PASSWORD), 401, "bad_credentials")  # no name an account may have
 
 
 # --- throttling -------------------------------------------------------------------------------------------
@@ -368,15 +360,15 @@ def test_repeated_failed_sign_ins_are_refused_with_retry_after_even_with_the_rig
         account(client, "Ann")
         account(client, "Bob")
         for _ in range(3):
-            error(sign_in(client, "Ann", "guess"), 401, "bad_credentials")
-        refused = sign_in(client, "ann")  # the right password: refused all the same, before any hashing
-        error(refused, 429, "rate_limited")
-        assert int(refused.headers["Retry-After"]) >= 1
+            refused(sign_in(client, "Ann", "guess"), 401, "bad_credentials")
+        answer = sign_in(client, "ann")  # the right password: refused all the same, before any hashing
+        refused(answer, 429, "rate_limited")
+        assert int(answer.headers["Retry-After"]) >= 1
         assert sign_in(client, "Bob").status_code == 201  # another name is not held up yet
         for _ in range(2):
-            error(sign_in(client, "Nobody", "guess"), 401, "bad_credentials")
-        error(sign_in(client, "Bob"), 429, "rate_limited")  # the address's failures: 5 now
-        message = error(sign_in(client, "Carol", "x"), 429, "rate_limited")
+            refused(sign_in(client, "Nobody", "guess"), 401, "bad_credentials")
+        refused(sign_in(client, "Bob"), 429, "rate_limited")  # the address's failures: 5 now
+        message = refused(sign_in(client, "Carol", "x"), 429, "rate_limited")
         assert "failed sign-ins from one address" in message
 
 
@@ -385,14 +377,14 @@ def test_making_accounts_is_rated_per_address(url: str) -> None:
         account(client, "Ann")
         _, bob = guest(client, "Bob")
         taken = client.post("/api/account", json={"name": "ANN", "password": PASSWORD}, headers=auth(bob))
-        error(taken, 409, "name_taken")  # refused before the rate: it takes nothing from it
+        refused(taken, 409, "name_taken")  # refused before the rate: it takes nothing from it
         sign_up(client, bob, "Bob")
         _, token = guest(client, "Carol")
-        refused = client.post(
+        answer = client.post(
             "/api/account", json={"name": "Carol", "password": PASSWORD}, headers=auth(token)
         )
-        error(refused, 429, "rate_limited")
-        assert "Retry-After" in refused.headers
+        refused(answer, 429, "rate_limited")
+        assert "Retry-After" in answer.headers
 
 
 # --- ratings that cannot be farmed ------------------------------------------------------------------------

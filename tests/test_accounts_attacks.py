@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -19,27 +19,32 @@ from starlette.testclient import TestClient
 from cardhall.server import names
 from cardhall.server.rates import Limits, Rate
 from cardhall.server.sessions import COOKIE
-from tests.account_helpers import BACKENDS, ORIGIN, PASSWORD, account, app, backend_url, guest, read, sign_in
-from tests.server_helpers import auth
-
-EVIL = {"Origin": "https://evil.example"}
-NEW = {"current": PASSWORD, "new": "the attacker's password"}
+from tests.account_helpers import (
+    BACKENDS,
+    ORIGIN,
+    PASSWORD,
+    account,
+    app,
+    guest,
+    read,
+    sign_in,
+)
+from tests.server_helpers import auth, refused, store_url
 
 
 @pytest.fixture(params=BACKENDS)
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return backend_url(request.param, request, tmp_path)
+    return store_url(request.param, request, tmp_path)
 
 
 @pytest.fixture
-def client(url: str) -> Any:
+def client(url: str) -> Iterator[TestClient]:
     with app(url) as c:
         yield c
 
 
-def refused(response: Any, status: int, code: str) -> None:
-    assert response.status_code == status, response.text
-    assert response.json()["error"] == code, response.text
+EVIL = {"Origin": "https://evil.example"}
+NEW = {"current": PASSWORD, "new": "the attacker's password"}
 
 
 def password_is(client: TestClient, name: str, password: str) -> bool:

@@ -13,15 +13,15 @@ import pytest
 
 from cardhall.cli import main
 from cardhall.server.rates import Limits, Rate
-from tests.server_helpers import FAST, Session, attach, free_port, http, running_server
-from tests.social_helpers import ADMIN, BACKENDS, Hall, backend_url, hall, refused
+from tests.server_helpers import FAST, Session, attach, free_port, http, refused, running_server, store_url
+from tests.social_helpers import ADMIN, BACKENDS, Hall, hall
 
 NEVER = 1e-9  # a rate that does not refill within a test
 
 
 @pytest.fixture(params=BACKENDS)
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return backend_url(request, tmp_path)
+    return store_url(request.param, request, tmp_path)
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from cardhall.server.rates import Limits, Rate
-from tests.server_helpers import FAST, attach
-from tests.social_helpers import BACKENDS, Hall, Person, backend_url, hall, refused
+from tests.server_helpers import FAST, attach, refused, store_url
+from tests.social_helpers import BACKENDS, Hall, Person, hall
 
 NEVER = 1e-9
 MARKUP = [
@@ -28,7 +28,7 @@ MARKUP = [
 
 @pytest.fixture(params=BACKENDS)
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return backend_url(request, tmp_path)
+    return store_url(request.param, request, tmp_path)
 
 
 @pytest.fixture
