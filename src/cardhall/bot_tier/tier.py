@@ -49,10 +49,10 @@ def run_ticket(kind: str, payload: Any, budget_ms: int, deadline: float | None) 
     raise ValueError(f"unknown bot tier job kind {kind!r}")
 
 
-WORKER_NICENESS = 10  # the searches yield the CPU to the server's event loop (see _worker_setup)
+WORKER_NICENESS = 10  # the searches yield the CPU to the server's event loop (see worker_setup)
 
 
-def _worker_setup() -> None:
+def worker_setup() -> None:
     """In each worker process. Niced: on the server's machine a search must never starve the event loop
     that plays every table's moves on time (measured: two un-niced workers on two busy cores delayed bot
     moves past their deadlines by up to 1.4 s, the loop's timers firing late; a search that runs late
@@ -79,7 +79,7 @@ class InProcessTier:
     @property
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_setup)
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=worker_setup)
         return self._pool
 
     async def _run(self, ticket: Ticket, budget_ms: int) -> Any:

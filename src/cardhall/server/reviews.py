@@ -10,9 +10,10 @@ stored, one per table and seat. What was chosen:
   review is a ``review`` job of the tier (:mod:`cardhall.bot_tier`), taken by any ``cardhall bots``
   worker after the moves waiting there; on the embedded default it runs in a worker process of its
   own, not in the server's bot workers, since a review holds a worker for tens of seconds and every
-  ``hard`` move meanwhile would fall back to the rules move. That worker runs at a lower CPU priority
-  (``nice`` 10), so on a busy machine the tables' work comes first. One job per table and seat at a
-  time: asking again while it runs joins it; asking for a stored review returns it, with no job.
+  ``hard`` move meanwhile would fall back to the rules move. That worker is set up as the bot tier's
+  are (:func:`cardhall.bot_tier.tier.worker_setup`: ``nice`` 10, so on a busy machine the tables'
+  work comes first). One job per table and seat at a time: asking again while it runs joins it;
+  asking for a stored review returns it, with no job.
 - **Reproducible**: the server's budget (``DEFAULT_BUDGET`` unless the server is given another) and
   seed 0: the stored review is the one ``cardhall review --seat N --budget B --seed 0`` prints for the
   record.
@@ -26,12 +27,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
+from cardhall.bot_tier.tier import worker_setup
 from cardhall.core import Record
 from cardhall.review import DEFAULT_BUDGET, review
 from cardhall.store import ReviewRow, Store
@@ -41,11 +42,6 @@ log = logging.getLogger(__name__)
 MAX_PENDING: Final = 32
 MAX_PENDING_PER_PERSON: Final = 2
 REVIEW_SEED: Final = 0
-WORKER_NICENESS: Final = 10
-
-
-def _lower_priority() -> None:
-    os.nice(WORKER_NICENESS)
 
 
 @dataclass
@@ -96,7 +92,7 @@ class Reviews:
     def pool(self) -> Executor:
         """The review worker, started at the first review."""
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority)
+            self._pool = ProcessPoolExecutor(max_workers=1, initializer=worker_setup)
         return self._pool
 
     async def status(self, table_id: str, seat: int) -> dict[str, Any]:
