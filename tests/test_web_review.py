@@ -7,11 +7,14 @@ Bengali; at a table with hints he asks for one and sees the move suggested. Scre
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+import cardhall
 
 from tests.server_helpers import free_port, running_server, server_log
 from tests.web_helpers import (  # noqa: F401 (fixtures)
@@ -50,8 +53,15 @@ def review_page(browser: Browser, review_url: str) -> Iterator[Page]:  # noqa: F
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
+WEB = Path(cardhall.__file__).parent / "web"
+ENGLISH = json.loads((WEB / "i18n" / "en.json").read_text("utf-8"))
+
+
 def card_text(label: str) -> str:
-    """A Hokm action's label as the page writes it: ``play 10S`` is ``play 10♠``."""
+    """A Hokm action's label as the English page writes it: a whole label the catalogue names
+    (``bid bas`` is ``Bas``) by its entry, else ``play 10S`` is ``play 10♠``."""
+    if f"table.action.{label}" in ENGLISH:
+        return str(ENGLISH[f"table.action.{label}"])
     verb, _, card = label.partition(" ")
     return f"{verb} {card[:-1]}{SUITS[card[-1]]}" if card and card[-1] in SUITS else label
 
