@@ -46,9 +46,11 @@ from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, option_text, rules_text
 from cardhall.server import accounts, guard, health, names
 from cardhall.server.cluster import ClusterOptions
+from cardhall.server.cluster.views import HallViews, entry, people
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.host import TableHost
+from cardhall.server.host.frames import seat_entries
 from cardhall.server.http import (
     NewTable,
     address,
@@ -130,26 +132,22 @@ def option_data(owner: str, option: Option) -> dict[str, Any]:
 
 @api
 async def my_tables(request: Request) -> Response:
-    """The tables in memory where the player holds a seat he has not left (waiting or playing), so a
-    page can take him back to any of them: each summary with his seat (``you``), whether the match
-    waits for him now (``your_turn``) and the table's last event number (``n``)."""
+    """The tables where the player holds a seat he has not left (waiting or playing), so a page can
+    take him back to any of them: each summary with his seat (``you``), whether the match waits for
+    him now (``your_turn``) and the table's last event number (``n``). This process's tables as they
+    are; in a hall of many, the others' from their owners' seated index
+    (:mod:`cardhall.server.cluster.views`), a beat behind at most."""
     player = await bearer(request)
     out = []
     for host in list(context(request).lobby.hosts.values()):
-        if host.row.status not in ("waiting", "playing"):
-            continue
-        seat = next((s.seat for s in host.row.seats if s.kind == "person" and s.player_id == player.id), None)
-        if seat is None or host.row.seats[seat].left:
-            continue
-        table = host.table
-        out.append(
-            {
-                **host.summary(),
-                "you": seat,
-                "your_turn": table is not None and seat in table.to_act,
-                "n": 0 if table is None else table.number,
-            }
-        )
+        seat = people(host).get(player.id)
+        if seat is not None:
+            out.append(entry(host, seat))
+    views: HallViews | None = getattr(request.app.state, "views", None)
+    if views is not None:
+        out.extend((await views.seated([player.id])).get(player.id, []))
+    for e in out:
+        e.pop("private", None)  # (the protocol's summary: whose table it is, not how it is reached)
     return json_response({"tables": out})
 
 
@@ -387,11 +385,43 @@ def admin_summary(host: TableHost) -> dict[str, Any]:
     }
 
 
+# How many of the hall's unfinished tables the operator's listing shows at most (newest first).
+ADMIN_LIMIT = 1000
+
+
 @api
 async def admin_tables(request: Request) -> Response:
+    """The tables this process holds, and in a hall of many every other waiting or playing table from
+    the store (which holds the truth of who owns each: its lease's ``node``, null while it moves)."""
     operator(request)
-    hosts = context(request).lobby.hosts.values()
-    return json_response({"tables": [admin_summary(h) for h in hosts]})
+    ctx = context(request)
+    here = dict(ctx.lobby.hosts)
+    out = [{**admin_summary(h), "node": ctx.node} for h in here.values()]
+    if ctx.cluster is not None:
+        rows = [r for r in await ctx.store.tables(("waiting", "playing"), ADMIN_LIMIT) if r.id not in here]
+        counts = await ctx.store.action_counts([r.id for r in rows])
+        out.extend(stored_admin_summary(r, counts.get(r.id, 0)) for r in rows)
+    return json_response({"tables": out})
+
+
+def stored_admin_summary(row: TableRow, actions: int) -> dict[str, Any]:
+    """A table of another process, as the store has it (its connections are its owner's to count)."""
+    seats = msgspec.to_builtins(seat_entries(row.seats, None, [0] * len(row.seats)))
+    for seat in seats:
+        seat["connected"] = None  # (not known here)
+    return {
+        "table": row.id,
+        "game": row.game,
+        "status": row.status.value,
+        "seats": seats,
+        "settings": row.settings,
+        "rematch_of": row.rematch_of,
+        "actions": actions,
+        "connections": None,
+        "owner": row.owner_id,
+        "created_at": row.created_at.isoformat(),
+        "node": row.node,
+    }
 
 
 @api
@@ -475,15 +505,23 @@ def create_app(
             bots_url=bots_url,
             cluster=cluster,
         )
+        views = None
         if cluster is not None:
             from cardhall.server.cluster.node import Cluster
+            from cardhall.server.cluster.views import hall_views
 
             ctx.cluster = Cluster(ctx, cluster.node, cluster.bus, cluster.directory)
+            views = hall_views(ctx, cluster)  # (the seated index, the hall's presence)
         app.state.ctx = ctx
+        app.state.views = views
         await ctx.start()
+        if views is not None:
+            await views.start()
         try:
             yield
         finally:
+            if views is not None:
+                await views.stop()
             await ctx.stop()
 
     def reading(path: str, endpoint: Any) -> Route:

@@ -71,6 +71,14 @@ class Relations:
         for host in hosts:
             host.invitation = invitations.get(host.id)
 
+    async def invitations(self, table_ids: Iterable[str]) -> dict[str, str]:
+        """The invitations of those of ``table_ids`` that are private (the store keeps them): what a
+        process taking tables over from another gives them back with :meth:`restore`, so a private
+        table stays private on its new owner. Raises when the store fails (then the tables are not
+        taken: one brought back open to all would be reached without its invitation)."""
+        ids = list(table_ids)
+        return await self.store.private_tables(ids) if ids else {}
+
     # --- who may be here ------------------------------------------------------------------------
 
     async def refuse_banned(self, player: PlayerRow, ref: Any = None) -> None:

@@ -35,10 +35,11 @@ from starlette.routing import Route
 
 from cardhall.errors import CardhallError
 from cardhall.server import http as core
+from cardhall.server.cluster.views import HallViews, people
 from cardhall.server.protocol import FriendsFrame, InvitedFrame, PlayerInfo, ProtocolError
 from cardhall.server.relations import WS_BANNED
 from cardhall.server.settings import bot_for_level
-from cardhall.store import PlayerRow, ReportRow, SeatKind
+from cardhall.store import PlayerRow, ReportRow, SeatKind, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -147,36 +148,69 @@ async def create_private_table(request: Request) -> Response:
     )
 
 
+async def held_table(request: Request, table_id: str) -> tuple[TableRow, str | None] | None:
+    """A table and its invitation (None: open to all): this process's as it holds it; in a hall of
+    many, another process's as the store has it (the store keeps every private table's invitation:
+    ``private_tables``). None: no such table (here, on the one process)."""
+    ctx = core.context(request)
+    host = ctx.lobby.hosts.get(table_id)
+    if host is not None:
+        return host.row, host.invitation
+    if ctx.cluster is None:
+        return None
+    row = await ctx.store.table(table_id)
+    if row is None:
+        return None
+    return row, (await ctx.store.private_tables([table_id])).get(table_id)
+
+
 @core.api
 async def private_invitation(request: Request) -> Response:
     """The link again, for the table's people and its creator (anyone else: no such table)."""
     player = await core.bearer(request)
     table_id = request.path_params["table"]
-    host = core.context(request).lobby.hosts.get(table_id)
-    seated = host is not None and any(
-        s.kind == SeatKind.PERSON and s.player_id == player.id for s in host.row.seats
+    held = await held_table(request, table_id)
+    row, invitation = held if held is not None else (None, None)
+    seated = row is not None and any(
+        s.kind == SeatKind.PERSON and s.player_id == player.id for s in row.seats
     )
-    if host is None or host.invitation is None or not (seated or host.row.owner_id == player.id):
+    if row is None or invitation is None or not (seated or row.owner_id == player.id):
         raise refused(player, "no_such_table", f"no private table {table_id!r} of yours", "an invitation")
-    return core.json_response(
-        {"table": host.id, "invitation": host.invitation, "link": link(host.id, host.invitation)}
-    )
+    return core.json_response({"table": row.id, "invitation": invitation, "link": link(row.id, invitation)})
 
 
 # --- friends --------------------------------------------------------------------------------------
 
 
-def seats_of(request: Request, player: int) -> list[dict[str, Any]]:
-    """The open tables (not private) where ``player`` holds a seat he has not left."""
-    out = []
+def hall_views(request: Request) -> HallViews | None:
+    """This process's views of the hall (None: the one process of the embedded default)."""
+    views: HallViews | None = getattr(request.app.state, "views", None)
+    return views
+
+
+def seat_entry(table: str, game: str, status: str, seat: int) -> dict[str, Any]:
+    return {"table": table, "game": game, "status": status, "seat": seat}
+
+
+async def seats_of(request: Request, players: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """The open tables (not private) where each of ``players`` holds a seat he has not left: this
+    process's as they are, the other processes' from their seated index
+    (:mod:`cardhall.server.cluster.views`)."""
+    out: dict[int, list[dict[str, Any]]] = {p: [] for p in players}
     for host in list(core.context(request).lobby.hosts.values()):
-        if host.invitation is not None or host.row.status not in ("waiting", "playing"):
+        if host.invitation is not None:
             continue
-        for s in host.row.seats:
-            if s.kind == SeatKind.PERSON and s.player_id == player and not s.left:
-                out.append(
-                    {"table": host.id, "game": host.row.game, "status": host.row.status.value, "seat": s.seat}
-                )
+        for player, seat in people(host).items():
+            if player in out:
+                out[player].append(seat_entry(host.id, host.row.game, host.row.status.value, seat))
+    views = hall_views(request)
+    if views is not None and players:
+        for player, listed in (await views.seated(players)).items():
+            out[player].extend(
+                seat_entry(e["table"], e["game"], e["status"], e["you"])
+                for e in listed
+                if not e.get("private")
+            )
     return out
 
 
@@ -189,15 +223,12 @@ async def friends(request: Request) -> Response:
     incoming, outgoing = await store.friend_requests(me.id)
     blocked = await store.blocked_by(me.id)
     names = await store.players([*mine, *incoming, *outgoing, *blocked])
-    online = ctx.social.presence.online(mine)
+    online = await ctx.social.presence.online(mine)
+    seats = await seats_of(request, [f for f in mine if f in online])
     return core.json_response(
         {
             "friends": [
-                {
-                    **info(names[f]),
-                    "online": f in online,
-                    "tables": seats_of(request, f) if f in online else [],
-                }
+                {**info(names[f]), "online": f in online, "tables": seats.get(f, [])}
                 for f in mine
                 if f in names
             ],
@@ -229,7 +260,9 @@ async def request_friend(request: Request) -> Response:
     if outcome == "friends":
         raise refused(me, "already_friends", f"you and player {other.id} are friends", "a friend request")
     event = "request" if outcome == "requested" else "accepted"
-    ctx.social.presence.send(other.id, FriendsFrame(event=event, player=PlayerInfo(me.id, me.name, me.guest)))
+    await ctx.social.presence.send(
+        other.id, FriendsFrame(event=event, player=PlayerInfo(me.id, me.name, me.guest))
+    )
     return core.json_response({"status": "requested" if outcome == "requested" else "friends"}, 201)
 
 
@@ -240,7 +273,7 @@ async def answer(request: Request, accept: bool) -> Response:
     if not await ctx.store.answer_request(other.id, me.id, accept):
         raise refused(me, "no_such_request", f"player {other.id} has not asked you", "an answer")
     if accept:
-        ctx.social.presence.send(
+        await ctx.social.presence.send(
             other.id, FriendsFrame(event="accepted", player=PlayerInfo(me.id, me.name, me.guest))
         )
     return core.json_response({"status": "friends" if accept else "refused"})
@@ -296,28 +329,24 @@ async def invite(request: Request) -> Response:
     me = await core.bearer(request)
     data = await core.body(request, Invitation)
     ctx = core.context(request)
-    host = ctx.lobby.hosts.get(data.table)
-    seated = host is not None and any(
-        s.kind == SeatKind.PERSON and s.player_id == me.id for s in host.row.seats
-    )
-    if host is None or (host.invitation is not None and not seated and host.row.owner_id != me.id):
+    held = await held_table(request, data.table)
+    row, invitation = held if held is not None else (None, None)
+    seated = row is not None and any(s.kind == SeatKind.PERSON and s.player_id == me.id for s in row.seats)
+    if row is None or (invitation is not None and not seated and row.owner_id != me.id):
         raise refused(me, "no_such_table", f"no open or running table {data.table!r}", "an invitation")
-    if host.row.status not in ("waiting", "playing"):
-        raise refused(me, "table_over", f"the match at table {host.id} is over", "an invitation")
-    if not seated and host.row.owner_id != me.id:
-        raise refused(me, "not_your_table", f"you do not play at table {host.id}", "an invitation")
+    if row.status not in ("waiting", "playing"):
+        raise refused(me, "table_over", f"the match at table {row.id} is over", "an invitation")
+    if not seated and row.owner_id != me.id:
+        raise refused(me, "not_your_table", f"you do not play at table {row.id}", "an invitation")
     if data.player == me.id or not await ctx.store.are_friends(me.id, data.player):
         raise refused(me, "not_friends", f"player {data.player} is not your friend", "an invitation")
-    if not ctx.social.presence.online([data.player]):
+    if not await ctx.social.presence.online([data.player]):
         raise refused(me, "not_online", f"player {data.player} is not online now", "an invitation")
     ctx.social.limiter.invitation(me.id)
     frame = InvitedFrame(
-        table=host.id,
-        game=host.row.game,
-        sender=PlayerInfo(me.id, me.name, me.guest),
-        invitation=host.invitation,
+        table=row.id, game=row.game, sender=PlayerInfo(me.id, me.name, me.guest), invitation=invitation
     )
-    return core.json_response({"delivered": ctx.social.presence.send(data.player, frame)})
+    return core.json_response({"delivered": await ctx.social.presence.send(data.player, frame)})
 
 
 # --- reports --------------------------------------------------------------------------------------
@@ -417,8 +446,10 @@ async def ban(request: Request) -> Response:
     ctx = core.context(request)
     await ctx.store.ban(who.id, reason, me.id)
     log.warning("moderator %d banned player %d: %s", me.id, who.id, reason)
-    ctx.social.presence.send(who.id, ProtocolError("banned", f"this account is banned: {reason}").frame())
-    closed = ctx.social.presence.end(who.id, WS_BANNED)
+    await ctx.social.presence.send(
+        who.id, ProtocolError("banned", f"this account is banned: {reason}").frame()
+    )
+    closed = await ctx.social.presence.end(who.id, WS_BANNED)
     return core.json_response({"player": who.id, "banned": True, "closed": closed})
 
 

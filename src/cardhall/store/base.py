@@ -145,6 +145,16 @@ class Store(ABC):
     async def last_action(self, table_id: str) -> ActionRow | None:
         """A table's last stored action (None before its first)."""
 
+    async def action_counts(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """How many actions each of ``table_ids`` has stored (a table without any: absent). The
+        operator's listing of the hall's tables, those of other processes included, reads it."""
+        counts = {}
+        for table_id in table_ids:
+            last = await self.last_action(table_id)
+            if last is not None:
+                counts[table_id] = last.number
+        return counts
+
     @abstractmethod
     async def unfinished(self) -> list[tuple[TableRow, list[ActionRow]]]:
         """Every waiting or playing table with its actions in order (a restart brings them back). A row

@@ -748,6 +748,18 @@ class SqlStore(SocialSql, Store):
             row = (await c.execute(query)).first()
         return None if row is None else ActionRow(table_id, row.number, row.seat, row.action)
 
+    async def action_counts(self, table_ids: Sequence[str]) -> dict[str, int]:
+        if not table_ids:
+            return {}
+        # (the greatest number of each table, from the actions' primary key (table_id, number))
+        query = (
+            select(ACTIONS.c.table_id, func.max(ACTIONS.c.number).label("n"))
+            .where(ACTIONS.c.table_id.in_(list(table_ids)))
+            .group_by(ACTIONS.c.table_id)
+        )
+        async with self._reading() as c:
+            return {r.table_id: int(r.n) for r in await c.execute(query)}
+
     async def mark_broken(self, table_id: str, problem: str) -> None:
         query = TABLES.update().where(TABLES.c.id == table_id).values(status="broken", problem=problem)
         async with self._writing() as c:

@@ -15,7 +15,18 @@ Choices:
 - Presence is a set of player ids per process (a player with connections on two processes is in
   both); the hall's is their union. The owner of a table knows who is connected to each seat from the
   connections at the table itself, wherever they are (``connected`` of each seat, the away timers):
-  presence here is for what is not one table's (the social features' friends online).
+  presence here is for what is not one table's. The social features' presence (friends online,
+  invitations, bans: who is connected and how to reach him) is
+  :class:`cardhall.server.presence.RedisPresence`, a hash per process beside these keys.
+- **Who sits where** (the seated index): each process publishes, per person seated at one of its
+  tables, his entries there (the table's summary, his seat, whether the match waits for him, its
+  event number, whether the table is private) in one hash per process, ``cardhall:seated:{node}``,
+  player id -> JSON, written at its beat for the people whose entries changed (only those) and
+  expiring with the process. A person's tables (``GET /api/players/me/tables``, the lobby's "your
+  tables" with its your-turn badge) and the tables a friend sits at are then one ``HMGET`` per live
+  process for the people asked about, whichever process answers: the owner knows whose turn it is,
+  the store does not (it would have to replay the match). The store stays the truth of which tables
+  exist and who holds them (the operator's listing reads it: :func:`cardhall.server.app.admin_tables`).
 """
 
 from __future__ import annotations
@@ -30,12 +41,21 @@ ALIVE_SECONDS = 4.0  # a process not heard from for this long is gone
 NODES = "cardhall:nodes"
 
 
+def now() -> float:
+    """The wall clock the beats are scored with (every process of the hall compares them)."""
+    return time.time()
+
+
 def _listing_key(node: str) -> str:
     return f"cardhall:listing:{node}"
 
 
 def _online_key(node: str) -> str:
     return f"cardhall:online:{node}"
+
+
+def _seated_key(node: str) -> str:
+    return f"cardhall:seated:{node}"
 
 
 Listing = dict[str, list[dict[str, Any]]]
@@ -64,6 +84,17 @@ class Directory:
         """``node`` stops: out of the hall now, not after its beat expires."""
         raise NotImplementedError
 
+    async def publish_seated(
+        self, node: str, changed: dict[int, str], dropped: set[int], whole: bool
+    ) -> None:
+        """``node``'s seated index: ``changed`` people's entries (JSON lists), ``dropped`` people no
+        longer seated there; ``whole``: ``changed`` is the whole index (rewritten). Renews its expiry."""
+        raise NotImplementedError
+
+    async def seated(self, player_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+        """The entries of ``player_ids`` at the tables of every live process."""
+        raise NotImplementedError
+
     async def close(self) -> None: ...
 
 
@@ -80,6 +111,7 @@ class LocalDirectory(Directory):
         self._beats: dict[str, float] = {}
         self._listings: dict[str, Listing] = {}
         self._online: dict[str, set[int]] = {}
+        self._seated: dict[str, dict[int, str]] = {}
 
     async def beat(self, node: str, listing: Listing | None, online: set[int] | None) -> None:
         self._beats[node] = time.monotonic()
@@ -105,6 +137,26 @@ class LocalDirectory(Directory):
         self._beats.pop(node, None)
         self._listings.pop(node, None)
         self._online.pop(node, None)
+        self._seated.pop(node, None)
+
+    async def publish_seated(
+        self, node: str, changed: dict[int, str], dropped: set[int], whole: bool
+    ) -> None:
+        index = {} if whole else self._seated.setdefault(node, {})
+        index.update(changed)
+        for player in dropped:
+            index.pop(player, None)
+        self._seated[node] = index
+
+    async def seated(self, player_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+        alive = await self.nodes()
+        wanted = set(player_ids)
+        out: dict[int, list[dict[str, Any]]] = {}
+        for node in sorted(alive):
+            for player, text in self._seated.get(node, {}).items():
+                if player in wanted:
+                    out.setdefault(player, []).extend(json.loads(text))
+        return out
 
 
 class RedisDirectory(Directory):
@@ -121,7 +173,7 @@ class RedisDirectory(Directory):
     async def beat(self, node: str, listing: Listing | None, online: set[int] | None) -> None:
         expire_ms = int(ALIVE_SECONDS * 1000)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(NODES, {node: time.time()})
+        pipe.zadd(NODES, {node: now()})
         if listing is not None:
             pipe.set(_listing_key(node), json.dumps(listing), px=expire_ms)
         else:
@@ -136,7 +188,7 @@ class RedisDirectory(Directory):
 
     async def nodes(self) -> set[str]:
         self.ops += 1
-        found = await self.redis.zrangebyscore(NODES, time.time() - ALIVE_SECONDS, "+inf")
+        found = await self.redis.zrangebyscore(NODES, now() - ALIVE_SECONDS, "+inf")
         return {n.decode() if isinstance(n, bytes) else str(n) for n in found}
 
     async def listing(self) -> Listing:
@@ -159,7 +211,39 @@ class RedisDirectory(Directory):
 
     async def leave(self, node: str) -> None:
         await self.redis.zrem(NODES, node)
-        await self.redis.delete(_listing_key(node), _online_key(node))
+        await self.redis.delete(_listing_key(node), _online_key(node), _seated_key(node))
+
+    async def publish_seated(
+        self, node: str, changed: dict[int, str], dropped: set[int], whole: bool
+    ) -> None:
+        key = _seated_key(node)
+        pipe = self.redis.pipeline(transaction=whole)  # (a rewrite is seen whole or not at all)
+        if whole:
+            pipe.delete(key)
+        elif dropped:
+            pipe.hdel(key, *(str(p) for p in dropped))
+        if changed:
+            pipe.hset(key, mapping={str(p): v for p, v in changed.items()})
+        pipe.pexpire(key, int(ALIVE_SECONDS * 1000))
+        self.ops += len(pipe.command_stack)
+        await pipe.execute()
+
+    async def seated(self, player_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+        wanted = list(dict.fromkeys(player_ids))
+        alive = sorted(await self.nodes())
+        if not wanted or not alive:
+            return {}
+        fields = [str(p) for p in wanted]
+        pipe = self.redis.pipeline(transaction=False)
+        for node in alive:
+            pipe.hmget(_seated_key(node), fields)
+        self.ops += len(alive)
+        out: dict[int, list[dict[str, Any]]] = {}
+        for values in await pipe.execute():
+            for player, value in zip(wanted, values, strict=True):
+                if value is not None:
+                    out.setdefault(player, []).extend(json.loads(value))
+        return out
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -409,6 +409,15 @@ class Cluster:
     async def _adopt(self, rows: Sequence[TableRow]) -> None:
         """Tables this process took (their leases ran out or were released): restored from the store,
         the hall told, the connections here at them attached."""
+        try:
+            # Read before any comes back: a private table is private from its first moment here.
+            invitations = await self.ctx.social.invitations([r.id for r in rows])
+        except StoreUnavailableError as e:
+            log.warning("tables %s: their privacy cannot be read (%s): released", [r.id for r in rows], e)
+            for row in rows:
+                self.leases.owned.discard(row.id)
+                self.spawn(self._release(row.id))
+            return
         for row in rows:
             if row.id in self.ctx.lobby.hosts:
                 # Held here still, with the old fence (its lease ran out while the store was out of
@@ -427,6 +436,7 @@ class Cluster:
             if host is None:
                 self.leases.owned.discard(row.id)
                 continue
+            self.ctx.social.restore([host], invitations)  # (no await since it was adopted)
             self.owners.pop(row.id, None)
             self._send(HALL, {"k": "owner", "table": row.id, "node": self.node})
             self.spawn(self._reattach(row.id))

@@ -1,0 +1,206 @@
+"""What a process tells the hall about its tables and its people, so that the views that are not one
+table's are the same whichever process answers: the seated index (who sits at which of its tables,
+and whether the match waits for him: :meth:`~cardhall.server.cluster.directory.Directory.seated`) and
+the renewal of its presence (:class:`cardhall.server.presence.RedisPresence`). Both are written at
+the process's beat, every :data:`~cardhall.server.cluster.directory.BEAT_SECONDS`, by
+:class:`HallViews`, which the application starts beside the cluster's node.
+
+Choices:
+
+- **Only what changed is written**: a table's entries are made again when its event number, status,
+  seats, connections or privacy changed since the last beat, and only the people of the tables that
+  changed are written (a process with a thousand quiet tables writes nothing but an expiry).
+- **An entry is what ``GET /api/players/me/tables`` answers** for one table (:func:`entries`), made
+  by the table's owner, the one process that knows whose turn it is; the answering process adds its
+  own tables as they are now.
+- **A failed write** (Redis down) is followed by a whole rewrite at the next beat that succeeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from cardhall.server.cluster.directory import BEAT_SECONDS, Directory
+from cardhall.store import SeatKind
+
+if TYPE_CHECKING:
+    from cardhall.server.cluster import ClusterOptions
+    from cardhall.server.context import ServerContext
+    from cardhall.server.host import TableHost
+    from cardhall.server.presence import RedisPresence
+
+log = logging.getLogger(__name__)
+
+
+def people(host: TableHost) -> dict[int, int]:
+    """The people seated at ``host``'s table while it is waiting or playing (a seat not left): player
+    id -> seat."""
+    row = host.row
+    if row.status not in ("waiting", "playing"):
+        return {}
+    return {
+        s.player_id: s.seat
+        for s in row.seats
+        if s.kind == SeatKind.PERSON and s.player_id is not None and not s.left
+    }
+
+
+def entry(host: TableHost, seat: int, summary: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the lobby's "your tables" shows of ``host``'s table to the person at ``seat``: its
+    summary, his seat (``you``), whether the match waits for him now (``your_turn``), the table's last
+    event number (``n``) and whether it is private."""
+    table = host.table
+    return {
+        **(host.summary() if summary is None else summary),
+        "you": seat,
+        "your_turn": table is not None and seat in table.to_act,
+        "n": 0 if table is None else table.number,
+        "private": host.invitation is not None,
+    }
+
+
+def entries(host: TableHost) -> dict[int, dict[str, Any]]:
+    """:func:`entry` for every person seated at ``host``'s table."""
+    seated = people(host)
+    if not seated:
+        return {}
+    summary = host.summary()
+    return {player: entry(host, seat, summary) for player, seat in seated.items()}
+
+
+def _signature(host: TableHost) -> tuple[Any, ...]:
+    """What the entries of a table depend on, cheap to compare at every beat."""
+    return (
+        host.number,
+        host.row.status,
+        host.invitation is not None,
+        tuple(host.audience.connected),
+        tuple((s.kind, s.player_id, s.left, s.name) for s in host.row.seats),
+    )
+
+
+class HallViews:
+    """This process's part of the hall's views: its seated index and its presence, renewed each beat."""
+
+    def __init__(
+        self, ctx: ServerContext, node: str, directory: Directory, presence: RedisPresence | None
+    ) -> None:
+        self.ctx = ctx
+        self.node = node
+        self.directory = directory
+        self.presence = presence
+        self._tables: dict[str, tuple[tuple[Any, ...], dict[int, dict[str, Any]]]] = {}
+        self._published: dict[int, str] = {}  # player -> his entries as last written
+        self._whole = True  # rewrite the whole index at the next beat
+        self._loop: asyncio.Task[None] | None = None
+
+    async def seated(self, player_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
+        """The entries of ``player_ids`` at the tables of the other processes, as of their last beat
+        (one per table: the newest when a table that moved is still in its old owner's index; none
+        when the directory cannot be read, logged)."""
+        try:
+            found = await self.directory.seated(player_ids)
+        except Exception as e:
+            log.warning("the seated index cannot be read: %s", e)
+            return {}
+        here = self.ctx.lobby.hosts
+        out: dict[int, list[dict[str, Any]]] = {}
+        for player, listed in found.items():
+            newest: dict[str, dict[str, Any]] = {}
+            for found_entry in listed:
+                table = str(found_entry.get("table"))
+                if table in here:
+                    continue  # (this process's own: the caller reads it as it is now)
+                held = newest.get(table)
+                if held is None or found_entry.get("n", 0) > held.get("n", 0):
+                    newest[table] = found_entry
+            out[player] = list(newest.values())
+        return out
+
+    async def start(self) -> None:
+        if self.presence is not None:
+            await self.presence.start()
+        self._loop = asyncio.create_task(self._beat(), name="hall views")
+
+    async def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.cancel()
+            await asyncio.gather(self._loop, return_exceptions=True)
+        if self.presence is not None:
+            await self.presence.stop()
+
+    async def _beat(self) -> None:
+        while True:
+            await self.beat()
+            await asyncio.sleep(BEAT_SECONDS)
+
+    async def beat(self) -> None:
+        with contextlib.suppress(Exception):  # (logged where it failed)
+            await self.publish()
+        if self.presence is not None:
+            await self.presence.beat()
+
+    def index(self, hosts: Iterable[TableHost]) -> tuple[dict[int, str], set[int]]:
+        """Every person's entries at ``hosts`` as JSON, and the people whose entries changed."""
+        changed: set[int] = set()
+        seen = set()
+        for host in hosts:
+            seen.add(host.id)
+            key = _signature(host)
+            held = self._tables.get(host.id)
+            if held is not None and held[0] == key:
+                continue
+            made = entries(host)
+            changed.update(made)
+            if held is not None:
+                changed.update(held[1])
+            self._tables[host.id] = (key, made)
+        for gone in set(self._tables) - seen:
+            changed.update(self._tables.pop(gone)[1])
+        by_player: dict[int, list[dict[str, Any]]] = {}
+        for _, made in self._tables.values():
+            for player, entry in made.items():
+                if player in changed or self._whole:
+                    by_player.setdefault(player, []).append(entry)
+        return {p: json.dumps(e, separators=(",", ":")) for p, e in by_player.items()}, changed
+
+    async def publish(self) -> None:
+        texts, changed = self.index(list(self.ctx.lobby.hosts.values()))
+        whole = self._whole
+        if whole:
+            update, dropped = texts, set()
+        else:
+            update = {p: t for p, t in texts.items() if self._published.get(p) != t}
+            dropped = {p for p in changed if p not in texts and p in self._published}
+        try:
+            await self.directory.publish_seated(self.node, update, dropped, whole)
+        except Exception as e:
+            log.warning("the seated index cannot be written: %s", e)
+            self._whole = True
+            raise
+        if whole:
+            self._published = dict(texts)
+        else:
+            self._published.update(update)
+            for p in dropped:
+                self._published.pop(p, None)
+        self._whole = False
+
+
+def hall_views(ctx: ServerContext, options: ClusterOptions) -> HallViews:
+    """This process's views of the hall ``options`` describes; on a Redis bus its presence becomes the
+    hall's (:class:`~cardhall.server.presence.RedisPresence`, set on ``ctx`` before any connection
+    arrives). Started after the context (the bus is open then), stopped before it."""
+    from cardhall.server.cluster.bus import RedisBus
+    from cardhall.server.presence import RedisPresence
+
+    presence = None
+    if isinstance(options.bus, RedisBus):
+        presence = RedisPresence(options.bus.url, options.node, options.bus)
+        ctx.social.presence = presence
+    return HallViews(ctx, options.node, options.directory, presence)
