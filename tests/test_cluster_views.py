@@ -147,6 +147,17 @@ def test_the_operator_sees_every_table_of_the_hall_from_either_process(
             assert listed[on_a]["status"] == "playing" and listed[on_b]["status"] == "waiting"
             assert listed[on_a]["actions"] >= 0 and listed[on_b]["actions"] == 0
             assert listed[on_a]["seats"][0]["player"] is not None
+        # Stopped through b, which does not hold it: its owner a stops it and says so.
+        status, stopped = answer(
+            b.port, "POST", f"/api/admin/tables/{on_a}/stop", {"reason": "closing"}, ADMIN
+        )
+        assert status == 200 and stopped["table"] == on_a and stopped["status"] == "abandoned", stopped
+        assert stopped["node"] == a.name
+        play([ann_client], lambda: "stopped" in ann_client.kinds)
+        status, again = answer(b.port, "POST", f"/api/admin/tables/{on_a}/stop", {}, ADMIN)
+        assert (status, again["error"]) == (409, "table_over"), again
+        status, none = answer(b.port, "POST", "/api/admin/tables/nosuch/stop", {}, ADMIN)
+        assert (status, none["error"]) == (404, "no_such_table"), none
 
 
 def test_friends_online_and_their_tables_and_invitations_reach_across_processes(

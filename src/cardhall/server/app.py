@@ -46,7 +46,7 @@ from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, option_text, rules_text
 from cardhall.server import accounts, guard, health, names
 from cardhall.server.cluster import ClusterOptions
-from cardhall.server.cluster.views import HallViews, entry, people
+from cardhall.server.cluster.views import HallViews, admin_entry, entry, people
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.host import TableHost
@@ -375,14 +375,7 @@ async def leaderboard(request: Request) -> Response:
 
 
 def admin_summary(host: TableHost) -> dict[str, Any]:
-    table = host.table
-    return {
-        **host.summary(),
-        "actions": 0 if table is None else len(table.state.history),
-        "connections": len(host.listeners),
-        "owner": host.row.owner_id,
-        "created_at": host.row.created_at.isoformat(),
-    }
+    return admin_entry(host)
 
 
 # How many of the hall's unfinished tables the operator's listing shows at most (newest first).
@@ -396,7 +389,7 @@ async def admin_tables(request: Request) -> Response:
     operator(request)
     ctx = context(request)
     here = dict(ctx.lobby.hosts)
-    out = [{**admin_summary(h), "node": ctx.node} for h in here.values()]
+    out = [admin_summary(h) for h in here.values()]
     if ctx.cluster is not None:
         rows = [r for r in await ctx.store.tables(("waiting", "playing"), ADMIN_LIMIT) if r.id not in here]
         counts = await ctx.store.action_counts([r.id for r in rows])
@@ -432,11 +425,36 @@ async def admin_stop(request: Request) -> Response:
     if not 1 <= len(reason) <= MAX_REASON or not reason.isprintable():
         raise ProtocolError("bad_message", f"a reason has 1 to {MAX_REASON} printable characters")
     table_id = request.path_params["table"]
-    host = context(request).lobby.host(table_id)
+    ctx = context(request)
+    views: HallViews | None = getattr(request.app.state, "views", None)
+    if table_id not in ctx.lobby.hosts and views is not None:
+        return await admin_stop_elsewhere(request, views, table_id, reason)
+    host = ctx.lobby.host(table_id)
     if not await host.call(lambda: host.halt(reason)):
         status = host.row.status
         raise ProtocolError("table_over", f"the match at table {table_id} is over already ({status})")
     return json_response(admin_summary(host))
+
+
+async def admin_stop_elsewhere(request: Request, views: HallViews, table_id: str, reason: str) -> Response:
+    """The operator's stop of a table this process does not hold: asked of its owner over the bus."""
+    answer = await views.stop_elsewhere(table_id, reason)
+    if answer is None:
+        row = await context(request).store.table(table_id)
+        if row is None:
+            raise ProtocolError("no_such_table", f"no open or running table {table_id!r}")
+        if row.status in ("waiting", "playing"):
+            raise ProtocolError(
+                "table_moved", f"table {table_id} is moving to another server: try again soon"
+            )
+        raise ProtocolError("table_over", f"the match at table {table_id} is over already ({row.status})")
+    if answer.get("error"):
+        raise ProtocolError("store_unavailable", "the server's storage failed: try again")
+    entry: dict[str, Any] = answer["entry"]
+    if not answer["stopped"]:
+        status = entry["status"]
+        raise ProtocolError("table_over", f"the match at table {table_id} is over already ({status})")
+    return json_response(entry)
 
 
 async def play(websocket: WebSocket) -> None:

@@ -14,17 +14,25 @@ Choices:
   by the table's owner, the one process that knows whose turn it is; the answering process adds its
   own tables as they are now.
 - **A failed write** (Redis down) is followed by a whole rewrite at the next beat that succeeds.
+- **The operator's stop** of a table another process owns (``cardhall admin stop`` through any
+  process) is asked of the hall on one channel (:data:`ADMIN`): the owner alone answers, on the
+  asker's own channel, with the table's entry as it stopped it. A table written by its owner alone
+  (its fence) cannot be stopped any other way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
+from cardhall.server.cluster.bus import Bus
 from cardhall.server.cluster.directory import BEAT_SECONDS, Directory
 from cardhall.store import SeatKind
 
@@ -35,6 +43,27 @@ if TYPE_CHECKING:
     from cardhall.server.presence import RedisPresence
 
 log = logging.getLogger(__name__)
+
+ADMIN = "cardhall:admin"  # the hall's channel for the operator's requests about a table
+ASK_SECONDS = 5.0  # how long an operator's request waits for the table's owner to answer
+
+
+def answers(node: str) -> str:
+    """The channel where ``node`` hears the answers to its operator's requests."""
+    return f"cardhall:views:{node}"
+
+
+def admin_entry(host: TableHost) -> dict[str, Any]:
+    """A table as the operator's listing shows it (``GET /api/admin/tables``)."""
+    table = host.table
+    return {
+        **host.summary(),
+        "actions": 0 if table is None else len(table.state.history),
+        "connections": len(host.listeners),
+        "owner": host.row.owner_id,
+        "created_at": host.row.created_at.isoformat(),
+        "node": host.ctx.node,
+    }
 
 
 def people(host: TableHost) -> dict[int, int]:
@@ -88,9 +117,18 @@ class HallViews:
     """This process's part of the hall's views: its seated index and its presence, renewed each beat."""
 
     def __init__(
-        self, ctx: ServerContext, node: str, directory: Directory, presence: RedisPresence | None
+        self,
+        ctx: ServerContext,
+        node: str,
+        directory: Directory,
+        presence: RedisPresence | None,
+        bus: Bus | None = None,
     ) -> None:
         self.ctx = ctx
+        self.bus = bus
+        self._asked: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._asks = itertools.count(1)
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.node = node
         self.directory = directory
         self.presence = presence
@@ -125,6 +163,9 @@ class HallViews:
     async def start(self) -> None:
         if self.presence is not None:
             await self.presence.start()
+        if self.bus is not None:
+            await self.bus.subscribe(ADMIN, self._on_admin)
+            await self.bus.subscribe(answers(self.node), self._on_answer)
         self._loop = asyncio.create_task(self._beat(), name="hall views")
 
     async def stop(self) -> None:
@@ -133,6 +174,58 @@ class HallViews:
             await asyncio.gather(self._loop, return_exceptions=True)
         if self.presence is not None:
             await self.presence.stop()
+
+    # --- the operator's stop of a table elsewhere --------------------------------------------------
+
+    async def stop_elsewhere(self, table_id: str, reason: str) -> dict[str, Any] | None:
+        """Ask the process that owns ``table_id`` to stop it; its answer (``stopped``: whether it did,
+        False when the match was over already; ``entry``: the table as the operator's listing shows
+        it), or None when no process answered within :data:`ASK_SECONDS`."""
+        if self.bus is None:
+            return None
+        from cardhall.server.cluster.bus import BusUnavailableError
+
+        ask = next(self._asks)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._asked[ask] = answer
+        request = {"k": "stop", "table": table_id, "reason": reason, "from": self.node, "ask": ask}
+        try:
+            if not await self.bus.publish(ADMIN, msgspec.json.encode(request)):
+                return None
+            return await asyncio.wait_for(answer, ASK_SECONDS)
+        except (BusUnavailableError, TimeoutError):
+            return None
+        finally:
+            self._asked.pop(ask, None)
+
+    def _on_admin(self, data: bytes) -> None:
+        request = msgspec.json.decode(data)
+        host = self.ctx.lobby.hosts.get(str(request.get("table")))
+        if request.get("from") == self.node or host is None:
+            return  # (only the table's owner answers)
+        task = asyncio.create_task(self._stop_here(host, request))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _stop_here(self, host: TableHost, request: dict[str, Any]) -> None:
+        reason = str(request["reason"])
+        error = None
+        stopped = False
+        try:
+            stopped = await host.call(lambda: host.halt(reason))
+        except Exception as e:  # (the store failed: told to the operator, nothing changed)
+            error = str(e)
+        answer = {"k": "stopped", "ask": request["ask"], "stopped": stopped, "error": error}
+        answer["entry"] = admin_entry(host)
+        assert self.bus is not None
+        with contextlib.suppress(Exception):
+            await self.bus.publish(answers(str(request["from"])), msgspec.json.encode(answer))
+
+    def _on_answer(self, data: bytes) -> None:
+        answer = msgspec.json.decode(data)
+        waiting = self._asked.get(int(answer.get("ask", 0)))
+        if waiting is not None and not waiting.done():
+            waiting.set_result(answer)
 
     async def _beat(self) -> None:
         while True:
@@ -203,4 +296,4 @@ def hall_views(ctx: ServerContext, options: ClusterOptions) -> HallViews:
     if isinstance(options.bus, RedisBus):
         presence = RedisPresence(options.bus.url, options.node, options.bus)
         ctx.social.presence = presence
-    return HallViews(ctx, options.node, options.directory, presence)
+    return HallViews(ctx, options.node, options.directory, presence, options.bus)
