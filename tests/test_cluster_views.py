@@ -244,3 +244,25 @@ def test_a_private_table_moved_to_another_process_stays_private(
         assert link["invitation"] == invitation
         eve_ws.close()
         bob_ws.close()
+
+
+def test_quick_play_through_one_process_is_played_and_listed_through_another(
+    tmp_path: Path, postgres: PostgresServer, redis_url: str
+) -> None:
+    """Quick play seats one person with bots (README): his table is the answering process's, and he
+    plays it and finds it among his tables through any other."""
+    with hall(tmp_path, postgres.create_database(), redis_url, 2) as (a, b):
+        ann, _ = person(a.port, "Ann")
+        made = http(
+            b.port, "POST", "/api/quickplay", {"game": GAME, "level": "easy", "settings": SETTINGS}, ann
+        )
+        table = made["table"]
+        assert made["you"] == 0 and http(b.port, "GET", "/healthz/ready")["tables"] == 1
+        client = Client(a.port, ann, table, 0)
+        client.connect()
+        play([client], lambda: len(client.acked) >= 2)
+        shown = eventually(
+            lambda: (e := mine(a.port, ann, table)) and client.pump(0.1) and e["n"] == client.n and e,
+            "Ann's quick play among her tables on a, as she sees it",
+        )
+        assert shown["you"] == 0 and shown["your_turn"] == (0 in client.frame.get("to_act", []))
