@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -93,24 +92,37 @@ def entry(host: TableHost, seat: int, summary: dict[str, Any] | None = None) -> 
     }
 
 
-def entries(host: TableHost) -> dict[int, dict[str, Any]]:
-    """:func:`entry` for every person seated at ``host``'s table."""
-    seated = people(host)
-    if not seated:
-        return {}
-    summary = host.summary()
-    return {player: entry(host, seat, summary) for player, seat in seated.items()}
-
-
 def _signature(host: TableHost) -> tuple[Any, ...]:
-    """What the entries of a table depend on, cheap to compare at every beat."""
+    """What the entries of a table depend on, cheap to compare at every beat (its seats' list is
+    replaced, never changed in place, when a seat changes: compared by identity first)."""
     return (
         host.number,
         host.row.status,
         host.invitation is not None,
+        host.row.seats,
         tuple(host.audience.connected),
-        tuple((s.kind, s.player_id, s.left, s.name) for s in host.row.seats),
     )
+
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def encoded_entries(host: TableHost) -> dict[int, bytes]:
+    """:func:`entry` of every person seated at ``host``'s table, as JSON: the table's summary encoded
+    once for all its people."""
+    seated = people(host)
+    if not seated:
+        return {}
+    table = host.table
+    base = _ENCODER.encode(host.summary())[:-1]  # (without its closing brace: each entry adds its own)
+    to_act = set(table.to_act) if table is not None else set()
+    n = 0 if table is None else table.number
+    private = b"true" if host.invitation is not None else b"false"
+    return {
+        player: b'%s,"you":%d,"your_turn":%s,"n":%d,"private":%s}'
+        % (base, seat, b"true" if seat in to_act else b"false", n, private)
+        for player, seat in seated.items()
+    }
 
 
 class HallViews:
@@ -132,7 +144,7 @@ class HallViews:
         self.node = node
         self.directory = directory
         self.presence = presence
-        self._tables: dict[str, tuple[tuple[Any, ...], dict[int, dict[str, Any]]]] = {}
+        self._tables: dict[str, tuple[tuple[Any, ...], dict[int, bytes]]] = {}
         self._published: dict[int, str] = {}  # player -> his entries as last written
         self._whole = True  # rewrite the whole index at the next beat
         self._loop: asyncio.Task[None] | None = None
@@ -248,19 +260,19 @@ class HallViews:
             held = self._tables.get(host.id)
             if held is not None and held[0] == key:
                 continue
-            made = entries(host)
+            made = encoded_entries(host)
             changed.update(made)
             if held is not None:
                 changed.update(held[1])
             self._tables[host.id] = (key, made)
         for gone in set(self._tables) - seen:
             changed.update(self._tables.pop(gone)[1])
-        by_player: dict[int, list[dict[str, Any]]] = {}
+        by_player: dict[int, list[bytes]] = {}
         for _, made in self._tables.values():
-            for player, entry in made.items():
+            for player, text in made.items():
                 if player in changed or self._whole:
-                    by_player.setdefault(player, []).append(entry)
-        return {p: json.dumps(e, separators=(",", ":")) for p, e in by_player.items()}, changed
+                    by_player.setdefault(player, []).append(text)
+        return {p: (b"[" + b",".join(e) + b"]").decode() for p, e in by_player.items()}, changed
 
     async def publish(self) -> None:
         texts, changed = self.index(list(self.ctx.lobby.hosts.values()))
