@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.cluster_helpers import SETTINGS, Client, Node, hall, new_table, play
@@ -266,3 +267,27 @@ def test_quick_play_through_one_process_is_played_and_listed_through_another(
             "Ann's quick play among her tables on a, as she sees it",
         )
         assert shown["you"] == 0 and shown["your_turn"] == (0 in client.frame.get("to_act", []))
+
+
+def test_a_ban_through_one_process_closes_the_connections_on_another(
+    tmp_path: Path, postgres: PostgresServer, redis_url: str
+) -> None:
+    token_file = tmp_path / "admin-token"
+    token_file.write_text(ADMIN + "\n")
+    with hall(tmp_path, postgres.create_database(), redis_url, 2, "--admin-token-file", str(token_file)) as (
+        a,
+        b,
+    ):
+        (ann, ann_id), (mod, mod_id) = person(a.port, "Ann"), person(b.port, "Mod")
+        http(b.port, "POST", "/api/admin/moderators", {"player": mod_id}, ADMIN)
+        ann_ws = socket(a.port, ann)  # on a only
+        eventually(lambda: answer(b.port, "GET", f"/api/players/{ann_id}")[0] == 200, "Ann known")
+        status, banned = answer(
+            b.port, "POST", "/api/moderation/ban", {"player": ann_id, "reason": "spam"}, mod
+        )
+        assert status == 200 and banned["closed"] == 1, banned
+        told = until(ann_ws, lambda f: f["type"] == "error")
+        assert told["code"] == "banned"
+        with pytest.raises(ConnectionClosed) as closed:
+            ann_ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003
