@@ -177,9 +177,7 @@ async def round_(
         for p in people:
             mine = [a for s, a in stored[p.table] if s == 0]
             print(p.table, "acked", [a for _, a in p.acked], "stored", mine, file=sys.stderr)
-    servers[victim] = await loop.run_in_executor(
-        None, lambda: start_server(ports[victim], db, redis=redis)
-    )
+    servers[victim] = await loop.run_in_executor(None, lambda: start_server(ports[victim], db, redis=redis))
     return times, missing
 
 
