@@ -6,7 +6,7 @@ of it any more (actions, seats, its end), while the new owner writes on from wha
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import literal_column, select
 
-from cardhall.store import LEASE_SECONDS, ActionRow, FencedError, SqlStore, TableStatus, open_store
+from cardhall.server.cluster.leases import LeaseKeeper
+from cardhall.store import LEASE_SECONDS, ActionRow, FencedError, SqlStore, TableRow, TableStatus, open_store
 from tests.test_store import PERSISTENT, T0, new_url, table_row
 
 pytestmark = pytest.mark.anyio
@@ -145,3 +146,36 @@ async def test_the_actions_of_many_tables_are_read_together_in_order(store: SqlS
         "absent": [],
     }
     assert await store.actions_of([]) == {}
+
+
+class SweptStore:
+    """What a lease keeper's sweep asks of the store: the free tables, then a claim."""
+
+    def __init__(self, free: list[str]) -> None:
+        self.free = free
+        self.claims: list[list[str]] = []
+
+    async def expired(self, limit: int) -> list[str]:
+        return self.free[:limit]
+
+    async def claim(
+        self, node: str, seconds: float, limit: int, prefer: Sequence[str] = ()
+    ) -> list[TableRow]:
+        self.claims.append(list(prefer))
+        return []
+
+
+async def test_a_sweep_claims_only_when_something_is_free_and_the_wanted_tables_first() -> None:
+    store = SweptStore([])
+    adopted: list[Sequence[TableRow]] = []
+
+    async def adopt(rows: Sequence[TableRow]) -> None:
+        adopted.append(rows)
+
+    keeper = LeaseKeeper(store, "a", adopt, lambda _: True, wanted=lambda: {"t2", "elsewhere"})  # type: ignore[arg-type]
+    await keeper._claim()
+    assert store.claims == []  # nothing free: no write at all
+    store.free = ["t1", "t2", "t3"]
+    await keeper._claim()
+    assert store.claims == [["t2"]]  # the table a connection here is at (and free) first
+    assert adopted == []
