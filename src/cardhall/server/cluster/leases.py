@@ -18,7 +18,8 @@ Choices:
   unsafe for the record; a short lease only moves the tables of an owner that is alive but could
   not renew for that long (its event loop held up, the store slow to answer) when it need not have.
   Renewals come every :data:`RENEW_SECONDS` (a quarter of the lease: three in a row can fail, or
-  come late, before it runs out; they are one ``UPDATE`` a process, so four a lease cost little).
+  come late, before it runs out; they are one ``UPDATE`` a process, so four a lease cost little),
+  from a task of their own, so that a sweep restoring many tables it took never holds them up.
   A new table's first lease, written with its row, is the same length (a longer one held the
   table of a process cut off from the store right after making it out of reach of the others for
   that longer time). A sweep every :data:`SWEEP_SECONDS` is a read (:meth:`~cardhall.store.Store.expired`),
@@ -86,12 +87,15 @@ class LeaseKeeper:
         self.wanted = wanted
         self.lease_seconds = lease_seconds
         self.owned: set[str] = set()
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._sweep_now = asyncio.Event()
         self.renewed_at = 0.0  # time.monotonic() of the last renewal that worked
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name=f"leases of {self.node}")
+        self._tasks = [
+            asyncio.create_task(self._renewals(), name=f"lease renewals of {self.node}"),
+            asyncio.create_task(self._sweeps(), name=f"lease sweeps of {self.node}"),
+        ]
 
     def sweep_soon(self) -> None:
         """Look for tables to take now (another process released its own)."""
@@ -107,10 +111,10 @@ class LeaseKeeper:
         self.owned.discard(table_id)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
 
     async def release(self) -> None:
         """Give up every lease now (the process stops)."""
@@ -122,26 +126,32 @@ class LeaseKeeper:
         metrics.LEASES.labels("released").inc(len(self.owned))
         self.owned.clear()
 
-    async def _run(self) -> None:
-        next_renewal = 0.0
+    async def _renewals(self) -> None:
+        # A task of its own: a sweep restoring many tables it took (each replayed on this loop) never
+        # holds up the renewal of the tables held already.
         while True:
-            now = time.monotonic()
-            if now >= next_renewal:
-                next_renewal = now + RENEW_SECONDS
-                await self._renew()
+            started = time.monotonic()
+            await self._renew()
+            await asyncio.sleep(max(0.0, RENEW_SECONDS - (time.monotonic() - started)))
+
+    async def _sweeps(self) -> None:
+        while True:
             await self._claim()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._sweep_now.wait(), SWEEP_SECONDS)
             self._sweep_now.clear()
 
     async def _renew(self) -> None:
+        # What was held when the renewal went out: a table made or taken while it was on its way is
+        # not in its answer, and not lost.
+        before = set(self.owned)
         try:
             held = await self.store.renew(self.node, self.lease_seconds)
         except Exception as e:
             log.warning("renewing the leases of %s failed: %s", self.node, e)
             return
         self.renewed_at = time.monotonic()
-        for table_id in sorted(self.owned - held):
+        for table_id in sorted((before & self.owned) - held):
             self.owned.discard(table_id)
             if self.lose(table_id):
                 log.warning("table %s: its lease was taken by another process", table_id)
