@@ -177,7 +177,7 @@ async def round_(
         for p in people:
             mine = [a for s, a in stored[p.table] if s == 0]
             print(p.table, "acked", [a for _, a in p.acked], "stored", mine, file=sys.stderr)
-    servers[victim] = await loop.run_in_executor(None, start_server, ports[victim], db, redis)
+    servers[victim] = await loop.run_in_executor(None, lambda: start_server(ports[victim], db, redis=redis))
     return times, missing
 
 
@@ -195,7 +195,7 @@ def main() -> int:
     raise_open_files()
     db = fresh_database(args.db)
     ports = [free_port(), free_port()]
-    servers = [start_server(port, db, args.redis) for port in ports]
+    servers = [start_server(port, db, redis=args.redis) for port in ports]
     sig = signal.SIGKILL if args.mode == "kill" else signal.SIGTERM
     all_times: list[float] = []
     missing = 0

@@ -5,7 +5,14 @@ the embedded default) or PostgreSQL (``postgresql+asyncpg://...``), its schema b
 the Alembic migrations in ``cardhall/store/migrations``.
 """
 
-from cardhall.store.base import FencedError, NameTakenError, Store, StoreError, StoreUnavailableError
+from cardhall.store.base import (
+    LEASE_SECONDS,
+    FencedError,
+    NameTakenError,
+    Store,
+    StoreError,
+    StoreUnavailableError,
+)
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
@@ -24,6 +31,7 @@ from cardhall.store.sql import SqlStore, open_store
 from cardhall.table import SeatKind
 
 __all__ = [
+    "LEASE_SECONDS",
     "RATING_POOLS",
     "TABLE_STATUSES",
     "ActionRow",

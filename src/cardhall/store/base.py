@@ -29,6 +29,10 @@ from cardhall.store.rows import (
     TableRow,
 )
 
+# How long a process's lease on a table lasts: a new table's first lease (written by the store with
+# its row) and every renewal (:mod:`cardhall.server.cluster.leases` says why this long).
+LEASE_SECONDS = 2.0
+
 
 class StoreError(RuntimeError):
     """A store that cannot be opened: the message names the URL (without its password) and why."""
@@ -334,11 +338,30 @@ class Store(ABC):
 
     # --- leases (many processes: cardhall.server.cluster.leases) ------------------------------------
 
-    async def claim(self, node: str, seconds: float, limit: int) -> list[TableRow]:
+    async def expired(self, limit: int) -> list[str]:
+        """The ids of up to ``limit`` waiting or playing tables whose lease ran out (or that have no
+        owner), oldest first: a read, which takes nothing."""
+        raise NotImplementedError(f"{type(self).__name__} keeps no leases")
+
+    async def claim(
+        self, node: str, seconds: float, limit: int, prefer: Sequence[str] = ()
+    ) -> list[TableRow]:
         """Take up to ``limit`` waiting or playing tables whose lease ran out (or that have no owner)
         for ``node``, for ``seconds``: each with its fencing number raised by one, in one
-        transaction; the rows as they are now."""
+        transaction; the rows as they are now. The tables of ``prefer`` are taken first, then the
+        oldest."""
         raise NotImplementedError(f"{type(self).__name__} keeps no leases")
+
+    async def actions_of(self, table_ids: Sequence[str]) -> dict[str, list[ActionRow]]:
+        """The stored actions of each of ``table_ids``, in order (tables taken over: restored
+        together)."""
+        found: dict[str, list[ActionRow]] = {}
+        for table_id in table_ids:
+            found[table_id] = [
+                ActionRow(table_id, n, seat, action)
+                for n, (seat, action) in enumerate(await self.actions(table_id), 1)
+            ]
+        return found
 
     async def renew(self, node: str, seconds: float) -> set[str]:
         """Extend the lease of every open table ``node`` owns to ``seconds`` from now; their ids (a

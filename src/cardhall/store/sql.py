@@ -69,6 +69,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     and_,
+    case,
     event,
     func,
     literal_column,
@@ -82,7 +83,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.dml import Insert
 
-from cardhall.store.base import FencedError, NameTakenError, Store, StoreError, StoreUnavailableError
+from cardhall.store.base import (
+    LEASE_SECONDS,
+    FencedError,
+    NameTakenError,
+    Store,
+    StoreError,
+    StoreUnavailableError,
+)
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
@@ -108,9 +116,6 @@ DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 POSTGRES_CONNECT_TIMEOUT_S = 10
 UNFINISHED = ("waiting", "playing")  # the statuses a restart brings back
-# A new table stored by a process that owns it (``TableRow.node``) is leased this long at first; its
-# owner's renewals (every second) bring it to the owner's own lease.
-NEW_LEASE_SECONDS = 10.0
 # The database's clock in epoch seconds: leases are compared with one clock, the store's, never with the
 # clocks of the machines the processes run on.
 _NOW = {
@@ -666,7 +671,7 @@ class SqlStore(SocialSql, Store):
         changing = ("status", "seats", "settings", "finished_at", "problem")
         lease: Any = None
         if table.node is not None:
-            lease = literal_column(self._now) + NEW_LEASE_SECONDS
+            lease = literal_column(self._now) + LEASE_SECONDS
         return (
             insert.values(**_table_values(table), lease_until=lease)
             .on_conflict_do_update(
@@ -773,6 +778,21 @@ class SqlStore(SocialSql, Store):
         )
         async with self._reading() as c:
             return [(r.seat, r.action) for r in await c.execute(query)]
+
+    async def actions_of(self, table_ids: Sequence[str]) -> dict[str, list[ActionRow]]:
+        """One query for every table (as :meth:`unfinished` reads a restart's)."""
+        found: dict[str, list[ActionRow]] = {t: [] for t in table_ids}
+        if not found:
+            return found
+        query = (
+            select(ACTIONS.c.table_id, ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action)
+            .where(ACTIONS.c.table_id.in_(list(found)))
+            .order_by(ACTIONS.c.table_id, ACTIONS.c.number)
+        )
+        async with self._reading() as c:
+            for r in await c.execute(query):
+                found[r.table_id].append(ActionRow(r.table_id, r.number, r.seat, r.action))
+        return found
 
     async def unfinished(self) -> list[tuple[TableRow, list[ActionRow]]]:
         open_tables = select(TABLES).where(TABLES.c.status.in_(UNFINISHED)).order_by(TABLES.c.created_at)
@@ -903,20 +923,34 @@ class SqlStore(SocialSql, Store):
 
     # --- leases --------------------------------------------------------------------------------
 
-    async def claim(self, node: str, seconds: float, limit: int) -> list[TableRow]:
+    def _free(self) -> Any:
+        now: Any = literal_column(self._now)
+        return TABLES.c.status.in_(UNFINISHED) & or_(
+            TABLES.c.lease_until.is_(None), TABLES.c.lease_until < now
+        )
+
+    async def expired(self, limit: int) -> list[str]:
+        query = select(TABLES.c.id).where(self._free()).order_by(TABLES.c.created_at).limit(limit)
+        async with self._reading() as c:
+            return [r.id for r in await c.execute(query)]
+
+    async def claim(
+        self, node: str, seconds: float, limit: int, prefer: Sequence[str] = ()
+    ) -> list[TableRow]:
         """One ``UPDATE``: the free tables are chosen ``FOR UPDATE SKIP LOCKED`` (two processes
         claiming at once take different tables, neither waits), and the outer condition is checked
         again on the locked rows (a lease renewed meanwhile is not taken)."""
         now: Any = literal_column(self._now)
-        free = TABLES.c.status.in_(UNFINISHED) & or_(
-            TABLES.c.lease_until.is_(None), TABLES.c.lease_until < now
-        )
+        free = self._free()
+        order: list[Any] = [TABLES.c.created_at]
+        if prefer:
+            order.insert(0, case((TABLES.c.id.in_(list(prefer)), 0), else_=1))
         # A CTE: evaluated once (PostgreSQL may run a subquery of ``IN`` more than once, each time
         # skipping the rows the last run locked, and so take more than ``limit`` tables).
         chosen = (
             select(TABLES.c.id)
             .where(free)
-            .order_by(TABLES.c.created_at)
+            .order_by(*order)
             .limit(limit)
             .with_for_update(skip_locked=True)
             .cte("chosen")

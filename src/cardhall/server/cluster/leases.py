@@ -11,21 +11,37 @@ Choices:
   there is no moment when Redis says one owner and the store another. Renewing costs one ``UPDATE``
   per process per :data:`RENEW_SECONDS`, whatever the number of its tables, and a Redis outage never
   moves a table. Time is the database's clock, never a machine's.
-- A process renews every :data:`RENEW_SECONDS` (a third of :data:`LEASE_SECONDS`, so two renewals can
-  fail before the lease runs out) and looks for tables to take every :data:`SWEEP_SECONDS`, at most
-  :data:`CLAIM_LIMIT` at a time (``FOR UPDATE SKIP LOCKED``: the survivors of a dead process share
-  its tables rather than queue on them). A table whose lease ran out is taken within
-  ``LEASE_SECONDS + SWEEP_SECONDS`` of its owner's last renewal, and restored from the store (dealt
-  again and replayed), exactly as a restart does.
+- **The floor of a failover** (a dead owner's table accepting actions again) is the lease
+  (:data:`~cardhall.store.LEASE_SECONDS`, 2 s), less the time since its owner's last renewal, plus
+  the wait for the next sweep (:data:`SWEEP_SECONDS`) and the restore. How short each may be:
+  **the fence, not the clock, is what keeps a stale owner from writing**, so no length of lease is
+  unsafe for the record; a short lease only moves the tables of an owner that is alive but could
+  not renew for that long (its event loop held up, the store slow to answer) when it need not have.
+  Renewals come every :data:`RENEW_SECONDS` (a quarter of the lease: three in a row can fail, or
+  come late, before it runs out; they are one ``UPDATE`` a process, so four a lease cost little),
+  from a task of their own, so that a sweep restoring many tables it took never holds them up.
+  A new table's first lease, written with its row, is the same length (a longer one held the
+  table of a process cut off from the store right after making it out of reach of the others for
+  that longer time). A sweep every :data:`SWEEP_SECONDS` is a read (:meth:`~cardhall.store.Store.expired`),
+  not a write, and takes (``claim``, one ``UPDATE``) only when it found something.
+- A sweep takes at most :data:`CLAIM_LIMIT` tables at a time (``FOR UPDATE SKIP LOCKED``: the
+  survivors of a dead process share its tables rather than queue on them), the tables that
+  connections of this process are at first (``prefer``), then the oldest. It restores them from the
+  store (dealt again and replayed, as a restart does) with their actions read in one query, those
+  with people connected here first, then those whose people are online here, then the rest:
+  tables whose people are gone (their matches wait for a person who left) never hold up the
+  people who are there.
 - A table missing from a renewal's answer was taken by another process (its lease had run out: the
   owner was paused, or cut off from the store): the owner drops it at once (no timers, no bots), and
-  its writes would be refused anyway: **the fence, not the clock, is what keeps a stale owner from
-  writing**.
+  its writes would be refused anyway.
 - A process that stops (SIGTERM: a rolling restart) finishes the work its tables hold, releases its
   leases (``node`` and ``lease_until`` cleared) and says so on the bus: the others take its tables at
   once, not after the lease.
 - A restart of the whole hall: the first processes up take the tables nobody holds, at
   :data:`CLAIM_LIMIT` a sweep, so those that start together share them.
+- Tables whose people left are not parked: a person's ``away_seconds`` (20 s by default) after his
+  last connection dropped, his seat's stand-in bot plays on, so such a match ends by itself, and a
+  table holds a process's memory and a share of every takeover's restore only that long.
 """
 
 from __future__ import annotations
@@ -34,23 +50,26 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from cardhall.server import metrics
-from cardhall.store import Store, TableRow
+from cardhall.store import LEASE_SECONDS, Store, TableRow
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS = 3.0
-RENEW_SECONDS = 1.0
-SWEEP_SECONDS = 0.5
+__all__ = ["CLAIM_LIMIT", "LEASE_SECONDS", "RENEW_SECONDS", "SWEEP_SECONDS", "LeaseKeeper"]
+
+RENEW_SECONDS = LEASE_SECONDS / 4
+SWEEP_SECONDS = 0.25
 CLAIM_LIMIT = 50
+EXPIRED_LOOK = 1000  # how many free tables a sweep looks at to find those wanted here
 
 
 class LeaseKeeper:
     """Keeps the leases of one process (``node``): ``owned`` are the ids of the tables it holds;
     ``adopt(rows)`` is given the tables it takes, ``lose(table_id)`` each table it holds no more
-    (whether it was taken: False for one that finished here)."""
+    (whether it was taken: False for one that finished here); ``wanted()`` names the tables that
+    connections of this process are at (taken first when free)."""
 
     def __init__(
         self,
@@ -59,19 +78,24 @@ class LeaseKeeper:
         adopt: Callable[[Sequence[TableRow]], Awaitable[None]],
         lose: Callable[[str], bool],
         lease_seconds: float = LEASE_SECONDS,
+        wanted: Callable[[], Collection[str]] = tuple,
     ) -> None:
         self.store = store
         self.node = node
         self.adopt = adopt
         self.lose = lose
+        self.wanted = wanted
         self.lease_seconds = lease_seconds
         self.owned: set[str] = set()
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self._sweep_now = asyncio.Event()
         self.renewed_at = 0.0  # time.monotonic() of the last renewal that worked
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name=f"leases of {self.node}")
+        self._tasks = [
+            asyncio.create_task(self._renewals(), name=f"lease renewals of {self.node}"),
+            asyncio.create_task(self._sweeps(), name=f"lease sweeps of {self.node}"),
+        ]
 
     def sweep_soon(self) -> None:
         """Look for tables to take now (another process released its own)."""
@@ -87,10 +111,10 @@ class LeaseKeeper:
         self.owned.discard(table_id)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
 
     async def release(self) -> None:
         """Give up every lease now (the process stops)."""
@@ -102,26 +126,32 @@ class LeaseKeeper:
         metrics.LEASES.labels("released").inc(len(self.owned))
         self.owned.clear()
 
-    async def _run(self) -> None:
-        next_renewal = 0.0
+    async def _renewals(self) -> None:
+        # A task of its own: a sweep restoring many tables it took (each replayed on this loop) never
+        # holds up the renewal of the tables held already.
         while True:
-            now = time.monotonic()
-            if now >= next_renewal:
-                next_renewal = now + RENEW_SECONDS
-                await self._renew()
+            started = time.monotonic()
+            await self._renew()
+            await asyncio.sleep(max(0.0, RENEW_SECONDS - (time.monotonic() - started)))
+
+    async def _sweeps(self) -> None:
+        while True:
             await self._claim()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._sweep_now.wait(), SWEEP_SECONDS)
             self._sweep_now.clear()
 
     async def _renew(self) -> None:
+        # What was held when the renewal went out: a table made or taken while it was on its way is
+        # not in its answer, and not lost.
+        before = set(self.owned)
         try:
             held = await self.store.renew(self.node, self.lease_seconds)
         except Exception as e:
             log.warning("renewing the leases of %s failed: %s", self.node, e)
             return
         self.renewed_at = time.monotonic()
-        for table_id in sorted(self.owned - held):
+        for table_id in sorted((before & self.owned) - held):
             self.owned.discard(table_id)
             if self.lose(table_id):
                 log.warning("table %s: its lease was taken by another process", table_id)
@@ -129,7 +159,12 @@ class LeaseKeeper:
 
     async def _claim(self) -> None:
         try:
-            rows = await self.store.claim(self.node, self.lease_seconds, CLAIM_LIMIT)
+            free = await self.store.expired(EXPIRED_LOOK)
+            if not free:
+                return
+            wanted = self.wanted()
+            prefer = [t for t in free if t in wanted]
+            rows = await self.store.claim(self.node, self.lease_seconds, CLAIM_LIMIT, prefer)
         except Exception as e:
             log.warning("looking for tables to take failed: %s", e)
             return

@@ -84,7 +84,7 @@ class Cluster:
         self.node = node
         self.bus = bus
         self.directory = directory
-        self.leases = LeaseKeeper(ctx.store, node, self._adopt, self.lost)
+        self.leases = LeaseKeeper(ctx.store, node, self._adopt, self.lost, wanted=self._wanted)
         self.connections: dict[str, Connection] = {}
         self.attachments: dict[str, dict[str, Attachment]] = {}  # connection id -> table -> where
         self.remotes: dict[str, RemoteSession] = {}  # connections elsewhere at tables here, by id
@@ -406,9 +406,25 @@ class Cluster:
         """A table made here: its lease is this process's from its first write."""
         self.leases.took(table_id)
 
+    def _wanted(self) -> set[str]:
+        """The tables that connections here are at and that are not here (taken first when free)."""
+        hosts = self.ctx.lobby.hosts
+        return {t for places in self.attachments.values() for t in places if t not in hosts}
+
+    def _urgency(self, row: TableRow, attached: set[str]) -> int:
+        """In what order the tables taken at once are restored: 0 with a connection here at it
+        (``attached``), 1 with a person of it online here, 2 the others (whose people are
+        elsewhere, or gone)."""
+        if row.id in attached:
+            return 0
+        if any(s.player_id in self.online for s in row.seats if s.player_id is not None):
+            return 1
+        return 2
+
     async def _adopt(self, rows: Sequence[TableRow]) -> None:
-        """Tables this process took (their leases ran out or were released): restored from the store,
-        the hall told, the connections here at them attached."""
+        """Tables this process took (their leases ran out or were released): their invitations and
+        actions read in one query each, restored from the store most urgent first (:meth:`_urgency`),
+        each announced to the hall and its connections here attached as soon as it is back."""
         try:
             # Read before any comes back: a private table is private from its first moment here.
             invitations = await self.ctx.social.invitations([r.id for r in rows])
@@ -416,7 +432,7 @@ class Cluster:
             log.warning("tables %s: their privacy cannot be read (%s): released", [r.id for r in rows], e)
             for row in rows:
                 self.leases.owned.discard(row.id)
-                self.spawn(self._release(row.id))
+            self.spawn(self._release([r.id for r in rows]))
             return
         for row in rows:
             if row.id in self.ctx.lobby.hosts:
@@ -425,14 +441,17 @@ class Cluster:
                 # the table restored below.
                 self.lost(row.id)
                 self.leases.owned.add(row.id)
-            try:
-                actions = await self.ctx.store.actions(row.id)
-            except StoreUnavailableError as e:
-                log.warning("table %s: its actions cannot be read (%s): released", row.id, e)
+        try:
+            actions = await self.ctx.store.actions_of([r.id for r in rows])
+        except StoreUnavailableError as e:
+            log.warning("the actions of %d tables taken cannot be read (%s): released", len(rows), e)
+            for row in rows:
                 self.leases.owned.discard(row.id)
-                self.spawn(self._release(row.id))
-                continue
-            host = await self.ctx.lobby.adopt(row, actions)
+            self.spawn(self._release([r.id for r in rows]))
+            return
+        attached = {t for places in self.attachments.values() for t in places}
+        for row in sorted(rows, key=lambda r: self._urgency(r, attached)):
+            host = await self.ctx.lobby.adopt(row, actions.get(row.id, []))
             if host is None:
                 self.leases.owned.discard(row.id)
                 continue
@@ -440,10 +459,11 @@ class Cluster:
             self.owners.pop(row.id, None)
             self._send(HALL, {"k": "owner", "table": row.id, "node": self.node})
             self.spawn(self._reattach(row.id))
+            await asyncio.sleep(0)  # (its connections attached, and its bots started, before the next replay)
 
-    async def _release(self, table_id: str) -> None:
+    async def _release(self, table_ids: Sequence[str]) -> None:
         with contextlib.suppress(StoreUnavailableError):
-            await self.ctx.store.release(self.node, [table_id])
+            await self.ctx.store.release(self.node, table_ids)
 
     def lost(self, table_id: str) -> bool:
         """``table_id`` is another process's now (its lease was taken, or a write was fenced off):
