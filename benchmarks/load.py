@@ -15,7 +15,10 @@ applied action is committed before any frame shows it) and ``--clients`` load-ge
   the workers of ``--bots URL``), at the default pace (700 ms). Besides the latency it reports the
   person's **wait** between his turns (from the frame showing his action applied to the frame offering
   him his next choice) and each bot move's **delay beyond its pace** (the time from the frame of the
-  action before it to the frame of the bot's action, less the pace), both as p50/p90/p99/max.
+  action before it to the frame of the bot's action, less the pace), both as p50/p90/p99/max, and
+  what the tier gave the bots (the server's ``CARDHALL_BOT_STATS``): per decision weight (the game's bot
+  rules module's ``DECISION_WEIGHTS``: in Hokm the bids and trump weigh 3, the cards 1) the share of
+  moves answered with the rules move and the median determinizations of those searched.
 
 Players arrive at 400 a second (a table's players together), so tables start at different times; the
 clock starts ``--warmup`` seconds after the last has arrived. Each person thinks 0.5-1.5 s (uniform)
@@ -470,6 +473,25 @@ def service_counts(db: str, redis: str) -> dict[str, float]:
     return found
 
 
+def tier_summary(tier: dict[str, Any] | None) -> str:
+    """Workload c: per decision weight, the moves answered, the share of them that were the rules move,
+    the late ones and the searched moves' median budget and determinizations."""
+    if not tier:
+        return ""
+    parts = []
+    for weight, s in tier.get("by_weight", {"all": tier}).items():
+        answered = s["answered"]
+        total = sum(answered.values())
+        rules = total - answered["search"]
+        budget, done = s["searched_budget_ms_determinizations"]["p50"]
+        share = f"{100 * rules / total:.0f}%" if total else "-"
+        parts.append(
+            f"weight {weight}: {total} moves, rules {share} (late {answered['late']}),"
+            f" searched p50 {budget} ms / {done} determinizations"
+        )
+    return "\n        " + "\n        ".join(parts)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[800, 1600, 3200, 4800, 6400])
@@ -522,7 +544,7 @@ def main() -> int:
                 f"{w.get('p99_ms')}/{w.get('max_ms')} ms  bot delay beyond pace {d.get('p50_ms')}/"
                 f"{d.get('p90_ms')}/{d.get('p99_ms')}/{d.get('max_ms')} ms"
                 f"  server CPU {row['server_cpu_pct']}%"
-                f"  errors {row['errors']}",
+                f"  errors {row['errors']}" + tier_summary(row["bot_tier"]),
                 flush=True,
             )
         elif not args.json:
