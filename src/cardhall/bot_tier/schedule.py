@@ -11,10 +11,10 @@ budget that leaves time for the moves of its weight behind it.
   game). In Hokm the bids and the trump choice weigh more than a card played, because most of what the
   search gains over the rules bot is there; the other games' decisions are neutral (all one weight).
 - **Heaviest first, then earliest deadline first**: the waiting moves are ordered by weight (heaviest
-  first), then by deadline, then by arrival; a free slot takes the first. A long think at one table never holds another table's move past its deadline: at
-  its deadline (less :data:`~cardhall.bot_tier.jobs.MARGIN_MS`) a move still waiting, or still thinking,
-  is answered with the rules move (``fallback="late"``), computed here in microseconds; a late search
-  result is dropped.
+  first), then by deadline, then by arrival; a free slot takes the first. A long think at one table,
+  or heavier decisions ahead, never hold another table's move past its deadline: at its deadline (less
+  :data:`~cardhall.bot_tier.jobs.MARGIN_MS`) a move still waiting, or still thinking, is answered with
+  the rules move (``fallback="late"``), computed here in microseconds; a late search result is dropped.
 - **Budget under load**: the move taken gets ``min(its bot's ms, its own slack, and for each move of
   its weight or heavier waiting behind it at rank r (from 1), slack_r * slots / (r + 1 + running))``:
   the slots' time until each deadline shared among the moves due by then that would be served before it

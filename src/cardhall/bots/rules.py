@@ -31,7 +31,8 @@ import functools
 from collections.abc import Mapping
 from types import ModuleType
 
-from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
+from cardhall.bots.base import NEUTRAL_WEIGHT as NEUTRAL_WEIGHT  # (re-exported: the weights are read here)
+from cardhall.bots.base import BaseBot
 from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
 from cardhall.options import parse_spec

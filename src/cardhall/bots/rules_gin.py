@@ -418,7 +418,13 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
 
 # What a search pays at each kind of decision (the game's phases; see cardhall.bots.rules): neutral,
 # since no measurement shows one kind gaining more from a search than another.
-DECISION_WEIGHTS: dict[str, int] = {"upcard": NEUTRAL_WEIGHT, "draw": NEUTRAL_WEIGHT, "discard": NEUTRAL_WEIGHT, "arrange": NEUTRAL_WEIGHT, "layoff": NEUTRAL_WEIGHT}
+DECISION_WEIGHTS: dict[str, int] = {
+    "upcard": NEUTRAL_WEIGHT,
+    "draw": NEUTRAL_WEIGHT,
+    "discard": NEUTRAL_WEIGHT,
+    "arrange": NEUTRAL_WEIGHT,
+    "layoff": NEUTRAL_WEIGHT,
+}
 
 RULES_BOT = GinRulesBot
 

@@ -243,6 +243,10 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
 
 # What a search pays at each kind of decision (the game's phases; see cardhall.bots.rules): neutral,
 # since no measurement shows one kind gaining more from a search than another.
-DECISION_WEIGHTS: dict[str, int] = {"svara join": NEUTRAL_WEIGHT, "blind": NEUTRAL_WEIGHT, "open": NEUTRAL_WEIGHT}
+DECISION_WEIGHTS: dict[str, int] = {
+    "svara join": NEUTRAL_WEIGHT,
+    "blind": NEUTRAL_WEIGHT,
+    "open": NEUTRAL_WEIGHT,
+}
 
 RULES_BOT = SvaraRulesBot
