@@ -132,6 +132,7 @@ def from_load(row: dict[str, Any]) -> Level:
     weight) and the heavy ones (above it) apart, from its tier's ``by_weight`` (one statistic for all
     when the run has none: a tier that did not weigh decisions)."""
     tier = row["bot_tier"]
+    tier = tier.get("window", tier)  # (the measured window alone, where the run has it)
     weights = {int(w): s for w, s in tier.get("by_weight", {}).items()}
     light = [s for w, s in weights.items() if w <= NEUTRAL_WEIGHT]
     heavy = [s for w, s in weights.items() if w > NEUTRAL_WEIGHT]

@@ -32,7 +32,7 @@ from cardhall.bot_tier.jobs import (
     rules_move,
     think,
 )
-from cardhall.bot_tier.schedule import HEAVY_FLOOR_MS, EdfQueue, Scheduler, Ticket
+from cardhall.bot_tier.schedule import HEAVY_FLOOR_MS, WINDOW_VARIABLE, EdfQueue, Scheduler, Ticket
 from cardhall.bots.rules import NEUTRAL_WEIGHT
 from cardhall.review import review
 from cardhall.table import BotJob, Table
@@ -211,7 +211,10 @@ def test_a_light_move_waiting_behind_heavy_ones_gets_the_rules_move_by_its_deadl
     assert light.fallback == "late" and light.result.action == rules_move(light_job).action
 
 
-def test_the_scheduler_weighs_each_move_by_its_games_bot_rules_module() -> None:
+def test_the_scheduler_weighs_each_move_by_its_games_bot_rules_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(WINDOW_VARIABLE, "3600")  # (the statistics of the last hour as well: all of them)
     bid, card = job_in_phase("bidding"), job_in_phase("play")
 
     async def run(ticket: Ticket, budget: int) -> MoveOutcome:
@@ -222,15 +225,16 @@ def test_the_scheduler_weighs_each_move_by_its_games_bot_rules_module() -> None:
         await scheduler.move(bid, time.time() + 30, 300)
         await scheduler.move(card, time.time() + 30, 300)
         await scheduler.move(card, time.time() + 30, 300)
-        stats: dict[str, Any] = scheduler.stats()["by_weight"]
+        stats: dict[str, Any] = scheduler.stats()
         await scheduler.close()
         return stats
 
-    by_weight = asyncio.run(main())
-    assert {w: s["answered"]["search"] for w, s in by_weight.items()} == {
-        str(NEUTRAL_WEIGHT): 2,
-        str(HEAVY): 1,
-    }
+    stats = asyncio.run(main())
+    for by_weight in (stats["by_weight"], stats["window"]["by_weight"]):
+        assert {w: s["answered"]["search"] for w, s in by_weight.items()} == {
+            str(NEUTRAL_WEIGHT): 2,
+            str(HEAVY): 1,
+        }
 
 
 def test_a_move_with_no_time_left_is_handed_out_for_the_rules_move_without_a_slot() -> None:

@@ -45,6 +45,7 @@ import heapq
 import itertools
 import logging
 import math
+import os
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -56,6 +57,9 @@ from cardhall.bots.rules import NEUTRAL_WEIGHT, decision_weight
 from cardhall.table import BotJob
 
 log = logging.getLogger(__name__)
+# The environment variable naming a number of seconds: the statistics also over the moves answered in
+# the last that many seconds before they are read (the load benchmark's window).
+WINDOW_VARIABLE = "CARDHALL_BOT_STATS_SECONDS"
 LOOKAHEAD = 256  # waiting moves looked at when a budget is granted (the rest are due later still)
 # The least a decision heavier than neutral thinks when it thinks at all (or its own slack, if less):
 # a search of a few determinizations seldom departs from the rules move it is anchored on, so when the
@@ -203,6 +207,9 @@ class Scheduler:
         self.searched: deque[tuple[int, int]] = deque(maxlen=100_000)
         # The same per decision weight: what the heavy and the light decisions got.
         self.by_weight: dict[int, tuple[dict[str, int], deque[tuple[int, int]]]] = {}
+        # (when, weight, how answered, budget, determinizations) of the latest moves: the statistics of
+        # the last seconds alone (WINDOW_VARIABLE)
+        self.recent: deque[tuple[float, int, str, int, int]] = deque(maxlen=200_000)
 
     async def move(
         self, job: BotJob, deadline: float, nominal_ms: int, weight: int | None = None
@@ -233,15 +240,38 @@ class Scheduler:
         if outcome.fallback is None and outcome.determinizations:
             self.searched.append((outcome.budget_ms, outcome.determinizations))
             searched.append((outcome.budget_ms, outcome.determinizations))
+        self.recent.append((time.time(), weight, how, outcome.budget_ms, outcome.determinizations))
         return outcome
 
     def stats(self) -> dict[str, Any]:
         """How the moves were answered, and the budgets and determinizations of those searched; the same
-        per decision weight (``by_weight``)."""
-        return {
+        per decision weight (``by_weight``); with :data:`WINDOW_VARIABLE` set to N, also all of it over
+        the moves answered in the last N seconds alone (``window``: a benchmark's measured window,
+        without its warm-up)."""
+        out = {
             **_summary(self.answered, self.searched),
             "by_weight": {str(w): _summary(a, s) for w, (a, s) in sorted(self.by_weight.items())},
         }
+        seconds = os.environ.get(WINDOW_VARIABLE)
+        if seconds:
+            since = time.time() - float(seconds)
+            answered: dict[int, dict[str, int]] = {}
+            searched: dict[int, deque[tuple[int, int]]] = {}
+            for when, weight, how, budget, done in self.recent:
+                if when < since:
+                    continue
+                answered.setdefault(weight, {k: 0 for k in self.answered})[how] += 1
+                kept = searched.setdefault(weight, deque())
+                if how == "search" and done:
+                    kept.append((budget, done))
+            total = {k: sum(a[k] for a in answered.values()) for k in self.answered}
+            every: deque[tuple[int, int]] = deque(x for s in searched.values() for x in s)
+            out["window"] = {
+                "seconds": float(seconds),
+                **_summary(total, every),
+                "by_weight": {str(w): _summary(answered[w], searched[w]) for w in sorted(answered)},
+            }
+        return out
 
     async def job(self, kind: str, payload: Any) -> Any:
         ticket = Ticket(kind, payload)
