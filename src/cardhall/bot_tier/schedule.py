@@ -18,10 +18,7 @@ budget that leaves time for the moves of its weight behind it.
 - **Budget under load**: the move taken gets ``min(its bot's ms, its own slack, and for each move of
   its weight or heavier waiting behind it at rank r (from 1), slack_r * slots / (r + 1 + running))``:
   the slots' time until each deadline shared among the moves due by then that would be served before it
-  or with it; lighter moves are not counted (they are served after it). A decision heavier than neutral
-  gets at least :data:`HEAVY_FLOOR_MS` (its slack allowing): when the heavy decisions outnumber what the
-  slots can think, the first due get a search that can pay and the rest the rules move at their
-  deadlines, instead of all a search too short to depart from the rules move. An idle tier grants the bot's
+  or with it; lighter moves are not counted (they are served after it). An idle tier grants the bot's
   full ``ms``; a busy one grants less (fewer determinizations), down to the rules move when less than
   :data:`~cardhall.bot_tier.jobs.MIN_THINK_MS` is left (``fallback="no_time"``), or when a lighter move
   is still waiting behind heavier ones at its deadline (``fallback="late"``).
@@ -29,8 +26,8 @@ budget that leaves time for the moves of its weight behind it.
   decision its full ``ms`` (300 ms for ``hard``); as the load grows the light decisions (in Hokm the cards
   played) are cut first, down to the rules move, while the heavy ones (Hokm's bids and trump) keep their
   full think for as long as the slots can give it to them all, and share the slots' time among
-  themselves beyond that, each searched one at least :data:`HEAVY_FLOOR_MS`, the ones left over the
-  rules move.
+  themselves beyond that (down to the rules move too when there are more of them than the slots can
+  think at all).
 - Jobs without a deadline (reviews) come after every move, in arrival order.
 
 :class:`EdfQueue` is the order and the arithmetic alone (every method takes ``now``: tests drive it
@@ -61,11 +58,6 @@ log = logging.getLogger(__name__)
 # the last that many seconds before they are read (the load benchmark's window).
 WINDOW_VARIABLE = "CARDHALL_BOT_STATS_SECONDS"
 LOOKAHEAD = 256  # waiting moves looked at when a budget is granted (the rest are due later still)
-# The least a decision heavier than neutral thinks when it thinks at all (or its own slack, if less):
-# a search of a few determinizations seldom departs from the rules move it is anchored on, so when the
-# heavy decisions are more than the slots can serve, the first due get a search that can pay and the
-# ones left over get the rules move at their deadlines, rather than all a search too short to matter.
-HEAVY_FLOOR_MS = 50
 
 
 @dataclass(eq=False)
@@ -131,13 +123,12 @@ class EdfQueue:
                 if e.state == "queued" and e.kind == MOVE and e.weight >= ticket.weight and e is not ticket
             ),
         )
-        shared = budget
+        # (No floor for the heavy ones: measured, a few determinizations on every bid pay more than many
+        # on a few of them, the rest the rules move; benchmarks/load.md.)
         for rank, (deadline, _) in enumerate(behind, start=1):
             share = (deadline - now) * 1000 * self.slots / (rank + 1 + self.running) - MARGIN_MS
-            shared = min(shared, int(share))
-        if ticket.weight > NEUTRAL_WEIGHT:
-            return min(budget, max(shared, HEAVY_FLOOR_MS))
-        return shared
+            budget = min(budget, int(share))
+        return budget
 
     def dispatch(self, now: float) -> list[tuple[Ticket, int]]:
         """The jobs to start now with their budgets, in :meth:`Ticket.key` order, while a slot is free. A
