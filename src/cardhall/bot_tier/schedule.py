@@ -22,7 +22,8 @@ budget that leaves time for the moves of its weight behind it.
   full ``ms``; a busy one grants less (fewer determinizations), down to the rules move when less than
   :data:`~cardhall.bot_tier.jobs.MIN_THINK_MS` is left (``fallback="no_time"``), or when a lighter move
   is still waiting behind heavier ones at its deadline (``fallback="late"``).
-- **What ``hard`` means under load**: it never waits longer; it thinks less. An idle tier thinks every
+- **What ``hard`` means under load**: it never waits past its deadline; it thinks less (a light move
+  that heavier ones keep from a slot gets its rules move at its deadline). An idle tier thinks every
   decision its full ``ms`` (300 ms for ``hard``); as the load grows the light decisions (in Hokm the cards
   played) are cut first, down to the rules move, while the heavy ones (Hokm's bids and trump) keep their
   full think for as long as the slots can give it to them all, and share the slots' time among
