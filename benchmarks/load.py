@@ -15,7 +15,14 @@ applied action is committed before any frame shows it) and ``--clients`` load-ge
   the workers of ``--bots URL``), at the default pace (700 ms). Besides the latency it reports the
   person's **wait** between his turns (from the frame showing his action applied to the frame offering
   him his next choice) and each bot move's **delay beyond its pace** (the time from the frame of the
-  action before it to the frame of the bot's action, less the pace), both as p50/p90/p99/max.
+  action before it to the frame of the bot's action, less the pace), both as p50/p90/p99/max, and
+  what the tier gave the bots (the server's ``CARDHALL_BOT_STATS``): per decision weight (the game's bot
+  rules module's ``DECISION_WEIGHTS``: in Hokm the bids and trump weigh 3, the cards 1) the share of
+  moves answered with the rules move and the median determinizations of those searched, over the whole
+  run and over the window alone (``window``: the moves answered in the last ``--seconds`` before the
+  server stopped). ``--spread S`` makes the people arrive over S seconds instead (about a hand of Hokm,
+  36 s: the tables' hands, and so their bidding, out of step, as in a hall where tables start at any
+  time; at 400 a second every table bids at once).
 
 Players arrive at 400 a second (a table's players together), so tables start at different times; the
 clock starts ``--warmup`` seconds after the last has arrived. Each person thinks 0.5-1.5 s (uniform)
@@ -322,7 +329,10 @@ def run_level(
     servers: int = 1,
     redis: str = "",
     cross: bool = False,
+    spread: float = 0.0,
 ) -> dict[str, Any]:
+    # Workload c's --spread: the people arrive over that many seconds (its tables' hands out of step).
+    arrivals = players / spread if spread else ARRIVALS
     ports = [free_port() for _ in range(servers)]
     hall: list[subprocess.Popen[bytes]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -337,7 +347,8 @@ def run_level(
         bot_stats = f"{tmp}/bot-stats.json"
         try:
             for port in ports:
-                env = {"CARDHALL_BOT_STATS": bot_stats}
+                # (and, workload c, also over the last `seconds` before the server stops: the window)
+                env = {"CARDHALL_BOT_STATS": bot_stats, "CARDHALL_BOT_STATS_SECONDS": str(seconds)}
                 hall.append(start_server(port, url, server_options, env, redis or None))
                 print(f"server pid {hall[-1].pid} on port {port}", file=sys.stderr, flush=True)
             people = make_tables(ports, players, workload, game)
@@ -347,7 +358,7 @@ def run_level(
                 (t, seat, token, (owners[t] + 1) % servers if cross else k % servers)
                 for k, (t, seat, token) in enumerate(people)
             ]
-            start = time.time() + 2 + players / ARRIVALS  # every player has arrived
+            start = time.time() + 2 + players / arrivals  # every player has arrived
             window = (start + warmup, start + warmup + seconds)
             queue: Any = multiprocessing.get_context("spawn").Queue()
             by_table: dict[str, list[tuple[str, int, str, int]]] = {}
@@ -358,7 +369,7 @@ def run_level(
                 shares[k % clients].extend(group)
             context = multiprocessing.get_context("spawn")
             procs = [
-                context.Process(target=client_process, args=(ports, s, ARRIVALS / clients, window, queue))
+                context.Process(target=client_process, args=(ports, s, arrivals / clients, window, queue))
                 for s in shares
             ]
             for p in procs:
@@ -470,6 +481,26 @@ def service_counts(db: str, redis: str) -> dict[str, float]:
     return found
 
 
+def tier_summary(tier: dict[str, Any] | None) -> str:
+    """Workload c: per decision weight, the moves answered, the share of them that were the rules move,
+    the late ones and the searched moves' median budget and determinizations."""
+    if not tier:
+        return ""
+    parts = []
+    tier = tier.get("window", tier)
+    for weight, s in tier.get("by_weight", {"all": tier}).items():
+        answered = s["answered"]
+        total = sum(answered.values())
+        rules = total - answered["search"]
+        budget, done = s["searched_budget_ms_determinizations"]["p50"]
+        share = f"{100 * rules / total:.0f}%" if total else "-"
+        parts.append(
+            f"weight {weight}: {total} moves, rules {share} (late {answered['late']}),"
+            f" searched p50 {budget} ms / {done} determinizations"
+        )
+    return "\n        " + "\n        ".join(parts)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[800, 1600, 3200, 4800, 6400])
@@ -490,6 +521,12 @@ def main() -> int:
         "--redis", default="", help="the hall's Redis (redis://host:port/0), with --servers N > 1"
     )
     parser.add_argument("--cross", action="store_true", help="each person on another server than his table's")
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="workload c: the people arrive over this many seconds (default: 400 a second)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.servers > 1 and not (args.redis and args.db.startswith("postgresql")):
@@ -513,6 +550,7 @@ def main() -> int:
             args.servers,
             args.redis,
             args.cross,
+            args.spread if args.workload == "c" else 0.0,
         )
         rows.append(row)
         if not args.json and args.workload == "c":
@@ -522,7 +560,7 @@ def main() -> int:
                 f"{w.get('p99_ms')}/{w.get('max_ms')} ms  bot delay beyond pace {d.get('p50_ms')}/"
                 f"{d.get('p90_ms')}/{d.get('p99_ms')}/{d.get('max_ms')} ms"
                 f"  server CPU {row['server_cpu_pct']}%"
-                f"  errors {row['errors']}",
+                f"  errors {row['errors']}" + tier_summary(row["bot_tier"]),
                 flush=True,
             )
         elif not args.json:

@@ -1,6 +1,7 @@
 """The bot tier (:mod:`cardhall.bot_tier`): deadlines (a move is answered by its deadline, with the rules
 move when the search cannot finish), the fair order (earliest deadline first, and a long think at one
-table never holds another's move past its deadline), budgets that shrink under load, the job kinds,
+table never holds another's move past its deadline), the decisions' weights (the heavier served first
+and cut last, a light move's deadline held all the same), budgets that shrink under load, the job kinds,
 and the in-process tier, a worker of it killed mid-think included. The order and the arithmetic are
 tested with a fake clock; no test asserts a duration."""
 
@@ -31,7 +32,8 @@ from cardhall.bot_tier.jobs import (
     rules_move,
     think,
 )
-from cardhall.bot_tier.schedule import EdfQueue, Scheduler, Ticket
+from cardhall.bot_tier.schedule import WINDOW_VARIABLE, EdfQueue, Scheduler, Ticket
+from cardhall.bots.rules import NEUTRAL_WEIGHT
 from cardhall.review import review
 from cardhall.table import BotJob, Table
 from tests.helpers import playing
@@ -48,8 +50,23 @@ def a_job(game: str = "hokm", seed: int = 3, bot: str = "search(ms=300)") -> Bot
     raise AssertionError("no decision with a choice")
 
 
-def move(deadline: float, nominal: int = 300, job: Any = None) -> Ticket:
-    return Ticket(MOVE, job, deadline, nominal)
+def move(deadline: float, nominal: int = 300, job: Any = None, weight: int = NEUTRAL_WEIGHT) -> Ticket:
+    return Ticket(MOVE, job, deadline, nominal, weight)
+
+
+HEAVY = NEUTRAL_WEIGHT + 2  # (Hokm's bids and trump)
+
+
+def job_in_phase(phase: str, game: str = "hokm", seed: int = 3) -> BotJob:
+    """A search bot's decision with a choice, in ``phase``."""
+    table = Table(game, ["search(ms=300)"] * Table(game).game.num_players, seed=seed)
+    for _ in playing(table):
+        seat = table.bots_to_act()[0]
+        job = table.bot_job(seat)
+        if len(job.legal_actions) > 1 and job.observation["phase"] == phase:
+            return job
+        table.play_bot(seat)
+    raise AssertionError(f"no decision with a choice in phase {phase}")
 
 
 # --- the order and the budgets, on a fake clock ------------------------------------------------------
@@ -98,6 +115,115 @@ def test_an_idle_tier_grants_the_whole_budget_and_a_busy_one_shares_the_time_to_
         two.add(move(deadline=1.0, nominal=300))
     budgets = [b for _, b in two.dispatch(now=0.0)]
     assert len(budgets) == 2 and budgets[0] > budget  # two workers: more each
+
+
+def test_a_heavy_decision_is_served_before_a_light_one_due_no_sooner_and_edf_within_a_weight() -> None:
+    queue = EdfQueue(slots=1)
+    # The light ones arrive first; a heavy one is due with the first light one, another with the second.
+    light_soon, light_late = queue.add(move(1.0)), queue.add(move(2.0))
+    heavy_late, heavy_soon = queue.add(move(2.0, weight=HEAVY)), queue.add(move(1.0, weight=HEAVY))
+    served = []
+    for now in (0.0, 0.1, 0.2, 0.3):
+        (ticket, budget), *rest = queue.dispatch(now)
+        assert not rest and budget >= MIN_THINK_MS
+        served.append(ticket)
+        queue.finished(ticket)
+    assert served == [heavy_soon, heavy_late, light_soon, light_late]
+
+
+def simulate_load(queue: EdfQueue, tickets: list[Ticket]) -> dict[int, int]:
+    """Run ``tickets`` (added at 0) through ``queue`` on a fake clock, each search taking its whole
+    budget, a waiting move expiring at its deadline: the budget each got (ms; under MIN_THINK_MS the
+    rules move), by ``id``."""
+    now, got, running = 0.0, {}, []
+    for ticket in tickets:
+        queue.add(ticket)
+    while len(got) < len(tickets):
+        for ticket in tickets:
+            if (
+                id(ticket) not in got
+                and ticket.deadline - MARGIN_MS / 1000 <= now
+                and queue.expire(now, ticket)
+            ):
+                got[id(ticket)] = 0  # answered with the rules move at its deadline
+        for ticket, budget in queue.dispatch(now):
+            got[id(ticket)] = budget
+            if ticket.state == "running":
+                running.append((now + budget / 1000, ticket))
+        if not running:
+            now += 0.001
+            continue
+        running.sort(key=lambda r: r[0])
+        now, done = running.pop(0)
+        queue.finished(done)
+    return got
+
+
+def test_under_load_the_light_decisions_are_cut_to_the_rules_move_first() -> None:
+    # Twelve moves due within a second on one worker, the six light ones arrived first: the heavy ones
+    # think, and the light ones are cut (to the rules move) before any heavy one is.
+    lights = [move(1.0) for _ in range(6)]
+    heavies = [move(1.0, weight=HEAVY) for _ in range(6)]
+    got = simulate_load(EdfQueue(slots=1), lights + heavies)
+    heavy, light = [got[id(t)] for t in heavies], [got[id(t)] for t in lights]
+    assert min(heavy) >= MIN_THINK_MS  # every heavy decision searched...
+    assert any(b < MIN_THINK_MS for b in light)  # ...and the light ones gave way
+    assert min(heavy) > max(light)
+    # The same moves all of one weight share the second alike: no move is cut before another's kind.
+    same = [move(1.0) for _ in range(12)]
+    even = [simulate_load(EdfQueue(slots=1), same)[id(t)] for t in same]
+    assert min(even) >= MIN_THINK_MS
+
+
+def test_a_light_move_waiting_behind_heavy_ones_gets_the_rules_move_by_its_deadline() -> None:
+    light_job, heavy_job = job_in_phase("play"), job_in_phase("bidding")
+    never = asyncio.Event()
+
+    async def run(ticket: Ticket, budget: int) -> MoveOutcome:
+        await never.wait()  # a worker that never answers: the heavy move in the slot holds it
+        raise AssertionError("unreachable")
+
+    async def main() -> MoveOutcome:
+        scheduler = Scheduler(run, lambda: 1, clock=lambda: 0.0)
+        # Heavy moves due in an hour (on the loop's timers) fill the slot and the head of the queue...
+        heavies = [asyncio.create_task(scheduler.move(heavy_job, 3600.0, 300)) for _ in range(3)]
+        await asyncio.sleep(0)
+        # ...and a light move due "now" (plus the margin) is still answered by its deadline.
+        light = await asyncio.wait_for(scheduler.move(light_job, 0.05, 300), timeout=30)
+        for task in heavies:
+            task.cancel()
+        await asyncio.gather(*heavies, return_exceptions=True)
+        await scheduler.close()
+        return light
+
+    light = asyncio.run(main())
+    assert light.fallback == "late" and light.result.action == rules_move(light_job).action
+
+
+def test_the_scheduler_weighs_each_move_by_its_games_bot_rules_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(WINDOW_VARIABLE, "3600")  # (the statistics of the last hour as well: all of them)
+    bid, card = job_in_phase("bidding"), job_in_phase("play")
+
+    async def run(ticket: Ticket, budget: int) -> MoveOutcome:
+        return MoveOutcome(rules_move(ticket.payload), budget, 1)
+
+    async def main() -> dict[str, Any]:
+        scheduler = Scheduler(run, lambda: 1)
+        await scheduler.move(bid, time.time() + 30, 300)
+        await scheduler.move(card, time.time() + 30, 300)
+        await scheduler.move(card, time.time() + 30, 300)
+        stats: dict[str, Any] = scheduler.stats()
+        await scheduler.close()
+        return stats
+
+    stats = asyncio.run(main())
+    for by_weight in (stats["by_weight"], stats["window"]["by_weight"]):
+        assert {w: s["answered"]["search"] for w, s in by_weight.items()} == {
+            str(NEUTRAL_WEIGHT): 2,
+            str(HEAVY): 1,
+        }
 
 
 def test_a_move_with_no_time_left_is_handed_out_for_the_rules_move_without_a_slot() -> None:

@@ -1,4 +1,5 @@
-"""Bots: the protocol, ``make_bot``, Hokm's ``sample_state``, the Hokm rules bot and the search bot."""
+"""Bots: the protocol, ``make_bot``, Hokm's ``sample_state``, the Hokm rules bot, the search bot and the
+decisions' weights for the bot tier."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import pytest
 
 import cardhall
 from cardhall.bots import BOT_LEVELS, BOTS, RandomBot, SearchBot, make_bot, resolve_level
-from cardhall.bots.rules import rules_bot_class
+from cardhall.bots.rules import (
+    NEUTRAL_WEIGHT,
+    decision_weight,
+    decision_weights,
+    rules_bot_class,
+    rules_games,
+)
 from cardhall.bots.rules_hokm import HokmRulesBot
 from cardhall.cards import SUIT_MASKS, cards_of, parse_card, parse_cards
 from cardhall.core import Game, State
@@ -323,3 +330,31 @@ def test_anchored_search_keeps_the_rules_move_when_nothing_separates_the_actions
         legal = state.legal_actions(seat)
         state.apply(seat, legal[rng.randrange(len(legal))])
     assert checked
+
+
+# --- the decisions' weights (for the bot tier's scheduler) ------------------------------------------
+
+
+@pytest.mark.parametrize("game_string", rules_games())
+def test_every_kind_of_decision_a_game_makes_has_a_weight(game_string: str) -> None:
+    weights = decision_weights(game_string)
+    assert weights and all(isinstance(w, int) and w >= NEUTRAL_WEIGHT for w in weights.values())
+    made = set()
+    for seed in range(2):  # (matches of the rules bots: they end, and reach every kind of decision)
+        table = Table(game_string, ["rules"] * Table(game_string).game.num_players, seed=seed)
+        for _ in playing(table):
+            seat = table.bots_to_act()[0]
+            observation = table.bot_job(seat).observation
+            made.add(observation["phase"])
+            assert decision_weight(game_string, observation) == weights.get(observation["phase"])
+            table.play_bot(seat)
+    missing = made - set(weights)
+    assert not missing, f"{game_string}: no weight for the decisions of phase(s) {sorted(missing)}"
+
+
+def test_hokm_weighs_its_contract_above_its_cards_and_any_form_of_the_game_the_same() -> None:
+    weights = decision_weights("hokm")
+    assert weights["bidding"] > weights["play"] and weights["trump"] > weights["play"]
+    assert decision_weights("hokm(max_hands=1)") == weights
+    # A phase the module does not know weighs neutral (the test above requires every real one).
+    assert decision_weight("hokm", {"phase": "elsewhere"}) == NEUTRAL_WEIGHT

@@ -1,21 +1,34 @@
-"""Thinking scheduled, not queued: every search move has a deadline, and the tier's worker slots go to
-the earliest deadline first, each with a think budget that leaves time for the moves behind it.
+"""Thinking scheduled, not queued: every search move has a deadline and a weight, and the tier's worker
+slots go to the heaviest decisions first, earliest deadline first within a weight, each with a think
+budget that leaves time for the moves of its weight behind it.
 
 - **Deadline**: a table asks for a move when the bot's turn starts, with its pace (``bot_pace_ms``)
   still to run; the move is due at ``start + pace + think``, ``think`` the bot's own ``ms`` capped at
   :data:`~cardhall.bot_tier.jobs.THINK_CAP_MS` (1 s). The search runs during the pace, so an idle tier
   plays a ``hard`` move exactly at the pace.
-- **Earliest deadline first**: the waiting moves are ordered by deadline (then by arrival); a free slot
-  takes the first. A long think at one table never holds another table's move past its deadline: at
-  its deadline (less :data:`~cardhall.bot_tier.jobs.MARGIN_MS`) a move still waiting, or still thinking,
-  is answered with the rules move (``fallback="late"``), computed here in microseconds; a late search
-  result is dropped.
-- **Budget under load**: the move taken gets ``min(its bot's ms, its own slack, and for each move
-  waiting behind it at rank r (from 0), slack_r * slots / (r + 1 + running))``: the slots' time until
-  each deadline shared among the moves due by then. An idle tier grants the bot's full ``ms``; a busy one
-  grants less (fewer determinizations), down to the rules move when less than
-  :data:`~cardhall.bot_tier.jobs.MIN_THINK_MS` is left (``fallback="no_time"``): under load ``hard``
-  thinks less rather than waits longer.
+- **Weight**: what a search pays at that decision, from the game's bot rules module
+  (:func:`cardhall.bots.rules.decision_weight`: its ``DECISION_WEIGHTS`` by phase; the tier knows no
+  game). In Hokm the bids and the trump choice weigh more than a card played, because most of what the
+  search gains over the rules bot is there; the other games' decisions are neutral (all one weight).
+- **Heaviest first, then earliest deadline first**: the waiting moves are ordered by weight (heaviest
+  first), then by deadline, then by arrival; a free slot takes the first. A long think at one table,
+  or heavier decisions ahead, never hold another table's move past its deadline: at its deadline (less
+  :data:`~cardhall.bot_tier.jobs.MARGIN_MS`) a move still waiting, or still thinking, is answered with
+  the rules move (``fallback="late"``), computed here in microseconds; a late search result is dropped.
+- **Budget under load**: the move taken gets ``min(its bot's ms, its own slack, and for each move of
+  its weight or heavier waiting behind it at rank r (from 1), slack_r * slots / (r + 1 + running))``:
+  the slots' time until each deadline shared among the moves due by then that would be served before it
+  or with it; lighter moves are not counted (they are served after it). An idle tier grants the bot's
+  full ``ms``; a busy one grants less (fewer determinizations), down to the rules move when less than
+  :data:`~cardhall.bot_tier.jobs.MIN_THINK_MS` is left (``fallback="no_time"``), or when a lighter move
+  is still waiting behind heavier ones at its deadline (``fallback="late"``).
+- **What ``hard`` means under load**: it never waits past its deadline; it thinks less (a light move
+  that heavier ones keep from a slot gets its rules move at its deadline). An idle tier thinks every
+  decision its full ``ms`` (300 ms for ``hard``); as the load grows the light decisions (in Hokm the cards
+  played) are cut first, down to the rules move, while the heavy ones (Hokm's bids and trump) keep their
+  full think for as long as the slots can give it to them all, and share the slots' time among
+  themselves beyond that (down to the rules move too when there are more of them than the slots can
+  think at all).
 - Jobs without a deadline (reviews) come after every move, in arrival order.
 
 :class:`EdfQueue` is the order and the arithmetic alone (every method takes ``now``: tests drive it
@@ -30,6 +43,7 @@ import heapq
 import itertools
 import logging
 import math
+import os
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -37,43 +51,50 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardhall.bot_tier.jobs import MARGIN_MS, MIN_THINK_MS, MOVE, MoveOutcome, rules_move
+from cardhall.bots.rules import NEUTRAL_WEIGHT, decision_weight
 from cardhall.table import BotJob
 
 log = logging.getLogger(__name__)
+# The environment variable naming a number of seconds: the statistics also over the moves answered in
+# the last that many seconds before they are read (the load benchmark's window).
+WINDOW_VARIABLE = "CARDHALL_BOT_STATS_SECONDS"
 LOOKAHEAD = 256  # waiting moves looked at when a budget is granted (the rest are due later still)
 
 
 @dataclass(eq=False)
 class Ticket:
     """One job in the scheduler: its kind, payload (a :class:`BotJob` for a move), deadline (epoch
-    seconds; ``inf`` for none) and nominal budget."""
+    seconds; ``inf`` for none), nominal budget and weight (heavier first)."""
 
     kind: str
     payload: Any
     deadline: float = math.inf
     nominal_ms: int = 0
+    weight: int = NEUTRAL_WEIGHT
     seq: int = 0
     granted_ms: int | None = None
     state: str = "new"  # new -> queued -> running -> finished (or expired / cancelled)
     future: asyncio.Future[Any] | None = field(default=None, repr=False)
 
-    def key(self) -> tuple[float, int]:
-        return (self.deadline, self.seq)
+    def key(self) -> tuple[int, float, int]:
+        """The order served: heaviest first, then earliest deadline, then first come."""
+        return (-self.weight, self.deadline, self.seq)
 
 
 class EdfQueue:
-    """The waiting jobs, earliest deadline first, and ``slots`` workers' worth of running ones."""
+    """The waiting jobs, heaviest first and earliest deadline first within a weight, and ``slots``
+    workers' worth of running ones."""
 
     def __init__(self, slots: int = 1) -> None:
         self.slots = slots
-        self._heap: list[tuple[float, int, Ticket]] = []
+        self._heap: list[tuple[tuple[int, float, int], Ticket]] = []
         self._seq = itertools.count()
         self.running = 0
 
     def add(self, ticket: Ticket) -> Ticket:
         ticket.seq = next(self._seq)
         ticket.state = "queued"
-        heapq.heappush(self._heap, (ticket.deadline, ticket.seq, ticket))
+        heapq.heappush(self._heap, (ticket.key(), ticket))
         return ticket
 
     def cancel(self, ticket: Ticket) -> None:
@@ -83,27 +104,35 @@ class EdfQueue:
             ticket.state = "cancelled"
 
     def _head(self) -> Ticket | None:
-        while self._heap and self._heap[0][2].state != "queued":
+        while self._heap and self._heap[0][1].state != "queued":
             heapq.heappop(self._heap)
-        return self._heap[0][2] if self._heap else None
+        return self._heap[0][1] if self._heap else None
 
     def grant(self, now: float, ticket: Ticket) -> int:
-        """The think budget (ms) for ``ticket``, taken now ahead of every other waiting job."""
+        """The think budget (ms) for ``ticket``, taken now ahead of every other waiting job: the moves of
+        its weight and heavier waiting behind it share the slots' time with it, the lighter ones are
+        left what remains (they are cut first)."""
         if ticket.kind != MOVE:
             return ticket.nominal_ms
         budget = min(ticket.nominal_ms, int((ticket.deadline - now) * 1000) - MARGIN_MS)
-        behind = heapq.nsmallest(LOOKAHEAD, (e for e in self._heap if e[2].state == "queued"))
-        rank = 0
-        for deadline, _, other in behind:
-            if other is ticket or other.kind != MOVE:
-                continue
-            rank += 1
+        # (By deadline: with the ticket the heaviest waiting, those counted are of its own weight.)
+        behind = heapq.nsmallest(
+            LOOKAHEAD,
+            (
+                (e.deadline, e.seq)
+                for _, e in self._heap
+                if e.state == "queued" and e.kind == MOVE and e.weight >= ticket.weight and e is not ticket
+            ),
+        )
+        # (No floor for the heavy ones: measured, a few determinizations on every bid pay more than many
+        # on a few of them, the rest the rules move; benchmarks/load.md.)
+        for rank, (deadline, _) in enumerate(behind, start=1):
             share = (deadline - now) * 1000 * self.slots / (rank + 1 + self.running) - MARGIN_MS
             budget = min(budget, int(share))
         return budget
 
     def dispatch(self, now: float) -> list[tuple[Ticket, int]]:
-        """The jobs to start now with their budgets, earliest deadline first, while a slot is free. A
+        """The jobs to start now with their budgets, in :meth:`Ticket.key` order, while a slot is free. A
         move whose budget is under :data:`MIN_THINK_MS` is handed out too, without a slot: its caller
         plays the rules move."""
         out: list[tuple[Ticket, int]] = []
@@ -143,6 +172,17 @@ class EdfQueue:
 Run = Callable[[Ticket, int], Awaitable[Any]]
 
 
+def _summary(answered: dict[str, int], searched: deque[tuple[int, int]]) -> dict[str, Any]:
+    budgets = sorted(b for b, _ in searched)
+    done = sorted(d for _, d in searched)
+
+    def at(xs: list[int], q: float) -> int | None:
+        return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else None
+
+    spread = {f"p{int(q * 100)}": (at(budgets, q), at(done, q)) for q in (0.1, 0.5, 0.9)}
+    return {"answered": dict(answered), "searched_budget_ms_determinizations": spread}
+
+
 class Scheduler:
     """:class:`EdfQueue` on the event loop: ``await move(job, deadline)`` answers by the deadline,
     always; ``await job(kind, payload)`` runs a job without one. ``run(ticket, budget_ms)`` does the
@@ -157,9 +197,20 @@ class Scheduler:
         self.answered = {"search": 0, "no_time": 0, "late": 0, "failed": 0}
         # (budget granted ms, determinizations) of the latest moves searched: what "hard" got under load
         self.searched: deque[tuple[int, int]] = deque(maxlen=100_000)
+        # The same per decision weight: what the heavy and the light decisions got.
+        self.by_weight: dict[int, tuple[dict[str, int], deque[tuple[int, int]]]] = {}
+        # (when, weight, how answered, budget, determinizations) of the latest moves: the statistics of
+        # the last seconds alone (WINDOW_VARIABLE)
+        self.recent: deque[tuple[float, int, str, int, int]] = deque(maxlen=200_000)
 
-    async def move(self, job: BotJob, deadline: float, nominal_ms: int) -> MoveOutcome:
-        ticket = Ticket(MOVE, job, deadline, nominal_ms)
+    async def move(
+        self, job: BotJob, deadline: float, nominal_ms: int, weight: int | None = None
+    ) -> MoveOutcome:
+        """The move by ``deadline``; ``weight`` (None: the game's bot rules module's weight for the
+        decision, :func:`~cardhall.bots.rules.decision_weight`) orders it among the waiting moves."""
+        if weight is None:
+            weight = decision_weight(job.game, job.observation)
+        ticket = Ticket(MOVE, job, deadline, nominal_ms, weight)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[MoveOutcome] = loop.create_future()
         ticket.future = future
@@ -172,21 +223,47 @@ class Scheduler:
         finally:
             timer.cancel()
             self.queue.cancel(ticket)
-        self.answered["search" if outcome.fallback is None else outcome.fallback] += 1
+        how = "search" if outcome.fallback is None else outcome.fallback
+        answered, searched = self.by_weight.setdefault(
+            weight, ({k: 0 for k in self.answered}, deque(maxlen=100_000))
+        )
+        self.answered[how] += 1
+        answered[how] += 1
         if outcome.fallback is None and outcome.determinizations:
             self.searched.append((outcome.budget_ms, outcome.determinizations))
+            searched.append((outcome.budget_ms, outcome.determinizations))
+        self.recent.append((time.time(), weight, how, outcome.budget_ms, outcome.determinizations))
         return outcome
 
     def stats(self) -> dict[str, Any]:
-        """How the moves were answered, and the budgets and determinizations of those searched."""
-        budgets = sorted(b for b, _ in self.searched)
-        done = sorted(d for _, d in self.searched)
-
-        def at(xs: list[int], q: float) -> int | None:
-            return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else None
-
-        spread = {f"p{int(q * 100)}": (at(budgets, q), at(done, q)) for q in (0.1, 0.5, 0.9)}
-        return {"answered": dict(self.answered), "searched_budget_ms_determinizations": spread}
+        """How the moves were answered, and the budgets and determinizations of those searched; the same
+        per decision weight (``by_weight``); with :data:`WINDOW_VARIABLE` set to N, also all of it over
+        the moves answered in the last N seconds alone (``window``: a benchmark's measured window,
+        without its warm-up)."""
+        out = {
+            **_summary(self.answered, self.searched),
+            "by_weight": {str(w): _summary(a, s) for w, (a, s) in sorted(self.by_weight.items())},
+        }
+        seconds = os.environ.get(WINDOW_VARIABLE)
+        if seconds:
+            since = time.time() - float(seconds)
+            answered: dict[int, dict[str, int]] = {}
+            searched: dict[int, deque[tuple[int, int]]] = {}
+            for when, weight, how, budget, done in self.recent:
+                if when < since:
+                    continue
+                answered.setdefault(weight, {k: 0 for k in self.answered})[how] += 1
+                kept = searched.setdefault(weight, deque())
+                if how == "search" and done:
+                    kept.append((budget, done))
+            total = {k: sum(a[k] for a in answered.values()) for k in self.answered}
+            every: deque[tuple[int, int]] = deque(x for s in searched.values() for x in s)
+            out["window"] = {
+                "seconds": float(seconds),
+                **_summary(total, every),
+                "by_weight": {str(w): _summary(answered[w], searched[w]) for w in sorted(answered)},
+            }
+        return out
 
     async def job(self, kind: str, payload: Any) -> Any:
         ticket = Ticket(kind, payload)

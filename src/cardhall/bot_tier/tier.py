@@ -26,7 +26,9 @@ class BotTier(Protocol):
 
     async def move(self, job: BotJob, deadline: float, nominal_ms: int) -> MoveOutcome:
         """The bot's move, always by ``deadline`` (epoch seconds): the search's, or the rules move when
-        the search cannot answer in time. ``nominal_ms``: what the bot asks to think."""
+        the search cannot answer in time. ``nominal_ms``: what the bot asks to think. Under load the
+        decisions the game's bot rules module weighs heavier think first (see
+        :mod:`cardhall.bot_tier.schedule`)."""
         ...
 
     async def job(self, kind: str, payload: Any) -> Any:

@@ -7,10 +7,14 @@ A bot never sees the true state, only what its seat may know. ``act`` must retur
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 from cardhall.core import Game, Observation
 from cardhall.options import Option
+
+# A decision's weight for the bot tier's scheduler (a rules module's ``DECISION_WEIGHTS``, see
+# :mod:`cardhall.bots.rules`) when its search pays as much as the game's other decisions.
+NEUTRAL_WEIGHT: Final = 1
 
 
 class Bot(Protocol):

@@ -14,19 +14,28 @@ The same module holds what the search bot knows of the game, both optional:
   it searches from an observation (an opponent model; it may keep what it learns of one observation for
   the next draws); default: ``game.sample_state``.
 
-and, required, what a decision's loss means in the game's points, for :mod:`cardhall.review`:
+and, required:
 
-- ``review_thresholds(game) -> tuple[float, float, float]``: the inaccuracy, mistake and blunder
-  thresholds.
+- ``review_thresholds(game) -> tuple[float, float, float]``: what a decision's loss means in the game's
+  points, for :mod:`cardhall.review` (the inaccuracy, mistake and blunder thresholds);
+- ``DECISION_WEIGHTS: Mapping[str, int]``: how much a search pays at each kind of decision (the
+  observation's ``phase``), for the bot tier's scheduler (:mod:`cardhall.bot_tier.schedule`): under
+  load it grants the heavier decisions their full think first and cuts the lighter ones to the rules
+  move first. Only the order matters; :data:`NEUTRAL_WEIGHT` where nothing measured says one kind of
+  decision gains more from a search than another. Read through :func:`decision_weight`.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from types import ModuleType
 
+from cardhall.bots.base import NEUTRAL_WEIGHT as NEUTRAL_WEIGHT  # (re-exported: the weights are read here)
 from cardhall.bots.base import BaseBot
 from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
+from cardhall.options import parse_spec
 from cardhall.registry import entries, piece
 
 RULES_MODULES: dict[str, ModuleType] = {}
@@ -65,3 +74,26 @@ def rules_module(game: Game) -> ModuleType:
 def rules_bot_class(game: Game) -> type[BaseBot]:
     cls: type[BaseBot] = rules_module(game).RULES_BOT
     return cls
+
+
+def decision_weights(game: Game | str) -> Mapping[str, int]:
+    """The game's weight for each kind of decision (its rules module's ``DECISION_WEIGHTS``, by phase);
+    empty for a game without a rules player (every decision then weighs :data:`NEUTRAL_WEIGHT`)."""
+    return _weights(game if isinstance(game, str) else game.name)
+
+
+@functools.lru_cache(maxsize=256)  # (the bot tier asks at every search move, of a few game strings)
+def _weights(game: str) -> Mapping[str, int]:
+    name = parse_spec(game, "game")[0]
+    module = _discover().get(name)
+    weights: Mapping[str, int] = getattr(module, "DECISION_WEIGHTS", {})
+    return weights
+
+
+def decision_weight(game: Game | str, observation: Mapping[str, object]) -> int:
+    """How much a search pays at this decision (a game string or game, and the deciding seat's
+    observation): its phase's weight, :data:`NEUTRAL_WEIGHT` for a phase or game the rules module
+    gives none (the tests require one for every phase a decision is made in)."""
+    phase = observation.get("phase")
+    weights = decision_weights(game)
+    return weights.get(phase, NEUTRAL_WEIGHT) if isinstance(phase, str) else NEUTRAL_WEIGHT

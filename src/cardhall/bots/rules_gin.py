@@ -57,7 +57,7 @@ import random
 from collections.abc import Callable
 from typing import NamedTuple
 
-from cardhall.bots.base import BaseBot
+from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
 from cardhall.cards import cards_of
 from cardhall.core import Game, Observation
 from cardhall.games.gin import (
@@ -415,6 +415,16 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
     the deal value."""
     return (3.0, 8.0, 20.0)
 
+
+# What a search pays at each kind of decision (the game's phases; see cardhall.bots.rules): neutral,
+# since no measurement shows one kind gaining more from a search than another.
+DECISION_WEIGHTS: dict[str, int] = {
+    "upcard": NEUTRAL_WEIGHT,
+    "draw": NEUTRAL_WEIGHT,
+    "discard": NEUTRAL_WEIGHT,
+    "arrange": NEUTRAL_WEIGHT,
+    "layoff": NEUTRAL_WEIGHT,
+}
 
 RULES_BOT = GinRulesBot
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 
-from cardhall.bots.base import BaseBot
+from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
 from cardhall.cards import ACE, HEARTS, KING, QUEEN, SPADES
 from cardhall.core import Game, Observation
 from cardhall.games.hearts import FACE_MASK, HEARTS2, MOON_MINUS, MOON_PLUS, PASS_BASE, QS2, HeartsState
@@ -409,5 +409,9 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
     the deal value."""
     return (1.5, 4.0, 10.0)
 
+
+# What a search pays at each kind of decision (the game's phases; see cardhall.bots.rules): neutral,
+# since no measurement shows one kind gaining more from a search than another.
+DECISION_WEIGHTS: dict[str, int] = {"pass": NEUTRAL_WEIGHT, "play": NEUTRAL_WEIGHT, "moon": NEUTRAL_WEIGHT}
 
 RULES_BOT = HeartsRulesBot

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from cardhall.bots.base import BaseBot
+from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
 from cardhall.bots.trick_reading import played_and_voids
 from cardhall.cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, SUITS, TEN
 from cardhall.core import Game, Observation
@@ -42,6 +42,7 @@ from cardhall.games.hokm import (
     PLAIN_STRENGTH,
     PLAY,
     PLAYERS,
+    TRUMP,
     TRUMP_BASE,
     TRUMP_STRENGTH,
     HokmState,
@@ -371,5 +372,11 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
     the deal value (contracts score 10 a trick bid)."""
     return (5.0, 15.0, 40.0)
 
+
+# What a search pays at each kind of decision, for the bot tier's scheduler (see cardhall.bots.rules).
+# Hokm's gain lies mostly in the contract: searching only the bids and the trump choice, the rules move
+# on every card, keeps most of what searching every decision gains over the rules bot (measured:
+# benchmarks/load.md, "The strength hard keeps under load"), so under load these are thought first.
+DECISION_WEIGHTS: Final = {BIDDING: 3, TRUMP: 3, PLAY: NEUTRAL_WEIGHT}
 
 RULES_BOT = HokmRulesBot

@@ -33,7 +33,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from cardhall.bots.base import BaseBot
+from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
 from cardhall.cards import cards_of
 from cardhall.core import Game, Observation, State
 from cardhall.games.svara import ALL_IN, BIT, BLIND_BASE, CALL, CHECK, FOLD, JOIN, LOOK, OPEN, PASS, Svara
@@ -240,5 +240,13 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
     ante = float(game.option("ante"))
     return (2.0 * ante, 6.0 * ante, 20.0 * ante)
 
+
+# What a search pays at each kind of decision (the game's phases; see cardhall.bots.rules): neutral,
+# since no measurement shows one kind gaining more from a search than another.
+DECISION_WEIGHTS: dict[str, int] = {
+    "svara join": NEUTRAL_WEIGHT,
+    "blind": NEUTRAL_WEIGHT,
+    "open": NEUTRAL_WEIGHT,
+}
 
 RULES_BOT = SvaraRulesBot
