@@ -184,7 +184,7 @@ class Seating(HostBase):
             status = TableStatus.PLAYING if full else TableStatus.WAITING
         table = self.deal(seats) if status == TableStatus.PLAYING else None
         await self.store_row(replace(self.row, seats=seats, status=status), ref)
-        self.ctx.lobby_changed()
+        self.ctx.lobby_changed(self)
         if table is None:
             return
         self.table, self.stored = table, 0
