@@ -65,7 +65,10 @@ class FaultyStore:
     them; reads go on), or, with ``cut_off``, land and then fail (a commit whose answer was lost)."""
 
     WRITES = frozenset(
-        {"append_actions", "save_table", "finish", "add_chat", "create_player", "probe", "mark_broken"}
+        {
+            *("append_actions", "save_table", "save_tables", "finish", "add_chat"),
+            *("create_player", "probe", "mark_broken"),
+        }
     )
 
     def __init__(self, inner: Store) -> None:

@@ -10,6 +10,13 @@ table's rows fails that table alone; a store that fails fails the whole batch at
 whose rows did not commit gets the error (nothing fails silently); what to do about it, retrying or
 pausing, is the table's own business (:mod:`cardhall.server.host`).
 
+Seat changes (a person sits down, the match starts: :meth:`Committer.save`) go the same way: the
+table rows handed in since the last write are saved in one transaction (``Store.save_tables``), before
+the actions of that turn. One transaction each held SQLite's one writer for several steps of a busy
+event loop, so a hall whose people arrive by the hundred a second (each ``join`` stores a seat) queued
+the joins, and every action behind them, for seconds. A batch refused (a table moved to another
+process, say) is tried one table at a time, so only that table's owner gets the error.
+
 With many processes (:mod:`cardhall.server.cluster`) each table's rows go with its owner's fencing
 number, and the store writes the batch only if every table's row still holds it: a batch refused
 because one table moved to another process (:class:`~cardhall.store.FencedError`) is tried again one
@@ -24,7 +31,7 @@ import time
 from collections.abc import Sequence
 
 from cardhall.server import metrics
-from cardhall.store import ActionRow, Store, StoreUnavailableError
+from cardhall.store import ActionRow, Store, StoreUnavailableError, TableRow
 
 log = logging.getLogger(__name__)
 _Waiter = tuple[Sequence[ActionRow], int | None, asyncio.Future[None]]
@@ -40,6 +47,7 @@ class Committer:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._pending: list[tuple[Sequence[ActionRow], int | None, asyncio.Future[None]]] = []
+        self._tables: list[tuple[TableRow, asyncio.Future[None]]] = []  # seat changes to save
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # counters for the load benchmark
@@ -65,10 +73,24 @@ class Committer:
         self._wake.set()
         await done
 
+    async def save(self, table: TableRow) -> None:
+        """Return once ``table``'s row is saved (``Store.save_table``'s promise; raise what the store
+        raised otherwise), in one transaction with the other rows handed in meanwhile."""
+        if self._task is None:  # (a context not started: tests of the host alone)
+            await self.store.save_table(table)
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._tables.append((table, done))
+        self._wake.set()
+        await done
+
     async def _run(self) -> None:
         while True:
             await self._wake.wait()
             self._wake.clear()
+            tables, self._tables = self._tables, []
+            if tables:
+                await self._save_tables(tables)
             batch, self._pending = self._pending, []
             if not batch:
                 continue
@@ -104,6 +126,26 @@ class Committer:
                 self.rows += len(rows)
                 metrics.ACTIONS.inc(len(rows))
                 self._settle(done, None)
+
+    async def _save_tables(self, waiters: list[tuple[TableRow, asyncio.Future[None]]]) -> None:
+        try:
+            await self.store.save_tables([row for row, _ in waiters])
+        except Exception as e:
+            log.warning("saving %d tables failed: %s", len(waiters), e)
+            if isinstance(e, StoreUnavailableError) or len(waiters) == 1:
+                for _, done in waiters:
+                    self._settle(done, e)
+                return
+            for row, done in waiters:  # (one refused row must fail its own table alone)
+                try:
+                    await self.store.save_table(row)
+                except Exception as one:
+                    self._settle(done, one)
+                else:
+                    self._settle(done, None)
+            return
+        for _, done in waiters:
+            self._settle(done, None)
 
     @staticmethod
     def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:

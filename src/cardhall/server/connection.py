@@ -15,6 +15,9 @@ Choices:
   (:mod:`cardhall.server.rates`), each message gets ``rate_limited``, and a connection refused 20 times
   in a row is closed (1008, policy violation). A new connection starts with a full bucket of its own,
   but not of its player's or its address's: reconnecting gains nothing.
+- A frame for a connection with nothing queued is written at once, without waking the sender task
+  (:data:`cardhall.server.transport.WRITE_TEXT`, behind ``cardhall serve``'s own websocket protocol),
+  when the transport takes it without waiting; otherwise it is queued for the sender as before.
 - A client whose unsent frames pile up beyond 1,000 is too slow to follow its tables and is closed
   (1013, try again later); it can reconnect and ask for what it missed. The count includes the frame
   being sent. Such a client's frames stop going out because the transport's buffer is full and the
@@ -64,6 +67,7 @@ from cardhall.server.protocol import (
 from cardhall.server.rates import MESSAGES_PER_CONNECTION, RateLimited
 from cardhall.server.sessions import identify
 from cardhall.server.settings import bot_for_level
+from cardhall.server.transport import WRITE_TEXT
 from cardhall.store import PlayerRow, StoreUnavailableError
 
 if TYPE_CHECKING:
@@ -150,6 +154,9 @@ class Connection(Session):
         self._close_code: int | None = None
         self._sending: anyio.CancelScope | None = None  # the send under way, if any
         self.id = ""  # its name on the hall's bus (many processes: cardhall.server.cluster)
+        # Writes a frame now when nothing holds it up (None in-process: Starlette's test client).
+        write: Callable[[str], bool] | None = ws.scope.get(WRITE_TEXT)
+        self._write_now = write
 
     # --- sending -------------------------------------------------------------------------------
 
@@ -161,6 +168,8 @@ class Connection(Session):
         """Queue a frame encoded already (one the table's owner sent over the bus)."""
         if self._close_code is not None:
             return
+        if not self._out and self._write_now is not None and self._write_now(text):
+            return  # (nothing of this connection queued or being sent: the order holds)
         if len(self._out) >= OUTBOX:
             self._out.clear()
             self._close(WS_TRY_AGAIN_LATER)

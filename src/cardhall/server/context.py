@@ -32,6 +32,7 @@ from cardhall.store.rows import RatingRequest
 
 if TYPE_CHECKING:
     from cardhall.server.cluster import ClusterOptions, Member
+    from cardhall.server.host import TableHost
 
 log = logging.getLogger(__name__)
 CHECKPOINT_SECONDS = 1.0
@@ -148,8 +149,11 @@ class ServerContext:
         if self.cluster is not None:
             self.cluster.took(table_id)
 
-    def lobby_changed(self) -> None:
+    def lobby_changed(self, host: TableHost | None = None) -> None:
+        """The lobby's listing changed (``host``'s seats or status, when it says which table)."""
         self.lobby_version += 1
+        if host is not None:
+            self.lobby.ended(host)
         self.lobby.forget_finished()
 
     def rating(

@@ -12,7 +12,11 @@ Choices:
   Simultaneous requests (every player of the match clicks "play again" at once) make one table: the
   first request makes it, and every request that comes while it is being made waits for it
   (``_making``: one future per old table) and gets the same table.
-- Finished and abandoned tables leave memory (their rows and records stay in the store).
+- Finished and abandoned tables leave memory (their rows and records stay in the store) at the next
+  change of the lobby once nobody is connected to them. The lobby keeps the ids of the tables that
+  ended (``finished``) and looks at those alone: walking every table at every change made seating N
+  people cost N² steps. For the same reason a player's tables are found through an index of the
+  tables he owns, not by walking the hall's.
 - A restart brings back every waiting and playing table that replays under this server's rules; one
   that does not (another rules version, a gap in its actions, an action that is not legal) is kept as
   ``broken`` with the reason, and the server starts with the others.
@@ -51,6 +55,7 @@ from cardhall.server.settings import bot_for_level, table_settings
 from cardhall.store import ActionRow, PlayerRow, SeatKind, SeatRow, TableRow, TableStatus
 
 log = logging.getLogger(__name__)
+ENDED = (TableStatus.FINISHED, TableStatus.ABANDONED)  # a table in memory whose match is over
 
 
 def restore_problem(row: TableRow, actions: Sequence[ActionRow]) -> str | None:
@@ -77,6 +82,11 @@ class Lobby:
         self.ctx = ctx
         self.limiter = limiter if limiter is not None else Limiter()
         self.hosts: dict[str, TableHost] = {}
+        # Tables whose match ended (finished, abandoned) and may still be in memory: what
+        # forget_finished looks at. (Ids of tables gone from ``hosts`` another way are dropped there.)
+        self.finished: set[str] = set()
+        # Owner id -> ids of the tables he made (some perhaps gone from ``hosts``: pruned when read).
+        self._owned: dict[int, set[str]] = {}
         self._rematches: dict[str, str] = {}
         # Old table id -> the rematch being made now (None: making it failed, ask again).
         self._making: dict[str, asyncio.Future[TableHost | None]] = {}
@@ -107,7 +117,7 @@ class Lobby:
                 await host.stop()
                 host = None
         if host is not None:
-            self.hosts[row.id] = host
+            self._hold(host)
             return host
         log.error("table %s cannot be brought back: %s", row.id, problem)
         try:
@@ -136,9 +146,24 @@ class Lobby:
             "running": [h.summary() for h in hosts if h.row.status == "playing"],
         }
 
+    def _hold(self, host: TableHost) -> None:
+        self.hosts[host.id] = host
+        if host.row.owner_id is not None:
+            self._owned.setdefault(host.row.owner_id, set()).add(host.id)
+
+    def ended(self, host: TableHost) -> None:
+        """``host``'s status changed: note it when its match is over (then forget_finished sees it)."""
+        if host.row.status in ENDED:
+            self.finished.add(host.id)
+
     def forget_finished(self) -> None:
-        for table_id, host in list(self.hosts.items()):
-            if host.row.status in ("finished", "abandoned") and not host.listeners:
+        """Drop from memory every ended table nobody is connected to (see :meth:`ended`)."""
+        for table_id in list(self.finished):
+            host = self.hosts.get(table_id)
+            if host is None or host.row.status not in ENDED:
+                self.finished.discard(table_id)  # (gone another way, or not ended after all)
+            elif not host.listeners:
+                self.finished.discard(table_id)
                 del self.hosts[table_id]
                 self.ctx.spawn(host.retire())  # (after what its owner task is doing now)
 
@@ -186,11 +211,11 @@ class Lobby:
         )
         host = TableHost(self.ctx, row)
         host.invitation = invitation
-        self.hosts[row.id] = host
+        self._hold(host)
         try:
             await host.call(host.open)
         except BaseException:
-            del self.hosts[row.id]  # (never stored: the store failed)
+            del self.hosts[row.id]  # (never stored: the store failed; its id in _owned is pruned)
             await host.stop()
             raise
         self.ctx.table_owned(row.id)
@@ -204,7 +229,7 @@ class Lobby:
                 "no_person", "a table of bots alone is not played here: leave a seat for a person"
             )
         limits = self.limiter.limits
-        mine = [h.row.status for h in self.hosts.values() if h.row.owner_id == owner.id]
+        mine = [h.row.status for h in self.owned_by(owner.id) if h.row.owner_id == owner.id]
         waiting = mine.count(TableStatus.WAITING)
         unfinished = waiting + mine.count(TableStatus.PLAYING)
         cap = limits.waiting_tables_per_player
@@ -222,6 +247,22 @@ class Lobby:
                 "finish one first",
             )
         self.limiter.new_table(owner.id, address)
+
+    def owned_by(self, owner_id: int) -> list[TableHost]:
+        """The tables in memory that ``owner_id`` made (his ids of tables gone are dropped here)."""
+        ids = self._owned.get(owner_id)
+        if not ids:
+            return []
+        found = []
+        for table_id in list(ids):
+            host = self.hosts.get(table_id)
+            if host is None:
+                ids.discard(table_id)
+            else:
+                found.append(host)
+        if not ids:
+            del self._owned[owner_id]
+        return found
 
     @staticmethod
     def _seat(players: int, seat: object) -> int:

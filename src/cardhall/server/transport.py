@@ -31,6 +31,14 @@ Choices:
 - **A send after uvicorn closed the websocket itself** (keepalive timeout) is a disconnect
   (``ClientDisconnected``, which the application reads as ``WebSocketDisconnect``), not the
   ``RuntimeError`` uvicorn raises, which the server logged as an error on every such close.
+- **A frame written at once.** The application's frames go through the ASGI send (Starlette's state
+  checks, the exception wrapper, uvicorn's wait on the buffer) from the connection's sender task: a
+  task switch and several layers for every frame, a good part of the server's CPU per action. The
+  protocol puts :meth:`WebSocketProtocol.write_text` in the connection's scope (``WRITE_TEXT``), which
+  frames and writes a text message there and then when nothing could hold it up (the handshake done,
+  no close sent, the buffer below its high mark); otherwise it declines and the frame goes the usual
+  way (:mod:`cardhall.server.connection` uses it only when nothing of that connection is queued, so
+  the order holds). The bytes on the wire are the same.
 - **Open files.** :func:`raise_file_limit` raises the soft limit on open files to the hard one at start
   (the soft default, often 1,024, is a convention for interactive programs, not what the machine
   allows), and :func:`connection_cap` keeps :data:`FILE_RESERVE` of them out of the connections' total.
@@ -48,12 +56,15 @@ from typing import Any, ClassVar, Final
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+from websockets.protocol import State
 
 REQUEST_TIMEOUT: Final = 10.0  # seconds to deliver a complete request
 WRITE_TIMEOUT: Final = 30.0  # seconds a connection's writes may make no progress
 PER_ADDRESS: Final = 64  # connections from one address at once (0: no limit)
 FILE_RESERVE: Final = 100  # open files kept out of the connections' total
 WS_MAX_SIZE: Final = 65536  # bytes in one websocket message (uvicorn's ws_max_size)
+WRITE_TEXT: Final = "cardhall.write_text"  # the scope's key of WebSocketProtocol.write_text
 
 
 @dataclass(frozen=True)
@@ -204,6 +215,32 @@ class HTTPProtocol(_Watched, HttpToolsProtocol):
 
 
 class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope: Any = getattr(self, "scope", None)  # (the application's task is made, not yet run)
+        if scope is not None:
+            scope[WRITE_TEXT] = self.write_text
+
+    def write_text(self, text: str) -> bool:
+        """Write ``text`` as one text message now, if nothing could hold it up; False: not written
+        (send it through the ASGI send, which waits, or raises for a connection that is gone)."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+            or self.conn.state != State.OPEN
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:  # (closing: the ASGI send says it is a disconnect)
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._unwatch()
         super().connection_lost(exc)

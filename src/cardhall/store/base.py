@@ -126,6 +126,13 @@ class Store(ABC):
         """Insert a table, or update its status, seats, settings and finish time: an update only while
         the stored row holds ``table.fence`` (:class:`FencedError` otherwise)."""
 
+    async def save_tables(self, tables: Sequence[TableRow]) -> None:
+        """:meth:`save_table` for several tables (the group committer's seat changes); a store that
+        can does it in one transaction, all or none, and raises :class:`FencedError` naming every
+        table whose fence is stale (then nothing is written). This default saves them one by one."""
+        for table in tables:
+            await self.save_table(table)
+
     @abstractmethod
     async def table(self, table_id: str) -> TableRow | None: ...
 

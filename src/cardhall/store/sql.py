@@ -698,6 +698,18 @@ class SqlStore(SocialSql, Store):
         async with self._writing() as c:
             await self._save_fenced(c, table)
 
+    async def save_tables(self, tables: Sequence[TableRow]) -> None:
+        if not tables:
+            return
+        async with self._writing() as c:
+            stale = [t.id for t in tables if (await c.execute(self._save_table(t))).first() is None]
+            if stale:  # (raised inside the transaction: it is rolled back, nothing written)
+                raise FencedError(
+                    stale,
+                    f"tables {', '.join(stale)} belong to another process now (their fences moved on): "
+                    "nothing was written",
+                )
+
     async def table(self, table_id: str) -> TableRow | None:
         async with self._reading() as c:
             row = (await c.execute(select(TABLES).where(TABLES.c.id == table_id))).first()

@@ -27,11 +27,15 @@ class Bots(HostBase):
     def next_bot(self) -> None:
         """Start the next bot move, if a bot should act and none is under way."""
         table = self.table
-        if self.bot_busy or table is None or not self.playing or not table.bots_to_act():
+        if self.bot_busy or table is None or not self.playing:
+            return
+        # (asked once: at a simultaneous choice, Hearts' pass, each asking tries a move on a copy)
+        bots = table.bots_to_act()
+        if not bots:
             return
         self.bot_busy = True
         pace = int(self.row.settings["bot_pace_ms"]) / 1000
-        seat = table.bots_to_act()[0]
+        seat = bots[0]
         spec = table.acting_bot(seat) or ""
         # A forced move (one legal action) needs no search: it is played here, and leaves the tier's
         # time to the decisions that have a choice.

@@ -58,7 +58,7 @@ class Finishing(HostBase):
             return False
         self.finish_due = False
         self.row.status, self.row.finished_at = finished.status, finished.finished_at
-        self.ctx.lobby_changed()
+        self.ctx.lobby_changed(self)
         return True
 
     async def halt(self, reason: str) -> bool:
@@ -76,5 +76,5 @@ class Finishing(HostBase):
         log.warning("table %s stopped: %s", self.id, reason)
         self.send_all(StoppedFrame(table=self.id, n=self.number, reason=reason))
         self.broadcast()
-        self.ctx.lobby_changed()
+        self.ctx.lobby_changed(self)
         return True

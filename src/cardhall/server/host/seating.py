@@ -154,7 +154,7 @@ class Seating(HostBase):
     async def store_row(self, row: TableRow, ref: Any = None) -> None:
         """Store the table as ``row`` (its seats, status), then hold it; a store that fails changes
         nothing and gets ``store_unavailable``."""
-        stored = self.ctx.store
+        stored, committer = self.ctx.store, self.ctx.committer
 
         async def landed() -> bool:
             found = await stored.table(row.id)
@@ -162,7 +162,8 @@ class Seating(HostBase):
 
         self.check_owned(ref)
         try:
-            await write_retried(f"table {self.id}", lambda: stored.save_table(row), landed)
+            # (through the group committer: a hall's joins are stored together, see committer.py)
+            await write_retried(f"table {self.id}", lambda: committer.save(row), landed)
         except FencedError:
             self.fenced()
             raise ProtocolError(
@@ -184,7 +185,7 @@ class Seating(HostBase):
             status = TableStatus.PLAYING if full else TableStatus.WAITING
         table = self.deal(seats) if status == TableStatus.PLAYING else None
         await self.store_row(replace(self.row, seats=seats, status=status), ref)
-        self.ctx.lobby_changed()
+        self.ctx.lobby_changed(self)
         if table is None:
             return
         self.table, self.stored = table, 0
