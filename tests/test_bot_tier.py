@@ -175,7 +175,7 @@ def test_under_load_the_light_decisions_are_cut_to_the_rules_move_first() -> Non
     assert min(even) >= MIN_THINK_MS
 
 
-def test_a_light_move_waiting_behind_heavy_ones_gets_the_rules_move_by_its_deadline() -> None:
+def test_a_light_move_waiting_behind_heavy_ones_gets_the_rules_move_at_its_pace() -> None:
     light_job, heavy_job = job_in_phase("play"), job_in_phase("bidding")
     never = asyncio.Event()
 
@@ -188,8 +188,9 @@ def test_a_light_move_waiting_behind_heavy_ones_gets_the_rules_move_by_its_deadl
         # Heavy moves due in an hour (on the loop's timers) fill the slot and the head of the queue...
         heavies = [asyncio.create_task(scheduler.move(heavy_job, 3600.0, 300)) for _ in range(3)]
         await asyncio.sleep(0)
-        # ...and a light move due "now" (plus the margin) is still answered by its deadline.
-        light = await asyncio.wait_for(scheduler.move(light_job, 0.05, 300), timeout=30)
+        # ...and a light move whose pace ends at once, due in a minute, is answered at its pace: the
+        # wait gives up long before its deadline.
+        light = await asyncio.wait_for(scheduler.move(light_job, 60.0, 59_950), timeout=30)
         for task in heavies:
             task.cancel()
         await asyncio.gather(*heavies, return_exceptions=True)
@@ -197,7 +198,30 @@ def test_a_light_move_waiting_behind_heavy_ones_gets_the_rules_move_by_its_deadl
         return light
 
     light = asyncio.run(main())
-    assert light.fallback == "late" and light.result.action == rules_move(light_job).action
+    assert light.fallback == "no_time" and light.result.action == rules_move(light_job).action
+
+
+def test_a_move_with_nothing_heavier_ahead_waits_past_its_pace_for_a_slot_until_its_deadline() -> None:
+    light_job = job_in_phase("play")
+    never = asyncio.Event()
+
+    async def run(ticket: Ticket, budget: int) -> MoveOutcome:
+        await never.wait()  # the first light move holds the one slot
+        raise AssertionError("unreachable")
+
+    async def main() -> MoveOutcome:
+        scheduler = Scheduler(run, lambda: 1, clock=lambda: 0.0)
+        first = asyncio.create_task(scheduler.move(light_job, 3600.0, 300))
+        await asyncio.sleep(0)
+        # Its pace ends at 0.1 s, its deadline at 0.4 s: next in line, it is kept until the deadline.
+        second = await asyncio.wait_for(scheduler.move(light_job, 0.4, 300), timeout=30)
+        first.cancel()
+        await asyncio.gather(first, return_exceptions=True)
+        await scheduler.close()
+        return second
+
+    second = asyncio.run(main())
+    assert second.fallback == "late" and second.result.action == rules_move(light_job).action
 
 
 def test_the_scheduler_weighs_each_move_by_its_games_bot_rules_module(

@@ -21,9 +21,10 @@ budget that leaves time for the moves of its weight behind it.
   or with it; lighter moves are not counted (they are served after it). An idle tier grants the bot's
   full ``ms``; a busy one grants less (fewer determinizations), down to the rules move when less than
   :data:`~cardhall.bot_tier.jobs.MIN_THINK_MS` is left (``fallback="no_time"``), or when a lighter move
-  is still waiting behind heavier ones at its deadline (``fallback="late"``).
+  is still waiting behind heavier ones at the end of its pace (``fallback="no_time"`` too).
 - **What ``hard`` means under load**: it never waits past its deadline; it thinks less (a light move
-  that heavier ones keep from a slot gets its rules move at its deadline). An idle tier thinks every
+  still waiting behind heavier ones when its pace has run out gets its rules move then, at its pace,
+  rather than at its deadline: it would not have been served before the deadline anyway). An idle tier thinks every
   decision its full ``ms`` (300 ms for ``hard``); as the load grows the light decisions (in Hokm the cards
   played) are cut first, down to the rules move, while the heavy ones (Hokm's bids and trump) keep their
   full think for as long as the slots can give it to them all, and share the slots' time among
@@ -157,6 +158,16 @@ class EdfQueue:
             self.running -= 1
         ticket.state = "finished"
 
+    def cut(self, ticket: Ticket) -> bool:
+        """The end of ``ticket``'s pace has come: True (its caller plays the rules move now) when it is
+        still waiting behind a heavier move, which would keep it from a slot until its deadline anyway;
+        False when it may still be served (nothing heavier ahead: it is next by its deadline)."""
+        head = self._head()
+        if ticket.state != "queued" or ticket.kind != MOVE or head is None or head.weight <= ticket.weight:
+            return False
+        ticket.state = "expired"
+        return True
+
     def expire(self, now: float, ticket: Ticket) -> bool:
         """The job's deadline (less the margin) has come: True when it had no answer yet (its caller plays
         the rules move). A running one keeps its slot until its worker is done."""
@@ -215,13 +226,16 @@ class Scheduler:
         future: asyncio.Future[MoveOutcome] = loop.create_future()
         ticket.future = future
         self.queue.add(ticket)
-        due = deadline - MARGIN_MS / 1000 - self.clock()
-        timer = loop.call_later(max(0.0, due), self._expire, ticket)
+        now = self.clock()
+        timer = loop.call_later(max(0.0, deadline - MARGIN_MS / 1000 - now), self._expire, ticket)
+        # (The pace ends ``nominal_ms`` before the deadline: a light move cut then is played at its pace.)
+        pace = loop.call_later(max(0.0, deadline - nominal_ms / 1000 - now), self._cut, ticket)
         self.pump()
         try:
             outcome = await future
         finally:
             timer.cancel()
+            pace.cancel()
             self.queue.cancel(ticket)
         how = "search" if outcome.fallback is None else outcome.fallback
         answered, searched = self.by_weight.setdefault(
@@ -308,6 +322,10 @@ class Scheduler:
     def _answer(self, ticket: Ticket, answer: Any) -> None:
         if ticket.future is not None and not ticket.future.done():
             ticket.future.set_result(answer)
+
+    def _cut(self, ticket: Ticket) -> None:
+        if self.queue.cut(ticket):
+            self._answer(ticket, MoveOutcome(rules_move(ticket.payload), 0, 0, "no_time"))
 
     def _expire(self, ticket: Ticket) -> None:
         if self.queue.expire(self.clock(), ticket):
