@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 import cardhall
-
 from tests.server_helpers import free_port, running_server, server_log
 from tests.web_helpers import (  # noqa: F401 (fixtures)
     DESKTOP,
