@@ -10,7 +10,7 @@ RUN_STAMP := $(VENV)/.installed-server
 ENGINE := src/cardhall/_compiled.json
 ENGINE_SOURCES := $(shell $(PYTHON) src/cardhall/engine_build.py --sources)
 
-.PHONY: setup run test lint format clean
+.PHONY: setup run test quick lint format clean
 
 setup: $(STAMP) $(ENGINE)
 
@@ -41,6 +41,13 @@ lint: setup
 
 test: setup lint
 	$(BIN)/python -m pytest --durations=20
+
+# The quick run (README, "Testing"): every test not marked slow, on QUICK_WORKERS processes
+# (pytest-xdist; each has its own PostgreSQL and Redis). `make test` stays one process: its real-server,
+# cluster and browser tests have deadlines that a second busy core would make flaky.
+QUICK_WORKERS ?= 2
+quick: setup
+	$(BIN)/python -m pytest -m "not slow" -n $(QUICK_WORKERS) --durations=10
 
 format: setup
 	$(BIN)/ruff format $(LINTED)

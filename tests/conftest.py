@@ -82,7 +82,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "game_string" in metafunc.fixturenames and metafunc.cls is not None:
-        strings = getattr(metafunc.cls, "game_strings", None)
-        if strings:
-            metafunc.parametrize("game_string", strings)
+    """A conformance class's tests run on each of its ``game_strings``; the schema check (it asks for
+    ``schema_seed``) on each string and the first two seeds, all of them marked ``slow`` but the class's
+    ``quick_game_string`` on its first seed, so that the quick run checks every game's schema once."""
+    cls = metafunc.cls
+    if "game_string" not in metafunc.fixturenames or cls is None:
+        return
+    strings = getattr(cls, "game_strings", None)
+    if not strings:
+        return
+    if "schema_seed" not in metafunc.fixturenames:
+        metafunc.parametrize("game_string", strings)
+        return
+    quick = getattr(cls, "quick_game_string", None) or strings[0]
+    if quick not in strings:
+        raise pytest.UsageError(f"{cls.__name__}.quick_game_string {quick!r} is not one of its game_strings")
+    seeds = cls.seeds[:2]
+    metafunc.parametrize(
+        ("game_string", "schema_seed"),
+        [
+            pytest.param(s, seed, marks=() if (s, seed) == (quick, seeds[0]) else pytest.mark.slow)
+            for s in strings
+            for seed in seeds
+        ],
+    )

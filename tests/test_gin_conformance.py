@@ -16,6 +16,7 @@ class TestGinConformance(ConformanceSuite):
         "gin(max_hands=3,target=10,team_scoring=both,undercut_bonus=25,gin_bonus=20,game_bonus=100,box_bonus=25)",
         "gin(players=2,max_hands=3,target=10,allow_same_discard=true,game_bonus=100,box_bonus=20)",
     ]
+    quick_game_string = "gin(players=2,max_hands=2)"  # the shortest matches
 
     def check_invariants(self, state: State) -> None:
         assert isinstance(state, GinState)
