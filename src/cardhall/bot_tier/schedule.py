@@ -24,12 +24,12 @@ budget that leaves time for the moves of its weight behind it.
   is still waiting behind heavier ones at the end of its pace (``fallback="no_time"`` too).
 - **What ``hard`` means under load**: it never waits past its deadline; it thinks less (a light move
   still waiting behind heavier ones when its pace has run out gets its rules move then, at its pace,
-  rather than at its deadline: it would not have been served before the deadline anyway). An idle
-  tier thinks every decision its full ``ms`` (300 ms for ``hard``); as the load grows the light decisions (in Hokm the cards
-  played) are cut first, down to the rules move, while the heavy ones (Hokm's bids and trump) keep their
-  full think for as long as the slots can give it to them all, and share the slots' time among
-  themselves beyond that (down to the rules move too when there are more of them than the slots can
-  think at all).
+  rather than at its deadline: it would not have been served before the deadline anyway). An idle tier
+  thinks every decision its full ``ms`` (300 ms for ``hard``); as the load grows the light decisions (in
+  Hokm the cards played) are cut first, down to the rules move, while the heavy ones (Hokm's bids and
+  trump) keep their full think for as long as the slots can give it to them all, and share the slots'
+  time among themselves beyond that (down to the rules move too when there are more of them than the
+  slots can think at all).
 - Jobs without a deadline (reviews) come after every move, in arrival order.
 
 :class:`EdfQueue` is the order and the arithmetic alone (every method takes ``now``: tests drive it
