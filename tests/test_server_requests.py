@@ -219,6 +219,7 @@ class StuckSocket:
     client = None  # (no address: the rates per address do not apply)
 
     def __init__(self) -> None:
+        self.scope: dict[str, object] = {}  # (no direct write: every frame goes through send_text)
         self.accepted = asyncio.Event()
         self.closed = asyncio.Event()
         self.code: int | None = None
