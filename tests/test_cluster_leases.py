@@ -6,6 +6,7 @@ of it any more (actions, seats, its end), while the new owner writes on from wha
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from datetime import timedelta
@@ -179,3 +180,38 @@ async def test_a_sweep_claims_only_when_something_is_free_and_the_wanted_tables_
     await keeper._claim()
     assert store.claims == [["t2"]]  # the table a connection here is at (and free) first
     assert adopted == []
+
+
+async def test_renewals_and_fenced_batches_of_many_tables_at_once_never_deadlock(store: SqlStore) -> None:
+    """A process's renewal locks all its tables' rows while its group commit's batches lock theirs (share
+    locks: the fence check; updates: the seats saved together); on PostgreSQL two statements locking
+    many rows in different orders deadlock, one of them fails after a second, and a failed renewal can
+    let a 2 s lease run out. Both lock in the order of the tables' ids, so none fails here, however
+    the batches are made."""
+    rng = random.Random(5)
+    ids = [f"t{rng.randrange(10**9):09d}" for _ in range(200)]  # (stored in another order than their ids)
+    for table_id in ids:
+        await store.save_table(table_row(table_id, status="playing", node="a"))
+    fences = {t: row.fence for t in ids if (row := await store.table(t)) is not None}
+    numbers = dict.fromkeys(ids, 0)
+
+    async def batches() -> None:
+        for _ in range(15):
+            chosen = rng.sample(ids, 120)  # (a batch's tables in any order)
+            actions = []
+            for table_id in chosen:
+                numbers[table_id] += 1
+                actions.append(ActionRow(table_id, numbers[table_id], 0, 1))
+            await store.append_actions(actions, {t: fences[t] for t in chosen})
+
+    async def seat_saves() -> None:
+        for _ in range(15):
+            chosen = rng.sample(ids, 60)  # (the group commit's seat changes of many tables at once)
+            await store.save_tables([row for t in chosen if (row := stored[t]) is not None])
+
+    async def renewals() -> None:
+        for _ in range(30):
+            assert await store.renew("a", LEASE_SECONDS) == set(ids)
+
+    stored = {t: await store.table(t) for t in ids}
+    await asyncio.gather(batches(), seat_saves(), batches(), seat_saves(), renewals(), renewals())

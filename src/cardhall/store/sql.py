@@ -702,7 +702,9 @@ class SqlStore(SocialSql, Store):
         if not tables:
             return
         async with self._writing() as c:
-            stale = [t.id for t in tables if (await c.execute(self._save_table(t))).first() is None]
+            # (In the order of their ids, as every statement locking many tables' rows: no deadlock.)
+            ordered = sorted(tables, key=lambda t: t.id)
+            stale = [t.id for t in ordered if (await c.execute(self._save_table(t))).first() is None]
             if stale:  # (raised inside the transaction: it is rolled back, nothing written)
                 raise FencedError(
                     stale,
@@ -742,6 +744,7 @@ class SqlStore(SocialSql, Store):
                 query = (
                     select(TABLES.c.id, TABLES.c.fence)
                     .where(TABLES.c.id.in_(list(fences)))
+                    .order_by(TABLES.c.id)  # (locked in the order of their ids: no deadlock)
                     .with_for_update(read=True)
                 )
                 held = {r.id: r.fence for r in await c.execute(query)}
@@ -977,9 +980,20 @@ class SqlStore(SocialSql, Store):
             return [_table_row(r) for r in await c.execute(query)]
 
     async def renew(self, node: str, seconds: float) -> set[str]:
+        """The rows are locked in the order of their ids (a CTE ``FOR UPDATE``), as the group commit's
+        batches lock theirs: a plain ``UPDATE`` of a process's hundreds of rows, in the order it finds
+        them, deadlocked with the share locks of a batch (PostgreSQL breaks a deadlock after its
+        ``deadlock_timeout``, a second, failing the renewal: enough for a 2 s lease to run out)."""
+        held = (
+            select(TABLES.c.id)
+            .where(TABLES.c.node == node, TABLES.c.status.in_(UNFINISHED))
+            .order_by(TABLES.c.id)
+            .with_for_update()
+            .cte("held")
+        )
         query = (
             TABLES.update()
-            .where(TABLES.c.node == node, TABLES.c.status.in_(UNFINISHED))
+            .where(TABLES.c.id.in_(select(held.c.id)), TABLES.c.node == node)
             .values(lease_until=literal_column(self._now) + seconds)
             .returning(TABLES.c.id)
         )
