@@ -12,7 +12,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,17 @@ def mine(port: int, token: str, table: str) -> dict[str, Any] | None:
     return next((t for t in found if t["table"] == table), None)
 
 
+@contextmanager
+def operated_hall(tmp_path: Path, postgres: PostgresServer, redis_url: str) -> Iterator[list[Node]]:
+    """Two processes of one hall whose operator's token is :data:`ADMIN`."""
+    token_file = tmp_path / "admin-token"
+    token_file.write_text(ADMIN + "\n")
+    with hall(
+        tmp_path, postgres.create_database(), redis_url, 2, "--admin-token-file", str(token_file)
+    ) as nodes:
+        yield nodes
+
+
 def test_your_tables_and_the_turn_badge_are_the_same_through_either_process(
     tmp_path: Path, postgres: PostgresServer, redis_url: str
 ) -> None:
@@ -127,12 +139,7 @@ def test_your_tables_and_the_turn_badge_are_the_same_through_either_process(
 def test_the_operator_sees_every_table_of_the_hall_from_either_process(
     tmp_path: Path, postgres: PostgresServer, redis_url: str
 ) -> None:
-    token_file = tmp_path / "admin-token"
-    token_file.write_text(ADMIN + "\n")
-    with hall(tmp_path, postgres.create_database(), redis_url, 2, "--admin-token-file", str(token_file)) as (
-        a,
-        b,
-    ):
+    with operated_hall(tmp_path, postgres, redis_url) as (a, b):
         (ann, _), (bob, _) = person(a.port, "Ann"), person(b.port, "Bob")
         on_a = new_table(a.port, ann, GAME, {"1": "easy", "2": "easy"})  # starts at once (Ann joins)
         on_b = new_table(b.port, bob, GAME, {"2": "easy"})
@@ -272,12 +279,7 @@ def test_quick_play_through_one_process_is_played_and_listed_through_another(
 def test_a_ban_through_one_process_closes_the_connections_on_another(
     tmp_path: Path, postgres: PostgresServer, redis_url: str
 ) -> None:
-    token_file = tmp_path / "admin-token"
-    token_file.write_text(ADMIN + "\n")
-    with hall(tmp_path, postgres.create_database(), redis_url, 2, "--admin-token-file", str(token_file)) as (
-        a,
-        b,
-    ):
+    with operated_hall(tmp_path, postgres, redis_url) as (a, b):
         (ann, ann_id), (mod, mod_id) = person(a.port, "Ann"), person(b.port, "Mod")
         http(b.port, "POST", "/api/admin/moderators", {"player": mod_id}, ADMIN)
         ann_ws = socket(a.port, ann)  # on a only
