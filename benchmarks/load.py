@@ -257,6 +257,7 @@ async def person(
                         now = time.time()
                         if window[0] <= now < window[1]:
                             stats["latency"].append(now - sent[0])
+                            stats["timeline"].append((int(now - window[0]), now - sent[0]))
                             stats["actions"] += 1
                         sent = None
                 if newest.legal and sent is None and thinking is None and newest.status == "playing":
@@ -280,6 +281,7 @@ def client_process(
         uvloop.install()
     stats: dict[str, Any] = {
         "latency": [],
+        "timeline": [],
         "actions": 0,
         "errors": 0,
         "events": 0,
@@ -414,6 +416,14 @@ def run_level(
         }
 
     extra: dict[str, Any] = {}
+    if os.environ.get("LOAD_TIMELINE"):
+        by_second: dict[int, list[float]] = {}
+        for r in results:
+            for second, x in r["timeline"]:
+                by_second.setdefault(second, []).append(x)
+        for second in sorted(by_second):
+            xs = sorted(by_second[second])
+            print(f"  t={second:3d}s n={len(xs):5d} p50={1000*xs[len(xs)//2]:8.1f} max={1000*xs[-1]:8.1f}", file=sys.stderr)
     if workload == "c":
         extra = {"wait": spread("wait"), "bot_delay": spread("bot_delay"), "game": game, "bot_tier": tier}
     actions = sum(r["actions"] for r in results)

@@ -88,15 +88,14 @@ class Relations:
             raise ProtocolError("banned", f"this account is banned: {reason}", ref)
 
     async def check_table(self, host: HeldTable, player: PlayerRow, invitation: str | None, ref: Any) -> None:
-        """``player`` may take a seat at (or watch) ``host``'s table: not banned, and for a private
-        table one of its people, its creator, or holding its invitation and not blocked by its
-        creator (refused as a table that does not exist)."""
-        try:
-            await self.refuse_banned(player, ref)
-        except StoreUnavailableError:
-            # A table plays on while the store fails (docs/protocol.md, paused): the ban was checked
-            # at hello already, so a join is not refused for a read that failed.
-            log.warning("table %s: the ban of player %d could not be read", host.id, player.id)
+        """``player`` may take a seat at (or watch) ``host``'s table: for a private table one of its
+        people, its creator, or holding its invitation and not blocked by its creator (refused as a
+        table that does not exist).
+
+        Bans are not read here: ``hello`` refuses a banned player, and a ban closes every connection of
+        his on every process (``presence.end``), so a connection that asks is one whose player was not
+        banned when it said hello nor since. (Read at each join, the ban was one more query in every
+        table's first steps: a sixth of the server's time while people arrived in numbers.)"""
         if host.invitation is None:
             return
         seated = any(s.kind == SeatKind.PERSON and s.player_id == player.id for s in host.row.seats)
