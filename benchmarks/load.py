@@ -39,6 +39,11 @@ half of them play through another process than the owner (workload b: one person
 through its owner unless ``--cross``, which sends each person to another server than his table's).
 The server CPU is then the sum over the N processes, and the run reports the Redis commands and the
 PostgreSQL transactions committed per person action over the window.
+
+``--server-src DIR`` runs the servers from another checkout's ``src`` (an older version, back to back
+with this one under the same load generators); ``--timeline`` prints the median and the worst latency
+of each second of the window, which tells a backlog left by the arrivals from a steady state that
+queues.
 """
 
 from __future__ import annotations
@@ -101,6 +106,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+TIMELINE = False  # --timeline
+
+# What every server process gets in its environment besides ours (--server-src: PYTHONPATH).
+SERVER_ENV: dict[str, str] = {}
+
+
 def start_server(
     port: int,
     db: str,
@@ -124,7 +135,7 @@ def start_server(
         stdout=subprocess.DEVNULL,
         stderr=log,
         preexec_fn=raise_open_files,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, **SERVER_ENV, **(env or {})},
     )
     deadline = time.monotonic() + 60
     while True:
@@ -416,14 +427,18 @@ def run_level(
         }
 
     extra: dict[str, Any] = {}
-    if os.environ.get("LOAD_TIMELINE"):
+    if TIMELINE:
         by_second: dict[int, list[float]] = {}
         for r in results:
             for second, x in r["timeline"]:
                 by_second.setdefault(second, []).append(x)
         for second in sorted(by_second):
             xs = sorted(by_second[second])
-            print(f"  t={second:3d}s n={len(xs):5d} p50={1000*xs[len(xs)//2]:8.1f} max={1000*xs[-1]:8.1f}", file=sys.stderr)
+            print(
+                f"  t={second:3d}s n={len(xs):5d}"
+                f" p50={1000 * xs[len(xs) // 2]:8.1f} max={1000 * xs[-1]:8.1f}",
+                file=sys.stderr,
+            )
     if workload == "c":
         extra = {"wait": spread("wait"), "bot_delay": spread("bot_delay"), "game": game, "bot_tier": tier}
     actions = sum(r["actions"] for r in results)
@@ -537,8 +552,20 @@ def main() -> int:
         default=0.0,
         help="workload c: the people arrive over this many seconds (default: 400 a second)",
     )
+    parser.add_argument(
+        "--server-src",
+        default="",
+        help="run the server from another checkout's src directory (two versions back to back)",
+    )
+    parser.add_argument(
+        "--timeline", action="store_true", help="print each second's p50 and worst latency (stderr)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    global TIMELINE
+    TIMELINE = args.timeline
+    if args.server_src:
+        SERVER_ENV["PYTHONPATH"] = os.path.abspath(args.server_src)
     if args.servers > 1 and not (args.redis and args.db.startswith("postgresql")):
         parser.error("--servers N > 1 needs --db postgresql+asyncpg://... and --redis redis://...")
     raise_open_files()
