@@ -210,8 +210,17 @@ async def test_a_batch_of_5000_actions_of_50_tables_is_one_insert_and_comes_back
     # Interleaved as the server's group commit sends them: action n of every table, then n + 1.
     batch = [ActionRow(r.id, n, n % 3, (n * 7 + i) % 52) for n in range(1, 101) for i, r in enumerate(rows)]
     inserts = count_statements(store, "INSERT")
+    appended: list[str] = []
+    if store.appender is not None:  # (an SQLite file: sqlite3 writes the batch, on its own thread)
+        store.appender.trace = appended.append
     await store.append_actions(batch)
-    assert inserts == [True]  # one executemany, in one transaction
+    if store.appender is None:
+        assert inserts == [True]  # one executemany, in one transaction
+    else:
+        assert inserts == []
+        # One transaction: BEGIN, the rows (the trace shows each row's step), COMMIT.
+        words = [s.split()[0].upper() for s in appended]
+        assert words == ["BEGIN"] + ["INSERT"] * len(batch) + ["COMMIT"], words[:3]
 
     selects = count_statements(store, "SELECT")
     unfinished = await store.unfinished()

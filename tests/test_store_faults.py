@@ -515,8 +515,10 @@ async def test_a_commit_cut_off_after_it_landed_is_not_written_twice_nor_undone(
             number, action = host.table.number, host.table.legal_actions(0)[0]
             await host.call(lambda: host.act(seat, action, number, None))  # type: ignore[arg-type]
             assert host.paused is None
-            assert host.table.state.history[: host.stored] == await inner.actions(host.id)
-            assert (0, action) in await inner.actions(host.id)
+            # (The bots play on at once: the store may hold moves whose commit the table still awaits.)
+            stored = await inner.actions(host.id)
+            assert len(stored) >= host.stored and host.table.state.history[: len(stored)] == stored
+            assert (0, action) in stored
     finally:
         await inner.close()
 

@@ -27,8 +27,9 @@ Choices:
   timezone-aware in UTC (a naive time given is taken as local time, as ``datetime.astimezone`` does);
   table statuses and rating pools are checked by the database.
 - **Batches.** ``append_actions`` is one transaction and one executemany insert, however many tables
-  the batch spans; ``unfinished`` reads the tables and then the actions of all of them in one query, in
-  one transaction.
+  the batch spans (on an SQLite file written by ``sqlite3`` on a thread of its own, one hand-off a
+  batch: :mod:`cardhall.store.sqlite_append`); ``unfinished`` reads the tables and then the actions
+  of all of them in one query, in one transaction.
 - **Indexes.** Actions by table come from their primary key ``(table_id, number)``; tables by
   ``(status, created_at)``, chat by ``(table_id, id)``, ratings by ``(game, pool)``.
 """
@@ -109,6 +110,7 @@ from cardhall.store.rows import (
     TableRow,
 )
 from cardhall.store.social import SocialSql, social_tables
+from cardhall.store.sqlite_append import SqliteAppender
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")
@@ -411,7 +413,10 @@ async def open_store(url: str, *, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS)
         for worker in _sqlite_workers() - workers:
             await asyncio.to_thread(worker.join, 5)
         raise error(_reason(e)) from e
-    return SqlStore(engine, shown, memory=memory)
+    appender = None
+    if backend == "sqlite" and not memory and parsed.database:
+        appender = SqliteAppender(parsed.database, busy_timeout_ms, shown)
+    return SqlStore(engine, shown, memory=memory, appender=appender)
 
 
 # --- the store -----------------------------------------------------------------------------------
@@ -503,7 +508,9 @@ class SqlStore(SocialSql, Store):
     tables_table = TABLES
     chat_table = CHAT
 
-    def __init__(self, engine: AsyncEngine, url: str, *, memory: bool = False) -> None:
+    def __init__(
+        self, engine: AsyncEngine, url: str, *, memory: bool = False, appender: SqliteAppender | None = None
+    ) -> None:
         self.engine = engine
         self.url = url  # without its password
         self.sqlite = engine.dialect.name == "sqlite"
@@ -511,9 +518,15 @@ class SqlStore(SocialSql, Store):
         self._write_lock = lock if self.sqlite else None
         self._read_lock = lock if memory else None
         self._table_upserts: dict[bool, Insert] = {}  # (see _save_table)
+        self._appender = appender  # an SQLite file's group commit (see append_actions)
 
     def __repr__(self) -> str:
         return f"<SqlStore {self.url}>"
+
+    @property
+    def appender(self) -> SqliteAppender | None:
+        """What writes an SQLite file's batches of actions (None: SQLAlchemy does)."""
+        return self._appender
 
     async def checkpoint(self) -> None:
         """SQLite file: copy the write-ahead log into the database, without waiting for (or holding up)
@@ -527,6 +540,8 @@ class SqlStore(SocialSql, Store):
             await driver.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
+        if self._appender is not None:
+            await self._appender.close()
         await self.engine.dispose()
 
     def _held(self, lock: asyncio.Lock | None) -> AbstractAsyncContextManager[object]:
@@ -761,6 +776,10 @@ class SqlStore(SocialSql, Store):
         transaction to end (and then reads the actions it wrote), or this one waits for it and then
         sees the new fence and writes nothing."""
         if not actions:
+            return
+        if self._appender is not None and not fences:  # (an SQLite file: cardhall.store.sqlite_append)
+            async with self._held(self._write_lock):
+                await self._appender.append(actions)
             return
         rows = [
             {"table_id": a.table_id, "number": a.number, "seat": a.seat, "action": a.action} for a in actions
