@@ -5,7 +5,7 @@ alone."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,9 +31,11 @@ class Counting(SqlStore):
 
     batches: list[int]
 
-    async def save_tables(self, tables: Sequence[TableRow]) -> None:
+    async def save_tables(
+        self, tables: Sequence[TableRow], invitations: Mapping[str, str] | None = None
+    ) -> None:
         self.batches.append(len(tables))
-        await super().save_tables(tables)
+        await super().save_tables(tables, invitations)
 
 
 async def counting_store(path: Path) -> Counting:

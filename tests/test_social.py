@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from cardhall.cli import main
 from cardhall.server.rates import Limits, Rate
+from cardhall.store import SqlStore
 from tests.server_helpers import FAST, Session, attach, free_port, http, refused, running_server, store_url
 from tests.social_helpers import ADMIN, BACKENDS, Hall, hall
 
@@ -87,6 +90,49 @@ def test_a_private_table_stays_private_after_a_restart(url: str) -> None:
             assert b.error(type="join", table=table)["code"] == "no_such_table"
             b.send(type="join", table=table, invitation=invitation)
             assert b.until("table", table=table)["you"] == 0
+
+
+class Died(Exception):
+    """The end of the process, planted in its store's connection."""
+
+
+@pytest.mark.parametrize("end", ["the process dies", "the store fails"])
+def test_a_private_table_is_stored_with_its_invitation_or_not_at_all(url: str, end: str) -> None:
+    """The process dies (or its store fails) right after a new private table's row is written, at the
+    statement that stores its invitation, and nothing of it reaches the store after that. What is
+    stored then is no table, or the table with its invitation: never a table without one, which a
+    restart (or another process taking it over: the same restore) would bring back open to all."""
+    with hall(url) as first:
+        ann = first.person("Ann")
+        store = first.store
+        assert isinstance(store, SqlStore)
+        ended = False
+
+        def fault(*args: Any) -> None:
+            nonlocal ended
+            statement: str = args[2]
+            ended = ended or statement.lstrip().upper().startswith("INSERT INTO PRIVATE_TABLES")
+            if ended and end == "the process dies":
+                raise Died("the process died (planted)")
+            if ended:
+                raise OSError(28, "No space left on device (planted)")
+
+        sa.event.listen(store.engine.sync_engine, "before_cursor_execute", fault)
+        body = {"game": "hokm", "settings": FAST}
+        if end == "the process dies":
+            with pytest.raises(Died):
+                first.post("/api/private-tables", ann, body)
+        else:
+            refused(first.post("/api/private-tables", ann, body), 503, "store_unavailable")
+            sa.event.remove(store.engine.sync_engine, "before_cursor_execute", fault)  # (back)
+        assert ended  # (the invitation's statement was reached)
+    with hall(url) as again:
+        stored = again.read(again.store.tables, ["waiting", "playing"])
+        mine = [t.id for t in stored if t.owner_id == ann.id]
+        invitations = again.read(again.store.private_tables, mine)
+        assert set(invitations) == set(mine), f"tables {mine} stored, invitations of {list(invitations)}"
+        listing = again.client.get("/api/tables").json()
+        assert listing == {"open": [], "running": []}  # nothing came back open
 
 
 def test_a_rematch_of_a_private_table_is_private(social: Hall) -> None:

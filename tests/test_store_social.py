@@ -1,19 +1,29 @@
 """The store's social part (:mod:`cardhall.store.social`) on SQLite (a file and memory) and PostgreSQL:
 friend requests and their outcomes, friendships stored once, blocks ending both, roles and reasons kept
 by the database's checks, mutes and bans replaced rather than added, reports kept as they were said,
-private tables' invitations."""
+private tables' invitations (stored with their tables' rows, in one transaction)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from cardhall.store import ChatRow, ReportRow, SeatRow, SqlStore, TableRow, open_store
+from cardhall.store import (
+    ChatRow,
+    FencedError,
+    ReportRow,
+    SeatRow,
+    SqlStore,
+    StoreUnavailableError,
+    TableRow,
+    open_store,
+)
 from cardhall.store.sql import SOCIAL
 from tests.test_store import BACKENDS, new_url
 
@@ -106,7 +116,7 @@ async def test_mutes_and_bans_are_replaced_not_added(store: SqlStore) -> None:
 
 async def test_a_report_keeps_the_line_as_it_was_and_a_private_table_its_invitation(store: SqlStore) -> None:
     ann, bob = await people(store, "Ann", "Bob")
-    await store.save_table(TableRow("t1", "hokm", "3", 1, {}, [SeatRow(0)] * 3))
+    await store.save_table(TableRow("t1", "hokm", "3", 1, {}, [SeatRow(0)] * 3), "x" * 22)
     await store.save_table(TableRow("t2", "hokm", "3", 2, {}, [SeatRow(0)] * 3))
     line = await store.add_chat(ChatRow("t1", bob, "Bob", "<b>rude</b>"))
     assert await store.chat_line(line.id) == line and await store.chat_line(line.id + 99) is None
@@ -114,7 +124,6 @@ async def test_a_report_keeps_the_line_as_it_was_and_a_private_table_its_invitat
     second = await store.add_report(ReportRow(ann, line.id, "t1", bob, "Bob", line.text, "again"))
     assert [r.id for r in await store.reports()] == [second.id, made.id]  # newest first
     assert (await store.reports(1))[0].reason == "again" and (await store.reports())[1].text == "<b>rude</b>"
-    await store.save_private_table("t1", "x" * 22)
     assert await store.private_tables(["t1", "t2", "nope"]) == {"t1": "x" * 22}
     assert await store.private_tables([]) == {}
     assert [p.name for p in await store.players_named("Bob")] == ["Bob"] and await store.players_named(
@@ -123,8 +132,43 @@ async def test_a_report_keeps_the_line_as_it_was_and_a_private_table_its_invitat
 
 
 async def test_the_open_private_tables_are_those_waiting_or_playing(store: SqlStore) -> None:
-    for table_id, status in (("w", "waiting"), ("p", "playing"), ("f", "finished"), ("o", "waiting")):
-        await store.save_table(TableRow(table_id, "hokm", "3", 1, {}, [SeatRow(0)] * 3, status=status))  # type: ignore[arg-type]
-    for table_id in ("w", "p", "f"):
-        await store.save_private_table(table_id, f"invitation-{table_id}")
+    rows = [
+        TableRow(table_id, "hokm", "3", 1, {}, [SeatRow(0)] * 3, status=status)  # type: ignore[arg-type]
+        for table_id, status in (("w", "waiting"), ("p", "playing"), ("f", "finished"), ("o", "waiting"))
+    ]
+    await store.save_tables(rows, {t: f"invitation-{t}" for t in ("w", "p", "f")})
     assert await store.open_private_tables() == {"w": "invitation-w", "p": "invitation-p"}
+
+
+async def test_a_private_table_and_its_invitation_are_stored_in_one_transaction(store: SqlStore) -> None:
+    def row(table_id: str, fence: int = 1) -> TableRow:
+        return TableRow(table_id, "hokm", "3", 1, {}, [SeatRow(0)] * 3, fence=fence)
+
+    def fail(*args: Any) -> None:
+        if str(args[2]).lstrip().upper().startswith("INSERT INTO PRIVATE_TABLES"):
+            raise OSError(28, "No space left on device (planted)")
+
+    # The invitation's statement fails: the row written just before it is rolled back with it.
+    sa.event.listen(store.engine.sync_engine, "before_cursor_execute", fail)
+    try:
+        with pytest.raises(StoreUnavailableError):
+            await store.save_table(row("t"), "x" * 22)
+        with pytest.raises(StoreUnavailableError):
+            await store.save_tables([row("t"), row("u")], {"t": "x" * 22})
+    finally:
+        sa.event.remove(store.engine.sync_engine, "before_cursor_execute", fail)
+    assert await store.table("t") is None and await store.table("u") is None
+    assert await store.private_tables(["t", "u"]) == {}
+    # Stored; and again, as a write tried again after the answer of its commit was lost: the same.
+    for _ in range(2):
+        await store.save_table(row("t"), "x" * 22)
+        await store.save_tables([row("u"), row("v")], {"u": "y" * 22})
+    assert await store.private_tables(["t", "u", "v"]) == {"t": "x" * 22, "u": "y" * 22}
+    # A writer whose fence is stale (the table moved to another process) stores neither.
+    await store.save_table(row("w"))
+    with pytest.raises(FencedError):
+        await store.save_table(row("w", fence=2), "z" * 22)
+    with pytest.raises(FencedError):
+        await store.save_tables([row("new"), row("w", fence=2)], {"new": "n" * 22, "w": "z" * 22})
+    assert await store.table("new") is None
+    assert await store.private_tables(["w", "new"]) == {}

@@ -12,10 +12,11 @@ pausing, is the table's own business (:mod:`cardhall.server.host`).
 
 Seat changes (a person sits down, the match starts: :meth:`Committer.save`) go the same way: the
 table rows handed in since the last write are saved in one transaction (``Store.save_tables``), before
-the actions of that turn. One transaction each held SQLite's one writer for several steps of a busy
-event loop, so a hall whose people arrive by the hundred a second (each ``join`` stores a seat) queued
-the joins, and every action behind them, for seconds. A batch refused (a table moved to another
-process, say) is tried one table at a time, so only that table's owner gets the error.
+the actions of that turn; a new private table's invitation goes with its first row, in that
+transaction. One transaction each held SQLite's one writer for several steps of a busy event loop, so
+a hall whose people arrive by the hundred a second (each ``join`` stores a seat) queued the joins, and
+every action behind them, for seconds. A batch refused (a table moved to another process, say) is
+tried one table at a time, so only that table's owner gets the error.
 
 With many processes (:mod:`cardhall.server.cluster`) each table's rows go with its owner's fencing
 number, and the store writes the batch only if every table's row still holds it: a batch refused
@@ -35,6 +36,7 @@ from cardhall.store import ActionRow, Store, StoreUnavailableError, TableRow
 
 log = logging.getLogger(__name__)
 _Waiter = tuple[Sequence[ActionRow], int | None, asyncio.Future[None]]
+_Table = tuple[TableRow, str | None, asyncio.Future[None]]  # a row, a new private table's invitation
 
 
 def _fences(batch: Sequence[_Waiter]) -> dict[str, int] | None:
@@ -47,7 +49,7 @@ class Committer:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._pending: list[tuple[Sequence[ActionRow], int | None, asyncio.Future[None]]] = []
-        self._tables: list[tuple[TableRow, asyncio.Future[None]]] = []  # seat changes to save
+        self._tables: list[_Table] = []  # seat changes to save
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # counters for the load benchmark
@@ -73,14 +75,15 @@ class Committer:
         self._wake.set()
         await done
 
-    async def save(self, table: TableRow) -> None:
+    async def save(self, table: TableRow, invitation: str | None = None) -> None:
         """Return once ``table``'s row is saved (``Store.save_table``'s promise; raise what the store
-        raised otherwise), in one transaction with the other rows handed in meanwhile."""
+        raised otherwise), in one transaction with the other rows handed in meanwhile; ``invitation``:
+        a new private table's, stored in that transaction too."""
         if self._task is None:  # (a context not started: tests of the host alone)
-            await self.store.save_table(table)
+            await self.store.save_table(table, invitation)
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._tables.append((table, done))
+        self._tables.append((table, invitation, done))
         self._wake.set()
         await done
 
@@ -127,24 +130,25 @@ class Committer:
                 metrics.ACTIONS.inc(len(rows))
                 self._settle(done, None)
 
-    async def _save_tables(self, waiters: list[tuple[TableRow, asyncio.Future[None]]]) -> None:
+    async def _save_tables(self, waiters: list[_Table]) -> None:
+        invitations = {row.id: invitation for row, invitation, _ in waiters if invitation is not None}
         try:
-            await self.store.save_tables([row for row, _ in waiters])
+            await self.store.save_tables([row for row, _, _ in waiters], invitations)
         except Exception as e:
             log.warning("saving %d tables failed: %s", len(waiters), e)
             if isinstance(e, StoreUnavailableError) or len(waiters) == 1:
-                for _, done in waiters:
+                for _, _, done in waiters:
                     self._settle(done, e)
                 return
-            for row, done in waiters:  # (one refused row must fail its own table alone)
+            for row, invitation, done in waiters:  # (one refused row must fail its own table alone)
                 try:
-                    await self.store.save_table(row)
+                    await self.store.save_table(row, invitation)
                 except Exception as one:
                     self._settle(done, one)
                 else:
                     self._settle(done, None)
             return
-        for _, done in waiters:
+        for _, _, done in waiters:
             self._settle(done, None)
 
     @staticmethod

@@ -180,7 +180,7 @@ class Lobby:
     ) -> TableHost:
         """A new table: ``bots`` seats bots (by bot string) and ``people`` seats people at once;
         ``invitation``: a private table's (:mod:`cardhall.server.relations`), held from its first
-        moment, so it is never listed nor joined without it.
+        moment and stored with its row, so it is never listed nor joined without it.
         ``owner`` (a player: every table but the server's own) is held to the rules of the module's
         docstring, ``address`` (his client's) to its rates."""
         try:
@@ -345,8 +345,6 @@ class Lobby:
                 address=address,
                 invitation=invitation,
             )
-            if invitation is not None:
-                await self.ctx.store.save_private_table(host.id, invitation)
         except ProtocolError as e:
             e.ref = ref  # type: ignore[assignment]  # (the create knows no message to quote)
             raise

@@ -134,15 +134,10 @@ async def create_private_table(request: Request) -> Response:
     except (ValueError, CardhallError) as e:
         raise ProtocolError("bad_request", f"bots: {e}") from None
     invitation = secrets.token_urlsafe(16)
+    # (stored with the table's row, in one transaction: never a table without it, see Seating.open)
     host = await ctx.lobby.create(
         player, data.game, data.settings, bots, address=core.address(request), invitation=invitation
     )
-    try:
-        await ctx.store.save_private_table(host.id, invitation)
-    except BaseException:
-        # Not stored as private: it would come back open to all after a restart, so it goes now.
-        await host.call(lambda: host.halt("the table could not be stored as private"))
-        raise
     return core.json_response(
         {**host.summary(), "invitation": invitation, "link": link(host.id, invitation)}, 201
     )

@@ -122,16 +122,23 @@ class Store(ABC):
     # --- tables --------------------------------------------------------------------------------
 
     @abstractmethod
-    async def save_table(self, table: TableRow) -> None:
+    async def save_table(self, table: TableRow, invitation: str | None = None) -> None:
         """Insert a table, or update its status, seats, settings and finish time: an update only while
-        the stored row holds ``table.fence`` (:class:`FencedError` otherwise)."""
+        the stored row holds ``table.fence`` (:class:`FencedError` otherwise). ``invitation``: a new
+        private table's (:meth:`private_tables`), stored in the same transaction as its row, so that
+        no table is ever stored without the invitation that keeps it private (a restore would bring it
+        back open to all); storing it again with the same row changes nothing."""
 
-    async def save_tables(self, tables: Sequence[TableRow]) -> None:
-        """:meth:`save_table` for several tables (the group committer's seat changes); a store that
-        can does it in one transaction, all or none, and raises :class:`FencedError` naming every
-        table whose fence is stale (then nothing is written). This default saves them one by one."""
+    async def save_tables(
+        self, tables: Sequence[TableRow], invitations: Mapping[str, str] | None = None
+    ) -> None:
+        """:meth:`save_table` for several tables (the group committer's seat changes), ``invitations``
+        (table id -> invitation) those of the new private tables among them; a store that can does it
+        in one transaction, all or none, and raises :class:`FencedError` naming every table whose
+        fence is stale (then nothing is written). This default saves them one by one (each table with
+        its invitation)."""
         for table in tables:
-            await self.save_table(table)
+            await self.save_table(table, (invitations or {}).get(table.id))
 
     @abstractmethod
     async def table(self, table_id: str) -> TableRow | None: ...
@@ -259,9 +266,7 @@ class Store(ABC):
 
     # --- playing with people one knows (cardhall.store.social) ---------------------------------
 
-    @abstractmethod
-    async def save_private_table(self, table_id: str, invitation: str) -> None:
-        """Keep table ``table_id`` private, reached with ``invitation``."""
+    # (A private table's invitation is stored with its row, by save_table or save_tables.)
 
     @abstractmethod
     async def private_tables(self, table_ids: Sequence[str]) -> dict[str, str]:

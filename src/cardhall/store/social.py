@@ -19,7 +19,7 @@ Choices:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -38,6 +38,7 @@ from sqlalchemy import (
     or_,
     select,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from cardhall.store.rows import ROLES, ChatRow, PlayerRow, ReportRow
@@ -140,6 +141,7 @@ class SocialSql:
     """The social methods of the SQL store (see the module); mixed into ``SqlStore``."""
 
     social: dict[str, Table]
+    sqlite: bool  # (else PostgreSQL)
     players_table: Table
     tables_table: Table
     chat_table: Table
@@ -152,14 +154,20 @@ class SocialSql:
 
     # --- private tables ------------------------------------------------------------------------
 
-    async def save_private_table(self, table_id: str, invitation: str) -> None:
+    async def _save_invitations(self, c: AsyncConnection, invitations: Mapping[str, str]) -> None:
+        """New private tables' invitations (table id -> invitation), in the transaction of ``c``: the
+        one that stores their rows (``SqlStore.save_table``), so that no table is stored without its
+        invitation. One already there is left as it is: a write tried again after the answer of its
+        commit was lost finds it (a table's invitation never changes)."""
+        if not invitations:
+            return
         private = self.social["private"]
-        async with self._writing() as c:
-            await c.execute(
-                private.insert().values(
-                    table_id=table_id, invitation=invitation, created_at=datetime.now(UTC)
-                )
-            )
+        insert = sqlite.insert(private) if self.sqlite else postgresql.insert(private)
+        now = datetime.now(UTC)
+        await c.execute(
+            insert.on_conflict_do_nothing(index_elements=["table_id"]),
+            [{"table_id": t, "invitation": i, "created_at": now} for t, i in sorted(invitations.items())],
+        )
 
     async def private_tables(self, table_ids: Sequence[str]) -> dict[str, str]:
         if not table_ids:

@@ -735,11 +735,15 @@ class SqlStore(SocialSql, Store):
                 "nothing was written",
             )
 
-    async def save_table(self, table: TableRow) -> None:
+    async def save_table(self, table: TableRow, invitation: str | None = None) -> None:
         async with self._writing() as c:
             await self._save_fenced(c, table)
+            if invitation is not None:  # (after its row: the invitation's key refers to it)
+                await self._save_invitations(c, {table.id: invitation})
 
-    async def save_tables(self, tables: Sequence[TableRow]) -> None:
+    async def save_tables(
+        self, tables: Sequence[TableRow], invitations: Mapping[str, str] | None = None
+    ) -> None:
         if not tables:
             return
         async with self._writing() as c:
@@ -752,6 +756,8 @@ class SqlStore(SocialSql, Store):
                     f"tables {', '.join(stale)} belong to another process now (their fences moved on): "
                     "nothing was written",
                 )
+            if invitations:  # (after the rows: an invitation's key refers to its table's)
+                await self._save_invitations(c, invitations)
 
     async def table(self, table_id: str) -> TableRow | None:
         async with self._reading() as c:

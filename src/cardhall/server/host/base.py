@@ -273,7 +273,7 @@ class HostBase:
     def pause(self) -> None:
         raise NotImplementedError
 
-    async def store_row(self, row: TableRow, ref: Any = None) -> None:
+    async def store_row(self, row: TableRow, ref: Any = None, invitation: str | None = None) -> None:
         raise NotImplementedError
 
     # --- for tests and the lobby -----------------------------------------------------------------

@@ -151,19 +151,21 @@ class Seating(HostBase):
         """The table's seats with one of them changed (the row's own list is left as it is)."""
         return [changed if s.seat == changed.seat else s for s in self.row.seats]
 
-    async def store_row(self, row: TableRow, ref: Any = None) -> None:
+    async def store_row(self, row: TableRow, ref: Any = None, invitation: str | None = None) -> None:
         """Store the table as ``row`` (its seats, status), then hold it; a store that fails changes
-        nothing and gets ``store_unavailable``."""
+        nothing and gets ``store_unavailable``. ``invitation``: a new private table's, stored with its
+        first row in one transaction."""
         stored, committer = self.ctx.store, self.ctx.committer
 
         async def landed() -> bool:
+            # (A row that landed has its invitation: they are one transaction.)
             found = await stored.table(row.id)
             return found is not None and found.seats == row.seats and found.status == row.status
 
         self.check_owned(ref)
         try:
             # (through the group committer: a hall's joins are stored together, see committer.py)
-            await write_retried(f"table {self.id}", lambda: committer.save(row), landed)
+            await write_retried(f"table {self.id}", lambda: committer.save(row, invitation), landed)
         except FencedError:
             self.fenced()
             raise ProtocolError(
@@ -176,15 +178,20 @@ class Seating(HostBase):
         self.row.seats, self.row.status = row.seats, row.status
 
     async def take_seats(
-        self, seats: list[SeatRow], ref: Any = None, status: TableStatus | None = None
+        self,
+        seats: list[SeatRow],
+        ref: Any = None,
+        status: TableStatus | None = None,
+        invitation: str | None = None,
     ) -> None:
         """Seats change while waiting: stored first, then held; the match starts when every seat is
-        taken (dealt before the row is stored as playing, stored before it is held)."""
+        taken (dealt before the row is stored as playing, stored before it is held). ``invitation``:
+        a new private table's (:meth:`store_row`)."""
         if status is None:
             full = all(s.kind != SeatKind.EMPTY for s in seats)
             status = TableStatus.PLAYING if full else TableStatus.WAITING
         table = self.deal(seats) if status == TableStatus.PLAYING else None
-        await self.store_row(replace(self.row, seats=seats, status=status), ref)
+        await self.store_row(replace(self.row, seats=seats, status=status), ref, invitation)
         self.ctx.lobby_changed(self)
         if table is None:
             return
@@ -198,5 +205,9 @@ class Seating(HostBase):
         await self.advance()
 
     async def open(self) -> None:
-        """Store the new table (and start it, if every seat is taken already)."""
-        await self.take_seats(self.row.seats)
+        """Store the new table, a private one with its invitation (and start it, if every seat is taken
+        already)."""
+        # One transaction: stored apart, a process that died between the two writes would leave a
+        # table without its invitation, which a restore (or another process taking it over) brings
+        # back open to all.
+        await self.take_seats(self.row.seats, invitation=self.invitation)
