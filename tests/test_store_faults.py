@@ -516,8 +516,9 @@ async def test_a_commit_cut_off_after_it_landed_is_not_written_twice_nor_undone(
             await host.call(lambda: host.act(seat, action, number, None))  # type: ignore[arg-type]
             assert host.paused is None
             # (The bots play on at once: the store may hold moves whose commit the table still awaits.)
+            counted = host.stored
             stored = await inner.actions(host.id)
-            assert len(stored) >= host.stored and host.table.state.history[: len(stored)] == stored
+            assert len(stored) >= counted and host.table.state.history[: len(stored)] == stored
             assert (0, action) in stored
     finally:
         await inner.close()

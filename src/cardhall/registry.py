@@ -70,8 +70,22 @@ def game_classes() -> dict[str, type[Game]]:
 
 
 def load_game(text: str | Game) -> Game:
-    """The game a game string names, with its options checked."""
+    """The game a game string names, with its options checked: one object per string (a game is its
+    rules and never changes), kept for the :data:`KEPT_GAMES` strings named last."""
     if isinstance(text, Game):
         return text
-    name, raw = parse_spec(text, "game")
-    return entry(name).game(**raw)
+    game = _LOADED.pop(text, None)
+    if game is None:
+        name, raw = parse_spec(text, "game")
+        game = entry(name).game(**raw)  # (a bad string raises here, and nothing is kept)
+        if len(_LOADED) >= KEPT_GAMES:
+            del _LOADED[next(iter(_LOADED))]  # (the one named longest ago)
+    _LOADED[text] = game
+    return game
+
+
+# A server makes a table's game from its string at every table; each game object builds its tables for
+# the hot paths (Hearts: a tuple per seat and action), which were a good part of what the garbage
+# collector had to look at while tables started by the thousand.
+KEPT_GAMES = 256
+_LOADED: dict[str, Game] = {}
