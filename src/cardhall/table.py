@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from cardhall.bots import Bot, make_bot
 from cardhall.core import Action, Game, Observation, Record, Seat, State, derived_rng
@@ -152,11 +152,14 @@ def run_bot_job(job: BotJob) -> BotResult:
     return BotResult(action, rng.getstate())
 
 
-@dataclass
-class _Logged:
+class _Logged(NamedTuple):
+    """An event of the log. A tuple, not a class instance: a match keeps hundreds, a server thousands
+    of matches, and the garbage collector stops looking at a tuple of plain values (and at the plain
+    dicts of a public event) once it has seen it, where it scans every instance again at each pass."""
+
     public: Event
     private: dict[int, Event] | None = None
-    hidden: dict[int | None, set[int]] | None = field(default=None, repr=False)
+    hidden: dict[int | None, set[int]] | None = None
 
 
 class Table:

@@ -3,11 +3,15 @@
 CPython's full collection scans every tracked object, and a server with thousands of open websockets
 holds a few hundred objects for each (its tasks, coroutines, buffers): at 6,400 connections a full
 collection stops every table for most of a second. Almost all of those objects live as long as their
-connection, and the ones that die are freed by reference counting at once; so after each full collection
-the survivors are moved out of the collector's sight (``gc.freeze``), and the next full collection scans
-only what was made since. What the frozen objects could still leak (a reference cycle that becomes
-garbage) is taken back by a full collection of everything (``gc.unfreeze``) once every ``thaw_seconds``,
-one pause an hour by default instead of one every time the heap grows by a quarter.
+connection or their match, and the ones that die are freed by reference counting at once; so after
+every collection the survivors are moved out of the collector's sight (``gc.freeze``), and the next
+collection scans only what was made since. (Frozen after full collections alone, the survivors of
+the young collections piled up in the middle generation, whose collections then took 40-200 ms every
+few seconds at 3,200 tables of workload (b), and in the oldest, whose full collections took up to a
+second.) What the frozen objects could still leak (a reference cycle that becomes garbage) is taken
+back by a full collection of everything (``gc.unfreeze``) once every ``thaw_seconds``: one pause an
+hour by default. Measured at 3,200 tables after 50 s of freezing everything: that collection found
+585 objects to free among all the server's objects, and took about a second.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ class ShortPauses:
 
     @staticmethod
     def _after_collection(phase: str, info: dict[str, Any]) -> None:
-        if phase == "stop" and info["generation"] == 2:
+        if phase == "stop":
             gc.freeze()
 
     async def _thaw_now_and_then(self) -> None:

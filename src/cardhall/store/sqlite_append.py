@@ -6,8 +6,8 @@ Through SQLAlchemy's asyncio Core and aiosqlite a batch of actions took a dozen 
 loop and aiosqlite's thread (``BEGIN``, the insert, ``COMMIT``, the cursors' closes, the pool's
 check-out and check-in), each a future, a wake-up of the loop and SQLAlchemy's per-statement work
 (the compiled cache's key, the execution context): a sixth of the server's time under load, more than
-the writing itself. Here the thread does ``BEGIN IMMEDIATE``, one ``executemany`` and ``COMMIT`` in
-one call, and SQLite does its work without the GIL.
+the writing itself. Here the thread does ``BEGIN IMMEDIATE``, an insert of many rows a statement and
+``COMMIT`` in one call, and SQLite does its work without the GIL.
 
 The connection gets the store's pragmas (WAL, ``synchronous=NORMAL``, no automatic checkpoint, the
 same busy timeout, foreign keys); the store's writers still take turns on its write lock around it
@@ -30,7 +30,17 @@ from sqlalchemy.exc import IntegrityError
 from cardhall.store.base import StoreUnavailableError
 from cardhall.store.rows import ActionRow
 
-INSERT = "INSERT INTO actions (table_id, number, seat, action) VALUES (?, ?, ?, ?)"
+INSERT = "INSERT INTO actions (table_id, number, seat, action) VALUES "
+# Rows per statement: sqlite3 releases the GIL around every step of a statement and takes it back after,
+# which waits for the event loop's thread to let go of it (up to the interpreter's switch interval,
+# 5 ms) when the loop is busy; executemany steps once a row, so a batch of 30 rows could wait 30 times.
+# One statement of many rows steps once. 240 rows of 4 parameters stay under SQLite's oldest limit of
+# 999 parameters a statement.
+ROWS_PER_STATEMENT = 240
+
+
+def _insert(rows: int) -> str:
+    return INSERT + ", ".join(["(?, ?, ?, ?)"] * rows)
 
 
 class SqliteAppender:
@@ -45,14 +55,14 @@ class SqliteAppender:
         self._traced: Callable[[str], None] | None = None
 
     async def append(self, actions: Sequence[ActionRow]) -> None:
-        rows = [(a.table_id, a.number, a.seat, a.action) for a in actions]
+        rows = [value for a in actions for value in (a.table_id, a.number, a.seat, a.action)]
         if self._executor is None:
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="cardhall-sqlite-appender")
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(self._executor, self._append, rows)
         except sqlite3.IntegrityError as e:
-            raise IntegrityError(INSERT, None, e) from e
+            raise IntegrityError(INSERT + "...", None, e) from e
         except (sqlite3.Error, OSError) as e:
             raise StoreUnavailableError(f"the store at {self.shown_url} failed: {e}") from e
 
@@ -68,7 +78,9 @@ class SqliteAppender:
             executor.shutdown(wait=True)
 
     def _open(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        connection = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, cached_statements=2 * ROWS_PER_STATEMENT
+        )
         for pragma in (
             "journal_mode=WAL",
             "synchronous=NORMAL",
@@ -79,7 +91,7 @@ class SqliteAppender:
             connection.execute(f"PRAGMA {pragma}")
         return connection
 
-    def _append(self, rows: list[tuple[str, int, int, int]]) -> None:
+    def _append(self, values: list[str | int]) -> None:
         connection = self._connection
         if connection is None:
             connection = self._connection = self._open()
@@ -89,7 +101,10 @@ class SqliteAppender:
             self._traced = self.trace
         connection.execute("BEGIN IMMEDIATE")
         try:
-            connection.executemany(INSERT, rows)
+            step = 4 * ROWS_PER_STATEMENT
+            for start in range(0, len(values), step):
+                chunk = values[start : start + step]
+                connection.execute(_insert(len(chunk) // 4), chunk)
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
