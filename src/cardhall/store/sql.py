@@ -110,7 +110,7 @@ from cardhall.store.rows import (
     TableRow,
 )
 from cardhall.store.social import SocialSql, social_tables
-from cardhall.store.sqlite_append import SqliteAppender
+from cardhall.store.sqlite_append import SqliteAppender, sqlite_pragmas
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")
@@ -356,13 +356,7 @@ def _sqlite_listeners(engine: AsyncEngine, busy_timeout_ms: int) -> None:
     def connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # no implicit BEGIN/COMMIT by the driver: ours below
         cursor = dbapi_connection.cursor()
-        for pragma in (
-            "journal_mode=WAL",
-            "synchronous=NORMAL",
-            "wal_autocheckpoint=0",
-            f"busy_timeout={busy_timeout_ms}",
-            "foreign_keys=ON",
-        ):
+        for pragma in sqlite_pragmas(busy_timeout_ms):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 

@@ -21,6 +21,7 @@ past the timeout, a full disk) :class:`~cardhall.store.base.StoreUnavailableErro
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +40,18 @@ INSERT = "INSERT INTO actions (table_id, number, seat, action) VALUES "
 ROWS_PER_STATEMENT = 240
 
 
+def sqlite_pragmas(busy_timeout_ms: int) -> tuple[str, ...]:
+    """What every connection to the store's SQLite file is set to (SQLAlchemy's and this one's)."""
+    return (
+        "journal_mode=WAL",
+        "synchronous=NORMAL",
+        "wal_autocheckpoint=0",
+        f"busy_timeout={busy_timeout_ms}",
+        "foreign_keys=ON",
+    )
+
+
+@functools.cache  # (a statement's text per number of rows, not joined again at every batch)
 def _insert(rows: int) -> str:
     return INSERT + ", ".join(["(?, ?, ?, ?)"] * rows)
 
@@ -55,12 +68,12 @@ class SqliteAppender:
         self._traced: Callable[[str], None] | None = None
 
     async def append(self, actions: Sequence[ActionRow]) -> None:
-        rows = [value for a in actions for value in (a.table_id, a.number, a.seat, a.action)]
+        values = [value for a in actions for value in (a.table_id, a.number, a.seat, a.action)]
         if self._executor is None:
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="cardhall-sqlite-appender")
         loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(self._executor, self._append, rows)
+            await loop.run_in_executor(self._executor, self._append, values)
         except sqlite3.IntegrityError as e:
             raise IntegrityError(INSERT + "...", None, e) from e
         except (sqlite3.Error, OSError) as e:
@@ -81,13 +94,7 @@ class SqliteAppender:
         connection = sqlite3.connect(
             self.path, isolation_level=None, check_same_thread=False, cached_statements=2 * ROWS_PER_STATEMENT
         )
-        for pragma in (
-            "journal_mode=WAL",
-            "synchronous=NORMAL",
-            "wal_autocheckpoint=0",
-            f"busy_timeout={self.busy_timeout_ms}",
-            "foreign_keys=ON",
-        ):
+        for pragma in sqlite_pragmas(self.busy_timeout_ms):
             connection.execute(f"PRAGMA {pragma}")
         return connection
 
