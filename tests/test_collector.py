@@ -1,5 +1,6 @@
-"""The server's collector (cardhall.server.collector): what survives any collection, the young ones
-included, is frozen out of the next collections' sight, and the thaw gives it back to the collector."""
+"""The server's collector (cardhall.server.collector): young collections on a clock rather than on
+CPython's count of allocations, what survives any collection frozen out of the next collections'
+sight, and the thaw giving it back to the collector."""
 
 from __future__ import annotations
 
@@ -37,9 +38,31 @@ class Node:
         self.me = self  # a reference cycle: only the collector frees it
 
 
+def test_young_collections_run_on_a_clock_and_free_a_new_cycle_without_being_asked() -> None:
+    async def run() -> None:
+        enabled = gc.isenabled()
+        pauses = ShortPauses(young_seconds=0.05, thaw_seconds=3600)
+        pauses.start()
+        try:
+            assert not gc.isenabled()  # (no collection on CPython's count of allocations)
+            node = Node()
+            alive = weakref.ref(node)
+            del node  # garbage at once: only a collection frees a cycle
+            for _ in range(100):
+                await asyncio.sleep(0.02)
+                if alive() is None:
+                    break
+            assert alive() is None
+        finally:
+            await pauses.stop()
+        assert gc.isenabled() == enabled
+
+    asyncio.run(run())
+
+
 def test_a_cycle_frozen_before_it_died_is_freed_by_the_thaw() -> None:
     async def run() -> None:
-        pauses = ShortPauses(thaw_seconds=0.2)
+        pauses = ShortPauses(young_seconds=0.05, thaw_seconds=0.2)
         pauses.start()
         try:
             node = Node()

@@ -8,33 +8,47 @@ every collection the survivors are moved out of the collector's sight (``gc.free
 collection scans only what was made since. (Frozen after full collections alone, the survivors of
 the young collections piled up in the middle generation, whose collections then took 40-200 ms every
 few seconds at 3,200 tables of workload (b), and in the oldest, whose full collections took up to a
-second.) What the frozen objects could still leak (a reference cycle that becomes garbage) is taken
-back by a full collection of everything (``gc.unfreeze``) once every ``thaw_seconds``: one pause an
-hour by default. Measured at 3,200 tables after 50 s of freezing everything: that collection found
-585 objects to free among all the server's objects, and took about a second.
+second.)
+
+The young collections run on a clock (every ``young_seconds``), not on CPython's count of allocations:
+that count is the objects made less the objects freed, and a hall in its steady state frees old
+objects (the events of the matches that end, frozen long ago) as fast as it makes new ones (the
+events of the matches being played, which live as long as their match), so the count stays near
+zero while the young generation grows without bound, and the collection that comes at last scans
+seconds of a hall's events at once: 60-130 ms pauses at 3,200 tables of workload (b), each finding
+nothing to free. On a clock a young collection scans what survived the last ``young_seconds``, about
+ten objects an action; a reference cycle made meanwhile is freed within that time.
+
+What the frozen objects could still leak (a reference cycle that becomes garbage) is taken back by a
+full collection of everything (``gc.unfreeze``) once every ``thaw_seconds``: one pause an hour by
+default. Measured at 3,200 tables after 50 s of freezing everything: that collection found 585 objects
+to free among all the server's objects, and took about a second.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from typing import Any
 
-GEN0_THRESHOLD = 20_000  # CPython default: 700; see benchmarks/load.md
+YOUNG_SECONDS = 0.25
 
 
 class ShortPauses:
-    def __init__(self, thaw_seconds: float = 3600) -> None:
+    def __init__(self, young_seconds: float = YOUNG_SECONDS, thaw_seconds: float = 3600) -> None:
+        self.young_seconds = young_seconds
         self.thaw_seconds = thaw_seconds
         self._task: asyncio.Task[None] | None = None
+        self._was_enabled = True
 
     def start(self) -> None:
-        # Young collections less often: a frame's short-lived objects are mostly freed before one runs.
-        gc.set_threshold(GEN0_THRESHOLD, *gc.get_threshold()[1:])
+        self._was_enabled = gc.isenabled()
+        gc.disable()  # (the clock below collects instead)
         gc.collect()
         gc.freeze()  # the modules, the restored tables: alive as long as the server
         gc.callbacks.append(self._after_collection)
-        self._task = asyncio.create_task(self._thaw_now_and_then(), name="collector")
+        self._task = asyncio.create_task(self._collect_on_a_clock(), name="collector")
 
     async def stop(self) -> None:
         if self._after_collection in gc.callbacks:
@@ -44,15 +58,21 @@ class ShortPauses:
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
         gc.unfreeze()
+        if self._was_enabled:
+            gc.enable()
 
     @staticmethod
     def _after_collection(phase: str, info: dict[str, Any]) -> None:
-        if phase == "stop":
+        if phase == "stop":  # (any collection's: the clock's, or one a library or a test asks for)
             gc.freeze()
 
-    async def _thaw_now_and_then(self) -> None:
+    async def _collect_on_a_clock(self) -> None:
+        thaw_at = time.monotonic() + self.thaw_seconds
         while True:
-            await asyncio.sleep(self.thaw_seconds)
-            gc.unfreeze()
-            gc.collect()
-            gc.freeze()
+            await asyncio.sleep(self.young_seconds)
+            if time.monotonic() >= thaw_at:
+                thaw_at = time.monotonic() + self.thaw_seconds
+                gc.unfreeze()
+                gc.collect()  # (frozen again by the callback)
+            else:
+                gc.collect(0)
