@@ -62,7 +62,7 @@ from cardhall.server.protocol import (
     Watch,
     WelcomeFrame,
     decode,
-    encode,
+    encode_bytes,
 )
 from cardhall.server.rates import MESSAGES_PER_CONNECTION, RateLimited
 from cardhall.server.sessions import identify
@@ -155,20 +155,23 @@ class Connection(Session):
         self._sending: anyio.CancelScope | None = None  # the send under way, if any
         self.id = ""  # its name on the hall's bus (many processes: cardhall.server.cluster)
         # Writes a frame now when nothing holds it up (None in-process: Starlette's test client).
-        write: Callable[[str], bool] | None = ws.scope.get(WRITE_TEXT)
+        write: Callable[[bytes], bool] | None = ws.scope.get(WRITE_TEXT)
         self._write_now = write
 
     # --- sending -------------------------------------------------------------------------------
 
     def send(self, frame: ServerFrame) -> None:
         if self._close_code is None:  # (a closed connection's frames are not even encoded)
-            self.send_text(encode(frame))
+            self._send(encode_bytes(frame))
 
     def send_text(self, text: str) -> None:
         """Queue a frame encoded already (one the table's owner sent over the bus)."""
-        if self._close_code is not None:
-            return
-        if not self._out and self._write_now is not None and self._write_now(text):
+        if self._close_code is None:
+            self._send(text.encode())
+
+    def _send(self, data: bytes) -> None:
+        """Write ``data`` (a frame's JSON in UTF-8) now, or queue it for the sender."""
+        if not self._out and self._write_now is not None and self._write_now(data):
             return  # (nothing of this connection queued or being sent: the order holds)
         if len(self._out) >= OUTBOX:
             self._out.clear()
@@ -176,7 +179,7 @@ class Connection(Session):
             if self._sending is not None:
                 self._sending.cancel()
             return
-        self._out.append(text)
+        self._out.append(data.decode())  # (the ASGI send takes a text message as str)
         self._ready.set()
 
     def end(self, code: int) -> None:
@@ -314,7 +317,7 @@ class Connection(Session):
             token = None if message.token is None else message.token.strip()
             who = await identify(self.ws, self.ctx.store, token, ref)
             player = who.player
-            await self.ctx.social.refuse_banned(player, ref)
+            self.ctx.social.refuse_if_banned(player, ref)
             self.player, self.session = player, who.session
             self.ctx.connections.add(self)  # (a session signed out finds it: accounts.py)
             # Online from now on: his friends see him, and invitations reach him on any page.

@@ -404,3 +404,8 @@ ENCODER: Final = msgspec.json.Encoder()
 def encode(frame: object) -> str:
     """A server frame (or any JSON-ready value: the HTTP API's bodies) as JSON text."""
     return ENCODER.encode(frame).decode()
+
+
+def encode_bytes(frame: object) -> bytes:
+    """A server frame as JSON text in UTF-8 (what a websocket's text message carries)."""
+    return ENCODER.encode(frame)

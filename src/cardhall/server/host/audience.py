@@ -28,6 +28,7 @@ class Audience:
         self.seats: dict[Listener, int | None] = {}  # connection -> its seat (None: a spectator)
         self.seen: dict[Listener, int] = {}  # the last event number each connection was sent
         self.connected = [0] * seats  # connections joined to each seat
+        self.watching = 0  # connections watching (each frame counts the people among them)
 
     def __len__(self) -> int:
         return len(self.seats)
@@ -46,25 +47,34 @@ class Audience:
         old = self.seats.get(listener, -1)
         if old == seat:
             return False
-        if old is not None and old >= 0:
+        if old is None:
+            self.watching -= 1
+        elif old >= 0:
             self.connected[old] -= 1
         self.seats[listener] = seat
         if seat is None:
+            self.watching += 1
             return False
         self.connected[seat] += 1
         return self.connected[seat] == 1
 
     def detach(self, listener: Listener) -> int | None:
         """Forget ``listener``; the seat it was joined to (None: it watched, or was not here)."""
-        seat = self.seats.pop(listener, None)
+        if listener not in self.seats:
+            return None
+        seat = self.seats.pop(listener)
         self.seen.pop(listener, None)
-        if seat is not None:
+        if seat is None:
+            self.watching -= 1
+        else:
             self.connected[seat] -= 1
         return seat
 
     def spectators(self, rows: list[SeatRow]) -> int:
         """How many people watch: players with a connection watching who hold no seat here (a player's
         several tabs count once)."""
+        if not self.watching:
+            return 0
         seated = {s.player_id for s in rows if s.kind == SeatKind.PERSON}
         watching = {
             listener.player.id
