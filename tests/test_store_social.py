@@ -114,6 +114,20 @@ async def test_mutes_and_bans_are_replaced_not_added(store: SqlStore) -> None:
     assert await store.unban(ann) and await store.banned(ann) is None and not await store.unban(ann)
 
 
+async def test_a_credentials_player_comes_with_his_ban_in_the_same_lookup(store: SqlStore) -> None:
+    (ann, token), (bob, _) = await store.create_player("Ann"), await store.create_player("Bob")
+    session = await store.create_session(ann.id, datetime(2100, 1, 1, tzinfo=UTC))
+    now = datetime.now(UTC)
+    assert await store.player_by_token(token) == ann and ann.banned is None
+    await store.ban(ann.id, "cheating", bob.id)
+    by_token, by_session = await store.player_by_token(token), await store.player_by_session(session, now)
+    assert by_token is not None and by_token.banned == "cheating" and by_token.id == ann.id
+    assert by_session is not None and by_session.banned == "cheating" and by_session.id == ann.id
+    await store.unban(ann.id)
+    assert await store.player_by_token(token) == ann
+    assert await store.player_by_session(session, now) == ann
+
+
 async def test_a_report_keeps_the_line_as_it_was_and_a_private_table_its_invitation(store: SqlStore) -> None:
     ann, bob = await people(store, "Ann", "Bob")
     await store.save_table(TableRow("t1", "hokm", "3", 1, {}, [SeatRow(0)] * 3), "x" * 22)

@@ -93,7 +93,7 @@ async def bearer(request: Request) -> PlayerRow:
     """The player asking: his token, or the browser's session cookie
     (:func:`cardhall.server.sessions.identify`); a banned account is refused."""
     player = (await identify(request, context(request).store)).player
-    await context(request).social.refuse_banned(player)  # (a banned account's token is refused)
+    context(request).social.refuse_if_banned(player)  # (a banned account's token is refused)
     return player
 
 

@@ -72,7 +72,8 @@ class Store(ABC):
         """A new guest and his secret token (only its hash is stored)."""
 
     @abstractmethod
-    async def player_by_token(self, token: str) -> PlayerRow | None: ...
+    async def player_by_token(self, token: str) -> PlayerRow | None:
+        """The player whose token ``token`` is, with his ban (``PlayerRow.banned``); None: nobody's."""
 
     @abstractmethod
     async def players(self, ids: Sequence[int]) -> dict[int, PlayerRow]: ...
@@ -100,7 +101,8 @@ class Store(ABC):
 
     @abstractmethod
     async def player_by_session(self, token: str, now: datetime) -> PlayerRow | None:
-        """The player of the session ``token`` unless it expired before ``now`` (None then too)."""
+        """The player of the session ``token``, with his ban (``PlayerRow.banned``), unless it expired
+        before ``now`` (None then too)."""
 
     @abstractmethod
     async def end_session(self, token: str) -> None:

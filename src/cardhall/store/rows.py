@@ -43,6 +43,9 @@ class PlayerRow:
     id: int
     name: str
     guest: bool = True
+    # Why he is banned, as the lookup of a credential read it with him (``Store.player_by_token``,
+    # ``player_by_session``: one query for both), None if he is not; other reads leave it None.
+    banned: str | None = None
 
 
 # The kinds a stored seat may have: a person here is one over the network (the server's Table seats him as

@@ -488,10 +488,15 @@ def _rating_row(row: Row[Any]) -> RatingRow:
 
 _RATING = (*RATINGS.c, PLAYERS.c.name, PLAYERS.c.password_hash)
 _PLAYER = (PLAYERS.c.id, PLAYERS.c.name, PLAYERS.c.password_hash)
+_BANS = SOCIAL["bans"]
+# A credential's player with his ban, if any, in one query (a hello and every signed request ask both).
+_PLAYER_AND_BAN = select(*_PLAYER, _BANS.c.reason.label("banned")).outerjoin(
+    _BANS, _BANS.c.player_id == PLAYERS.c.id
+)
 
 
-def _player_row(row: Row[Any, Any, Any]) -> PlayerRow:
-    return PlayerRow(row.id, row.name, row.password_hash is None)
+def _player_row(row: Any) -> PlayerRow:  # (a Row of _PLAYER, with or without the ban)
+    return PlayerRow(row.id, row.name, row.password_hash is None, getattr(row, "banned", None))
 
 
 class SqlStore(SocialSql, Store):
@@ -593,7 +598,7 @@ class SqlStore(SocialSql, Store):
         return PlayerRow(player_id, name), token
 
     async def player_by_token(self, token: str) -> PlayerRow | None:
-        query = select(*_PLAYER).where(PLAYERS.c.token_hash == _hash(token))
+        query = _PLAYER_AND_BAN.where(PLAYERS.c.token_hash == _hash(token))
         async with self._reading() as c:
             row = (await c.execute(query)).first()
         return None if row is None else _player_row(row)
@@ -656,10 +661,8 @@ class SqlStore(SocialSql, Store):
         return token
 
     async def player_by_session(self, token: str, now: datetime) -> PlayerRow | None:
-        query = (
-            select(*_PLAYER)
-            .join(SESSIONS, SESSIONS.c.player_id == PLAYERS.c.id)
-            .where(SESSIONS.c.token_hash == _hash(token), SESSIONS.c.expires_at > now)
+        query = _PLAYER_AND_BAN.join(SESSIONS, SESSIONS.c.player_id == PLAYERS.c.id).where(
+            SESSIONS.c.token_hash == _hash(token), SESSIONS.c.expires_at > now
         )
         async with self._reading() as c:
             row = (await c.execute(query)).first()
