@@ -565,7 +565,9 @@ def main() -> int:
     global TIMELINE
     TIMELINE = args.timeline
     if args.server_src:
-        SERVER_ENV["PYTHONPATH"] = os.path.abspath(args.server_src)
+        # (the caller's own PYTHONPATH after it: a probe's sitecustomize, say)
+        paths = [os.path.abspath(args.server_src), *filter(None, [os.environ.get("PYTHONPATH")])]
+        SERVER_ENV["PYTHONPATH"] = os.pathsep.join(paths)
     if args.servers > 1 and not (args.redis and args.db.startswith("postgresql")):
         parser.error("--servers N > 1 needs --db postgresql+asyncpg://... and --redis redis://...")
     raise_open_files()
