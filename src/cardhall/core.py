@@ -346,7 +346,11 @@ class State(ABC):
         """JSON-ready data of everything ``seat`` may know (``None``: a spectator), as the game's schema
         (``docs/schema/<game>.json``) describes it: cards and actions as text. ``ints=True`` gives the
         same data with every card as its int and every action as its int: the form bots read, with
-        nothing to parse. InvalidOptionError for a seat that is not at the table."""
+        nothing to parse. InvalidOptionError for a seat that is not at the table.
+
+        The data is the caller's to read: its top-level dict and lists are new at each call, but a game
+        may share entries that never change (Hearts: the finished tricks of the hand) between the
+        observations of one match, so copy an entry before changing it."""
         if seat is None:
             return self._observation(None, ints)
         if type(seat) is not int or not 0 <= seat < self.game.num_players:

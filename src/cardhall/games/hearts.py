@@ -543,6 +543,12 @@ class HeartsState(State):
         self.score_sheet: list[dict[str, Any]] = []
         self.hand_index = 0
         self.dealer = 0
+        # The finished tricks as an observation shows them, per form (text, ints), built once each
+        # (a table's frames rebuilt every finished trick of the hand for each seat at every action);
+        # kept for the ``tricks`` list they were built from (a new hand or a copy starts a new one).
+        # (None until observed: a search's many copies never are)
+        self.trick_views: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+        self.trick_views_of: list[tuple[int, list[tuple[int, int]], int]] | None = None
 
     def start(self, deck: list[int] | None) -> None:
         self.stacked_deck = deck
@@ -1086,6 +1092,27 @@ class HeartsState(State):
                     k -= 1
         return receiver, known
 
+    def _trick_views(self, form: int) -> list[dict[str, Any]]:
+        """The finished tricks of the hand as the observation shows them in ``form``: each trick's entry
+        built once (a finished trick never changes) and shared by the observations that follow."""
+        tricks = self.tricks
+        cached = self.trick_views
+        if cached is None or self.trick_views_of is not tricks:
+            cached = self.trick_views = ([], [])
+            self.trick_views_of = tricks
+        views = cached[form]
+        if len(views) < len(tricks):
+            names = NAMES[form]
+            for lead, cards, w in tricks[len(views) :]:
+                views.append(
+                    {
+                        "leader": lead,
+                        "cards": [{"seat": s, "card": names[f]} for s, f in cards],
+                        "winner": None if w < 0 else w,
+                    }
+                )
+        return views
+
     def _observation(self, seat: Seat | None, ints: bool = False) -> Observation:
         form = 1 if ints else 0
         names = NAMES[form]
@@ -1125,14 +1152,7 @@ class HeartsState(State):
             "hearts_broken": self.broken,
             "leader": None if self.leader < 0 else self.leader,
             "trick": [{"seat": s, "card": names[f]} for s, f in self.trick],
-            "tricks": [
-                {
-                    "leader": lead,
-                    "cards": [{"seat": s, "card": names[f]} for s, f in cards],
-                    "winner": None if w < 0 else w,
-                }
-                for lead, cards, w in self.tricks
-            ],
+            "tricks": list(self._trick_views(form)),
             "set_aside_tricks": self.set_aside_count,
             "uncollected": display_cards(self.uncollected, form) if self.uncollected else [],
             "trick_points": [
