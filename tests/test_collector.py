@@ -80,3 +80,22 @@ def test_a_cycle_frozen_before_it_died_is_freed_by_the_thaw() -> None:
             await pauses.stop()
 
     asyncio.run(run())
+
+
+def test_a_worker_forked_while_the_clock_runs_collects_on_its_own() -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from cardhall.bot_tier.tier import worker_setup
+
+    async def run() -> None:
+        pauses = ShortPauses(young_seconds=0.05)
+        pauses.start()
+        try:
+            fork = multiprocessing.get_context("fork")  # (as the bot tier's and the reviews' pools do)
+            with ProcessPoolExecutor(1, mp_context=fork, initializer=worker_setup) as pool:
+                assert pool.submit(gc.isenabled).result(timeout=60)
+        finally:
+            await pauses.stop()
+
+    asyncio.run(run())

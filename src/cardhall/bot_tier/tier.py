@@ -10,6 +10,7 @@ A server asks the tier for a ``move`` (one search decision, answered by its dead
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
@@ -61,7 +62,11 @@ def worker_setup() -> None:
     only costs that move its search, the rules move is played). The default SIGTERM and SIGINT ignored: a
     worker forked from the server inherits its handlers, which would only set a flag in the worker's
     dead copy of the server, so it could not be stopped; Ctrl-C at the server's terminal stops the
-    server, which stops them."""
+    server, which stops them. The collector enabled again: the server collects on a clock of its own
+    (:mod:`cardhall.server.collector`), with CPython's automatic collection off, and a forked worker
+    inherits that without the clock. (What the server froze stays frozen: collecting it here would
+    copy the server's pages into the worker.)"""
+    gc.enable()
     os.nice(WORKER_NICENESS)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
