@@ -543,12 +543,10 @@ class HeartsState(State):
         self.score_sheet: list[dict[str, Any]] = []
         self.hand_index = 0
         self.dealer = 0
-        # The finished tricks as an observation shows them, per form (text, ints), built once each
-        # (a table's frames rebuilt every finished trick of the hand for each seat at every action);
-        # kept for the ``tricks`` list they were built from (a new hand or a copy starts a new one).
-        # (None until observed: a search's many copies never are)
+        # The hand's finished tricks as an observation shows them, per form (text, ints), built once
+        # each (a table's frames rebuilt every finished trick of the hand for each seat at every
+        # action); None until observed (a search's many copies never are) and again at each deal.
         self.trick_views: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
-        self.trick_views_of: list[tuple[int, list[tuple[int, int]], int]] | None = None
 
     def start(self, deck: list[int] | None) -> None:
         self.stacked_deck = deck
@@ -585,6 +583,7 @@ class HeartsState(State):
         self.led_faces = _SUIT_FACES[0]
         # Finished tricks: (leader, plays, winner or -1); a finished trick's list is never changed.
         self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []
+        self.trick_views = None
         self.set_aside = 0
         self.set_aside_count = 0
         self.taken = [0] * n
@@ -1097,9 +1096,8 @@ class HeartsState(State):
         built once (a finished trick never changes) and shared by the observations that follow."""
         tricks = self.tricks
         cached = self.trick_views
-        if cached is None or self.trick_views_of is not tricks:
+        if cached is None:
             cached = self.trick_views = ([], [])
-            self.trick_views_of = tricks
         views = cached[form]
         if len(views) < len(tricks):
             names = NAMES[form]

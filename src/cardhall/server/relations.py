@@ -25,7 +25,6 @@ from __future__ import annotations
 import hmac
 import logging
 from collections.abc import Iterable
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -59,6 +58,12 @@ def same(given: str | None, expected: str) -> bool:
     return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
+def _refuse_ban(player: int, reason: str | None, ref: Any) -> None:
+    if reason is not None:
+        log.warning("refused banned player %d (%s)", player, reason)
+        raise ProtocolError("banned", f"this account is banned: {reason}", ref)
+
+
 class Relations:
     def __init__(self, store: Store, limiter: Limiter, presence: Presence | None = None) -> None:
         self.store = store
@@ -84,15 +89,13 @@ class Relations:
 
     async def refuse_banned(self, player: PlayerRow, ref: Any = None) -> None:
         """Refuse ``player`` if the store says he is banned now."""
-        self.refuse_if_banned(replace(player, banned=await self.store.banned(player.id)), ref)
+        _refuse_ban(player.id, await self.store.banned(player.id), ref)
 
     @staticmethod
     def refuse_if_banned(player: PlayerRow, ref: Any = None) -> None:
         """Refuse ``player`` if his row, as a credential's lookup read it, says he is banned (a hello,
         a signed request: the ban came with the player, in the same query)."""
-        if player.banned is not None:
-            log.warning("refused banned player %d (%s)", player.id, player.banned)
-            raise ProtocolError("banned", f"this account is banned: {player.banned}", ref)
+        _refuse_ban(player.id, player.banned, ref)
 
     async def check_table(self, host: HeldTable, player: PlayerRow, invitation: str | None, ref: Any) -> None:
         """``player`` may take a seat at (or watch) ``host``'s table: for a private table one of its

@@ -495,8 +495,8 @@ _PLAYER_AND_BAN = select(*_PLAYER, _BANS.c.reason.label("banned")).outerjoin(
 )
 
 
-def _player_row(row: Any) -> PlayerRow:  # (a Row of _PLAYER, with or without the ban)
-    return PlayerRow(row.id, row.name, row.password_hash is None, getattr(row, "banned", None))
+def _player_row(row: Row[*tuple[Any, ...]], banned: str | None = None) -> PlayerRow:
+    return PlayerRow(row.id, row.name, row.password_hash is None, banned)
 
 
 class SqlStore(SocialSql, Store):
@@ -601,7 +601,7 @@ class SqlStore(SocialSql, Store):
         query = _PLAYER_AND_BAN.where(PLAYERS.c.token_hash == _hash(token))
         async with self._reading() as c:
             row = (await c.execute(query)).first()
-        return None if row is None else _player_row(row)
+        return None if row is None else _player_row(row, row.banned)
 
     async def players(self, ids: Sequence[int]) -> dict[int, PlayerRow]:
         if not ids:
@@ -666,7 +666,7 @@ class SqlStore(SocialSql, Store):
         )
         async with self._reading() as c:
             row = (await c.execute(query)).first()
-        return None if row is None else _player_row(row)
+        return None if row is None else _player_row(row, row.banned)
 
     async def end_session(self, token: str) -> None:
         async with self._writing() as c:
