@@ -217,6 +217,38 @@ def test_bot_jobs_in_worker_processes_play_the_same_match() -> None:
     assert there.events(2) == here.events(2)
 
 
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "hokm(max_hands=3)",
+        "svara",
+        "gin(max_hands=2)",
+        "gin(players=2,max_hands=2)",
+        "hearts(decks=1,players=4,max_hands=2)",
+        "hearts(players=6,max_hands=1)",
+        "kierki(first_deal=3,last_deal=6)",
+    ],
+)
+def test_rules_bots_played_here_from_the_state_play_what_they_choose_on_observations(
+    game_string: str,
+) -> None:
+    # play_bot asks a rules bot through act_state (no observation built); a job asks act on the
+    # seat's observation. Same match, action for action, and the same draws of every seat's RNG.
+    for seed in range(4):
+        seats: list[Occupant | str] = ["rules"] * cardhall.load_game(game_string).num_players
+        here = Table(game_string, seats, seed=seed)
+        there = Table(game_string, seats, seed=seed)
+        for _ in playing(there):
+            seat = there.bots_to_act()[0]
+            job = there.bot_job(seat)
+            there.apply_bot(job, run_bot_job(job))
+            here.play_bot(seat)
+            assert here.state.history == there.state.history, (seed, len(there.state.history))
+            if not here.is_over:
+                assert here.bot_job(seat).rng_state == there.bot_job(seat).rng_state
+        assert here.state.is_over and here.record() == there.record()
+
+
 def test_a_job_the_table_has_moved_past_is_refused() -> None:
     table = Table("hokm", ["rules"] * 3, seed=12)
     job = table.bot_job(table.to_act[0])

@@ -413,10 +413,19 @@ class Table:
         return bot
 
     def play_bot(self, seat: Seat) -> list[Event]:
-        """Let the bot in ``seat`` choose and play, here and now."""
+        """Let the bot in ``seat`` choose and play, here and now. A bot that offers ``act_state``
+        (the rules bots: the choice ``act`` makes on the seat's observation, with the same draws of
+        its RNG, read from the state without building that observation; each game's bot tests hold
+        it to that) is asked through it: a server's rules bots spent as long building the
+        observation they read as choosing."""
         bot = self.bot(seat)
         state = self.state
-        action = bot.act(state.observation(seat, ints=True), state.legal_actions(seat), self._rngs[seat])
+        legal = state.legal_actions(seat)
+        from_state = getattr(bot, "act_state", None)
+        if from_state is not None:
+            action = from_state(state, seat, legal, self._rngs[seat])
+        else:
+            action = bot.act(state.observation(seat, ints=True), legal, self._rngs[seat])
         return self.apply(seat, action)
 
     def run_bots(self, max_actions: int = 10_000_000) -> int:
