@@ -31,6 +31,9 @@ number. The latency is the time from sending an action to receiving the frame th
 (an ``action`` event of his seat); p50 and p99 are over the measured window, with the actions/s people
 made, and the CPU the server process and the load generators used (per cent of one core).
 Tables have no turn timer. Players and tables are made through the HTTP API before the clock starts.
+The people's connections answer the server's keepalive pings and send none, as a browser's WebSocket
+does (``--client-pings``: they ping every 20 s too, as websockets' clients do and as the runs before
+2026-12-02's sixth session did).
 
 ``--servers N`` (N > 1: a hall on PostgreSQL ``--db`` and Redis ``--redis``) starts N ``cardhall serve``
 processes on N ports, as N machines behind a load balancer would be: table k is made through server
@@ -207,14 +210,20 @@ class Frame(msgspec.Struct):
 
 
 async def person(
-    port: int, table: str, seat: int, token: str, stats: dict[str, Any], window: tuple[float, float]
+    port: int,
+    table: str,
+    seat: int,
+    token: str,
+    stats: dict[str, Any],
+    window: tuple[float, float],
+    pings: bool = False,
 ) -> None:
     decode = msgspec.json.Decoder(Frame).decode  # the generator reads little, so it stays light
     rng = random.Random(f"{table}/{seat}")
     loop = asyncio.get_running_loop()
     # The connection and the messages of the tests' client (cardhall.loadclient); the frames are read
     # here as they stream, by the decoder above.
-    async with loadclient.open_async(port) as ws:
+    async with loadclient.open_async(port, pings=pings) as ws:
         await ws.send(loadclient.message(type="hello", token=token))
         await ws.send(loadclient.message(type="join", table=table, seat=seat))
         newest = Frame("none")
@@ -284,6 +293,7 @@ def client_process(
     rate: float,
     window: tuple[float, float],
     out: Any,
+    pings: bool = False,
 ) -> None:
     raise_open_files()
     with contextlib.suppress(ImportError):
@@ -304,7 +314,7 @@ def client_process(
         tasks = []
         began = time.monotonic()
         for k, (table, seat, token, server) in enumerate(people):
-            tasks.append(asyncio.create_task(person(ports[server], table, seat, token, stats, window)))
+            tasks.append(asyncio.create_task(person(ports[server], table, seat, token, stats, window, pings)))
             # Players arrive at a steady rate (a table's together), so tables start at different times.
             await asyncio.sleep(max(0.0, began + (k + 1) / rate - time.monotonic()))
         await asyncio.sleep(max(0.0, window[1] - time.time()))
@@ -343,6 +353,7 @@ def run_level(
     redis: str = "",
     cross: bool = False,
     spread: float = 0.0,
+    client_pings: bool = False,
 ) -> dict[str, Any]:
     # Workload c's --spread: the people arrive over that many seconds (its tables' hands out of step).
     arrivals = players / spread if spread else ARRIVALS
@@ -382,7 +393,9 @@ def run_level(
                 shares[k % clients].extend(group)
             context = multiprocessing.get_context("spawn")
             procs = [
-                context.Process(target=client_process, args=(ports, s, arrivals / clients, window, queue))
+                context.Process(
+                    target=client_process, args=(ports, s, arrivals / clients, window, queue, client_pings)
+                )
                 for s in shares
             ]
             for p in procs:
@@ -558,6 +571,11 @@ def main() -> int:
         help="run the server from another checkout's src directory (two versions back to back)",
     )
     parser.add_argument(
+        "--client-pings",
+        action="store_true",
+        help="the people's connections send keepalive pings too (as runs before 2026-12-02's sixth session)",
+    )
+    parser.add_argument(
         "--timeline", action="store_true", help="print each second's p50 and worst latency (stderr)"
     )
     parser.add_argument("--json", action="store_true")
@@ -590,6 +608,7 @@ def main() -> int:
             args.redis,
             args.cross,
             args.spread if args.workload == "c" else 0.0,
+            args.client_pings,
         )
         rows.append(row)
         if not args.json and args.workload == "c":

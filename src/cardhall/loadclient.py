@@ -128,12 +128,18 @@ def connect(
         yield Client(ws.send, receive, token)
 
 
-def open_async(port: int, host: str = "127.0.0.1", open_timeout: float = 120) -> async_connect:
+def open_async(
+    port: int, host: str = "127.0.0.1", open_timeout: float = 120, pings: bool = False
+) -> async_connect:
     """An asyncio connection to a real server (``async with open_async(port) as ws``), for many clients
-    in one process: frames up to 1 MiB, as the server's largest are well under it."""
+    in one process: frames up to 1 MiB, as the server's largest are well under it. It answers the
+    server's keepalive pings but sends none of its own unless ``pings`` (websockets' clients ping every
+    20 s by default; a browser's WebSocket never does, so a load of browsers pays only the server's)."""
     from websockets.asyncio.client import connect as async_connect
 
-    return async_connect(url(port, host), open_timeout=open_timeout, max_size=2**20)
+    return async_connect(
+        url(port, host), open_timeout=open_timeout, max_size=2**20, ping_interval=20 if pings else None
+    )
 
 
 __all__ = ["Client", "Frame", "connect", "in_process", "message", "open_async", "url"]
