@@ -81,6 +81,37 @@ async def test_a_batch_with_one_stale_table_writes_none_of_its_tables(store: Sql
     assert await store.actions("u") == [(0, 5)]
 
 
+async def test_a_batch_waiting_on_a_takeover_in_progress_writes_nothing_once_it_lands(
+    store: SqlStore,
+) -> None:
+    """The race the fence is for, on PostgreSQL (SQLite has one writer: no batch runs beside an
+    update): another process raises the fence in a transaction not yet committed; a batch of the old
+    owner waits for that row's lock, and once the takeover commits it finds the fence moved and writes
+    nothing, of that table or of the other in the batch."""
+    if store.sqlite:
+        pytest.skip("SQLite writers never overlap")
+    await store.save_table(table_row("t", status="playing", node="a"))
+    await store.save_table(table_row("u", status="playing", node="a"))
+    async with store.engine.connect() as takeover:
+        await takeover.execute(
+            store.tables_table.update()
+            .where(store.tables_table.c.id == "t")
+            .values(fence=store.tables_table.c.fence + 1, node="b")
+        )
+        batch = asyncio.create_task(
+            store.append_actions([ActionRow("t", 1, 0, 5), ActionRow("u", 1, 0, 5)], {"t": 1, "u": 1})
+        )
+        await asyncio.sleep(0.5)
+        assert not batch.done()  # (waiting for the takeover's lock on t)
+        await takeover.commit()
+    with pytest.raises(FencedError) as refused:
+        await batch
+    assert refused.value.tables == ("t",)
+    assert await store.actions("t") == [] and await store.actions("u") == []
+    await store.append_actions([ActionRow("t", 1, 2, 9)], {"t": 2})  # the new owner writes on
+    assert await store.actions("t") == [(2, 9)]
+
+
 async def test_a_stale_owner_can_change_no_seat_nor_finish_the_match(store: SqlStore) -> None:
     row = table_row("t", status="playing", node="a")
     await store.save_table(row)

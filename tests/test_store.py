@@ -214,8 +214,12 @@ async def test_a_batch_of_5000_actions_of_50_tables_is_one_insert_and_comes_back
     appended: list[str] = []
     if store.appender is not None:  # (an SQLite file: sqlite3 writes the batch, on its own thread)
         store.appender.trace = appended.append
+    run = store.postgres_appender.statements if store.postgres_appender else 0
     await store.append_actions(batch)
-    if store.appender is None:
+    if store.postgres_appender is not None:  # (asyncpg: the fences and the rows in one statement)
+        assert inserts == []
+        assert store.postgres_appender.statements == run + 1
+    elif store.appender is None:
         assert inserts == [True]  # one executemany, in one transaction
     else:
         assert inserts == []

@@ -28,8 +28,9 @@ Choices:
   table statuses and rating pools are checked by the database.
 - **Batches.** ``append_actions`` is one transaction and one executemany insert, however many tables
   the batch spans (on an SQLite file written by ``sqlite3`` on a thread of its own, one hand-off a
-  batch: :mod:`cardhall.store.sqlite_append`); ``unfinished`` reads the tables and then the actions
-  of all of them in one query, in one transaction.
+  batch: :mod:`cardhall.store.sqlite_append`; on PostgreSQL by asyncpg, the fences checked and the
+  rows inserted in one statement: :mod:`cardhall.store.postgres_append`); ``unfinished`` reads the
+  tables and then the actions of all of them in one query, in one transaction.
 - **Indexes.** Actions by table come from their primary key ``(table_id, number)``; tables by
   ``(status, created_at)``, chat by ``(table_id, id)``, ratings by ``(game, pool)``.
 """
@@ -93,6 +94,7 @@ from cardhall.store.base import (
     StoreError,
     StoreUnavailableError,
 )
+from cardhall.store.postgres_append import PostgresAppender
 from cardhall.store.rows import (
     RATING_POOLS,
     TABLE_STATUSES,
@@ -410,7 +412,11 @@ async def open_store(url: str, *, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS)
     appender = None
     if backend == "sqlite" and not memory and parsed.database:
         appender = SqliteAppender(parsed.database, busy_timeout_ms, shown)
-    return SqlStore(engine, shown, memory=memory, appender=appender)
+    postgres_appender = None
+    if backend == "postgresql":
+        _, connect_args = engine.dialect.create_connect_args(engine.url)
+        postgres_appender = PostgresAppender({**connect_args, **options["connect_args"]}, shown)
+    return SqlStore(engine, shown, memory=memory, appender=appender, postgres_appender=postgres_appender)
 
 
 # --- the store -----------------------------------------------------------------------------------
@@ -508,7 +514,13 @@ class SqlStore(SocialSql, Store):
     chat_table = CHAT
 
     def __init__(
-        self, engine: AsyncEngine, url: str, *, memory: bool = False, appender: SqliteAppender | None = None
+        self,
+        engine: AsyncEngine,
+        url: str,
+        *,
+        memory: bool = False,
+        appender: SqliteAppender | None = None,
+        postgres_appender: PostgresAppender | None = None,
     ) -> None:
         self.engine = engine
         self.url = url  # without its password
@@ -518,6 +530,7 @@ class SqlStore(SocialSql, Store):
         self._read_lock = lock if memory else None
         self._table_upserts: dict[bool, Insert] = {}  # (see _save_table)
         self._appender = appender  # an SQLite file's group commit (see append_actions)
+        self._postgres_appender = postgres_appender  # PostgreSQL's (see append_actions)
 
     def __repr__(self) -> str:
         return f"<SqlStore {self.url}>"
@@ -526,6 +539,11 @@ class SqlStore(SocialSql, Store):
     def appender(self) -> SqliteAppender | None:
         """What writes an SQLite file's batches of actions (None: SQLAlchemy does)."""
         return self._appender
+
+    @property
+    def postgres_appender(self) -> PostgresAppender | None:
+        """What writes PostgreSQL's batches of actions (None: another database)."""
+        return self._postgres_appender
 
     async def checkpoint(self) -> None:
         """SQLite file: copy the write-ahead log into the database, without waiting for (or holding up)
@@ -541,6 +559,8 @@ class SqlStore(SocialSql, Store):
     async def close(self) -> None:
         if self._appender is not None:
             await self._appender.close()
+        if self._postgres_appender is not None:
+            await self._postgres_appender.close()
         await self.engine.dispose()
 
     def _held(self, lock: asyncio.Lock | None) -> AbstractAsyncContextManager[object]:
@@ -779,6 +799,9 @@ class SqlStore(SocialSql, Store):
         transaction to end (and then reads the actions it wrote), or this one waits for it and then
         sees the new fence and writes nothing."""
         if not actions:
+            return
+        if self._postgres_appender is not None:  # (cardhall.store.postgres_append: one statement)
+            await self._postgres_appender.append(actions, fences)
             return
         if self._appender is not None and not fences:  # (an SQLite file: cardhall.store.sqlite_append)
             async with self._held(self._write_lock):
