@@ -20,7 +20,7 @@ from cardhall.core import Game
 from cardhall.review import DEFAULT_BUDGET
 from cardhall.server import ratings
 from cardhall.server.collector import ShortPauses
-from cardhall.server.committer import Committer
+from cardhall.server.committer import COMMIT_SPACING, Committer
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.rates import Limiter, Limits
@@ -53,7 +53,7 @@ class ServerContext:
         cluster: ClusterOptions | None = None,
     ) -> None:
         self.store = store
-        self.committer = Committer(store)
+        self.committer = Committer(store, COMMIT_SPACING)
         self.store_watch = StoreWatch(store)
         self.limiter = Limiter(limits)
         self.lobby = Lobby(self, self.limiter)

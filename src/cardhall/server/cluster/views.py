@@ -94,35 +94,48 @@ def entry(host: TableHost, seat: int, summary: dict[str, Any] | None = None) -> 
 
 def _signature(host: TableHost) -> tuple[Any, ...]:
     """What the entries of a table depend on, cheap to compare at every beat (its seats' list is
-    replaced, never changed in place, when a seat changes: compared by identity first)."""
+    replaced, never changed in place, when a seat changes: compared by identity first): the event
+    number, then what its summary depends on (:func:`_summary_signature`)."""
+    return (host.number, *_summary_signature(host))
+
+
+def _summary_signature(host: TableHost) -> tuple[Any, ...]:
+    """What the table's summary (``HostBase.summary``) depends on: its status, privacy, seats, the
+    connections at each seat and the stand-ins playing for the away. Not the event number: a table
+    at play changes its number at every action and its summary seldom."""
+    table = host.table
+    seats = host.row.seats
     return (
-        host.number,
         host.row.status,
         host.invitation is not None,
-        host.row.seats,
+        seats,
         tuple(host.audience.connected),
+        None if table is None else tuple(table.stand_in_for(s.seat) for s in seats),
     )
 
 
 _ENCODER = msgspec.json.Encoder()
 
 
-def encoded_entries(host: TableHost) -> dict[int, bytes]:
+def encoded_entries(host: TableHost, base: bytes | None = None) -> tuple[dict[int, bytes], bytes | None]:
     """:func:`entry` of every person seated at ``host``'s table, as JSON: the table's summary encoded
-    once for all its people."""
+    once for all its people (``base``: that summary made already, without its closing brace); and
+    the summary's JSON (None: nobody is seated, none was made)."""
     seated = people(host)
     if not seated:
-        return {}
+        return {}, None
     table = host.table
-    base = _ENCODER.encode(host.summary())[:-1]  # (without its closing brace: each entry adds its own)
+    if base is None:
+        base = _ENCODER.encode(host.summary())[:-1]  # (each entry adds its own closing brace)
     to_act = set(table.to_act) if table is not None else set()
     n = 0 if table is None else table.number
     private = b"true" if host.invitation is not None else b"false"
-    return {
+    entries = {
         player: b'%s,"you":%d,"your_turn":%s,"n":%d,"private":%s}'
         % (base, seat, b"true" if seat in to_act else b"false", n, private)
         for player, seat in seated.items()
     }
+    return entries, base
 
 
 class HallViews:
@@ -144,7 +157,8 @@ class HallViews:
         self.node = node
         self.directory = directory
         self.presence = presence
-        self._tables: dict[str, tuple[tuple[Any, ...], dict[int, bytes]]] = {}
+        # table -> its signature, its people's entries, and its summary's JSON (None: not made)
+        self._tables: dict[str, tuple[tuple[Any, ...], dict[int, bytes], bytes | None]] = {}
         self._published: dict[int, str] = {}  # player -> his entries as last written
         self._whole = True  # rewrite the whole index at the next beat
         self._loop: asyncio.Task[None] | None = None
@@ -260,15 +274,17 @@ class HallViews:
             held = self._tables.get(host.id)
             if held is not None and held[0] == key:
                 continue
-            made = encoded_entries(host)
+            # (a table at play: only its number changed, its summary's JSON is the one made before)
+            base = held[2] if held is not None and held[0][1:] == key[1:] else None
+            made, base = encoded_entries(host, base)
             changed.update(made)
             if held is not None:
                 changed.update(held[1])
-            self._tables[host.id] = (key, made)
+            self._tables[host.id] = (key, made, base)
         for gone in set(self._tables) - seen:
             changed.update(self._tables.pop(gone)[1])
         by_player: dict[int, list[bytes]] = {}
-        for _, made in self._tables.values():
+        for _, made, _ in self._tables.values():
             for player, text in made.items():
                 if player in changed or self._whole:
                     by_player.setdefault(player, []).append(text)
