@@ -259,7 +259,11 @@ async def outage_then_restart(
         assert snapshot(ctx, watchers) == held  # nothing moved meanwhile
 
         await heal()
-        await until(lambda: all(h.paused is None for h in hall.hosts()), "every table to go on")
+        # (a table paused at its match's end is no longer paused while it stores that end, and says
+        # ``resumed`` once it did: it has gone on when both are done)
+        await until(
+            lambda: all(h.paused is None and not h.finish_due for h in hall.hosts()), "every table to go on"
+        )
         for host in paused:
             watcher = hall.watchers.get(host.id) or hall.ann_seat
             assert watcher is not None and "resumed" in watcher.kinds()
