@@ -13,6 +13,8 @@ import asyncio
 import gc
 import os
 import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -52,6 +54,7 @@ def run_ticket(kind: str, payload: Any, budget_ms: int, deadline: float | None) 
     raise ValueError(f"unknown bot tier job kind {kind!r}")
 
 
+PARENT_CHECK_SECONDS = 1.0  # how often a worker looks whether its server is still alive
 WORKER_NICENESS = 10  # the searches yield the CPU to the server's event loop (see worker_setup)
 
 
@@ -65,11 +68,24 @@ def worker_setup() -> None:
     server, which stops them. The collector enabled again: the server collects on a clock of its own
     (:mod:`cardhall.server.collector`), with CPython's automatic collection off, and a forked worker
     inherits that without the clock. (What the server froze stays frozen: collecting it here would
-    copy the server's pages into the worker.)"""
+    copy the server's pages into the worker.) And it ends when the server is gone: a server killed
+    (SIGKILL, a crash) cannot stop its workers, and a forked worker never sees the end of its job
+    queue (its sibling workers hold the queue's other end too), so each would wait for a job forever,
+    holding its memory; a thread of the worker looks for its parent every second and ends it once
+    the parent is gone."""
     gc.enable()
     os.nice(WORKER_NICENESS)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    threading.Thread(target=_end_with, args=(parent,), name="cardhall-parent-watch", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    """End this process once ``parent`` is no longer its parent (it died: the orphan was handed on)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 class InProcessTier:
