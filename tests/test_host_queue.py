@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 
 import pytest
 
@@ -90,3 +91,31 @@ def test_stop_cancels_the_task_waiting_on_an_empty_queue_or_inside_work() -> Non
         return idle._task.cancelled(), busy._task.cancelled()
 
     assert asyncio.run(asyncio.wait_for(run(), 5)) == (True, True)
+
+
+def test_the_queue_keeps_nothing_of_work_done_while_it_waits_for_more() -> None:
+    # Work kept by the waiting task lived until the table's next work (seconds), and the collector
+    # scanned each (cardhall.server.collector).
+    class Held:
+        pass
+
+    async def run() -> tuple[bool, bool]:
+        queue = OwnerQueue("table 1")
+        held, result = Held(), Held()
+        kept_work, kept_result = weakref.ref(held), weakref.ref(result)
+
+        def work(captured: Held, answer: Held):  # type: ignore[no-untyped-def]
+            async def step() -> Held:
+                assert captured is not None
+                return answer
+
+            return step
+
+        assert await queue.call(work(held, result)) is result
+        del held, result
+        await asyncio.sleep(0)  # (the task is back waiting on its empty queue)
+        alive = kept_work() is not None, kept_result() is not None
+        await queue.stop()
+        return alive
+
+    assert asyncio.run(run()) == (False, False)

@@ -20,16 +20,14 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-import uvicorn
-import uvicorn.server
 from uvicorn.protocols.utils import ClientDisconnected
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from cardhall.server import transport
+from tests.protocol_helpers import Loopback, protocol
 from tests.server_helpers import free_port, http, running_server, server_log
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="loopback addresses and /proc are Linux's")
@@ -295,43 +293,6 @@ def test_a_client_that_never_reads_even_its_close_is_dropped(tmp_path: Path) -> 
             wait_until(lambda: not refused(server, "127.0.0.3"), "the client that reads nothing stayed")
         log = server.log()
         assert "RuntimeError" not in log and "Traceback" not in log, log
-
-
-class Loopback(asyncio.Transport):
-    """A transport that takes what is written and never sends it (no socket: the protocols alone)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.aborted = asyncio.Event()
-
-    def get_extra_info(self, name: str, default: object = None) -> object:
-        return ("127.0.0.9", 1234) if name == "peername" else default
-
-    def write(self, data: Any) -> None:
-        pass
-
-    def is_closing(self) -> bool:
-        return self.aborted.is_set()
-
-    def abort(self) -> None:
-        self.aborted.set()
-
-    def close(self) -> None:
-        pass
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
-
-
-def protocol(kind: str, **limits: Any) -> Any:
-    """A protocol instance of one server's classes (``http`` or ``ws``), with ``limits``."""
-    classes = dict(zip(("http", "ws"), transport.protocols(transport.Limits(**limits)), strict=True))
-    config = uvicorn.Config(app=lambda *_: None, http=classes["http"], ws=classes["ws"], log_level="error")
-    config.load()
-    return classes[kind](config=config, server_state=uvicorn.server.ServerState(), app_state={})
 
 
 def test_a_transport_whose_writes_stay_paused_is_aborted() -> None:

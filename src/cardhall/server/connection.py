@@ -18,6 +18,9 @@ Choices:
 - A frame for a connection with nothing queued is written at once, without waking the sender task
   (:data:`cardhall.server.transport.WRITE_TEXT`, behind ``cardhall serve``'s own websocket protocol),
   when the transport takes it without waiting; otherwise it is queued for the sender as before.
+  Likewise a message is taken straight from the protocol's inbox
+  (:data:`cardhall.server.transport.READ_MESSAGE`), not through the ASGI receive; in-process, where
+  the scope has neither key, both go through Starlette's websocket.
 - A client whose unsent frames pile up beyond 1,000 is too slow to follow its tables and is closed
   (1013, try again later); it can reconnect and ask for what it missed. The count includes the frame
   being sent. Such a client's frames stop going out because the transport's buffer is full and the
@@ -38,7 +41,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 import anyio
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from cardhall.errors import CardhallError
 from cardhall.server import metrics
@@ -67,7 +70,7 @@ from cardhall.server.protocol import (
 from cardhall.server.rates import MESSAGES_PER_CONNECTION, RateLimited
 from cardhall.server.sessions import identify
 from cardhall.server.settings import bot_for_level
-from cardhall.server.transport import WRITE_TEXT
+from cardhall.server.transport import READ_MESSAGE, WRITE_TEXT
 from cardhall.store import PlayerRow, StoreUnavailableError
 
 if TYPE_CHECKING:
@@ -250,16 +253,26 @@ class Connection(Session):
                     cluster.closed(self)
 
     async def _receiver(self) -> None:
+        read = self.ws.scope.get(READ_MESSAGE)  # (None in-process: Starlette's test client)
         while True:
-            try:
-                message = await self.ws.receive()
-            except WebSocketDisconnect:
-                return
+            if read is None:
+                try:
+                    message = await self.ws.receive()
+                except WebSocketDisconnect:
+                    return
+            else:
+                take, arrival = read
+                message = take()
+                while message is None:
+                    await arrival()
+                    message = take()
             if message["type"] == "websocket.disconnect":
+                self.ws.client_state = WebSocketState.DISCONNECTED  # (as Starlette's receive says)
                 return
             text = message.get("text")
             if text is None:
                 text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            del message  # (not kept through the wait for the next one: see the owner queue's _run)
             refused = self._refused()
             if refused is not None:
                 self._strikes += 1

@@ -42,6 +42,15 @@ Choices:
   websockets' own queued, it writes the message's two-to-ten-byte header itself
   (:func:`text_frame_header`) rather than through websockets' ``Frame`` (an object, its checks and
   a join for every frame, a twentieth of an action's cost); the bytes on the wire are the same.
+- **A message read at once.** The application reads a message through the ASGI receive (Starlette's
+  checks, uvicorn's receive, an ``asyncio.Queue``'s get: three coroutines and a future for every
+  message a connection waits for), and uvicorn stops reading the socket after every message until it
+  is read (two changes of the event loop's watch, each a system call). Here the protocol's queue is an
+  :class:`Inbox` (a deque and one future to wait on), which :mod:`cardhall.server.connection` reads
+  directly through the scope's ``READ_MESSAGE`` (``take`` and ``arrival``); reading stops only
+  while :data:`INBOX_HIGH` messages wait unread, and goes on once they are all read. The ASGI receive
+  reads the same inbox (the handshake's ``websocket.connect``, and any application that does not
+  know the key).
 - **Open files.** :func:`raise_file_limit` raises the soft limit on open files to the hard one at start
   (the soft default, often 1,024, is a convention for interactive programs, not what the machine
   allows), and :func:`connection_cap` keeps :data:`FILE_RESERVE` of them out of the connections' total.
@@ -52,7 +61,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -68,6 +77,8 @@ PER_ADDRESS: Final = 64  # connections from one address at once (0: no limit)
 FILE_RESERVE: Final = 100  # open files kept out of the connections' total
 WS_MAX_SIZE: Final = 65536  # bytes in one websocket message (uvicorn's ws_max_size)
 WRITE_TEXT: Final = "cardhall.write_text"  # the scope's key of WebSocketProtocol.write_text
+READ_MESSAGE: Final = "cardhall.read_message"  # the scope's key of (take, arrival): see Inbox
+INBOX_HIGH: Final = 8  # messages waiting unread at which the socket is no longer read
 
 
 @dataclass(frozen=True)
@@ -217,12 +228,89 @@ class HTTPProtocol(_Watched, HttpToolsProtocol):
         super().handle_websocket_upgrade()
 
 
+class Inbox:
+    """The messages a websocket received for the application, in order: what uvicorn's protocol uses of
+    its ``asyncio.Queue`` (``put_nowait``, ``get``, ``empty``), and :meth:`wait` for a reader that takes
+    them itself. One reader at a time (the connection's receiver)."""
+
+    __slots__ = ("_waiter", "messages")
+
+    def __init__(self) -> None:
+        self.messages: deque[Any] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, message: Any) -> None:
+        self.messages.append(message)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():  # (its reader may have been cancelled)
+                waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self.messages
+
+    def qsize(self) -> int:
+        return len(self.messages)
+
+    def wait(self) -> asyncio.Future[None]:
+        """A future done once a message has come (await it while :meth:`empty`)."""
+        waiter = self._waiter
+        if waiter is None or waiter.done():
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+        return waiter
+
+    async def get(self) -> Any:
+        while not self.messages:
+            await self.wait()
+        return self.messages.popleft()
+
+
 class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue: Any = Inbox()  # (uvicorn's own methods put into it and get from it)
+
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         scope: Any = getattr(self, "scope", None)  # (the application's task is made, not yet run)
         if scope is not None:
             scope[WRITE_TEXT] = self.write_text
+            scope[READ_MESSAGE] = (self.take, self.queue.wait)
+
+    def send_receive_event_to_app(self) -> None:
+        # uvicorn's, but reading stops only at INBOX_HIGH messages unread, not after each one.
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:  # (past the application's close: read on until the peer's close reply)
+            return
+        if self.curr_msg_data_type == "text":
+            message: dict[str, Any]
+            try:
+                message = {"type": "websocket.receive", "text": data.decode()}
+            except UnicodeDecodeError:
+                self.logger.exception("Invalid UTF-8 sequence received from client.")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+        else:
+            message = {"type": "websocket.receive", "bytes": data}
+        self.queue.put_nowait(message)
+        if not self.read_paused and self.queue.qsize() >= INBOX_HIGH:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def take(self) -> Any:
+        """The next ASGI message received (``websocket.receive``, ``websocket.disconnect``), None while
+        there is none (await the inbox's ``wait``); reading goes on once the inbox is empty."""
+        messages = self.queue.messages
+        if not messages:
+            return None
+        message = messages.popleft()
+        if self.read_paused and not messages:
+            self.read_paused = False
+            self.transport.resume_reading()
+        return message
 
     def write_text(self, data: bytes) -> bool:
         """Write ``data`` (UTF-8 text) as one text message now, if nothing could hold it up; False: not

@@ -70,6 +70,10 @@ class OwnerQueue:
             else:
                 if done is not None and not done.done():
                     done.set_result(result)
+                del result
+            # Dropped before the wait: kept, the work's closure and its future would live until the
+            # table's next work (seconds), each scanned by the collector (cardhall.server.collector).
+            del work, done
 
     async def drain(self) -> None:
         """Return once the work queued before now is done."""
