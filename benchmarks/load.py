@@ -29,7 +29,9 @@ clock starts ``--warmup`` seconds after the last has arrived. Each person thinks
 whenever his newest frame offers legal actions, then sends a random legal one quoting that frame's
 number. The latency is the time from sending an action to receiving the frame that shows it applied
 (an ``action`` event of his seat); p50 and p99 are over the measured window, with the actions/s people
-made, and the CPU the server process and the load generators used (per cent of one core).
+made, and the CPU the server process and the load generators used (per cent of one core), and the
+load generators' longest collection (their garbage collector's pause in the window, which delays
+every frame they are reading).
 Tables have no turn timer. Players and tables are made through the HTTP API before the clock starts.
 The people's connections answer the server's keepalive pings and send none, as a browser's WebSocket
 does (``--client-pings``: they ping every 20 s too, as websockets' clients do and as the runs before
@@ -54,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -308,7 +311,17 @@ def client_process(
         "events": 0,
         "wait": [],
         "bot_delay": [],
+        "gc_pauses": [],  # (this process's collections in the window, seconds: its own pauses)
     }
+    collection_began = [0.0]
+
+    def time_collections(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            collection_began[0] = time.perf_counter()
+        elif window[0] <= time.time() <= window[1]:
+            stats["gc_pauses"].append(time.perf_counter() - collection_began[0])
+
+    gc.callbacks.append(time_collections)
 
     async def main() -> None:
         tasks = []
@@ -468,6 +481,8 @@ def run_level(
         "errors": sum(r["errors"] for r in results),
         "server_cpu_pct": round(100 * server_cpu / seconds, 1),
         "clients_cpu_pct": round(100 * sum(r["cpu"] for r in results) / seconds, 1),
+        "clients_gc_max_ms": round(1000 * max((x for r in results for x in r["gc_pauses"]), default=0), 1),
+        "clients_gc_ms": round(1000 * sum(x for r in results for x in r["gc_pauses"]), 1),
         "server_cpu_ms_per_action": round(1000 * server_cpu / actions, 2) if actions else None,
         **{f"{k}_per_action": round(v / actions, 2) if actions else None for k, v in services.items()},
     }
@@ -628,6 +643,7 @@ def main() -> int:
                 f"  p99 {row['p99_ms']:>7} ms  {row['person_actions_per_s']:>7} actions/s"
                 f"  server CPU {row['server_cpu_pct']:>5}%  load generators CPU {row['clients_cpu_pct']:>5}%"
                 f"  errors {row['errors']}  CPU ms/action {row['server_cpu_ms_per_action']}"
+                f"  load generators' longest collection {row['clients_gc_max_ms']} ms"
                 + "".join(
                     f"  {k} {v}"
                     for k, v in row.items()
