@@ -31,7 +31,8 @@ number. The latency is the time from sending an action to receiving the frame th
 (an ``action`` event of his seat); p50 and p99 are over the measured window, with the actions/s people
 made, and the CPU the server process and the load generators used (per cent of one core), and the
 load generators' longest collection (their garbage collector's pause in the window, which delays
-every frame they are reading).
+every frame they are reading), and the machine's steal time (``steal``: the CPU its host gave other
+machines while this one's processes wanted it, per cent of one core).
 Tables have no turn timer. Players and tables are made through the HTTP API before the clock starts.
 The people's connections answer the server's keepalive pings and send none, as a browser's WebSocket
 does (``--client-pings``: they ping every 20 s too, as websockets' clients do and as the runs before
@@ -110,6 +111,14 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def steal_seconds() -> float:
+    """CPU seconds the machine's hypervisor gave other machines while this one's wanted them, summed
+    over its cores (Linux /proc/stat's ``steal``): a shared host slowing every process of a run."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()
+    return int(fields[8]) / os.sysconf("SC_CLK_TCK")
 
 
 TIMELINE = False  # --timeline
@@ -415,9 +424,11 @@ def run_level(
                 p.start()
             time.sleep(max(0.0, window[0] - time.time()))
             server_cpu = sum(cpu_seconds(s.pid) for s in hall)
+            stolen = steal_seconds()
             services = service_counts(url, redis)
             time.sleep(max(0.0, window[1] - time.time()))
             server_cpu = sum(cpu_seconds(s.pid) for s in hall) - server_cpu
+            stolen = steal_seconds() - stolen
             services = {k: v - services[k] for k, v in service_counts(url, redis).items()}
             results = [queue.get(timeout=120) for _ in procs]
             for p in procs:
@@ -483,6 +494,7 @@ def run_level(
         "clients_cpu_pct": round(100 * sum(r["cpu"] for r in results) / seconds, 1),
         "clients_gc_max_ms": round(1000 * max((x for r in results for x in r["gc_pauses"]), default=0), 1),
         "clients_gc_ms": round(1000 * sum(x for r in results for x in r["gc_pauses"]), 1),
+        "steal_pct": round(100 * stolen / seconds, 1),  # (of one core, the machine's cores summed)
         "server_cpu_ms_per_action": round(1000 * server_cpu / actions, 2) if actions else None,
         **{f"{k}_per_action": round(v / actions, 2) if actions else None for k, v in services.items()},
     }
@@ -644,6 +656,7 @@ def main() -> int:
                 f"  server CPU {row['server_cpu_pct']:>5}%  load generators CPU {row['clients_cpu_pct']:>5}%"
                 f"  errors {row['errors']}  CPU ms/action {row['server_cpu_ms_per_action']}"
                 f"  load generators' longest collection {row['clients_gc_max_ms']} ms"
+                f"  steal {row['steal_pct']}%"
                 + "".join(
                     f"  {k} {v}"
                     for k, v in row.items()

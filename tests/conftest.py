@@ -28,10 +28,12 @@ from tests.redis_server import RedisServer, redis_binary, redis_server
 def bounded_tables() -> Iterator[None]:
     apply = Table.apply
 
-    def bounded_apply(self: Table, seat: int, action: int | str, expect: int | None = None) -> Any:
+    def bounded_apply(
+        self: Table, seat: int, action: int | str, expect: int | None = None, *, report: bool = True
+    ) -> Any:
         if len(self.state.history) >= MAX_STEPS:
             pytest.fail(f"{self.game} seed {self.seed}: still going after {MAX_STEPS} actions; never ends?")
-        return apply(self, seat, action, expect)
+        return apply(self, seat, action, expect, report=report)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Table, "apply", bounded_apply)

@@ -19,7 +19,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from cardhall.loadclient import Client, in_process
 from cardhall.server.app import create_app
-from cardhall.server.protocol import ServerFrame
+from cardhall.server.protocol import ServerFrame, encode_bytes
 from cardhall.server.rates import Limits
 from cardhall.store import PlayerRow
 from tests.benchmark_scripts import load_script
@@ -98,7 +98,7 @@ class Watcher:
     frames: list[dict[str, Any]] = field(default_factory=list)
 
     def send(self, frame: ServerFrame) -> None:
-        self.frames.append(msgspec.to_builtins(frame))
+        self.frames.append(msgspec.json.decode(encode_bytes(frame)))  # (as the socket's JSON)
 
     def kinds(self) -> list[str]:
         return [f["type"] for f in self.frames]

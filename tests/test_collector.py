@@ -8,7 +8,7 @@ import asyncio
 import gc
 import weakref
 
-from cardhall.server.collector import ShortPauses
+from cardhall.server.collector import PROBE_EVERY, ShortPauses
 
 
 def tracked_in_a_generation(obj: object) -> bool:
@@ -56,6 +56,50 @@ def test_young_collections_run_on_a_clock_and_free_a_new_cycle_without_being_ask
         finally:
             await pauses.stop()
         assert gc.isenabled() == enabled
+
+    asyncio.run(run())
+
+
+async def ticks_pass(pauses: ShortPauses, ticks: int, while_waiting: object = None) -> None:
+    target = pauses.ticks + ticks
+    for _ in range(ticks * 100):
+        if pauses.ticks >= target:
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"the clock ticked {pauses.ticks - target + ticks} times of {ticks}")
+
+
+def test_while_young_collections_free_nothing_a_tick_only_freezes_and_one_that_frees_ends_that() -> None:
+    async def run() -> None:
+        pauses = ShortPauses(young_seconds=0.02, thaw_seconds=3600)
+        pauses.start()
+        try:
+            for _ in range(200):  # (nothing here makes cycles: the collections soon free nothing)
+                if pauses.quiet:
+                    break
+                await ticks_pass(pauses, 1)
+            assert pauses.quiet
+            ticks, collections = pauses.ticks, pauses.collections
+            young = [object()]  # made while quiet: frozen all the same, never scanned
+            await ticks_pass(pauses, 4 * PROBE_EVERY)
+            assert not tracked_in_a_generation(young)
+            scanned = pauses.collections - collections
+            assert 1 <= scanned <= (pauses.ticks - ticks) // PROBE_EVERY + 1  # one tick in PROBE_EVERY
+
+            # Cycles again, one every few milliseconds: a probe frees some, and every tick collects.
+            for _ in range(400):
+                Node()
+                await asyncio.sleep(0.002)
+                if not pauses.quiet:
+                    break
+            assert not pauses.quiet
+            node = Node()
+            alive = weakref.ref(node)
+            del node
+            await ticks_pass(pauses, 2)
+            assert alive() is None
+        finally:
+            await pauses.stop()
 
     asyncio.run(run())
 

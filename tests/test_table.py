@@ -110,6 +110,23 @@ def test_run_bots_stops_for_the_person_and_takes_his_action_by_label() -> None:
     assert table.events(None)[-1]["type"] == "match_over"
 
 
+def test_an_action_applied_without_its_report_is_logged_as_one_reported() -> None:
+    reported = Table("hearts(decks=1,players=4)", ["rules", ME, "rules", "rules"], seed=4)
+    quiet = Table("hearts(decks=1,players=4)", ["rules", ME, "rules", "rules"], seed=4)
+    for _ in range(60):
+        bots = reported.bots_to_act()
+        if bots:
+            events = reported.play_bot(bots[0])
+            assert quiet.play_bot(bots[0], report=False) == []
+        else:
+            action = reported.legal_actions(1)[0]
+            events = reported.apply(1, action, expect=reported.number)
+            assert quiet.apply(1, action, expect=quiet.number, report=False) == []
+        assert events and events[-1]["n"] == reported.number
+        assert quiet.events(1) == reported.events(1) and quiet.number == reported.number
+    assert quiet.observation(1) == reported.observation(1)
+
+
 def test_an_illegal_or_unreadable_action_changes_nothing() -> None:
     table = Table("hokm", seed=2)
     seat = table.to_act[0]

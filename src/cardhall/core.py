@@ -81,6 +81,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     # True for penalty-point games (Hearts): the lowest total wins, and bots minimise their score.
     lowest_score_wins: ClassVar[bool] = False
+    # The observation's lists whose entries the game shares between the observations of one match and
+    # never changes (Hearts: "tricks", the finished tricks of the hand): a server may encode each such
+    # entry once, by its identity.
+    shared_observation_lists: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **options: object) -> None:
         self.options: dict[str, OptionValue] = resolve_options(self.name, self.option_spec, options)

@@ -276,9 +276,13 @@ class Table:
         """The seats to act that are not bots: the people (or empty seats) the table waits for."""
         return tuple(s for s in self.state.to_act if s not in self._bots)
 
-    def apply(self, seat: Seat, action: Action | str, expect: int | None = None) -> list[Event]:
+    def apply(
+        self, seat: Seat, action: Action | str, expect: int | None = None, *, report: bool = True
+    ) -> list[Event]:
         """Take ``action`` (an int or its label) for ``seat``; return the events it produced as that
-        seat sees them. A refused action (illegal, unreadable or stale) raises and changes nothing."""
+        seat sees them (``report=False``: logged all the same, and ``[]`` returned: a server builds
+        each seat's frame later, for what that seat's connections last saw). A refused action
+        (illegal, unreadable or stale) raises and changes nothing."""
         state = self.state
         if expect is not None:
             self._check_fresh(seat, expect)
@@ -296,7 +300,7 @@ class Table:
         first = len(self._log)
         self._log_action(seat, action, audience, deals)
         self._after_change(seat)
-        return self.events(seat, since=first)
+        return self.events(seat, since=first) if report else []
 
     def choice_since(self, seat: Seat) -> int:
         """The number of the event from which ``seat``'s current choice stands: an action quoting an
@@ -412,7 +416,7 @@ class Table:
             raise InvalidOptionError(f"{self.game}: seat {seat} holds no bot ({self.seats[seat].kind})")
         return bot
 
-    def play_bot(self, seat: Seat) -> list[Event]:
+    def play_bot(self, seat: Seat, *, report: bool = True) -> list[Event]:
         """Let the bot in ``seat`` choose and play, here and now. A bot that offers ``act_state``
         (the rules bots: the choice ``act`` makes on the seat's observation, with the same draws of
         its RNG, read from the state without building that observation; each game's bot tests hold
@@ -426,7 +430,7 @@ class Table:
             action = from_state(state, seat, legal, self._rngs[seat])
         else:
             action = bot.act(state.observation(seat, ints=True), legal, self._rngs[seat])
-        return self.apply(seat, action)
+        return self.apply(seat, action, report=report)
 
     def run_bots(self, max_actions: int = 10_000_000) -> int:
         """Play bot turns until a person (or an empty seat) must act or the match is over; the

@@ -260,6 +260,7 @@ class Hearts(Game):
     min_players = 3
     max_players = 11
     lowest_score_wins = True
+    shared_observation_lists = ("tricks",)  # (see HeartsState._trick_views)
     option_spec = (
         Option("players", 6, "number of players: 6..11 with two decks, 3..7 with one", None, 3, 11),
         Option("decks", 2, "2: Cancellation Hearts; 1: ordinary Hearts with the Black Maria", (1, 2)),

@@ -23,6 +23,7 @@ from cardhall.server.collector import ShortPauses
 from cardhall.server.committer import COMMIT_SPACING, Committer
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
+from cardhall.server.pacing import Pacing
 from cardhall.server.rates import Limiter, Limits
 from cardhall.server.relations import Relations
 from cardhall.server.reviews import Reviews
@@ -67,6 +68,7 @@ class ServerContext:
         self._bot_tier: BotTier | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.collector = ShortPauses()
+        self.pacing = Pacing()  # the bots' paces: one loop timer per pace, not per move
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
         self.node: str | None = None if cluster is None else cluster.node
         self.fencing = cluster is not None  # every write carries the owner's fence
@@ -111,6 +113,7 @@ class ServerContext:
         if self.cluster is not None:
             await self.cluster.stop()
         await self.lobby.stop()
+        self.pacing.close()
         await self.store_watch.stop()
         await self.committer.stop()
         await self.reviews.stop()

@@ -229,7 +229,7 @@ class TableFrame(_Frame, tag="table"):
     paused: str | None
     events: list[dict[str, Any]]
     observation: dict[str, Any] | None
-    legal: list[dict[str, Any]]
+    legal: list[msgspec.Raw]  # each a legal entry (action, label, action_info), encoded once: host/frames.py
     to_act: list[int]
 
 
@@ -241,7 +241,7 @@ class UpdateFrame(_Frame, tag="update"):
     deadlines: dict[str, int]
     spectators: int
     observation: dict[str, Any] | None
-    legal: list[dict[str, Any]]
+    legal: list[msgspec.Raw]  # each a legal entry (action, label, action_info), encoded once: host/frames.py
     to_act: list[int]
     seats: list[SeatEntry] | msgspec.UnsetType = msgspec.UNSET
 

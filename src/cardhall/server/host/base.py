@@ -16,6 +16,7 @@ from cardhall.server.host.audience import Audience, Listener
 from cardhall.server.host.queue import OwnerQueue, Work
 from cardhall.server.host.timers import Timers
 from cardhall.server.outage import StoreWatch
+from cardhall.server.pacing import Pacing, Wait
 from cardhall.server.protocol import ProtocolError, ServerFrame, TableFrame
 from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow, TableStatus
 from cardhall.table import Event, Occupant, Table
@@ -39,6 +40,7 @@ class Services(Protocol):
     store: Store
     committer: Committer
     store_watch: StoreWatch
+    pacing: Pacing  # the bots' paces
     social: Relations  # private tables, bans, mutes, blocks (issue 25, part B)
 
     @property
@@ -74,9 +76,9 @@ class HostBase:
         self.finish_due = False  # the match is over but its end not stored yet
         self.max_actions = bounds.max_actions(row.game.partition("(")[0])
         self.bot_busy = False  # a bot move is under way (its pace, its thinking): see bots.py
-        self.bot_timer: asyncio.TimerHandle | None = None
+        self.bot_timer: asyncio.TimerHandle | Wait | None = None
         self.thinking: asyncio.Task[None] | None = None
-        self.legal_entries: dict[int, dict[str, Any]] = {}  # action -> its legal entry (see frames.py)
+        self.encoded = frames.Encoded()  # what its frames repeat, encoded once (see frames.py)
         self.hinting: set[Listener] = set()  # connections whose hint is being searched (see hints.py)
         self.hint_tasks: set[asyncio.Task[None]] = set()
         self.queue = OwnerQueue(f"table {row.id}")
@@ -156,7 +158,7 @@ class HostBase:
         undo an action the store did not take); raises when an action is illegal."""
         table = Table(self.row.game, [occupant(s) for s in seats], self.row.seed)
         for seat, action in actions:
-            table.apply(seat, action)
+            table.apply(seat, action, report=False)
         for s in seats:
             if s.kind == SeatKind.PERSON and s.left:
                 table.stand_in(s.seat, str(self.row.settings["stand_in"]))
@@ -192,7 +194,7 @@ class HostBase:
             spectators=self.audience.spectators(self.row.seats),
             paused=self.paused,
             seats=frames.seat_entries(self.row.seats, self.table, self.audience.connected) if seats else None,
-            legal_entries=self.legal_entries,
+            encoded=self.encoded,
         )
 
     def seats_view(self) -> list[dict[str, Any]]:

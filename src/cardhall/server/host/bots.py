@@ -1,6 +1,7 @@
 """Bots' turns at a table: at most one bot move under way at a time; it waits the table's
-``bot_pace_ms`` (a timer on the event loop, not a sleeping task) so people can follow, and then one
-step of the owner task picks the bot, chooses (a rules or random bot, in microseconds, right there,
+``bot_pace_ms`` (a wait on the server's :class:`~cardhall.server.pacing.Pacing`: one loop timer for
+all the waits of one pace, not a sleeping task) so people can follow, and then one step of the owner
+task picks the bot, chooses (a rules or random bot, in microseconds, right there,
 through the Table's own ``play_bot``) and applies the move. A bot that searches thinks in the server's
 bot tier instead (:mod:`cardhall.bot_tier`: the event loop never runs a search), unless its move is
 forced (one legal action): its job is sent when its turn starts, so it thinks during the pace, with a
@@ -46,7 +47,7 @@ class Bots(HostBase):
             )
             return
         if pace:
-            self.bot_timer = asyncio.get_running_loop().call_later(pace, self.post, self._bot_step)
+            self.bot_timer = self.ctx.pacing.call_later(pace, self.post, self._bot_step)
         else:
             self.post(self._bot_step)
 
@@ -67,7 +68,7 @@ class Bots(HostBase):
             self.bot_busy = False
             return
         try:
-            table.play_bot(bots[0])
+            table.play_bot(bots[0], report=False)
         except Exception:
             log.exception("table %s: a bot's move failed", self.id)
             self.bot_busy = False

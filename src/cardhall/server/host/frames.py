@@ -7,6 +7,10 @@ asyncio, no connection, nothing sent. :mod:`cardhall.server.host` calls them and
   means: ``Game.action_info``) and whose turn it is; spectators (seat None) see the public
   observation and no legal actions; a match that is not ``playing`` (stopped) waits for nobody.
 - Events come from ``Table.events(seat, since)``, redacted for that seat by the Table.
+- What a frame repeats unchanged is encoded once: a legal entry once per action, and the entries of
+  the observation's lists that the game shares between observations (``Game.shared_observation_lists``:
+  Hearts' finished tricks, three quarters of a frame late in a hand) once per entry, kept by the table
+  as ``msgspec.Raw`` JSON that the encoder copies as it is.
 """
 
 from __future__ import annotations
@@ -14,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Raw, UnsetType
 
-from cardhall.server.protocol import SeatEntry, TableFrame, UpdateFrame
+from cardhall.server.protocol import ENCODER, SeatEntry, TableFrame, UpdateFrame
 from cardhall.store import SeatKind, SeatRow, TableRow, TableStatus
 from cardhall.table import Table
 
@@ -30,12 +34,38 @@ class Picture(NamedTuple):
     spectators: int
     paused: str | None
     seats: list[SeatEntry] | None
-    legal_entries: dict[int, dict[str, Any]]  # a cache, action -> its legal entry, kept by the table
+    encoded: Encoded  # what the table's frames repeat, encoded once (kept by the table)
+
+
+class Encoded:
+    """A table's cache of what its frames repeat, as JSON: each action's legal entry, and the shared
+    entries of the observation's lists (per list, the entries of its last observation: by identity,
+    each kept with its JSON so that no other object can take its id meanwhile)."""
+
+    __slots__ = ("legal", "shared")
+
+    def __init__(self) -> None:
+        self.legal: dict[int, Raw] = {}
+        self.shared: dict[str, dict[int, tuple[object, Raw]]] = {}
+
+    def entries(self, key: str, entries: list[Any]) -> list[Raw]:
+        """``entries`` (the observation's list ``key``, shared) as their JSON."""
+        cache = self.shared.get(key)
+        if cache is None or len(cache) > len(entries):  # (a new hand's: the old entries are let go)
+            old = cache or {}
+            cache = self.shared[key] = {id(e): old[id(e)] for e in entries if id(e) in old}
+        out = []
+        for entry in entries:
+            known = cache.get(id(entry))
+            if known is None:
+                known = cache[id(entry)] = (entry, Raw(ENCODER.encode(entry)))
+            out.append(known[1])
+        return out
 
 
 class SeatView(NamedTuple):
-    observation: dict[str, Any] | None
-    legal: list[dict[str, Any]]
+    observation: dict[str, Any] | None  # (the shared lists' entries as Raw JSON)
+    legal: list[Raw]
     to_act: list[int]
 
 
@@ -65,24 +95,27 @@ def legal_entry(table: Table, action: int) -> dict[str, Any]:
     return {"action": action, "label": game.action_label(action), **game.action_info(action)}
 
 
-def seat_view(
-    table: Table | None, status: TableStatus, seat: int | None, cache: dict[int, dict[str, Any]] | None = None
-) -> SeatView:
-    """What ``seat`` sees of the match now; ``cache`` keeps the legal entries already made (an entry
-    depends on the action alone, and encoding only reads it)."""
+def seat_view(table: Table | None, status: TableStatus, seat: int | None, encoded: Encoded) -> SeatView:
+    """What ``seat`` sees of the match now, with what repeats taken from (and added to) ``encoded``
+    (a legal entry depends on the action alone; a shared entry never changes)."""
     if table is None:
         return NO_MATCH
     # A stopped match still has seats to act, who may no longer act: it waits for nobody.
     to_act = list(table.to_act) if status == TableStatus.PLAYING else []
-    legal: list[dict[str, Any]] = []
+    legal: list[Raw] = []
     if seat is not None and seat in to_act:
-        entries = {} if cache is None else cache
+        known = encoded.legal
         for a in table.legal_actions(seat):
-            entry = entries.get(a)
+            entry = known.get(a)
             if entry is None:
-                entry = entries[a] = legal_entry(table, a)
+                entry = known[a] = Raw(ENCODER.encode(legal_entry(table, a)))
             legal.append(entry)
-    return SeatView(table.observation(seat), legal, to_act)
+    observation = table.observation(seat)  # (its lists are new at each call: replaced, not changed)
+    for key in table.game.shared_observation_lists:
+        entries = observation.get(key)
+        if entries is not None:  # (an empty one too: a new hand's lets the last hand's entries go)
+            observation[key] = encoded.entries(key, entries)
+    return SeatView(observation, legal, to_act)
 
 
 def events(table: Table | None, seat: int | None, since: int) -> list[dict[str, Any]]:
@@ -98,7 +131,7 @@ def events(table: Table | None, seat: int | None, since: int) -> list[dict[str, 
 def table_frame(picture: Picture, table: Table | None, seat: int | None, since: int) -> TableFrame:
     """The whole table as ``seat`` may see it, with the events after ``since``."""
     row = picture.row
-    view = seat_view(table, row.status, seat, picture.legal_entries)
+    view = seat_view(table, row.status, seat, picture.encoded)
     assert picture.seats is not None
     return TableFrame(
         table=row.id,
@@ -138,7 +171,7 @@ def updates(
         if frame is None:
             view = views.get(seat)
             if view is None:
-                view = views[seat] = seat_view(table, row.status, seat, picture.legal_entries)
+                view = views[seat] = seat_view(table, row.status, seat, picture.encoded)
             frame = built[(seat, since)] = UpdateFrame(
                 table=row.id,
                 n=number,

@@ -51,7 +51,7 @@ class Play(HostBase):
                 ref,
             )
         try:
-            table.apply(seat, action, expect=expect)
+            table.apply(seat, action, expect=expect, report=False)
         except StaleActionError as e:
             raise ProtocolError("stale", str(e), ref) from None
         except (IllegalActionError, InvalidActionError) as e:
