@@ -246,3 +246,55 @@ async def test_renewals_and_fenced_batches_of_many_tables_at_once_never_deadlock
 
     stored = {t: await store.table(t) for t in ids}
     await asyncio.gather(batches(), seat_saves(), batches(), seat_saves(), renewals(), renewals())
+
+
+async def test_a_match_that_ends_here_as_its_lease_is_renewed_is_not_lost(store: SqlStore) -> None:
+    """The end of a match is stored before its host notes it; a renewal between the two skips the
+    table (it renews unfinished tables only). That table ended here: it is let go without being
+    "lost" (losing it cancelled the host's move mid-finish, and the match's last frames never went
+    out). A table whose row names another process is lost."""
+    lost: list[str] = []
+
+    async def adopt(rows: Sequence[TableRow]) -> None: ...
+
+    def lose(table_id: str) -> bool:
+        lost.append(table_id)
+        return True
+
+    for table_id in ("ends", "stays", "taken"):
+        await store.save_table(table_row(table_id, status="playing", node="a"))
+    keeper = LeaseKeeper(store, "a", adopt, lose)
+    keeper.owned |= {"ends", "stays", "taken"}
+    ended = await store.table("ends")
+    assert ended is not None
+    await store.finish(replace(ended, status=TableStatus.FINISHED), [], [])
+    await store.release("a", ["taken"])
+    await store.claim("b", 3.0, 10)
+    await keeper._renew()
+    assert lost == ["taken"]
+    assert keeper.owned == {"stays"}
+
+
+class MissingStore:
+    """A store whose renewal answers nothing, and whose rows say the tables are still ``a``'s."""
+
+    async def renew(self, node: str, seconds: float) -> set[str]:
+        return set()
+
+    async def table(self, table_id: str) -> TableRow:
+        return table_row(table_id, status="playing", node="a")
+
+
+async def test_a_table_a_renewal_skipped_but_still_held_here_is_kept() -> None:
+    lost: list[str] = []
+
+    async def adopt(rows: Sequence[TableRow]) -> None: ...
+
+    def lose(table_id: str) -> bool:
+        lost.append(table_id)
+        return True
+
+    keeper = LeaseKeeper(MissingStore(), "a", adopt, lose)  # type: ignore[arg-type]
+    keeper.owned.add("t")
+    await keeper._renew()
+    assert lost == [] and keeper.owned == {"t"}  # (the next renewal renews it)

@@ -31,9 +31,11 @@ Choices:
   with people connected here first, then those whose people are online here, then the rest:
   tables whose people are gone (their matches wait for a person who left) never hold up the
   people who are there.
-- A table missing from a renewal's answer was taken by another process (its lease had run out: the
-  owner was paused, or cut off from the store): the owner drops it at once (no timers, no bots), and
-  its writes would be refused anyway.
+- A table missing from a renewal's answer whose row names another process was taken by it (its
+  lease had run out: the owner was paused, or cut off from the store): the owner drops it at once (no
+  timers, no bots), and its writes would be refused anyway. Missing from the answer alone is not
+  enough: a renewal also skips a table whose match has just ended here (its end stored, its host not
+  yet told), so the row is read first.
 - A process that stops (SIGTERM: a rolling restart) finishes the work its tables hold, releases its
   leases (``node`` and ``lease_until`` cleared) and says so on the bus: the others take its tables at
   once, not after the lease.
@@ -151,7 +153,31 @@ class LeaseKeeper:
             log.warning("renewing the leases of %s failed: %s", self.node, e)
             return
         self.renewed_at = time.monotonic()
-        for table_id in sorted((before & self.owned) - held):
+        missing = sorted((before & self.owned) - held)
+        if missing:
+            await self._confirm_lost(missing)
+
+    async def _confirm_lost(self, table_ids: Sequence[str]) -> None:
+        """Tables held here that a renewal did not renew: each is lost only when its row names another
+        process. A renewal skips a table whose match ended here (its end was stored while its host,
+        on this loop, had not yet noted it: dropping it then cancelled the move that ended the match,
+        and its frames never went out) or whose row changed under it; those stay this process's."""
+        rows = {}
+        for table_id in table_ids:
+            try:
+                rows[table_id] = await self.store.table(table_id)
+            except Exception as e:
+                log.warning(
+                    "reading the lease of table %s failed (asked again next renewal): %s", table_id, e
+                )
+                return
+        for table_id, row in rows.items():
+            if table_id not in self.owned:
+                continue  # (dropped meanwhile)
+            if row is not None and row.node == self.node:
+                if not row.status.is_open:
+                    self.owned.discard(table_id)  # (its match ended here: no lease to keep)
+                continue
             self.owned.discard(table_id)
             if self.lose(table_id):
                 log.warning("table %s: its lease was taken by another process", table_id)
