@@ -36,6 +36,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 
 async def test_a_new_table_is_leased_to_its_maker_and_not_taken_while_renewed(store: SqlStore) -> None:
+    await store.renew("a", 3.0)  # (a process holds its lease before it makes a table)
     await store.save_table(table_row("t", status="playing", node="a"))
     assert await store.owner("t") == "a"
     assert await store.claim("b", 3.0, 10) == []
@@ -44,8 +45,8 @@ async def test_a_new_table_is_leased_to_its_maker_and_not_taken_while_renewed(st
 
 
 async def test_a_table_whose_lease_ran_out_is_taken_with_its_fence_raised(store: SqlStore) -> None:
-    await store.save_table(table_row("t", status="playing", node="a"))
     await store.renew("a", 0.05)
+    await store.save_table(table_row("t", status="playing", node="a"))
     await asyncio.sleep(0.2)
     assert await store.owner("t") is None
     (taken,) = await store.claim("b", 3.0, 10)
@@ -69,6 +70,7 @@ async def test_a_stale_owner_can_write_no_action_and_the_new_owner_goes_on(store
 
 
 async def test_a_batch_with_one_stale_table_writes_none_of_its_tables(store: SqlStore) -> None:
+    await store.renew("a", 60.0)
     await store.save_table(table_row("t", status="playing", node="a"))
     await store.save_table(table_row("u", status="playing", node="a"))
     await store.release("a", ["t"])
@@ -138,14 +140,37 @@ async def test_finished_tables_are_never_claimed_and_claims_are_bounded(store: S
     assert {r.id for r in first} | {r.id for r in second} == {f"t{n}" for n in range(5)}
 
 
-async def test_a_new_tables_first_lease_is_no_longer_than_a_renewals(store: SqlStore) -> None:
-    # (A longer first lease kept the table of a process cut off from the store right after making it
-    # out of the others' reach past a lease: tests/test_cluster_faults.py's cut-off case.)
+async def test_a_new_table_is_free_once_its_makers_lease_runs_out(store: SqlStore) -> None:
+    # (A table made by a process cut off from the store right after making it must not stay out of
+    # the others' reach past a lease: tests/test_cluster_faults.py's cut-off case.)
+    await store.renew("a", 0.05)
     await store.save_table(table_row("t", status="playing", node="a"))
-    now = literal_column(store._now)
+    assert await store.owner("t") == "a"
+    await asyncio.sleep(0.2)
+    assert await store.owner("t") is None
+    assert await store.expired(10) == ["t"]
+
+
+async def test_a_renewal_writes_one_row_whatever_the_tables(store: SqlStore) -> None:
+    """A process's lease is one row: a renewal changes no table's row (each renewal once wrote and
+    locked every table row of its process, and the group commit's fence checks waited behind it)."""
+    await store.renew("a", 60.0)
+    for n in range(20):
+        await store.save_table(table_row(f"t{n}", status="playing", node="a"))
+    before = {t: await store.table(t) for t in (f"t{n}" for n in range(20))}
+    assert await store.renew("a", 60.0) == {f"t{n}" for n in range(20)}
+    assert {t: await store.table(t) for t in before} == before
     async with store.engine.connect() as c:
-        left = (await c.execute(select(store.tables_table.c.lease_until - now))).scalar_one()
-    assert 0 < left <= LEASE_SECONDS
+        nodes = (await c.execute(select(store.nodes_table))).all()
+        left = (
+            await c.execute(select(store.nodes_table.c.lease_until - literal_column(store._now)))
+        ).scalar_one()
+    assert [n.name for n in nodes] == ["a"]
+    assert 50 < left <= 60.0
+    await store.release("a")
+    async with store.engine.connect() as c:
+        assert (await c.execute(select(store.nodes_table))).all() == []  # (a process that stopped)
+    assert set(await store.expired(30)) == set(before)
 
 
 async def test_expired_names_the_free_tables_and_a_claim_takes_the_preferred_first(store: SqlStore) -> None:
@@ -153,6 +178,7 @@ async def test_expired_names_the_free_tables_and_a_claim_takes_the_preferred_fir
         created = T0 + timedelta(minutes=n)
         await store.save_table(table_row(f"t{n}", status="playing", node="a", created_at=created))
     await store.save_table(table_row("done", status="finished", created_at=T0))
+    assert await store.expired(10) == ["t0", "t1", "t2", "t3"]  # (a holds no lease yet)
     await store.renew("a", 60.0)
     assert await store.expired(10) == []  # (leased to a)
     await store.release("a", ["t1", "t2", "t3"])
@@ -261,6 +287,7 @@ async def test_a_match_that_ends_here_as_its_lease_is_renewed_is_not_lost(store:
         lost.append(table_id)
         return True
 
+    await store.renew("a", 60.0)
     for table_id in ("ends", "stays", "taken"):
         await store.save_table(table_row(table_id, status="playing", node="a"))
     keeper = LeaseKeeper(store, "a", adopt, lose)

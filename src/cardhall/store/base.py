@@ -353,17 +353,17 @@ class Store(ABC):
     # --- leases (many processes: cardhall.server.cluster.leases) ------------------------------------
 
     async def expired(self, limit: int) -> list[str]:
-        """The ids of up to ``limit`` waiting or playing tables whose lease ran out (or that have no
-        owner), oldest first: a read, which takes nothing."""
+        """The ids of up to ``limit`` waiting or playing tables whose owner's lease ran out (or that
+        have no owner), oldest first: a read, which takes nothing."""
         raise NotImplementedError(f"{type(self).__name__} keeps no leases")
 
     async def claim(
         self, node: str, seconds: float, limit: int, prefer: Sequence[str] = ()
     ) -> list[TableRow]:
-        """Take up to ``limit`` waiting or playing tables whose lease ran out (or that have no owner)
-        for ``node``, for ``seconds``: each with its fencing number raised by one, in one
-        transaction; the rows as they are now. The tables of ``prefer`` are taken first, then the
-        oldest."""
+        """Take up to ``limit`` waiting or playing tables whose owner's lease ran out (or that have no
+        owner) for ``node``, each with its fencing number raised by one, and renew ``node``'s lease
+        to ``seconds`` from now, in one transaction; the rows as they are now. The tables of
+        ``prefer`` are taken first, then the oldest."""
         raise NotImplementedError(f"{type(self).__name__} keeps no leases")
 
     async def actions_of(self, table_ids: Sequence[str]) -> dict[str, list[ActionRow]]:
@@ -378,14 +378,15 @@ class Store(ABC):
         return found
 
     async def renew(self, node: str, seconds: float) -> set[str]:
-        """Extend the lease of every open table ``node`` owns to ``seconds`` from now; their ids (a
-        table missing from them is owned by ``node`` no longer)."""
+        """Extend ``node``'s lease to ``seconds`` from now (made if it has none); the ids of the open
+        tables it owns (a table missing from them is owned by ``node`` no longer, or finished)."""
         raise NotImplementedError(f"{type(self).__name__} keeps no leases")
 
     async def release(self, node: str, table_ids: Sequence[str] | None = None) -> None:
-        """End ``node``'s leases (of ``table_ids``, or all): another process may take them at once."""
+        """Give up ``node``'s tables (``table_ids``, or all, and then its lease too): another process
+        may take them at once."""
         raise NotImplementedError(f"{type(self).__name__} keeps no leases")
 
     async def owner(self, table_id: str) -> str | None:
-        """The process whose lease on the open table ``table_id`` runs now (None: none)."""
+        """The process that owns the open table ``table_id`` and whose lease runs now (None: none)."""
         raise NotImplementedError(f"{type(self).__name__} keeps no leases")

@@ -74,9 +74,9 @@ from sqlalchemy import (
     bindparam,
     case,
     event,
+    exists,
     func,
     literal_column,
-    or_,
     select,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -87,7 +87,6 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.dml import Insert
 
 from cardhall.store.base import (
-    LEASE_SECONDS,
     FencedError,
     NameTakenError,
     Store,
@@ -202,10 +201,18 @@ TABLES = Table(
     Column("problem", Text),
     Column("fence", BigInteger, nullable=False, server_default="1"),
     Column("node", Text),
-    Column("lease_until", Double),
     CheckConstraint(_in("status", TABLE_STATUSES), name="status"),
     Index(None, "status", "created_at"),
-    Index(None, "status", "lease_until"),
+    Index(None, "node"),
+)
+
+# One lease per server process of a hall (cardhall.server.cluster.leases): a table whose ``node`` is
+# a process with a lease running is that process's; renewing it is one row, whatever the tables.
+NODES = Table(
+    "nodes",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("lease_until", Double, nullable=False),
 )
 
 ACTIONS = Table(
@@ -511,6 +518,7 @@ class SqlStore(SocialSql, Store):
     social = SOCIAL
     players_table = PLAYERS
     tables_table = TABLES
+    nodes_table = NODES
     chat_table = CHAT
 
     def __init__(
@@ -528,7 +536,7 @@ class SqlStore(SocialSql, Store):
         lock = asyncio.Lock()
         self._write_lock = lock if self.sqlite else None
         self._read_lock = lock if memory else None
-        self._table_upserts: dict[bool, Insert] = {}  # (see _save_table)
+        self._table_upsert: Insert | None = None  # (see _save_table)
         self._appender = appender  # an SQLite file's group commit (see append_actions)
         self._postgres_appender = postgres_appender  # PostgreSQL's (see append_actions)
 
@@ -718,19 +726,15 @@ class SqlStore(SocialSql, Store):
     def _save_table(self, table: TableRow) -> tuple[Insert, dict[str, Any]]:
         """Insert a table, or update what changes in its life (``save_table``'s promise), the update
         only while the row holds the writer's fencing number; the id comes back when it was written.
-        A new table stored by its owner (``node``) is leased to it at once. (The statement is built
-        once per store, with bound parameters: building it per row cost more than running it.)"""
-        leased = table.node is not None
-        statement = self._table_upserts.get(leased)
+        A new table stored by its owner (``node``) is that process's while its lease runs. (The
+        statement is built once per store, with bound parameters: building it per row cost more than
+        running it.)"""
+        statement = self._table_upsert
         if statement is None:
             insert = sqlite.insert(TABLES) if self.sqlite else postgresql.insert(TABLES)
             changing = ("status", "seats", "settings", "finished_at", "problem")
-            lease: Any = literal_column(self._now) + LEASE_SECONDS if leased else None
-            statement = self._table_upserts[leased] = (
-                insert.values(
-                    {name: bindparam(name, type_=TABLES.c[name].type) for name in _TABLE_FIELDS}
-                    | {"lease_until": lease},
-                )
+            statement = self._table_upsert = (
+                insert.values({name: bindparam(name, type_=TABLES.c[name].type) for name in _TABLE_FIELDS})
                 .on_conflict_do_update(
                     index_elements=["id"],
                     set_={c: insert.excluded[c] for c in changing},
@@ -1009,10 +1013,19 @@ class SqlStore(SocialSql, Store):
 
     # --- leases --------------------------------------------------------------------------------
 
+    def _alive(self) -> Any:
+        """The condition that a table's ``node`` holds a lease running now (by the database's clock)."""
+        return exists().where(NODES.c.name == TABLES.c.node, NODES.c.lease_until >= literal_column(self._now))
+
     def _free(self) -> Any:
-        now: Any = literal_column(self._now)
-        return TABLES.c.status.in_(UNFINISHED) & or_(
-            TABLES.c.lease_until.is_(None), TABLES.c.lease_until < now
+        return TABLES.c.status.in_(UNFINISHED) & ~self._alive()
+
+    def _lease(self, node: str, seconds: float) -> Insert:
+        """The upsert of ``node``'s lease to ``seconds`` from now."""
+        insert = sqlite.insert(NODES) if self.sqlite else postgresql.insert(NODES)
+        until: Any = literal_column(self._now) + seconds
+        return insert.values(name=node, lease_until=until).on_conflict_do_update(
+            index_elements=["name"], set_={"lease_until": until}
         )
 
     async def expired(self, limit: int) -> list[str]:
@@ -1025,8 +1038,8 @@ class SqlStore(SocialSql, Store):
     ) -> list[TableRow]:
         """One ``UPDATE``: the free tables are chosen ``FOR UPDATE SKIP LOCKED`` (two processes
         claiming at once take different tables, neither waits), and the outer condition is checked
-        again on the locked rows (a lease renewed meanwhile is not taken)."""
-        now: Any = literal_column(self._now)
+        again on the locked rows; ``node``'s lease is renewed in the same transaction (the tables it
+        takes are its own from their first moment)."""
         free = self._free()
         order: list[Any] = [TABLES.c.created_at]
         if prefer:
@@ -1038,51 +1051,41 @@ class SqlStore(SocialSql, Store):
             .where(free)
             .order_by(*order)
             .limit(limit)
-            .with_for_update(skip_locked=True)
+            .with_for_update(skip_locked=True, of=TABLES)
             .cte("chosen")
         )
         query = (
             TABLES.update()
             .where(TABLES.c.id.in_(select(chosen.c.id)), free)
-            .values(node=node, fence=TABLES.c.fence + 1, lease_until=now + seconds)
+            .values(node=node, fence=TABLES.c.fence + 1)
             .returning(*TABLES.c)
         )
         async with self._writing() as c:
+            await c.execute(self._lease(node, seconds))
             return [_table_row(r) for r in await c.execute(query)]
 
     async def renew(self, node: str, seconds: float) -> set[str]:
-        """The rows are locked in the order of their ids (a CTE ``FOR UPDATE``), as the group commit's
-        batches lock theirs: a plain ``UPDATE`` of a process's hundreds of rows, in the order it finds
-        them, deadlocked with the share locks of a batch (PostgreSQL breaks a deadlock after its
-        ``deadlock_timeout``, a second, failing the renewal: enough for a 2 s lease to run out)."""
-        held = (
-            select(TABLES.c.id)
-            .where(TABLES.c.node == node, TABLES.c.status.in_(UNFINISHED))
-            .order_by(TABLES.c.id)
-            .with_for_update()
-            .cte("held")
-        )
-        query = (
-            TABLES.update()
-            .where(TABLES.c.id.in_(select(held.c.id)), TABLES.c.node == node)
-            .values(lease_until=literal_column(self._now) + seconds)
-            .returning(TABLES.c.id)
-        )
+        """One row written (the process's lease) and the ids of its tables read: no table's row is
+        written or locked. (Each table's row held its own lease before: a renewal updated and locked
+        every row of a process's tables, 2,400 rows every half second, and the group commit's fence
+        checks, share locks on those rows, waited behind it.)"""
+        held = select(TABLES.c.id).where(TABLES.c.node == node, TABLES.c.status.in_(UNFINISHED))
         async with self._writing() as c:
-            return {r.id for r in await c.execute(query)}
+            await c.execute(self._lease(node, seconds))
+            return {r.id for r in await c.execute(held)}
 
     async def release(self, node: str, table_ids: Sequence[str] | None = None) -> None:
-        query = TABLES.update().where(TABLES.c.node == node).values(node=None, lease_until=None)
+        query = TABLES.update().where(TABLES.c.node == node).values(node=None)
         if table_ids is not None:
             query = query.where(TABLES.c.id.in_(list(table_ids)))
         async with self._writing() as c:
             await c.execute(query)
+            if table_ids is None:
+                await c.execute(NODES.delete().where(NODES.c.name == node))
 
     async def owner(self, table_id: str) -> str | None:
         query = select(TABLES.c.node).where(
-            TABLES.c.id == table_id,
-            TABLES.c.status.in_(UNFINISHED),
-            TABLES.c.lease_until >= literal_column(self._now),
+            TABLES.c.id == table_id, TABLES.c.status.in_(UNFINISHED), self._alive()
         )
         async with self._reading() as c:
             row = (await c.execute(query)).first()

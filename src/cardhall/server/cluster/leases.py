@@ -1,16 +1,25 @@
-"""Table ownership across processes: each open table is leased to one process in the store's
-``tables`` row (``node``, ``lease_until``, ``fence``), renewed by its owner, taken over by another
-process when it runs out.
+"""Table ownership across processes: each server process holds one lease in the store (its ``nodes``
+row, renewed by it), and an open table is owned by the process its row names (``node``) while that
+process's lease runs; another process takes the table over (raising its ``fence``) when it does not.
 
 Choices:
 
 - **The lease is in the store (PostgreSQL), not in Redis.** The fence must be checked in the same
   transaction as the writes it guards (:meth:`~cardhall.store.Store.append_actions` reads the row's
   fence ``FOR SHARE`` before inserting; a seat change or a match's end is an upsert conditional on
-  it); with the lease in that very row, taking a table and raising its fence is one ``UPDATE``, so
-  there is no moment when Redis says one owner and the store another. Renewing costs one ``UPDATE``
-  per process per :data:`RENEW_SECONDS`, whatever the number of its tables, and a Redis outage never
-  moves a table. Time is the database's clock, never a machine's.
+  it); taking a table and raising its fence is one ``UPDATE`` of its row, checked against the
+  owner's lease in the same statement, so there is no moment when Redis says one owner and the
+  store another, and a Redis outage never moves a table. Time is the database's clock, never a
+  machine's.
+- **One lease per process, not per table.** Renewing is one row written and the ids of the
+  process's tables read, whatever their number; no table's row is written or locked. (Each table
+  row held its own lease before: a renewal updated and locked every row of its process, 2,400 rows
+  every half second in workload (b) of ``benchmarks/load.py``; PostgreSQL was busy with it about
+  two fifths of the time, and the group commit's fence checks, share locks on those rows, waited
+  behind it.) A process's tables move together, which they did anyway: one renewal renewed them all.
+  The lease is held before the process serves anything (:meth:`LeaseKeeper.start`), and a claim
+  renews it in the claim's own transaction, so a table made or taken here is this process's from
+  its first moment.
 - **The floor of a failover** (a dead owner's table accepting actions again) is the lease
   (:data:`~cardhall.store.LEASE_SECONDS`, 2 s), less the time since its owner's last renewal, plus
   the wait for the next sweep (:data:`SWEEP_SECONDS`) and the restore. How short each may be:
@@ -18,12 +27,12 @@ Choices:
   unsafe for the record; a short lease only moves the tables of an owner that is alive but could
   not renew for that long (its event loop held up, the store slow to answer) when it need not have.
   Renewals come every :data:`RENEW_SECONDS` (a quarter of the lease: three in a row can fail, or
-  come late, before it runs out; they are one ``UPDATE`` a process, so four a lease cost little),
-  from a task of their own, so that a sweep restoring many tables it took never holds them up.
-  A new table's first lease, written with its row, is the same length (a longer one held the
-  table of a process cut off from the store right after making it out of reach of the others for
-  that longer time). A sweep every :data:`SWEEP_SECONDS` is a read (:meth:`~cardhall.store.Store.expired`),
-  not a write, and takes (``claim``, one ``UPDATE``) only when it found something.
+  come late, before it runs out; they are one row a process, so four a lease cost little), from a
+  task of their own, so that a sweep restoring many tables it took never holds them up. A new table
+  is its maker's for no longer than its maker's lease runs (a table of a process cut off from the
+  store right after making it is free once that lease runs out). A sweep every :data:`SWEEP_SECONDS`
+  is a read (:meth:`~cardhall.store.Store.expired`), not a write, and takes (``claim``, one
+  ``UPDATE``) only when it found something.
 - A sweep takes at most :data:`CLAIM_LIMIT` tables at a time (``FOR UPDATE SKIP LOCKED``: the
   survivors of a dead process share its tables rather than queue on them), the tables that
   connections of this process are at first (``prefer``), then the oldest. It restores them from the
@@ -37,8 +46,8 @@ Choices:
   enough: a renewal also skips a table whose match has just ended here (its end stored, its host not
   yet told), so the row is read first.
 - A process that stops (SIGTERM: a rolling restart) finishes the work its tables hold, releases its
-  leases (``node`` and ``lease_until`` cleared) and says so on the bus: the others take its tables at
-  once, not after the lease.
+  leases (its tables' ``node`` cleared, its lease deleted) and says so on the bus: the others take
+  its tables at once, not after the lease.
 - A restart of the whole hall: the first processes up take the tables nobody holds, at
   :data:`CLAIM_LIMIT` a sweep, so those that start together share them.
 - Tables whose people left are not parked: a person's ``away_seconds`` (20 s by default) after his
@@ -93,7 +102,10 @@ class LeaseKeeper:
         self._sweep_now = asyncio.Event()
         self.renewed_at = 0.0  # time.monotonic() of the last renewal that worked
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Hold this process's lease before anything else (a table made here is its own only while it
+        runs), then renew it and sweep for free tables in the background."""
+        await self._renew()
         self._tasks = [
             asyncio.create_task(self._renewals(), name=f"lease renewals of {self.node}"),
             asyncio.create_task(self._sweeps(), name=f"lease sweeps of {self.node}"),
@@ -131,10 +143,11 @@ class LeaseKeeper:
     async def _renewals(self) -> None:
         # A task of its own: a sweep restoring many tables it took (each replayed on this loop) never
         # holds up the renewal of the tables held already.
+        started = time.monotonic()  # (the first renewal was start's)
         while True:
+            await asyncio.sleep(max(0.0, RENEW_SECONDS - (time.monotonic() - started)))
             started = time.monotonic()
             await self._renew()
-            await asyncio.sleep(max(0.0, RENEW_SECONDS - (time.monotonic() - started)))
 
     async def _sweeps(self) -> None:
         while True:

@@ -108,7 +108,7 @@ class Cluster:
         await self.bus.subscribe(inbox(self.node), self._on_inbox)
         await self.bus.subscribe(HALL, self._on_hall)
         await self.directory.beat(self.node, self.ctx.lobby.listing(), set())
-        self.leases.start()
+        await self.leases.start()
         self._loops = [
             asyncio.create_task(self._beat(), name="cluster beat"),
             asyncio.create_task(self._sender(), name="cluster sender"),
