@@ -32,7 +32,10 @@ number. The latency is the time from sending an action to receiving the frame th
 made, and the CPU the server process and the load generators used (per cent of one core), and the
 load generators' longest collection (their garbage collector's pause in the window, which delays
 every frame they are reading), and the machine's steal time (``steal``: the CPU its host gave other
-machines while this one's processes wanted it, per cent of one core).
+machines while this one's processes wanted it, per cent of one core). Three seconds before the
+window each load generator collects and freezes what it holds (``gc.freeze``), so that its own full
+collections, of every person's connection and frames, do not pause its reading in the window (runs
+before 2026-12-03's ninth session did not).
 Tables have no turn timer. Players and tables are made through the HTTP API before the clock starts.
 The people's connections answer the server's keepalive pings and send none, as a browser's WebSocket
 does (``--client-pings``: they ping every 20 s too, as websockets' clients do and as the runs before
@@ -348,6 +351,12 @@ def client_process(
     cpu_at_window: list[float] = []
 
     async def watch_cpu() -> None:
+        # What the people hold once they are all here is kept out of the collector's way: a full
+        # collection of it took 220-360 ms of this process in the window (with PostgreSQL, whose
+        # runs make more of it), and every frame this process was reading waited that long.
+        await asyncio.sleep(max(0.0, window[0] - 3.0 - time.time()))
+        gc.collect()
+        gc.freeze()
         await asyncio.sleep(max(0.0, window[0] - time.time()))
         cpu_at_window.append(time.process_time())
 
