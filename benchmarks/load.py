@@ -32,7 +32,7 @@ number. The latency is the time from sending an action to receiving the frame th
 made, and the CPU the server process and the load generators used (per cent of one core), and the
 load generators' longest collection (their garbage collector's pause in the window, which delays
 every frame they are reading), and the machine's steal time (``steal``: the CPU its host gave other
-machines while this one's processes wanted it, per cent of one core). Three seconds before the
+machines while this one's processes wanted it, per cent of one core). Ten seconds before the
 window each load generator collects and freezes what it holds (``gc.freeze``), so that its own full
 collections, of every person's connection and frames, do not pause its reading in the window (runs
 before 2026-12-03's ninth session did not).
@@ -354,7 +354,7 @@ def client_process(
         # What the people hold once they are all here is kept out of the collector's way: a full
         # collection of it took 220-360 ms of this process in the window (with PostgreSQL, whose
         # runs make more of it), and every frame this process was reading waited that long.
-        await asyncio.sleep(max(0.0, window[0] - 3.0 - time.time()))
+        await asyncio.sleep(max(0.0, window[0] - 10.0 - time.time()))  # (half the default warmup)
         gc.collect()
         gc.freeze()
         await asyncio.sleep(max(0.0, window[0] - time.time()))
