@@ -352,8 +352,7 @@ def client_process(
 
     async def watch_cpu() -> None:
         # What the people hold once they are all here is kept out of the collector's way: a full
-        # collection of it took 220-360 ms of this process in the window (with PostgreSQL, whose
-        # runs make more of it), and every frame this process was reading waited that long.
+        # collection of it pauses this process, and every frame it is reading waits that long.
         await asyncio.sleep(max(0.0, window[0] - 10.0 - time.time()))  # (half the default warmup)
         gc.collect()
         gc.freeze()

@@ -1066,9 +1066,8 @@ class SqlStore(SocialSql, Store):
 
     async def renew(self, node: str, seconds: float) -> set[str]:
         """One row written (the process's lease) and the ids of its tables read: no table's row is
-        written or locked. (Each table's row held its own lease before: a renewal updated and locked
-        every row of a process's tables, 2,400 rows every half second, and the group commit's fence
-        checks, share locks on those rows, waited behind it.)"""
+        written or locked, so the group commit's fence checks (share locks on those rows) never wait
+        for a renewal."""
         held = select(TABLES.c.id).where(TABLES.c.node == node, TABLES.c.status.in_(UNFINISHED))
         async with self._writing() as c:
             await c.execute(self._lease(node, seconds))

@@ -12,11 +12,10 @@ Choices:
   store another, and a Redis outage never moves a table. Time is the database's clock, never a
   machine's.
 - **One lease per process, not per table.** Renewing is one row written and the ids of the
-  process's tables read, whatever their number; no table's row is written or locked. (Each table
-  row held its own lease before: a renewal updated and locked every row of its process, 2,400 rows
-  every half second in workload (b) of ``benchmarks/load.py``; PostgreSQL was busy with it about
-  two fifths of the time, and the group commit's fence checks, share locks on those rows, waited
-  behind it.) A process's tables move together, which they did anyway: one renewal renewed them all.
+  process's tables read, whatever their number; no table's row is written or locked. (A lease in
+  each table's row made a renewal update and lock every row of its process, and the group commit's
+  fence checks, share locks on those rows, waited behind it: ``benchmarks/load.md``, ninth session.)
+  A process's tables move together, which they did anyway: one renewal renewed them all.
   The lease is held before the process serves anything (:meth:`LeaseKeeper.start`), and a claim
   renews it in the claim's own transaction, so a table made or taken here is this process's from
   its first moment.
