@@ -74,11 +74,13 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import msgspec
 
+import load_wire  # run as a script: benchmarks/ is on the path (the spawned generators' too)
 from cardhall import loadclient
 
 GAME = "hearts(decks=1,players=4)"
@@ -224,6 +226,76 @@ class Frame(msgspec.Struct):
     events: list[Seen] = []
 
 
+class Person:
+    """One load-generating person's reading of his frames and his moves, whatever carries them:
+    ``read`` each frame as it arrives; ``send`` (given) carries a message to the server."""
+
+    def __init__(
+        self,
+        table: str,
+        seat: int,
+        stats: dict[str, Any],
+        window: tuple[float, float],
+        send: Callable[[str], None],
+    ) -> None:
+        self.table, self.seat, self.stats, self.window, self.send = table, seat, stats, window, send
+        self.decode = msgspec.json.Decoder(Frame).decode  # the generator reads little, so it stays light
+        self.rng = random.Random(f"{table}/{seat}")
+        self.loop = asyncio.get_running_loop()
+        self.newest = Frame("none")
+        self.sent: tuple[float, int] | None = None  # (when, the number it quoted)
+        self.last_action = 0.0  # when the frame of the newest action arrived (workload c)
+        self.turn_over = 0.0  # when the frame showing his own last action arrived (workload c)
+        self.thinking: asyncio.TimerHandle | None = None
+
+    def read(self, text: str | bytes) -> None:
+        frame = self.decode(text)
+        stats, window, seat = self.stats, self.window, self.seat
+        if frame.type == "error":
+            stats["errors"] += 1
+            self.sent = None  # refused (stale): act again on the newest frame
+        elif frame.type in ("table", "update") and frame.n >= self.newest.n:
+            now = time.time()
+            in_window = window[0] <= now < window[1]
+            for e in frame.events:
+                if e.type != "action":
+                    continue
+                if e.seat == seat:
+                    self.turn_over = now
+                elif self.last_action and in_window:
+                    stats["bot_delay"].append(now - self.last_action - PACE_MS / 1000)
+                self.last_action = now
+            if self.turn_over and frame.legal and not self.newest.legal and in_window:
+                stats["wait"].append(now - self.turn_over)
+                self.turn_over = 0.0
+            self.newest = frame
+            sent = self.sent
+            if sent is not None and any(
+                e.type == "action" and e.seat == seat and e.n > sent[1] for e in frame.events
+            ):
+                if in_window:
+                    stats["latency"].append(now - sent[0])
+                    stats["timeline"].append((int(now - window[0]), now - sent[0]))
+                    stats["actions"] += 1
+                self.sent = None
+        newest = self.newest
+        if newest.legal and self.sent is None and self.thinking is None and newest.status == "playing":
+            self.thinking = self.loop.call_later(self.rng.uniform(0.5, 1.5), self.decide)
+
+    def decide(self) -> None:
+        """After thinking: a random legal action of the newest frame."""
+        self.thinking = None
+        newest = self.newest
+        if newest.legal and self.sent is None and newest.status == "playing":
+            action = self.rng.choice(newest.legal).action
+            self.sent = (time.time(), newest.n)
+            self.send(loadclient.message(type="act", table=self.table, action=action, n=newest.n))
+
+    def stop(self) -> None:
+        if self.thinking is not None:
+            self.thinking.cancel()
+
+
 async def person(
     port: int,
     table: str,
@@ -233,73 +305,65 @@ async def person(
     window: tuple[float, float],
     pings: bool = False,
 ) -> None:
-    decode = msgspec.json.Decoder(Frame).decode  # the generator reads little, so it stays light
-    rng = random.Random(f"{table}/{seat}")
+    """A person over websockets' asyncio client (``--client websockets``)."""
     loop = asyncio.get_running_loop()
+    sending: set[asyncio.Task[None]] = set()
+
+    def settled(task: asyncio.Task[None]) -> None:
+        sending.discard(task)
+        if not task.cancelled():
+            task.exception()  # a send cut short by the end of the run: nothing to report
+
     # The connection and the messages of the tests' client (cardhall.loadclient); the frames are read
-    # here as they stream, by the decoder above.
+    # by the Person's own decoder as they stream.
     async with loadclient.open_async(port, pings=pings) as ws:
+
+        def send(message: str) -> None:
+            task = loop.create_task(ws.send(message))
+            sending.add(task)
+            task.add_done_callback(settled)
+
+        me = Person(table, seat, stats, window, send)
         await ws.send(loadclient.message(type="hello", token=token))
         await ws.send(loadclient.message(type="join", table=table, seat=seat))
-        newest = Frame("none")
-        sent: tuple[float, int] | None = None  # (when, the number it quoted)
-        last_action = 0.0  # when the frame of the newest action arrived (workload c)
-        turn_over = 0.0  # when the frame showing his own last action arrived (workload c)
-        thinking: asyncio.TimerHandle | None = None
-        sending: set[asyncio.Task[None]] = set()
-
-        def decide() -> None:
-            """After thinking: a random legal action of the newest frame."""
-            nonlocal sent, thinking
-            thinking = None
-            if newest.legal and sent is None and newest.status == "playing":
-                action = rng.choice(newest.legal).action
-                sent = (time.time(), newest.n)
-                message = loadclient.message(type="act", table=table, action=action, n=newest.n)
-                task = loop.create_task(ws.send(message))
-                sending.add(task)
-                task.add_done_callback(settled)
-
-        def settled(task: asyncio.Task[None]) -> None:
-            sending.discard(task)
-            if not task.cancelled():
-                task.exception()  # a send cut short by the end of the run: nothing to report
-
         try:
             async for text in ws:
-                frame = decode(text)
-                if frame.type == "error":
-                    stats["errors"] += 1
-                    sent = None  # refused (stale): act again on the newest frame
-                elif frame.type in ("table", "update") and frame.n >= newest.n:
-                    now = time.time()
-                    in_window = window[0] <= now < window[1]
-                    for e in frame.events:
-                        if e.type != "action":
-                            continue
-                        if e.seat == seat:
-                            turn_over = now
-                        elif last_action and in_window:
-                            stats["bot_delay"].append(now - last_action - PACE_MS / 1000)
-                        last_action = now
-                    if turn_over and frame.legal and not newest.legal and in_window:
-                        stats["wait"].append(now - turn_over)
-                        turn_over = 0.0
-                    newest = frame
-                    if sent is not None and any(
-                        e.type == "action" and e.seat == seat and e.n > sent[1] for e in frame.events
-                    ):
-                        now = time.time()
-                        if window[0] <= now < window[1]:
-                            stats["latency"].append(now - sent[0])
-                            stats["timeline"].append((int(now - window[0]), now - sent[0]))
-                            stats["actions"] += 1
-                        sent = None
-                if newest.legal and sent is None and thinking is None and newest.status == "playing":
-                    thinking = loop.call_later(rng.uniform(0.5, 1.5), decide)
+                me.read(text)
         finally:
-            if thinking is not None:
-                thinking.cancel()
+            me.stop()
+
+
+async def lean_person(
+    port: int,
+    table: str,
+    seat: int,
+    token: str,
+    stats: dict[str, Any],
+    window: tuple[float, float],
+    pings: bool = False,
+) -> None:
+    """A person over the lean client (``load_wire``, the default): each frame read as it is parsed."""
+    closed = asyncio.get_running_loop().create_future()
+    holder: list[Person] = []
+
+    def opened(client: load_wire.LeanClient) -> None:
+        holder.append(Person(table, seat, stats, window, client.send_text))
+        client.send_text(loadclient.message(type="hello", token=token))
+        client.send_text(loadclient.message(type="join", table=table, seat=seat))
+
+    def gone() -> None:
+        if not closed.done():
+            closed.set_result(None)
+
+    client = await load_wire.open_lean(
+        "127.0.0.1", port, lambda payload: holder[0].read(payload), opened, gone
+    )
+    try:
+        await closed
+    finally:
+        if holder:
+            holder[0].stop()
+        client.close()
 
 
 def client_process(
@@ -309,6 +373,7 @@ def client_process(
     window: tuple[float, float],
     out: Any,
     pings: bool = False,
+    lean: bool = True,
 ) -> None:
     raise_open_files()
     with contextlib.suppress(ImportError):
@@ -339,7 +404,8 @@ def client_process(
         tasks = []
         began = time.monotonic()
         for k, (table, seat, token, server) in enumerate(people):
-            tasks.append(asyncio.create_task(person(ports[server], table, seat, token, stats, window, pings)))
+            one = (lean_person if lean else person)(ports[server], table, seat, token, stats, window, pings)
+            tasks.append(asyncio.create_task(one))
             # Players arrive at a steady rate (a table's together), so tables start at different times.
             await asyncio.sleep(max(0.0, began + (k + 1) / rate - time.monotonic()))
         await asyncio.sleep(max(0.0, window[1] - time.time()))
@@ -384,6 +450,7 @@ def run_level(
     cross: bool = False,
     spread: float = 0.0,
     client_pings: bool = False,
+    lean: bool = True,
 ) -> dict[str, Any]:
     # Workload c's --spread: the people arrive over that many seconds (its tables' hands out of step).
     arrivals = players / spread if spread else ARRIVALS
@@ -424,7 +491,8 @@ def run_level(
             context = multiprocessing.get_context("spawn")
             procs = [
                 context.Process(
-                    target=client_process, args=(ports, s, arrivals / clients, window, queue, client_pings)
+                    target=client_process,
+                    args=(ports, s, arrivals / clients, window, queue, client_pings, lean),
                 )
                 for s in shares
             ]
@@ -611,6 +679,13 @@ def main() -> int:
         help="the people's connections send keepalive pings too (as runs before 2026-12-02's sixth session)",
     )
     parser.add_argument(
+        "--client",
+        choices=("lean", "websockets"),
+        default="lean",
+        help="the people's websocket client: load_wire's (default) or websockets' asyncio one (as runs"
+        " before 2026-12-03's tenth session)",
+    )
+    parser.add_argument(
         "--timeline", action="store_true", help="print each second's p50 and worst latency (stderr)"
     )
     parser.add_argument("--json", action="store_true")
@@ -621,6 +696,8 @@ def main() -> int:
         # (the caller's own PYTHONPATH after it: a probe's sitecustomize, say)
         paths = [os.path.abspath(args.server_src), *filter(None, [os.environ.get("PYTHONPATH")])]
         SERVER_ENV["PYTHONPATH"] = os.pathsep.join(paths)
+    if args.client_pings and args.client == "lean":
+        parser.error("--client-pings needs --client websockets (the lean client sends no pings)")
     if args.servers > 1 and not (args.redis and args.db.startswith("postgresql")):
         parser.error("--servers N > 1 needs --db postgresql+asyncpg://... and --redis redis://...")
     raise_open_files()
@@ -644,6 +721,7 @@ def main() -> int:
             args.cross,
             args.spread if args.workload == "c" else 0.0,
             args.client_pings,
+            args.client == "lean",
         )
         rows.append(row)
         if not args.json and args.workload == "c":

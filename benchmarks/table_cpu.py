@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from cardhall.server.context import ServerContext
 from cardhall.server.protocol import encode
 from cardhall.store import open_store
@@ -40,8 +42,9 @@ class Seat:
         if isinstance(frame, dict):  # (an older server's frames were dicts)
             if "legal" in frame:
                 self.newest = (frame["n"], [e["action"] for e in frame["legal"]], frame["to_act"])
-        elif hasattr(frame, "legal"):
-            self.newest = (frame.n, [e["action"] for e in frame.legal], frame.to_act)
+        elif hasattr(frame, "legal"):  # (since 2026-12-03 each legal entry is encoded once: msgspec.Raw)
+            legal = [msgspec.json.decode(e) if isinstance(e, msgspec.Raw) else e for e in frame.legal]
+            self.newest = (frame.n, [e["action"] for e in legal], frame.to_act)
 
 
 async def run(tables: int, actions: int) -> dict[str, float]:
