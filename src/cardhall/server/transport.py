@@ -51,6 +51,19 @@ Choices:
   while :data:`INBOX_HIGH` messages wait unread, and goes on once they are all read. The ASGI receive
   reads the same inbox (the handshake's ``websocket.connect``, and any application that does not
   know the key).
+- **A frame split at once.** websockets' parser reads each frame through generators and a stream
+  buffer, and builds a ``Frame`` object with its checks: for the ~60-byte text messages a person
+  sends, more than the rest of reading them. Once the handshake is done (uvicorn hands the parser
+  exactly the request's bytes, so it is between two frames), :meth:`WebSocketProtocol.data_received`
+  splits the bytes into frames itself: a whole, unfragmented, masked text message of at most
+  :data:`SPLIT_MAX` bytes, with no reserved bit, while the connection is open and no fragmented
+  message is under way, is unmasked (websockets' own ``apply_mask``) and goes to the inbox as
+  uvicorn's would; every other frame (pings, pongs, closes, fragments, anything malformed) is handed
+  to websockets' parser whole, so its parser is always between two frames and answers exactly as it
+  would have. A frame announcing more than ``SPLIT_MAX`` bytes, a close or a protocol error hands
+  every byte from there on to websockets: nothing is buffered here beyond one small frame.
+  (``tests/test_connection_frames.py`` holds the two to the same messages and answers whatever the
+  bytes and however they are cut into reads.)
 - **Open files.** :func:`raise_file_limit` raises the soft limit on open files to the hard one at start
   (the soft default, often 1,024, is a convention for interactive programs, not what the machine
   allows), and :func:`connection_cap` keeps :data:`FILE_RESERVE` of them out of the connections' total.
@@ -69,6 +82,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.frames import apply_mask
 from websockets.protocol import State
 
 REQUEST_TIMEOUT: Final = 10.0  # seconds to deliver a complete request
@@ -77,6 +91,7 @@ PER_ADDRESS: Final = 64  # connections from one address at once (0: no limit)
 FILE_RESERVE: Final = 100  # open files kept out of the connections' total
 WS_MAX_SIZE: Final = 65536  # bytes in one websocket message (uvicorn's ws_max_size)
 WRITE_TEXT: Final = "cardhall.write_text"  # the scope's key of WebSocketProtocol.write_text
+SPLIT_MAX: Final = 4096  # bytes of a frame's payload this protocol buffers itself (see data_received)
 READ_MESSAGE: Final = "cardhall.read_message"  # the scope's key of (take, arrival): see Inbox
 INBOX_HIGH: Final = 8  # messages waiting unread at which the socket is no longer read
 
@@ -270,6 +285,59 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue: Any = Inbox()  # (uvicorn's own methods put into it and get from it)
+        # The bytes of a frame not yet whole, once this protocol splits the frames itself (see
+        # data_received); None: websockets' parser has them all.
+        self._framing: bytearray | None = None
+        self._chunks = 0  # data received while websockets' parser had it all
+        self.split_frames = False  # whether this protocol ever split frames (then it gave up, or splits)
+
+    def data_received(self, data: bytes) -> None:
+        framing = self._framing
+        if framing is None:
+            if not self._may_split():
+                self._chunks += 1
+                super().data_received(data)
+                return
+            framing = self._framing = bytearray()
+            self.split_frames = True
+        framing += data
+        conn, at, end = self.conn, 0, len(framing)
+        while end - at >= 2:
+            first, second = framing[at], framing[at + 1]
+            length, head = second & 0x7F, 2
+            if length == 126:
+                if end - at < 4:
+                    break
+                length, head = int.from_bytes(framing[at + 2 : at + 4], "big"), 4
+            elif length == 127:
+                if end - at < 10:
+                    break
+                length, head = int.from_bytes(framing[at + 2 : at + 10], "big"), 10
+            if length > SPLIT_MAX:  # (websockets refuses what is over the size; nothing is buffered here)
+                self._give_up(framing, at)
+                return
+            head += 4 if second & 0x80 else 0
+            stop = at + head + length
+            if stop > end:
+                break
+            if (
+                first == 0x81
+                and second & 0x80
+                and conn.state is State.OPEN
+                and not conn.expect_continuation_frame
+            ):
+                self.curr_msg_data_type = "text"
+                self.frames = [apply_mask(framing[at + head : stop], framing[at + head - 4 : at + head])]
+                at = stop
+                self.send_receive_event_to_app()
+            else:
+                frame = bytes(framing[at:stop])
+                at = stop
+                super().data_received(frame)
+                if conn.state is not State.OPEN:  # (a close, or a protocol error: websockets ends it)
+                    self._give_up(framing, at)
+                    return
+        del framing[:at]
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -277,6 +345,28 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
         if scope is not None:
             scope[WRITE_TEXT] = self.write_text
             scope[READ_MESSAGE] = (self.take, self.queue.wait)
+
+    def _may_split(self) -> bool:
+        """Whether this protocol may split the frames from now on: the handshake done, and websockets'
+        parser between two frames, having had nothing but the request (uvicorn hands it exactly the
+        request's bytes), with no extension or debugging that would change what a frame means."""
+        conn = self.conn
+        return (
+            self.handshake_complete
+            and self._chunks == 1
+            and conn.state is State.OPEN
+            and not conn.extensions
+            and not conn.debug
+            and not conn.reader.buffer
+        )
+
+    def _give_up(self, framing: bytearray, at: int) -> None:
+        """websockets' parser takes every byte from here on (it is between two frames)."""
+        rest = bytes(framing[at:])
+        self._framing = None
+        self._chunks = 2  # (never again: websockets' parser is past the request)
+        if rest and self.conn.parser_exc is None:  # (after an error its parser discards all)
+            super().data_received(rest)
 
     def send_receive_event_to_app(self) -> None:
         # uvicorn's, but reading stops only at INBOX_HIGH messages unread, not after each one.
