@@ -12,6 +12,8 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 def load_script(script: str) -> ModuleType:
     name = "cardhall_bench_" + script.removesuffix(".py")
+    if str(BENCHMARKS) not in sys.path:  # (a script imports its siblings, as run from benchmarks/)
+        sys.path.append(str(BENCHMARKS))
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / script)

@@ -17,9 +17,9 @@ SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "load.py"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
-@pytest.mark.parametrize("workload", ["a", "b"])
-def test_the_load_benchmark_measures_a_small_load(workload: str) -> None:
-    command = [sys.executable, str(SCRIPT), "--players", "8", "--workload", workload]
+@pytest.mark.parametrize(("workload", "client"), [("a", "lean"), ("b", "lean"), ("b", "websockets")])
+def test_the_load_benchmark_measures_a_small_load(workload: str, client: str) -> None:
+    command = [sys.executable, str(SCRIPT), "--players", "8", "--workload", workload, "--client", client]
     command += ["--warmup", "1", "--seconds", "4", "--json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
     assert done.returncode == 0, done.stderr
