@@ -354,8 +354,11 @@ class Table:
             self._log.append(
                 _Logged({"type": "match_over", "scores": list(state.scores), "winners": list(state.winners)})
             )
+        # A seat not to act has no legal action (the Game API's rule, which the conformance suite
+        # checks of every game), so only the seats to act are asked.
+        to_act = state.to_act
         for s in range(self.game.num_players):
-            legal = tuple(state.legal_actions(s))
+            legal = tuple(state.legal_actions(s)) if s in to_act else ()
             if s == actor or legal != self._legal[s]:
                 self._legal[s] = legal
                 self._choice_since[s] = self.number
