@@ -22,7 +22,9 @@ applied action is committed before any frame shows it) and ``--clients`` load-ge
   run and over the window alone (``window``: the moves answered in the last ``--seconds`` before the
   server stopped). ``--spread S`` makes the people arrive over S seconds instead (about a hand of Hokm,
   36 s: the tables' hands, and so their bidding, out of step, as in a hall where tables start at any
-  time; at 400 a second every table bids at once).
+  time; at 400 a second every table bids at once). ``--spread`` works for (a) and (b) too: in (b) at
+  400 a second the tables' first hands end together, and their passes (three moves of the person's
+  in a row, no bot between) make a surge of two to three times the steady rate of actions.
 
 Players arrive at 400 a second (a table's players together), so tables start at different times; the
 clock starts ``--warmup`` seconds after the last has arrived. Each person thinks 0.5-1.5 s (uniform)
@@ -38,8 +40,11 @@ collections, of every person's connection and frames, do not pause its reading i
 before 2026-12-03's ninth session did not).
 Tables have no turn timer. Players and tables are made through the HTTP API before the clock starts.
 The people's connections answer the server's keepalive pings and send none, as a browser's WebSocket
-does (``--client-pings``: they ping every 20 s too, as websockets' clients do and as the runs before
-2026-12-02's sixth session did).
+does (``--client-pings``, with ``--client websockets``: they ping every 20 s too, as websockets'
+clients do and as the runs before 2026-12-02's sixth session did). They are ``load_wire``'s lean
+client, which hands each frame to the person as it is parsed; ``--client websockets`` runs them on
+websockets' asyncio client instead, as every run before 2026-12-03's tenth session did (it cost the
+generators about 1.6 times the CPU, taken from the cores the servers share).
 
 ``--servers N`` (N > 1: a hall on PostgreSQL ``--db`` and Redis ``--redis``) starts N ``cardhall serve``
 processes on N ports, as N machines behind a load balancer would be: table k is made through server
@@ -452,7 +457,7 @@ def run_level(
     client_pings: bool = False,
     lean: bool = True,
 ) -> dict[str, Any]:
-    # Workload c's --spread: the people arrive over that many seconds (its tables' hands out of step).
+    # --spread: the people arrive over that many seconds (the tables' hands out of step).
     arrivals = players / spread if spread else ARRIVALS
     ports = [free_port() for _ in range(servers)]
     hall: list[subprocess.Popen[bytes]] = []
@@ -666,7 +671,7 @@ def main() -> int:
         "--spread",
         type=float,
         default=0.0,
-        help="workload c: the people arrive over this many seconds (default: 400 a second)",
+        help="the people arrive over this many seconds (default: 400 a second)",
     )
     parser.add_argument(
         "--server-src",
@@ -719,7 +724,7 @@ def main() -> int:
             args.servers,
             args.redis,
             args.cross,
-            args.spread if args.workload == "c" else 0.0,
+            args.spread,
             args.client_pings,
             args.client == "lean",
         )

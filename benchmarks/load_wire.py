@@ -27,6 +27,8 @@ import struct
 from collections.abc import Callable
 from typing import cast
 
+from cardhall.server.transport import frame_extent
+
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455's, for the Sec-WebSocket-Accept check
 TEXT, BINARY, CLOSE, PING, PONG, CONTINUATION = 0x1, 0x2, 0x8, 0x9, 0xA, 0x0
 ZERO_MASK = b"\x00\x00\x00\x00"
@@ -87,22 +89,13 @@ class LeanClient(asyncio.Protocol):
         if not self._open and not self._handshake():
             return
         at, end = 0, len(buffer)
-        while end - at >= 2:
-            first, second = buffer[at], buffer[at + 1]
-            length, head = second & 0x7F, 2
-            if length == 126:
-                if end - at < 4:
-                    break
-                length, head = int.from_bytes(buffer[at + 2 : at + 4], "big"), 4
-            elif length == 127:
-                if end - at < 10:
-                    break
-                length, head = int.from_bytes(buffer[at + 2 : at + 10], "big"), 10
-            if second & 0x80:
+        while (extent := frame_extent(buffer, at)) is not None:
+            head, length = extent
+            if buffer[at + 1] & 0x80:
                 raise ConnectionError("the server sent a masked frame")
             if end - at < head + length:
                 break
-            payload = bytes(buffer[at + head : at + head + length])
+            first, payload = buffer[at], bytes(buffer[at + head : at + head + length])
             at += head + length
             self._frame(first, payload)
             if self.transport is None or self.transport.is_closing():

@@ -82,8 +82,12 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
-from websockets.frames import apply_mask
 from websockets.protocol import State
+
+try:  # (websockets' C unmasking, as its own parser uses it; its pure Python one without a compiler)
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover
+    from websockets.utils import apply_mask
 
 REQUEST_TIMEOUT: Final = 10.0  # seconds to deliver a complete request
 WRITE_TIMEOUT: Final = 30.0  # seconds a connection's writes may make no progress
@@ -302,21 +306,12 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
             self.split_frames = True
         framing += data
         conn, at, end = self.conn, 0, len(framing)
-        while end - at >= 2:
-            first, second = framing[at], framing[at + 1]
-            length, head = second & 0x7F, 2
-            if length == 126:
-                if end - at < 4:
-                    break
-                length, head = int.from_bytes(framing[at + 2 : at + 4], "big"), 4
-            elif length == 127:
-                if end - at < 10:
-                    break
-                length, head = int.from_bytes(framing[at + 2 : at + 10], "big"), 10
+        while (extent := frame_extent(framing, at)) is not None:
+            head, length = extent
             if length > SPLIT_MAX:  # (websockets refuses what is over the size; nothing is buffered here)
                 self._give_up(framing, at)
                 return
-            head += 4 if second & 0x80 else 0
+            first, second = framing[at], framing[at + 1]
             stop = at + head + length
             if stop > end:
                 break
@@ -449,6 +444,25 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
             if message["type"] == "websocket.send" and self.close_sent:
                 raise ClientDisconnected() from None  # uvicorn closed it (keepalive): a disconnect
             raise
+
+
+def frame_extent(data: bytes | bytearray, at: int) -> tuple[int, int] | None:
+    """The RFC 6455 frame starting at ``data[at]`` (5.2): the length of its header (with its masking
+    key, if masked) and of its payload; None while its header has not all arrived."""
+    end = len(data)
+    if end - at < 2:
+        return None
+    second = data[at + 1]
+    length, head = second & 0x7F, 2
+    if length == 126:
+        if end - at < 4:
+            return None
+        length, head = int.from_bytes(data[at + 2 : at + 4], "big"), 4
+    elif length == 127:
+        if end - at < 10:
+            return None
+        length, head = int.from_bytes(data[at + 2 : at + 10], "big"), 10
+    return head + (4 if second & 0x80 else 0), length
 
 
 def text_frame_header(length: int) -> bytes:
