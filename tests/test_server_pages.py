@@ -160,7 +160,9 @@ def test_a_replay_steps_through_the_whole_match_with_every_hand_open() -> None:
             if word == "play":
                 assert card in before["hands"][after["seat"]] and card not in after["hands"][after["seat"]]
         tricks = sum(1 for p in positions for e in p["events"] if e["type"] == "trick")
-        assert tricks == 10
+        # Ten tricks a hand; max_hands=1 plays a second hand when the first ends in a tie for the top.
+        hands = sum(1 for p in positions for e in p["events"] if e["type"] == "deal")
+        assert hands >= 1 and tricks == 10 * hands
         last = positions[-1]
         assert last["observation"]["is_over"] and any(e["type"] == "deal_scored" for e in last["events"])
         assert last["observation"] == replay(record).observation(None)
