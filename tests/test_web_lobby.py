@@ -396,6 +396,35 @@ def test_a_finished_match_of_every_game_replays_by_its_table_id(page: Page) -> N
     assert "could not be loaded" in page.inner_text("#replay-dialog .error")
 
 
+def test_a_link_followed_as_a_replay_closes_opens_its_own_replay(page: Page) -> None:
+    # A replay opened from the form, closed, and a link followed before the closed dialog's "close"
+    # event is handled (the order CI's whole suite once met: the link's "hashchange" after that "close").
+    # The closed dialog drops only the link that opened it, so the link's replay opens.
+    enter(page, "Ann")
+    first, second = finished_match(page), finished_match(page)
+    page.fill("#replay-id", first)
+    page.click("#replay-go")
+    page.wait_for_selector(f'#replay-dialog[data-table="{first}"] .replay-seat .card')
+    page.evaluate(
+        """(second) => {
+            const dialog = document.getElementById("replay-dialog");
+            // (a capturing listener on the window runs before the dialog's own)
+            const follow = (e) => { if (e.target === dialog) location.hash = `#replay/${second}`; };
+            window.addEventListener("close", follow, { capture: true, once: true });
+            dialog.close();
+        }""",
+        second,
+    )
+    page.wait_for_selector(f'#replay-dialog[data-table="{second}"] .replay-seat .card')
+    assert page.evaluate("location.hash") == f"#replay/{second}"
+    # Closed, the link's replay drops its link, so the same link opens it again.
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#replay-dialog", state="hidden")
+    page.wait_for_function("location.hash === ''")
+    page.evaluate("(second) => { location.hash = `#replay/${second}`; }", second)
+    page.wait_for_selector(f'#replay-dialog[data-table="{second}"] .replay-seat .card')
+
+
 def test_the_lobby_shows_a_new_table_by_itself_and_a_spectator_may_sit_down(page: Page) -> None:
     enter(page, "Ann")
     assert page.locator(".tables li").count() == 0

@@ -246,9 +246,9 @@ function followLink() {
     return;
   }
   const m = /^#(rules|replay|player)\/([\w-]+)$/.exec(location.hash);
-  if (m && m[1] === "rules") showRules(m[2]);
-  else if (m && m[1] === "player") showProfile(m[2]);
-  else if (m) showReplay(m[2]);
+  if (m && m[1] === "rules") showRules(m[2], m[0]);
+  else if (m && m[1] === "player") showProfile(m[2], m[0]);
+  else if (m) showReplay(m[2], m[0]);
 }
 window.addEventListener("hashchange", followLink);
 

@@ -1,16 +1,22 @@
-// The rules page and the replay viewer, loaded when first opened (the first page does not wait for
-// modules it does not need): showRules(game) and showReplay(table) import rules.js or replay.js then.
-export async function showRules(game) {
-  const { showRules: show } = await import("./rules.js");
-  return show(game);
+// The rules page, a person's page and the replay viewer, loaded when first opened (the first page does not
+// wait for modules it does not need): showRules(game), showProfile(player) and showReplay(table) import
+// rules.js, profile.js or replay.js then. `link`: the address bar's link that opened it (#replay/<id>),
+// which the dialog drops when it closes.
+async function show(module, name, dialog, what, link) {
+  const [loaded, { openedFromLink }] = await Promise.all([module(), import("./rules.js")]);
+  const shown = loaded[name](what); // (it opens its dialog before its first await)
+  if (link) openedFromLink(dialog, link);
+  return shown;
 }
 
-export async function showProfile(player) {
-  const { showProfile: show } = await import("./profile.js");
-  return show(player);
+export function showRules(game, link) {
+  return show(() => import("./rules.js"), "showRules", "rules-dialog", game, link);
 }
 
-export async function showReplay(table) {
-  const { showReplay: show } = await import("./replay.js");
-  return show(table);
+export function showProfile(player, link) {
+  return show(() => import("./profile.js"), "showProfile", "player-dialog", player, link);
+}
+
+export function showReplay(table, link) {
+  return show(() => import("./replay.js"), "showReplay", "replay-dialog", table, link);
 }

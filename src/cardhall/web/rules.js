@@ -62,10 +62,19 @@ export function markdown(text) {
   return blocks;
 }
 
-/** A dialog opened from a link (#rules/hokm, #replay/<table>) drops it when it closes, so the same link
- * opens it again. */
-export function forgetLink() {
-  if (/^#(rules|replay|player)\//.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
+/** A dialog opened from a link (#rules/hokm, #replay/<table>) drops that link when it closes, so the same
+ * link opens it again. Only that link: the "close" event comes a task late, and a link followed meanwhile
+ * (a dialog opened by a button, closed, then a link clicked at once) is the next dialog's, not this one's. */
+function forgetLink(el) {
+  const link = el.dataset.link;
+  delete el.dataset.link;
+  if (link && location.hash === link) history.replaceState(null, "", location.pathname + location.search);
+}
+
+/** Note that the sheet dialog `id` was opened from `link` in the address bar (see forgetLink). */
+export function openedFromLink(id, link) {
+  const el = document.getElementById(id);
+  if (el) el.dataset.link = link;
 }
 
 /** The sheet dialog `id` (made at its first use), emptied and its link dropped when it closes. The
@@ -78,7 +87,7 @@ export function sheetDialog(id) {
   el.addEventListener("close", () => {
     if (el.open) return; // opened again before this event came
     el.replaceChildren();
-    forgetLink();
+    forgetLink(el);
   });
   document.body.append(el);
   return el;
