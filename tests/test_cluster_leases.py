@@ -191,6 +191,25 @@ async def test_expired_names_the_free_tables_and_a_claim_takes_the_preferred_fir
     assert await store.expired(10) == ["t2"]
 
 
+async def test_free_tables_are_those_of_no_node_a_dead_node_or_an_unknown_one_among_live_ones(
+    store: SqlStore,
+) -> None:
+    await store.renew("live", 60.0)
+    await store.renew("other", 60.0)
+    await store.renew("dead", 0.05)
+    owners = {"t0": "live", "t1": "dead", "t2": None, "t3": "other", "t4": "unknown", "t5": "dead"}
+    for n, (table_id, node) in enumerate(owners.items()):
+        await store.save_table(
+            table_row(table_id, status="playing", node=node, created_at=T0 + timedelta(minutes=n))
+        )
+    await store.save_table(table_row("done", status="finished", node="dead", created_at=T0))
+    await asyncio.sleep(0.2)
+    assert await store.expired(10) == ["t1", "t2", "t4", "t5"]
+    taken = await store.claim("other", 60.0, 10)
+    assert sorted(row.id for row in taken) == ["t1", "t2", "t4", "t5"]
+    assert await store.renew("live", 60.0) == {"t0"}
+
+
 async def test_the_actions_of_many_tables_are_read_together_in_order(store: SqlStore) -> None:
     for t in ("t", "u", "v"):
         await store.save_table(table_row(t, status="playing"))
