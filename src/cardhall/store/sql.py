@@ -203,7 +203,7 @@ TABLES = Table(
     Column("node", Text),
     CheckConstraint(_in("status", TABLE_STATUSES), name="status"),
     Index(None, "status", "created_at"),
-    Index(None, "node"),
+    Index(None, "node", "status"),  # (a renewal: a process's open tables)
 )
 
 # One lease per server process of a hall (cardhall.server.cluster.leases): a table whose ``node`` is
