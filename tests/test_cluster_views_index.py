@@ -6,6 +6,8 @@ real hall are in ``test_cluster_views.py``."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from typing import Any, cast
@@ -68,3 +70,40 @@ def test_the_seated_index_follows_moves_connections_and_stand_ins() -> None:
             s.wait(lambda f: f["type"] == "table")
             (shown,) = check()["shown"].values()
             assert shown[0]["seats"][0]["connected"] is True
+
+
+def test_the_beat_makes_the_index_a_slice_at_a_time_and_the_same_as_in_one_go() -> None:
+    with server() as client:
+        ctx = cast(ServerContext, client.app.state.ctx)  # type: ignore[attr-defined]
+        with contextlib.ExitStack() as stack:
+            for name in ("Ann", "Bob", "Cy"):  # each seated at a table of his own
+                player = new_player(client, name)
+                table = new_table(client, player, GAME, {1: "normal", 2: "normal"}, bot_pace_ms=100)
+                s = stack.enter_context(session(client, player))
+                s.send(type="join", table=table, seat=0)
+                s.wait(lambda f: f["type"] == "table")
+            whole, sliced, served = client.portal.call(_both_ways, ctx)  # type: ignore[attr-defined]
+        assert sliced == whole
+        assert len(whole[0]) == 3  # (each person's entry at his table)
+        assert served >= 5  # three slices of tables, then three of entries, the loop served after each
+
+
+async def _both_ways(ctx: ServerContext) -> tuple[Any, Any, int]:
+    """The index of every table made in one go, and a slice (one table) at a time by a fresh
+    :class:`HallViews`, with how many turns of the loop another task had meanwhile."""
+    hosts = list(ctx.lobby.hosts.values())
+    assert len(hosts) == 3
+    whole = HallViews(ctx, "n0", cast(Directory, None), None).index(hosts)
+    served = 0
+
+    async def other() -> None:
+        nonlocal served
+        while True:
+            await asyncio.sleep(0)
+            served += 1
+
+    task = asyncio.create_task(other())
+    await asyncio.sleep(0)
+    sliced = await HallViews(ctx, "n0", cast(Directory, None), None).index_in_slices(hosts, size=1)
+    task.cancel()
+    return whole, sliced, served

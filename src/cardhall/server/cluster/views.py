@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 ADMIN = "cardhall:admin"  # the hall's channel for the operator's requests about a table
 ASK_SECONDS = 5.0  # how long an operator's request waits for the table's owner to answer
+SLICE = 200  # tables of the seated index made at a time, the loop served between them
 
 
 def answers(node: str) -> str:
@@ -136,6 +137,11 @@ def encoded_entries(host: TableHost, base: bytes | None = None) -> tuple[dict[in
         for player, seat in seated.items()
     }
     return entries, base
+
+
+def _joined(by_player: dict[int, list[bytes]]) -> dict[int, str]:
+    """Each person's entries as one JSON list."""
+    return {p: (b"[" + b",".join(e) + b"]").decode() for p, e in by_player.items()}
 
 
 class HallViews:
@@ -266,10 +272,37 @@ class HallViews:
 
     def index(self, hosts: Iterable[TableHost]) -> tuple[dict[int, str], set[int]]:
         """Every person's entries at ``hosts`` as JSON, and the people whose entries changed."""
+        hosts = list(hosts)
         changed: set[int] = set()
-        seen = set()
+        self._refresh(hosts, changed)
+        self._forget({host.id for host in hosts}, changed)
+        by_player: dict[int, list[bytes]] = {}
+        self._collect(list(self._tables.values()), changed, by_player)
+        return _joined(by_player), changed
+
+    async def index_in_slices(
+        self, hosts: Sequence[TableHost], size: int = SLICE
+    ) -> tuple[dict[int, str], set[int]]:
+        """:meth:`index`, ``size`` tables at a time, the loop served between them: made in one go, the
+        index of a few thousand tables held every table of the process up for tens of milliseconds
+        once a beat (``benchmarks/load.md``, eleventh session). Only the beat changes the index, so
+        nothing moves under it; a table that ends meanwhile is dropped at the next beat."""
+        changed: set[int] = set()
+        for start in range(0, len(hosts), size):
+            self._refresh(hosts[start : start + size], changed)
+            await asyncio.sleep(0)
+        self._forget({host.id for host in hosts}, changed)
+        tables = list(self._tables.values())
+        by_player: dict[int, list[bytes]] = {}
+        for start in range(0, len(tables), size):
+            self._collect(tables[start : start + size], changed, by_player)
+            await asyncio.sleep(0)
+        return _joined(by_player), changed
+
+    def _refresh(self, hosts: Iterable[TableHost], changed: set[int]) -> None:
+        """The entries of ``hosts`` made again where a table changed; their people added to
+        ``changed``."""
         for host in hosts:
-            seen.add(host.id)
             key = _signature(host)
             held = self._tables.get(host.id)
             if held is not None and held[0] == key:
@@ -281,17 +314,24 @@ class HallViews:
             if held is not None:
                 changed.update(held[1])
             self._tables[host.id] = (key, made, base)
+
+    def _forget(self, seen: set[str], changed: set[int]) -> None:
         for gone in set(self._tables) - seen:
             changed.update(self._tables.pop(gone)[1])
-        by_player: dict[int, list[bytes]] = {}
-        for _, made, _ in self._tables.values():
+
+    def _collect(
+        self,
+        tables: Iterable[tuple[tuple[Any, ...], dict[int, bytes], bytes | None]],
+        changed: set[int],
+        by_player: dict[int, list[bytes]],
+    ) -> None:
+        for _, made, _ in tables:
             for player, text in made.items():
                 if player in changed or self._whole:
                     by_player.setdefault(player, []).append(text)
-        return {p: (b"[" + b",".join(e) + b"]").decode() for p, e in by_player.items()}, changed
 
     async def publish(self) -> None:
-        texts, changed = self.index(list(self.ctx.lobby.hosts.values()))
+        texts, changed = await self.index_in_slices(list(self.ctx.lobby.hosts.values()))
         whole = self._whole
         if whole:
             update, dropped = texts, set()
