@@ -1,11 +1,13 @@
 """The server under load: N concurrent players on loopback, through real websockets, with persistence on.
 
     .venv/bin/python benchmarks/load.py [--players 800 1600 3200 ...] [--workload a|b|c] [--warmup 20]
-        [--seconds 30] [--clients 2] [--db URL] [--json] [--game hokm] [--bot-workers 1] [--bots URL]
+        [--seconds 30] [--clients 1] [--db URL] [--json] [--game hokm] [--bot-workers 1] [--bots URL]
         [--servers N --db postgresql+asyncpg://... --redis redis://...]
 
 For each N a fresh ``cardhall serve`` (its own process, a fresh SQLite file unless ``--db``: every
-applied action is committed before any frame shows it) and ``--clients`` load-generator processes:
+applied action is committed before any frame shows it) and ``--clients`` load-generator processes (one
+by default; two before 2026-12-06's twelfth session: at 9,600 people of workload b one process read
+their frames in 29.0% of a core, two in 35.6%, taken from the cores the servers share):
 
 - workload ``a``: four people at each ``hearts(decks=1,players=4)`` table (N/4 tables);
 - workload ``b``: one person at each table of the same game, the other seats ``normal`` bots (N
@@ -37,7 +39,11 @@ every frame they are reading), and the machine's steal time (``steal``: the CPU 
 machines while this one's processes wanted it, per cent of one core). Ten seconds before the
 window each load generator collects and freezes what it holds (``gc.freeze``), so that its own full
 collections, of every person's connection and frames, do not pause its reading in the window (runs
-before 2026-12-03's ninth session did not).
+before 2026-12-03's ninth session did not), and then stops collecting until the window ends
+(``gc.disable``: what a person makes for a frame is freed by reference counting, and a generator's
+young collections, 10% of its CPU and pauses of 40-60 ms at 8,800-9,600 people in one process, delayed
+every frame they came across; ``--generators-collect`` keeps them, as runs before 2026-12-06's
+twelfth session did).
 Tables have no turn timer. Players and tables are made through the HTTP API before the clock starts.
 The people's connections answer the server's keepalive pings and send none, as a browser's WebSocket
 does (``--client-pings``, with ``--client websockets``: they ping every 20 s too, as websockets'
@@ -379,6 +385,7 @@ def client_process(
     out: Any,
     pings: bool = False,
     lean: bool = True,
+    collect: bool = False,
 ) -> None:
     raise_open_files()
     with contextlib.suppress(ImportError):
@@ -427,8 +434,12 @@ def client_process(
         await asyncio.sleep(max(0.0, window[0] - 10.0 - time.time()))  # (half the default warmup)
         gc.collect()
         gc.freeze()
+        if not collect:
+            gc.disable()  # (until the window's end: a generator's pause is not the server's latency)
         await asyncio.sleep(max(0.0, window[0] - time.time()))
         cpu_at_window.append(time.process_time())
+        await asyncio.sleep(max(0.0, window[1] - time.time()))
+        gc.enable()
 
     async def both() -> None:
         await asyncio.gather(main(), watch_cpu())
@@ -456,6 +467,7 @@ def run_level(
     spread: float = 0.0,
     client_pings: bool = False,
     lean: bool = True,
+    generators_collect: bool = False,
 ) -> dict[str, Any]:
     # --spread: the people arrive over that many seconds (the tables' hands out of step).
     arrivals = players / spread if spread else ARRIVALS
@@ -494,10 +506,10 @@ def run_level(
             for k, group in enumerate(by_table.values()):
                 shares[k % clients].extend(group)
             context = multiprocessing.get_context("spawn")
+            options = (client_pings, lean, generators_collect)
             procs = [
                 context.Process(
-                    target=client_process,
-                    args=(ports, s, arrivals / clients, window, queue, client_pings, lean),
+                    target=client_process, args=(ports, s, arrivals / clients, window, queue, *options)
                 )
                 for s in shares
             ]
@@ -531,7 +543,7 @@ def run_level(
     def pct(q: float) -> float:
         return 1000 * latency[min(len(latency) - 1, int(q * len(latency)))] if latency else float("nan")
 
-    def spread(name: str) -> dict[str, float]:
+    def distribution(name: str) -> dict[str, float]:
         xs = sorted(x for r in results for x in r[name])
         if not xs:
             return {}
@@ -558,7 +570,12 @@ def run_level(
                 file=sys.stderr,
             )
     if workload == "c":
-        extra = {"wait": spread("wait"), "bot_delay": spread("bot_delay"), "game": game, "bot_tier": tier}
+        extra = {
+            "wait": distribution("wait"),
+            "bot_delay": distribution("bot_delay"),
+            "game": game,
+            "bot_tier": tier,
+        }
     actions = sum(r["actions"] for r in results)
     return {
         **extra,
@@ -583,7 +600,7 @@ def run_level(
 
 def fresh_database(url: str) -> str:
     """A new, empty database on the PostgreSQL server of ``url``; its URL."""
-    import asyncpg  # type: ignore[import-untyped]
+    import asyncpg
 
     name = f"load_{random.randrange(10**9)}"
     base, _, query = url.partition("?")
@@ -605,7 +622,7 @@ def service_counts(db: str, redis: str) -> dict[str, float]:
     processed (each absent when not used)."""
     found: dict[str, float] = {}
     if db.startswith("postgresql"):
-        import asyncpg  # type: ignore[import-untyped]
+        import asyncpg
 
         async def commits() -> float:
             dsn = db.replace("+asyncpg", "")
@@ -658,7 +675,7 @@ def main() -> int:
     parser.add_argument("--bots", default="", help="the server's --bots (a bot tier's URL: redis://...)")
     parser.add_argument("--warmup", type=float, default=20)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
+    parser.add_argument("--clients", type=int, default=1, help="load-generator processes")
     parser.add_argument("--db", default="", help="database URL (default: a fresh SQLite file per level)")
     parser.add_argument(
         "--servers", type=int, default=1, help="server processes (N > 1: --db PostgreSQL, --redis)"
@@ -689,6 +706,11 @@ def main() -> int:
         default="lean",
         help="the people's websocket client: load_wire's (default) or websockets' asyncio one (as runs"
         " before 2026-12-03's tenth session)",
+    )
+    parser.add_argument(
+        "--generators-collect",
+        action="store_true",
+        help="the load generators collect garbage in the window (as before 2026-12-06's twelfth session)",
     )
     parser.add_argument(
         "--timeline", action="store_true", help="print each second's p50 and worst latency (stderr)"
@@ -727,6 +749,7 @@ def main() -> int:
             args.spread,
             args.client_pings,
             args.client == "lean",
+            args.generators_collect,
         )
         rows.append(row)
         if not args.json and args.workload == "c":

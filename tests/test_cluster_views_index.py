@@ -30,10 +30,10 @@ def test_the_seated_index_follows_moves_connections_and_stand_ins() -> None:
         views = HallViews(ctx, "n0", cast(Directory, None), None)
         beats: list[dict[str, Any]] = []
 
-        def beat() -> dict[str, Any]:
+        async def beat() -> dict[str, Any]:
             """One beat's index beside the entries made from scratch now (on the server's loop)."""
             host = ctx.lobby.hosts[table]
-            texts, _ = views.index([host])
+            texts, _ = await views.index([host])
             made = {player: [entry(host, seat)] for player, seat in people(host).items()}
             shown = {str(player): json.loads(text) for player, text in texts.items()}
             beats.append(shown)
@@ -89,11 +89,11 @@ def test_the_beat_makes_the_index_a_slice_at_a_time_and_the_same_as_in_one_go() 
 
 
 async def _both_ways(ctx: ServerContext) -> tuple[Any, Any, int]:
-    """The index of every table made in one go, and a slice (one table) at a time by a fresh
-    :class:`HallViews`, with how many turns of the loop another task had meanwhile."""
+    """The index of every table made in one go (one slice), and a slice (one table) at a time by a
+    fresh :class:`HallViews`, with how many turns of the loop another task had meanwhile."""
     hosts = list(ctx.lobby.hosts.values())
     assert len(hosts) == 3
-    whole = HallViews(ctx, "n0", cast(Directory, None), None).index(hosts)
+    whole = await HallViews(ctx, "n0", cast(Directory, None), None).index(hosts, size=len(hosts))
     served = 0
 
     async def other() -> None:
@@ -104,6 +104,6 @@ async def _both_ways(ctx: ServerContext) -> tuple[Any, Any, int]:
 
     task = asyncio.create_task(other())
     await asyncio.sleep(0)
-    sliced = await HallViews(ctx, "n0", cast(Directory, None), None).index_in_slices(hosts, size=1)
+    sliced = await HallViews(ctx, "n0", cast(Directory, None), None).index(hosts, size=1)
     task.cancel()
     return whole, sliced, served

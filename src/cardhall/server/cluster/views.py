@@ -270,23 +270,12 @@ class HallViews:
         if self.presence is not None:
             await self.presence.beat()
 
-    def index(self, hosts: Iterable[TableHost]) -> tuple[dict[int, str], set[int]]:
-        """Every person's entries at ``hosts`` as JSON, and the people whose entries changed."""
-        hosts = list(hosts)
-        changed: set[int] = set()
-        self._refresh(hosts, changed)
-        self._forget({host.id for host in hosts}, changed)
-        by_player: dict[int, list[bytes]] = {}
-        self._collect(list(self._tables.values()), changed, by_player)
-        return _joined(by_player), changed
-
-    async def index_in_slices(
-        self, hosts: Sequence[TableHost], size: int = SLICE
-    ) -> tuple[dict[int, str], set[int]]:
-        """:meth:`index`, ``size`` tables at a time, the loop served between them: made in one go, the
-        index of a few thousand tables held every table of the process up for tens of milliseconds
-        once a beat (``benchmarks/load.md``, eleventh session). Only the beat changes the index, so
-        nothing moves under it; a table that ends meanwhile is dropped at the next beat."""
+    async def index(self, hosts: Sequence[TableHost], size: int = SLICE) -> tuple[dict[int, str], set[int]]:
+        """Every person's entries at ``hosts`` as JSON, and the people whose entries changed, made
+        ``size`` tables at a time, the loop served between them: made in one go, the index of a few
+        thousand tables held every table of the process up for tens of milliseconds once a beat
+        (``benchmarks/load.md``, eleventh session). Only the beat changes the index, so nothing moves
+        under it; a table that ends meanwhile is dropped at the next beat."""
         changed: set[int] = set()
         for start in range(0, len(hosts), size):
             self._refresh(hosts[start : start + size], changed)
@@ -331,7 +320,7 @@ class HallViews:
                     by_player.setdefault(player, []).append(text)
 
     async def publish(self) -> None:
-        texts, changed = await self.index_in_slices(list(self.ctx.lobby.hosts.values()))
+        texts, changed = await self.index(list(self.ctx.lobby.hosts.values()))
         whole = self._whole
         if whole:
             update, dropped = texts, set()
