@@ -6,6 +6,7 @@ of it any more (actions, seats, its end), while the new owner writes on from wha
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
@@ -344,3 +345,22 @@ async def test_a_table_a_renewal_skipped_but_still_held_here_is_kept() -> None:
     keeper.owned.add("t")
     await keeper._renew()
     assert lost == [] and keeper.owned == {"t"}  # (the next renewal renews it)
+
+
+async def test_renewals_and_sweeps_leave_nothing_for_the_garbage_collector(store: SqlStore) -> None:
+    """What a process runs several times a second to keep its lease makes no reference cycles: the
+    server's collector (cardhall.server.collector) goes quiet only when nothing needs it."""
+    await store.save_table(table_row("t", status="playing", node="a"))
+    for _ in range(3):  # (the first calls fill the caches: the compiled statements, the pool)
+        await store.renew("a", 3.0)
+        await store.expired(10)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(20):
+            assert await store.renew("a", 3.0) == {"t"}
+            assert await store.expired(10) == []
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert left == 0

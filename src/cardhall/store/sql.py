@@ -512,6 +512,26 @@ def _player_row(row: Row[*tuple[Any, ...]], banned: str | None = None) -> Player
     return PlayerRow(row.id, row.name, row.password_hash is None, banned)
 
 
+class _Leasing:
+    """The statements a process runs several times a second to keep its lease (a renewal every half
+    second, a sweep every quarter), made once per store and run with parameters. Made anew for each
+    call, each statement's SQLAlchemy expressions left a few reference cycles behind (an expression and
+    its comparator refer to each other): garbage that only the collector frees, so the server's
+    collector clock (:mod:`cardhall.server.collector`) never went quiet on PostgreSQL and scanned
+    everything young four times a second (``benchmarks/load.md``, twelfth session)."""
+
+    def __init__(self, sqlite_dialect: bool, now: str, free: Any) -> None:
+        insert = sqlite.insert(NODES) if sqlite_dialect else postgresql.insert(NODES)
+        until: Any = literal_column(now) + bindparam("seconds", type_=Double)
+        self.upsert = insert.values(name=bindparam("node"), lease_until=until).on_conflict_do_update(
+            index_elements=["name"], set_={"lease_until": until}
+        )
+        self.held = select(TABLES.c.id).where(
+            TABLES.c.node == bindparam("node"), TABLES.c.status.in_(UNFINISHED)
+        )
+        self.expired = select(TABLES.c.id).where(free).order_by(TABLES.c.created_at).limit(bindparam("limit"))
+
+
 class SqlStore(SocialSql, Store):
     """A :class:`Store` on an SQLAlchemy async engine (open it with :func:`open_store`)."""
 
@@ -537,6 +557,7 @@ class SqlStore(SocialSql, Store):
         self._write_lock = lock if self.sqlite else None
         self._read_lock = lock if memory else None
         self._table_upsert: Insert | None = None  # (see _save_table)
+        self._leasing_statements: _Leasing | None = None  # (see _leasing)
         self._appender = appender  # an SQLite file's group commit (see append_actions)
         self._postgres_appender = postgres_appender  # PostgreSQL's (see append_actions)
 
@@ -1026,18 +1047,18 @@ class SqlStore(SocialSql, Store):
         live = select(NODES.c.name).where(NODES.c.lease_until >= literal_column(self._now))
         return TABLES.c.status.in_(UNFINISHED) & (TABLES.c.node.is_(None) | TABLES.c.node.not_in(live))
 
-    def _lease(self, node: str, seconds: float) -> Insert:
-        """The upsert of ``node``'s lease to ``seconds`` from now."""
-        insert = sqlite.insert(NODES) if self.sqlite else postgresql.insert(NODES)
-        until: Any = literal_column(self._now) + seconds
-        return insert.values(name=node, lease_until=until).on_conflict_do_update(
-            index_elements=["name"], set_={"lease_until": until}
-        )
+    def _lease(self, node: str, seconds: float) -> tuple[Insert, dict[str, Any]]:
+        """The upsert of ``node``'s lease to ``seconds`` from now, with its parameters."""
+        return self._leasing().upsert, {"node": node, "seconds": seconds}
+
+    def _leasing(self) -> _Leasing:
+        if self._leasing_statements is None:
+            self._leasing_statements = _Leasing(self.sqlite, self._now, self._free())
+        return self._leasing_statements
 
     async def expired(self, limit: int) -> list[str]:
-        query = select(TABLES.c.id).where(self._free()).order_by(TABLES.c.created_at).limit(limit)
         async with self._reading() as c:
-            return [r.id for r in await c.execute(query)]
+            return [r.id for r in await c.execute(self._leasing().expired, {"limit": limit})]
 
     async def claim(
         self, node: str, seconds: float, limit: int, prefer: Sequence[str] = ()
@@ -1067,17 +1088,16 @@ class SqlStore(SocialSql, Store):
             .returning(*TABLES.c)
         )
         async with self._writing() as c:
-            await c.execute(self._lease(node, seconds))
+            await c.execute(*self._lease(node, seconds))
             return [_table_row(r) for r in await c.execute(query)]
 
     async def renew(self, node: str, seconds: float) -> set[str]:
         """One row written (the process's lease) and the ids of its tables read: no table's row is
         written or locked, so the group commit's fence checks (share locks on those rows) never wait
         for a renewal."""
-        held = select(TABLES.c.id).where(TABLES.c.node == node, TABLES.c.status.in_(UNFINISHED))
         async with self._writing() as c:
-            await c.execute(self._lease(node, seconds))
-            return {r.id for r in await c.execute(held)}
+            await c.execute(*self._lease(node, seconds))
+            return {r.id for r in await c.execute(self._leasing().held, {"node": node})}
 
     async def release(self, node: str, table_ids: Sequence[str] | None = None) -> None:
         query = TABLES.update().where(TABLES.c.node == node).values(node=None)
