@@ -170,4 +170,10 @@ def test_workers_share_one_port_and_serve_one_hall(
         assert actions and actions[0] >= sum(len(c.acked) for c in clients)
     finally:
         supervisor.send_signal(signal.SIGTERM)
-        assert supervisor.wait(timeout=60) == 0
+        try:
+            ended = supervisor.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            supervisor.kill()
+            supervisor.wait()
+            ended = None
+        assert ended == 0, log.read_text()[-6000:]

@@ -14,11 +14,16 @@ Many processes (:mod:`cardhall.server.cluster`): ``--redis URL`` makes this proc
 PostgreSQL and Redis (on any number of machines, behind any TCP load balancer); ``--workers N`` runs N
 such processes on this machine and port (:mod:`cardhall.server.workers`). Both refuse SQLite: it is one
 process's store (its lock is per file, and its leases would serve no other machine).
+
+SIGUSR1 writes every thread's stack to standard error (``faulthandler``): what a process that does not
+stop is doing, asked for by the ``--workers`` supervisor before it kills such a worker.
 """
 
 from __future__ import annotations
 
 import argparse
+import faulthandler
+import signal
 import socket
 
 from rich.console import Console
@@ -111,6 +116,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     if cluster is not None:
         console.print(f"cardhall: one process of a hall ({cluster.node}, bus {_public_url(args.redis)})")
     # Frames are small JSON: compressing each costs more CPU than it saves on the wire.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     config = uvicorn.Config(
         app,
         host=args.host,

@@ -11,10 +11,13 @@ Choices:
 - Every worker is a process of the hall (PostgreSQL and Redis, required when N > 1: the CLI refuses
   N > 1 on SQLite): a worker owns the tables it made or took, and any worker can serve any player.
 - The supervisor forwards SIGTERM and SIGINT to every worker and waits for them (each releases its
-  leases as it stops); a worker that dies (SIGKILL, a crash) is started again after
-  :data:`RESTART_DELAY` seconds (its tables were taken by the others meanwhile, once its leases ran
-  out). SIGHUP is a rolling restart: each worker in turn is stopped (SIGTERM) and started again,
-  the next only once the new one answers.
+  leases as it stops), for :data:`STOP_SECONDS` at most: a worker still running then is asked for
+  its threads' stacks (SIGUSR1, which ``cardhall serve`` answers on its standard error) and killed,
+  and the supervisor exits with 1 (its tables are taken by the others once its leases run out; a
+  worker that hangs on its way out is a defect to see, not to wait on forever).
+- A worker that dies (SIGKILL, a crash) is started again after :data:`RESTART_DELAY` seconds (its
+  tables were taken by the others meanwhile, once its leases ran out). SIGHUP is a rolling restart:
+  each worker in turn is stopped (SIGTERM) and started again, the next only once the new one answers.
 - Metrics: the supervisor gives every worker one fresh ``PROMETHEUS_MULTIPROC_DIR``; whichever worker
   answers ``/metrics`` sums the machine's (:mod:`cardhall.server.metrics`). A worker that ends has its
   gauges dropped (``mark_process_dead``).
@@ -34,6 +37,7 @@ from collections.abc import Sequence
 
 RESTART_DELAY = 1.0
 READY_TIMEOUT = 60.0
+STOP_SECONDS = 40.0  # (a worker's own stop is bounded well below: connections 10 s, its drains)
 
 
 def _ready(port: int) -> bool:
@@ -90,12 +94,30 @@ class Supervisor:
             for process in self.workers:
                 if process is not None and process.poll() is None:
                     process.send_signal(signal.SIGTERM)
-            for process in self.workers:
-                if process is not None:
-                    process.wait()
-                    self._ended(process)
+            deadline = time.monotonic() + STOP_SECONDS
+            stopped = [self._stopped(p, deadline) for p in self.workers if p is not None]
             shutil.rmtree(self.metrics_dir, ignore_errors=True)
-        return 0
+        return 0 if all(stopped) else 1
+
+    def _stopped(self, process: subprocess.Popen[bytes], deadline: float) -> bool:
+        """Wait for ``process`` (sent SIGTERM) until ``deadline``; past it, its stacks asked for and
+        the process killed. Whether it stopped of itself."""
+        try:
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+            stopped = True
+        except subprocess.TimeoutExpired:
+            print(
+                f"cardhall: worker {process.pid} did not stop within {STOP_SECONDS:.0f} s of SIGTERM;"
+                " its stacks follow, then it is killed",
+                flush=True,
+            )
+            process.send_signal(signal.SIGUSR1)
+            time.sleep(1.0)
+            process.kill()
+            process.wait()
+            stopped = False
+        self._ended(process)
+        return stopped
 
     def _stop(self, *_: object) -> None:
         self.stopping = True
@@ -107,8 +129,7 @@ class Supervisor:
                 return
             if process is not None and process.poll() is None:
                 process.send_signal(signal.SIGTERM)
-                process.wait()
-                self._ended(process)
+                self._stopped(process, time.monotonic() + STOP_SECONDS)
             self._start(slot)
             deadline = time.monotonic() + READY_TIMEOUT
             while time.monotonic() < deadline and not _ready(self.port):
