@@ -27,6 +27,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from cardhall.server.stopping import cancel_and_wait
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[bytes], None]
@@ -120,8 +122,7 @@ class RedisBus(Bus):
 
     async def stop(self) -> None:
         if self._reader is not None:
-            self._reader.cancel()
-            await asyncio.gather(self._reader, return_exceptions=True)
+            await cancel_and_wait([self._reader])
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()

@@ -63,6 +63,7 @@ import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from cardhall.server import metrics
+from cardhall.server.stopping import cancel_and_wait
 from cardhall.store import LEASE_SECONDS, Store, TableRow
 
 log = logging.getLogger(__name__)
@@ -124,9 +125,7 @@ class LeaseKeeper:
         self.owned.discard(table_id)
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await cancel_and_wait(self._tasks)
         self._tasks = []
 
     async def release(self) -> None:

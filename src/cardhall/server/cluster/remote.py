@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from cardhall.server.connection import Session
 from cardhall.server.protocol import ClientMessage, ProtocolError, ServerFrame
+from cardhall.server.stopping import cancel_and_wait
 from cardhall.store import PlayerRow, StoreUnavailableError
 
 if TYPE_CHECKING:
@@ -70,8 +71,7 @@ class RemoteSession(Session):
 
     async def close(self) -> None:
         """The socket closed (or its process is gone): leave every table, as a connection does."""
-        self._task.cancel()
-        await asyncio.gather(self._task, return_exceptions=True)
+        await cancel_and_wait([self._task])
         for host in list(self.hosts.values()):
             try:
                 await host.call(lambda host=host: host.detach(self))  # type: ignore[misc]

@@ -33,6 +33,7 @@ import msgspec
 
 from cardhall.server.cluster.bus import Bus
 from cardhall.server.cluster.directory import BEAT_SECONDS, Directory
+from cardhall.server.stopping import cancel_and_wait
 from cardhall.store import SeatKind
 
 if TYPE_CHECKING:
@@ -202,8 +203,7 @@ class HallViews:
 
     async def stop(self) -> None:
         if self._loop is not None:
-            self._loop.cancel()
-            await asyncio.gather(self._loop, return_exceptions=True)
+            await cancel_and_wait([self._loop])
         if self.presence is not None:
             await self.presence.stop()
 
