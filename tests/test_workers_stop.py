@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cardhall.server import workers
 from cardhall.server.workers import Supervisor
-from tests.server_helpers import free_port, http
+from tests.server_helpers import free_port, http, running_server, server_log
 
 # A stand-in for a worker stuck on its way out: it ignores SIGTERM and answers SIGUSR1 as serve does.
 STUCK = """
@@ -49,27 +49,11 @@ def test_a_worker_that_stops_is_waited_for_and_not_killed() -> None:
 
 
 def test_serve_writes_its_stacks_on_sigusr1_and_serves_on(tmp_path: Path) -> None:
-    port = free_port()
-    argv = [sys.executable, "-m", "cardhall", "serve", "--port", str(port)]
-    argv += ["--db", f"sqlite+aiosqlite:///{tmp_path}/hall.db"]
-    errors = tmp_path / "stderr"
-    with errors.open("wb") as stderr:
-        server = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=stderr)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                http(port, "GET", "/api/games")
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, errors.read_text()
-                time.sleep(0.1)
+    db, port = tmp_path / "hall.db", free_port()
+    with running_server(db, port) as server:
         server.send_signal(signal.SIGUSR1)
         deadline = time.monotonic() + 10
-        while "Thread 0x" not in errors.read_text() and time.monotonic() < deadline:
+        while "Thread 0x" not in server_log(db).read_text() and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert "Thread 0x" in errors.read_text()
-        assert http(port, "GET", "/api/games")  # (still serving)
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=60)
+        assert "Thread 0x" in server_log(db).read_text()
+        assert server.poll() is None and http(port, "GET", "/api/games")  # (still serving)
