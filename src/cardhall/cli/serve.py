@@ -115,8 +115,8 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     )
     if cluster is not None:
         console.print(f"cardhall: one process of a hall ({cluster.node}, bus {_public_url(args.redis)})")
-    # Frames are small JSON: compressing each costs more CPU than it saves on the wire.
     faulthandler.register(signal.SIGUSR1, all_threads=True)
+    # Frames are small JSON: compressing each costs more CPU than it saves on the wire.
     config = uvicorn.Config(
         app,
         host=args.host,
