@@ -510,6 +510,55 @@ async def test_reopening_keeps_everything_and_migrates_nothing(persistent_url: s
         await again.close()
 
 
+OPENER = """
+import asyncio, sys
+from cardhall.store import open_store
+
+async def main():
+    store = await open_store(sys.argv[1])
+    await store.close()
+    print("opened", flush=True)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.process
+def test_processes_opening_an_empty_postgres_database_together_all_open(
+    postgres: PostgresServer,
+) -> None:
+    # The processes of a hall (serve --workers) start at once on a database that may be empty: each
+    # runs the migrations, and without taking turns all but one failed creating the same tables.
+    url = postgres.create_database()
+    src = str(Path(cardhall.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    openers = [
+        subprocess.Popen(
+            [sys.executable, "-c", OPENER, url],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(4)
+    ]
+    results = [opener.communicate(timeout=120) for opener in openers]
+    assert [(opener.returncode, out) for opener, (out, _) in zip(openers, results, strict=True)] == [
+        (0, "opened\n")
+    ] * 4, [err[-800:] for _, err in results]
+
+    async def version() -> list[str]:
+        store = await open_store(url)
+        assert isinstance(store, SqlStore)
+        try:
+            async with store.engine.connect() as c:
+                return list((await c.execute(sa.text("SELECT version_num FROM alembic_version"))).scalars())
+        finally:
+            await store.close()
+
+    assert asyncio.run(version()) == [ScriptDirectory.from_config(migrations_config()).get_current_head()]
+
+
 async def test_the_migrated_schema_is_the_metadata(persistent_url: str) -> None:
     store = await open_store(persistent_url)
     assert isinstance(store, SqlStore)

@@ -7,8 +7,10 @@ Choices:
   ``cardhall/store/migrations`` on one connection, in code (no ``alembic.ini``), before it returns (a
   database already there costs a few queries). :func:`migrations_config` gives the same configuration
   to Alembic's commands (``alembic.command.revision(migrations_config(url), autogenerate=True,
-  message=...)`` writes the next revision). :data:`metadata` below is the schema the migrations must
-  produce (a test compares them on both databases).
+  message=...)`` writes the next revision). On PostgreSQL the migrations hold an advisory lock for
+  their transaction, so the processes of a hall starting together on an empty database take turns.
+  :data:`metadata` below is the schema the migrations must produce (a test compares them on both
+  databases).
 - **SQLite.** Every connection gets ``journal_mode=WAL`` and ``synchronous=NORMAL`` (a killed process
   keeps every committed transaction; a power cut may lose the last ones), a 10 s ``busy_timeout`` and
   ``foreign_keys=ON``. No commit checkpoints the log (``wal_autocheckpoint=0``: the commit that did
@@ -48,7 +50,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from alembic import command
 from alembic.config import Config
@@ -295,6 +297,9 @@ RATING_HISTORY = Table(
 # --- opening -------------------------------------------------------------------------------------
 
 
+MIGRATION_LOCK: Final = 0x63617264  # PostgreSQL's advisory lock key of the migrations ("card")
+
+
 def migrations_config(url: str | None = None) -> Config:
     """Alembic's configuration for the store's migrations (``url``: for Alembic's own commands; the
     store passes its connection instead)."""
@@ -306,6 +311,11 @@ def migrations_config(url: str | None = None) -> Config:
 
 
 def _upgrade(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        # Processes of one hall that start together on an empty database would each create the
+        # tables, and all but one fail on the catalog's unique names: they take turns instead, and
+        # those after the first find the schema at the head (the lock ends with the transaction).
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
     config = migrations_config()
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
