@@ -13,8 +13,9 @@ from typing import cast
 import pytest
 
 from cardhall.server.cluster.leases import LeaseKeeper
+from cardhall.server.committer import Committer
 from cardhall.server.stopping import cancel_and_wait
-from cardhall.store import Store, TableRow
+from cardhall.store import ActionRow, Store, TableRow
 
 pytestmark = pytest.mark.anyio
 
@@ -95,3 +96,31 @@ async def test_a_lease_keeper_whose_renewal_swallowed_its_cancellation_stops_all
     after = store.renewals
     await asyncio.sleep(0.3)
     assert store.renewals == after  # (no renewal after the stop)
+
+
+class SwallowingAppends:
+    """A store whose append of actions, cancelled, answers anyway once."""
+
+    def __init__(self) -> None:
+        self.swallowed = 0
+        self.appending = asyncio.Event()
+
+    async def append_actions(self, actions: Sequence[ActionRow], fences: object = None) -> None:
+        self.appending.set()
+        try:
+            await asyncio.sleep(0.2)
+        except asyncio.CancelledError:
+            if self.swallowed:
+                raise
+            self.swallowed += 1
+
+
+async def test_a_committer_whose_append_swallowed_its_cancellation_stops_all_the_same() -> None:
+    store = SwallowingAppends()
+    committer = Committer(cast(Store, store))
+    committer.start()
+    waiter = asyncio.create_task(committer.commit([ActionRow("t", 1, 0, 5)]))
+    await store.appending.wait()
+    await asyncio.wait_for(committer.stop(), timeout=10)  # (the cancellation lands in the append)
+    assert store.swallowed == 1
+    await waiter  # (the append answered: its waiter was told so)

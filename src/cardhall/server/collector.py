@@ -41,6 +41,8 @@ import gc
 import time
 from typing import Any
 
+from cardhall.server.stopping import cancel_and_wait
+
 YOUNG_SECONDS = 0.25
 QUIET_AFTER = 4  # collections in a row that freed nothing, before ticks only freeze
 PROBE_EVERY = 8  # while quiet, one tick in this many collects all the same
@@ -73,8 +75,7 @@ class ShortPauses:
         if self._after_collection in gc.callbacks:
             gc.callbacks.remove(self._after_collection)
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await cancel_and_wait([self._task])
             self._task = None
         gc.unfreeze()
         if self._was_enabled:

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cardhall.server import metrics
+from cardhall.server.stopping import cancel_and_wait
 from cardhall.store import ActionRow, Store, StoreUnavailableError, TableRow
 
 log = logging.getLogger(__name__)
@@ -77,8 +78,7 @@ class Committer:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await cancel_and_wait([self._task])
             self._task = None
 
     async def commit(self, rows: Sequence[ActionRow], fence: int | None = None) -> None:

@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from cardhall.server.stopping import cancel_and_wait
 from cardhall.store import Store
 
 log = logging.getLogger(__name__)
@@ -57,8 +58,7 @@ class StoreWatch:
             return
         if self._probing:
             await asyncio.wait({task}, timeout=STOP_WAIT)
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        await cancel_and_wait([task])
 
     async def _probe(self) -> None:
         delay = FIRST_DELAY

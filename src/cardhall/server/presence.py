@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from cardhall.server.protocol import ServerFrame, encode
+from cardhall.server.stopping import cancel_and_wait
 
 if TYPE_CHECKING:
     from cardhall.server.cluster.bus import Bus
@@ -172,8 +173,7 @@ class RedisPresence:
 
     async def stop(self) -> None:
         if self._writer is not None:
-            self._writer.cancel()
-            await asyncio.gather(self._writer, return_exceptions=True)
+            await cancel_and_wait([self._writer])
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.redis.delete(self._key), 2.0)  # (our people are gone at once)
         with contextlib.suppress(Exception):
