@@ -682,6 +682,38 @@ async def test_a_checkpoint_moves_the_log_into_the_database(tmp_path: Path) -> N
         await store.close()
 
 
+async def test_revision_0009_frees_the_tables_of_processes_without_a_lease_row(persistent_url: str) -> None:
+    """A table's ``node`` refers to ``nodes`` from revision 0009: a table that named a process with no
+    row (which the sweeps took to be free) comes through free, the others keep their process."""
+    engine = create_async_engine(persistent_url)
+
+    def revision_0008(sync: sa.Connection) -> None:
+        config = migrations_config()
+        config.attributes["connection"] = sync
+        command.upgrade(config, "0008")
+
+    async with engine.begin() as c:
+        await c.run_sync(revision_0008)
+        await c.execute(sa.text("INSERT INTO nodes VALUES ('known', 1e12)"))
+        for table_id, node in (("kept", "known"), ("freed", "ghost"), ("none", None)):
+            await c.execute(
+                sa.text(
+                    "INSERT INTO tables (id, game, rules_version, seed, settings, seats, status, created_at,"
+                    " node) VALUES (:id, 'hokm', '1', 3, '{}', '[]', 'playing', :at, :node)"
+                ),
+                {"id": table_id, "at": T0, "node": node},
+            )
+    await engine.dispose()
+
+    store = await open_store(persistent_url)
+    try:
+        nodes = {t: row.node for t in ("kept", "freed", "none") if (row := await store.table(t))}
+        assert nodes == {"kept": "known", "freed": None, "none": None}
+        assert sorted(await store.expired(10)) == ["freed", "none"]
+    finally:
+        await store.close()
+
+
 async def test_a_store_made_by_the_first_revision_migrates_with_its_rows(persistent_url: str) -> None:
     """Revision 0002 rebuilds the tables table on SQLite (a CHECK constraint changes): the actions, chat
     and play-again tables that refer to it come through, and the new status is accepted."""

@@ -31,7 +31,9 @@ Choices:
   is its maker's for no longer than its maker's lease runs (a table of a process cut off from the
   store right after making it is free once that lease runs out). A sweep every :data:`SWEEP_SECONDS`
   is a read (:meth:`~cardhall.store.Store.expired`), not a write, and takes (``claim``, one
-  ``UPDATE``) only when it found something.
+  ``UPDATE``) only when it found something. It reads by index only the tables of no process and of
+  processes whose lease ran out, however many tables the live ones hold (a table's ``node`` refers
+  to its process's lease row): read in full, every process's sweeps grew with the hall's tables.
 - A sweep takes at most :data:`CLAIM_LIMIT` tables at a time (``FOR UPDATE SKIP LOCKED``: the
   survivors of a dead process share its tables rather than queue on them), the tables that
   connections of this process are at first (``prefer``), then the oldest. It restores them from the
