@@ -56,17 +56,15 @@ async def test_a_task_that_never_ends_is_left_behind_after_the_bound_not_waited_
     assert await cancel_and_wait([task]) == []
 
 
-class SwallowingStore:
-    """A store whose renewal, cancelled, answers anyway once (the wait_for of 3.11)."""
+class SwallowsOnce:
+    """A store's call that, cancelled, answers anyway the first time (the wait_for of 3.11)."""
 
     def __init__(self) -> None:
-        self.renewals = 0
         self.swallowed = 0
-        self.renewing = asyncio.Event()
+        self.calling = asyncio.Event()  # (set while a call is under way)
 
-    async def renew(self, node: str, seconds: float) -> set[str]:
-        self.renewals += 1
-        self.renewing.set()
+    async def _call(self) -> None:
+        self.calling.set()
         try:
             await asyncio.sleep(0.2)
         except asyncio.CancelledError:
@@ -74,7 +72,19 @@ class SwallowingStore:
                 raise
             self.swallowed += 1
         finally:
-            self.renewing.clear()
+            self.calling.clear()
+
+
+class SwallowingStore(SwallowsOnce):
+    """A store whose renewal swallows its cancellation once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.renewals = 0
+
+    async def renew(self, node: str, seconds: float) -> set[str]:
+        self.renewals += 1
+        await self._call()
         return set()
 
     async def expired(self, limit: int) -> list[str]:
@@ -89,7 +99,7 @@ async def test_a_lease_keeper_whose_renewal_swallowed_its_cancellation_stops_all
 
     keeper = LeaseKeeper(cast(Store, store), "n0", adopt, lambda table: True, lease_seconds=0.2)
     await keeper.start()  # (its first renewal, then one every RENEW_SECONDS in a task)
-    while store.renewals < 2 or not store.renewing.is_set():
+    while store.renewals < 2 or not store.calling.is_set():
         await asyncio.sleep(0.01)
     await asyncio.wait_for(keeper.stop(), timeout=10)  # (the cancellation lands in the renewal)
     assert store.swallowed == 1
@@ -98,21 +108,11 @@ async def test_a_lease_keeper_whose_renewal_swallowed_its_cancellation_stops_all
     assert store.renewals == after  # (no renewal after the stop)
 
 
-class SwallowingAppends:
-    """A store whose append of actions, cancelled, answers anyway once."""
-
-    def __init__(self) -> None:
-        self.swallowed = 0
-        self.appending = asyncio.Event()
+class SwallowingAppends(SwallowsOnce):
+    """A store whose append of actions swallows its cancellation once."""
 
     async def append_actions(self, actions: Sequence[ActionRow], fences: object = None) -> None:
-        self.appending.set()
-        try:
-            await asyncio.sleep(0.2)
-        except asyncio.CancelledError:
-            if self.swallowed:
-                raise
-            self.swallowed += 1
+        await self._call()
 
 
 async def test_a_committer_whose_append_swallowed_its_cancellation_stops_all_the_same() -> None:
@@ -120,7 +120,7 @@ async def test_a_committer_whose_append_swallowed_its_cancellation_stops_all_the
     committer = Committer(cast(Store, store))
     committer.start()
     waiter = asyncio.create_task(committer.commit([ActionRow("t", 1, 0, 5)]))
-    await store.appending.wait()
+    await store.calling.wait()
     await asyncio.wait_for(committer.stop(), timeout=10)  # (the cancellation lands in the append)
     assert store.swallowed == 1
     await waiter  # (the append answered: its waiter was told so)

@@ -682,18 +682,19 @@ async def test_a_checkpoint_moves_the_log_into_the_database(tmp_path: Path) -> N
         await store.close()
 
 
+def upgrade_to(sync: sa.Connection, revision: str) -> None:
+    """Migrate the database on ``sync`` to ``revision`` of the store's migrations (not the head)."""
+    config = migrations_config()
+    config.attributes["connection"] = sync
+    command.upgrade(config, revision)
+
+
 async def test_revision_0009_frees_the_tables_of_processes_without_a_lease_row(persistent_url: str) -> None:
     """A table's ``node`` refers to ``nodes`` from revision 0009: a table that named a process with no
     row (which the sweeps took to be free) comes through free, the others keep their process."""
     engine = create_async_engine(persistent_url)
-
-    def revision_0008(sync: sa.Connection) -> None:
-        config = migrations_config()
-        config.attributes["connection"] = sync
-        command.upgrade(config, "0008")
-
     async with engine.begin() as c:
-        await c.run_sync(revision_0008)
+        await c.run_sync(upgrade_to, "0008")
         await c.execute(sa.text("INSERT INTO nodes VALUES ('known', 1e12)"))
         for table_id, node in (("kept", "known"), ("freed", "ghost"), ("none", None)):
             await c.execute(
@@ -718,14 +719,8 @@ async def test_a_store_made_by_the_first_revision_migrates_with_its_rows(persist
     """Revision 0002 rebuilds the tables table on SQLite (a CHECK constraint changes): the actions, chat
     and play-again tables that refer to it come through, and the new status is accepted."""
     engine = create_async_engine(persistent_url)
-
-    def first_revision(sync: sa.Connection) -> None:
-        config = migrations_config()
-        config.attributes["connection"] = sync
-        command.upgrade(config, "0001")
-
     async with engine.begin() as c:
-        await c.run_sync(first_revision)
+        await c.run_sync(upgrade_to, "0001")
         values = {"game": "hokm", "rules_version": "1", "seed": 3, "settings": "{}", "seats": "[]", "at": T0}
         for table_id, rematch_of in (("old", None), ("again", "old")):
             await c.execute(
