@@ -83,8 +83,7 @@ def play_until(page: Page, done: str, max_moves: int = 300, before_move: Any = N
     while True:
         page.wait_for_selector(", ".join((done, *PLAYABLE)))
         if page.locator(done).count():
-            page.set_viewport_size(DESKTOP)
-            return moves
+            break
         if before_move is not None and before_move(moves):
             continue
         size = PHONE if moves // 5 % 2 else DESKTOP
@@ -92,6 +91,8 @@ def play_until(page: Page, done: str, max_moves: int = 300, before_move: Any = N
             page.set_viewport_size(size)
         phase = page.get_attribute(".table-view", "data-phase")
         assert_controls_in_view(page, f"move {moves}, phase {phase}")
+        if page.locator(done).count():  # (it came meanwhile: a click now could be the next deal's move)
+            break
         for selector in PLAYABLE:
             target = page.locator(selector)
             if target.count():
@@ -102,6 +103,8 @@ def play_until(page: Page, done: str, max_moves: int = 300, before_move: Any = N
                     pass
                 break
         assert moves < max_moves
+    page.set_viewport_size(DESKTOP)
+    return moves
 
 
 LATIN = re.compile(r"[A-Za-z]")
