@@ -49,7 +49,7 @@ def test_a_person_gets_a_legal_hint_on_his_turn_and_the_match_is_not_rated() -> 
         with session(client, token) as s:
             s.send(type="join", table=table)
             frame = my_turn(s, table, s.until("table"))
-            assert s.error(type="hint", table=table, n=frame["n"] + 10_000)["code"] == "stale"  # (ahead of it)
+            assert s.error(type="hint", table=table, n=frame["n"] + 10_000)["code"] == "stale"
             s.send(type="hint", table=table, n=frame["n"], id="h")
             hint = answer(s)
             assert hint["ref"] == "h" and hint["table"] == table and hint["n"] >= frame["n"]
