@@ -1071,7 +1071,7 @@ class SqlStore(SocialSql, Store):
         without reading the others: every process sweeps four times a second, and comparing every
         unfinished table's node with the live ones cost PostgreSQL 1.5 ms at 10,000 tables and
         10.8 ms at 100,000 a sweep (``benchmarks/load.md``, thirteenth session)."""
-        lapsed = select(NODES.c.name).where(NODES.c.lease_until < literal_column(self._now))
+        lapsed = self._leasing().lapsed
         return TABLES.c.status.in_(UNFINISHED) & (TABLES.c.node.is_(None) | TABLES.c.node.in_(lapsed))
 
     def _lease(self, node: str, seconds: float) -> tuple[Insert, dict[str, Any]]:
