@@ -227,13 +227,17 @@ class Choice(msgspec.Struct):
     action: int
 
 
+NO_CHOICE = msgspec.Raw(b"[]")
+
+
 class Frame(msgspec.Struct):
-    """A server frame, as far as a load-generating person reads it (the rest is skipped unread)."""
+    """A server frame, as far as a load-generating person reads it (the rest is skipped unread; its
+    legal actions are kept unread until he acts on them: most frames are replaced by the next before)."""
 
     type: str
     n: int = -1
     status: str = ""
-    legal: list[Choice] = []
+    legal: msgspec.Raw = NO_CHOICE
     events: list[Seen] = []
 
 
@@ -251,6 +255,8 @@ class Person:
     ) -> None:
         self.table, self.seat, self.stats, self.window, self.send = table, seat, stats, window, send
         self.decode = msgspec.json.Decoder(Frame).decode  # the generator reads little, so it stays light
+        self.choices = msgspec.json.Decoder(list[Choice]).decode
+        self.act_prefix = f'{{"type":"act","table":{json.dumps(table)},"action":'  # (then action, n)
         self.rng = random.Random(f"{table}/{seat}")
         self.loop = asyncio.get_running_loop()
         self.newest = Frame("none")
@@ -259,7 +265,7 @@ class Person:
         self.turn_over = 0.0  # when the frame showing his own last action arrived (workload c)
         self.thinking: asyncio.TimerHandle | None = None
 
-    def read(self, text: str | bytes) -> None:
+    def read(self, text: str | bytes | memoryview) -> None:
         frame = self.decode(text)
         stats, window, seat = self.stats, self.window, self.seat
         if frame.type == "error":
@@ -276,7 +282,7 @@ class Person:
                 elif self.last_action and in_window:
                     stats["bot_delay"].append(now - self.last_action - PACE_MS / 1000)
                 self.last_action = now
-            if self.turn_over and frame.legal and not self.newest.legal and in_window:
+            if self.turn_over and frame.legal != NO_CHOICE and self.newest.legal == NO_CHOICE and in_window:
                 stats["wait"].append(now - self.turn_over)
                 self.turn_over = 0.0
             self.newest = frame
@@ -290,17 +296,22 @@ class Person:
                     stats["actions"] += 1
                 self.sent = None
         newest = self.newest
-        if newest.legal and self.sent is None and self.thinking is None and newest.status == "playing":
+        if (
+            newest.legal != NO_CHOICE
+            and self.sent is None
+            and self.thinking is None
+            and newest.status == "playing"
+        ):
             self.thinking = self.loop.call_later(self.rng.uniform(0.5, 1.5), self.decide)
 
     def decide(self) -> None:
         """After thinking: a random legal action of the newest frame."""
         self.thinking = None
         newest = self.newest
-        if newest.legal and self.sent is None and newest.status == "playing":
-            action = self.rng.choice(newest.legal).action
+        if newest.legal != NO_CHOICE and self.sent is None and newest.status == "playing":
+            action = self.rng.choice(self.choices(newest.legal)).action
             self.sent = (time.time(), newest.n)
-            self.send(loadclient.message(type="act", table=self.table, action=action, n=newest.n))
+            self.send(f'{self.act_prefix}{action},"n":{newest.n}}}')
 
     def stop(self) -> None:
         if self.thinking is not None:

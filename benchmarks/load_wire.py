@@ -52,7 +52,7 @@ def frame(opcode: int, payload: bytes) -> bytes:
 
 class LeanClient(asyncio.Protocol):
     """One connection to ``ws://host:port/ws``. ``on_open()`` runs when the handshake is done,
-    ``on_text(payload)`` with each text message's UTF-8 bytes, ``on_close()`` once when the
+    ``on_text(payload)`` with a view of each text message's UTF-8 bytes, ``on_close()`` once when the
     connection is gone; ``send_text`` sends a message."""
 
     def __init__(
@@ -60,7 +60,7 @@ class LeanClient(asyncio.Protocol):
         host: str,
         port: int,
         on_open: Callable[[], None],
-        on_text: Callable[[bytes], None],
+        on_text: Callable[[memoryview], None],
         on_close: Callable[[], None],
         path: str = "/ws",
     ) -> None:
@@ -69,7 +69,7 @@ class LeanClient(asyncio.Protocol):
         self._on_open, self._on_text, self._on_close = on_open, on_text, on_close
         self._buffer = bytearray()
         self._open = False
-        self._fragments: list[bytes] = []
+        self._fragments: list[memoryview] = []
         self.transport: asyncio.Transport | None = None
 
     # --- asyncio.Protocol ------------------------------------------------------------------------
@@ -84,23 +84,28 @@ class LeanClient(asyncio.Protocol):
         )
 
     def data_received(self, data: bytes) -> None:
-        buffer = self._buffer
-        buffer += data
-        if not self._open and not self._handshake():
-            return
-        at, end = 0, len(buffer)
-        while (extent := frame_extent(buffer, at)) is not None:
+        if self._buffer or not self._open:
+            # (the handshake's answer, or a frame an earlier read began: go on from what is kept)
+            self._buffer += data
+            if not self._open and not self._handshake():
+                return
+            data = bytes(self._buffer)
+            self._buffer.clear()
+        # Most reads are whole frames: each payload is a view of the bytes read, never copied.
+        view, at, end = memoryview(data), 0, len(data)
+        while (extent := frame_extent(data, at)) is not None:
             head, length = extent
-            if buffer[at + 1] & 0x80:
+            if data[at + 1] & 0x80:
                 raise ConnectionError("the server sent a masked frame")
             if end - at < head + length:
                 break
-            first, payload = buffer[at], bytes(buffer[at + head : at + head + length])
+            first = data[at]
             at += head + length
-            self._frame(first, payload)
+            self._frame(first, view[at - length : at])
             if self.transport is None or self.transport.is_closing():
                 return
-        del buffer[:at]
+        if at < end:
+            self._buffer += view[at:]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.transport = None
@@ -135,19 +140,19 @@ class LeanClient(asyncio.Protocol):
         self._on_open()
         return True
 
-    def _frame(self, first: int, payload: bytes) -> None:
+    def _frame(self, first: int, payload: memoryview) -> None:
         opcode, fin = first & 0x0F, first & 0x80
         if opcode in (TEXT, BINARY, CONTINUATION):
             if not fin or self._fragments:
                 self._fragments.append(payload)
                 if not fin:
                     return
-                payload = b"".join(self._fragments)
+                payload = memoryview(b"".join(self._fragments))
                 self._fragments.clear()
             self._on_text(payload)
         elif opcode == PING:
             assert self.transport is not None
-            self.transport.write(frame(PONG, payload))
+            self.transport.write(frame(PONG, bytes(payload)))
         elif opcode == CLOSE:
             self.close()
 
@@ -155,7 +160,7 @@ class LeanClient(asyncio.Protocol):
 async def open_lean(
     host: str,
     port: int,
-    on_text: Callable[[bytes], None],
+    on_text: Callable[[memoryview], None],
     on_open: Callable[[LeanClient], None],
     on_close: Callable[[], None],
 ) -> LeanClient:
