@@ -39,9 +39,9 @@ def parse_level(text: str) -> tuple[int, int]:
 def one_run(servers: int, people: int, workload: str, warmup: float, seconds: float) -> dict[str, Any]:
     """One level's run on services of its own, started for it and stopped after."""
     with postgres_server() as pg, redis_server() as redis:
-        return load.run_level(
-            people, workload, warmup, seconds, 1, pg.create_database(), servers=servers, redis=redis.url
-        )
+        # (run_level makes a fresh database of its own on the server this URL names)
+        server = pg.url("postgres")
+        return load.run_level(people, workload, warmup, seconds, 1, server, servers=servers, redis=redis.url)
 
 
 def summary(
