@@ -36,12 +36,29 @@ def parse_level(text: str) -> tuple[int, int]:
     return int(servers), int(people)
 
 
-def one_run(servers: int, people: int, workload: str, warmup: float, seconds: float) -> dict[str, Any]:
+def one_run(
+    servers: int,
+    people: int,
+    workload: str,
+    warmup: float,
+    seconds: float,
+    generator_tick: float = load.GENERATOR_TICK,
+) -> dict[str, Any]:
     """One level's run on services of its own, started for it and stopped after."""
     with postgres_server() as pg, redis_server() as redis:
         # (run_level makes a fresh database of its own on the server this URL names)
         server = pg.url("postgres")
-        return load.run_level(people, workload, warmup, seconds, 1, server, servers=servers, redis=redis.url)
+        return load.run_level(
+            people,
+            workload,
+            warmup,
+            seconds,
+            1,
+            server,
+            servers=servers,
+            redis=redis.url,
+            generator_tick=generator_tick,
+        )
 
 
 def summary(
@@ -76,14 +93,24 @@ def main() -> int:
     parser.add_argument("--workload", choices=("a", "b"), default="b")
     parser.add_argument("--warmup", type=float, default=20)
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument(
+        "--generator-tick",
+        type=float,
+        default=load.GENERATOR_TICK * 1000,
+        help="milliseconds: the load generator wakes at most once in this long (load.py's option)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.generator_tick < 0:
+        parser.error(f"--generator-tick is 0 milliseconds or more, not {args.generator_tick}")
     load.raise_open_files()
     runs = []
     for round_ in range(1, args.rounds + 1):
         for servers, people in args.level:
             began = time.strftime("%H:%M:%S")
-            row = one_run(servers, people, args.workload, args.warmup, args.seconds)
+            row = one_run(
+                servers, people, args.workload, args.warmup, args.seconds, args.generator_tick / 1000
+            )
             runs.append(row)
             print(
                 f"round {round_} {began}  N = {servers}  {people:>6} people  p99 {row['p99_ms']:>7} ms"

@@ -388,6 +388,22 @@ async def lean_person(
         client.close()
 
 
+GENERATOR_TICK = 0.001  # seconds: a load generator's loop wakes at most once in this long
+
+
+async def wake_once_a_tick(tick: float) -> None:
+    """Keep this event loop from waking more often than once a ``tick``: each turn of the loop sleeps
+    out what is left of its tick, and the next turn then reads every socket that became readable
+    meanwhile, and runs every timer that fell due, in one go. Forever (cancel it)."""
+    began = time.monotonic()
+    while True:
+        rest = tick - (time.monotonic() - began)
+        if rest > 0:
+            time.sleep(rest)  # (the whole loop: that is the point)
+        began = time.monotonic()
+        await asyncio.sleep(0)  # (one turn of the loop: its I/O polled without waiting)
+
+
 def client_process(
     ports: list[int],
     people: list[tuple[str, int, str, int]],
@@ -397,6 +413,7 @@ def client_process(
     pings: bool = False,
     lean: bool = True,
     collect: bool = False,
+    tick: float = GENERATOR_TICK,
 ) -> None:
     raise_open_files()
     with contextlib.suppress(ImportError):
@@ -453,7 +470,10 @@ def client_process(
         gc.enable()
 
     async def both() -> None:
+        ticks = asyncio.create_task(wake_once_a_tick(tick)) if tick > 0 else None
         await asyncio.gather(main(), watch_cpu())
+        if ticks is not None:
+            ticks.cancel()
 
     asyncio.run(both())
     stats["cpu"] = time.process_time() - (cpu_at_window[0] if cpu_at_window else started)
@@ -479,6 +499,7 @@ def run_level(
     client_pings: bool = False,
     lean: bool = True,
     generators_collect: bool = False,
+    generator_tick: float = GENERATOR_TICK,
 ) -> dict[str, Any]:
     # --spread: the people arrive over that many seconds (the tables' hands out of step).
     arrivals = players / spread if spread else ARRIVALS
@@ -517,7 +538,7 @@ def run_level(
             for k, group in enumerate(by_table.values()):
                 shares[k % clients].extend(group)
             context = multiprocessing.get_context("spawn")
-            options = (client_pings, lean, generators_collect)
+            options = (client_pings, lean, generators_collect, generator_tick)
             procs = [
                 context.Process(
                     target=client_process, args=(ports, s, arrivals / clients, window, queue, *options)
@@ -603,6 +624,7 @@ def run_level(
         "clients_cpu_pct": round(100 * sum(r["cpu"] for r in results) / seconds, 1),
         "clients_gc_max_ms": round(1000 * max((x for r in results for x in r["gc_pauses"]), default=0), 1),
         "clients_gc_ms": round(1000 * sum(x for r in results for x in r["gc_pauses"]), 1),
+        "generator_tick_ms": generator_tick * 1000,
         "steal_pct": round(100 * stolen / seconds, 1),  # (of one core, the machine's cores summed)
         "server_cpu_ms_per_action": round(1000 * server_cpu / actions, 2) if actions else None,
         **{f"{k}_per_action": round(v / actions, 2) if actions else None for k, v in services.items()},
@@ -724,6 +746,13 @@ def main() -> int:
         help="the load generators collect garbage in the window (as before 2026-12-06's twelfth session)",
     )
     parser.add_argument(
+        "--generator-tick",
+        type=float,
+        default=GENERATOR_TICK * 1000,
+        help="milliseconds: a load generator wakes at most once in this long (0: for every frame, as"
+        " before 2026-12-06's fifteenth session)",
+    )
+    parser.add_argument(
         "--timeline", action="store_true", help="print each second's p50 and worst latency (stderr)"
     )
     parser.add_argument("--json", action="store_true")
@@ -736,6 +765,8 @@ def main() -> int:
         SERVER_ENV["PYTHONPATH"] = os.pathsep.join(paths)
     if args.client_pings and args.client == "lean":
         parser.error("--client-pings needs --client websockets (the lean client sends no pings)")
+    if args.generator_tick < 0:
+        parser.error(f"--generator-tick is 0 milliseconds or more, not {args.generator_tick}")
     if args.servers > 1 and not (args.redis and args.db.startswith("postgresql")):
         parser.error("--servers N > 1 needs --db postgresql+asyncpg://... and --redis redis://...")
     raise_open_files()
@@ -761,6 +792,7 @@ def main() -> int:
             args.client_pings,
             args.client == "lean",
             args.generators_collect,
+            args.generator_tick / 1000,
         )
         rows.append(row)
         if not args.json and args.workload == "c":

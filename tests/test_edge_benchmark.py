@@ -34,6 +34,7 @@ def test_levels_run_in_turn_and_each_counts_the_runs_it_held() -> None:
         pytest.skip("needs PostgreSQL and Redis (apt-get install postgresql redis-server)")
     command = [sys.executable, str(BENCHMARKS / "edge.py"), "--level", "1:8", "--level", "2:8"]
     command += ["--rounds", "2", "--warmup", "1", "--seconds", "4", "--limit-ms", "100000", "--json"]
+    command += ["--generator-tick", "2"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
@@ -41,3 +42,17 @@ def test_levels_run_in_turn_and_each_counts_the_runs_it_held() -> None:
     for level in report["levels"]:
         assert level["runs"] == 2 and level["held"] == 2 and len(level["p99_ms"]) == 2
     assert all(r["person_actions_per_s"] > 0 and r["errors"] == 0 for r in report["runs"])
+    assert all(r["generator_tick_ms"] == 2 for r in report["runs"])
+
+
+def test_a_negative_generator_tick_is_refused_by_name() -> None:
+    for script in ("edge.py", "load.py"):
+        command = [sys.executable, str(BENCHMARKS / script), "--generator-tick", "-1"]
+        done = subprocess.run(
+            command + (["--level", "1:8"] if script == "edge.py" else []),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 2 and "--generator-tick is 0 milliseconds or more, not -1" in done.stderr
