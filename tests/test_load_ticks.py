@@ -76,7 +76,7 @@ def test_what_arrives_between_two_wakes_is_read_at_the_next_all_of_it() -> None:
     async def main() -> tuple[Reader, float]:
         loop = asyncio.get_running_loop()
         reader = Reader(4 * messages)
-        await loop.connect_accepted_socket(lambda: reader, mine)
+        transport, _ = await loop.connect_accepted_socket(lambda: reader, mine)
         ticks = asyncio.create_task(load.wake_once_a_tick(tick))
         began = time.monotonic()
         writer = threading.Thread(target=write)
@@ -85,6 +85,8 @@ def test_what_arrives_between_two_wakes_is_read_at_the_next_all_of_it() -> None:
         elapsed = time.monotonic() - began
         ticks.cancel()
         writer.join()
+        transport.close()  # (uvloop's close of the loop waits for its transports)
+        await asyncio.sleep(0)
         return reader, elapsed
 
     try:
