@@ -93,16 +93,9 @@ def main() -> int:
     parser.add_argument("--workload", choices=("a", "b"), default="b")
     parser.add_argument("--warmup", type=float, default=20)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument(
-        "--generator-tick",
-        type=float,
-        default=load.GENERATOR_TICK * 1000,
-        help="milliseconds: the load generator wakes at most once in this long (load.py's option)",
-    )
+    load.add_generator_tick(parser)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if args.generator_tick < 0:
-        parser.error(f"--generator-tick is 0 milliseconds or more, not {args.generator_tick}")
     load.raise_open_files()
     runs = []
     for round_ in range(1, args.rounds + 1):

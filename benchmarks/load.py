@@ -399,6 +399,24 @@ async def lean_person(
 GENERATOR_TICK = 0.001  # seconds: a load generator's loop wakes at most once in this long
 
 
+def add_generator_tick(parser: argparse.ArgumentParser) -> None:
+    """The ``--generator-tick`` option (milliseconds, 0 or more), as ``load.py`` and ``edge.py`` take it."""
+
+    def milliseconds(text: str) -> float:
+        tick = float(text)
+        if tick < 0:
+            raise argparse.ArgumentTypeError(f"--generator-tick is 0 milliseconds or more, not {text}")
+        return tick
+
+    parser.add_argument(
+        "--generator-tick",
+        type=milliseconds,
+        default=GENERATOR_TICK * 1000,
+        help="milliseconds: a load generator wakes at most once in this long (0: for every frame, as"
+        " before 2026-12-06's fifteenth session)",
+    )
+
+
 async def wake_once_a_tick(tick: float) -> None:
     """Keep this event loop from waking more often than once a ``tick``: each turn of the loop sleeps
     out what is left of its tick, and the next turn then reads every socket that became readable
@@ -753,13 +771,7 @@ def main() -> int:
         action="store_true",
         help="the load generators collect garbage in the window (as before 2026-12-06's twelfth session)",
     )
-    parser.add_argument(
-        "--generator-tick",
-        type=float,
-        default=GENERATOR_TICK * 1000,
-        help="milliseconds: a load generator wakes at most once in this long (0: for every frame, as"
-        " before 2026-12-06's fifteenth session)",
-    )
+    add_generator_tick(parser)
     parser.add_argument(
         "--timeline", action="store_true", help="print each second's p50 and worst latency (stderr)"
     )
@@ -773,8 +785,6 @@ def main() -> int:
         SERVER_ENV["PYTHONPATH"] = os.pathsep.join(paths)
     if args.client_pings and args.client == "lean":
         parser.error("--client-pings needs --client websockets (the lean client sends no pings)")
-    if args.generator_tick < 0:
-        parser.error(f"--generator-tick is 0 milliseconds or more, not {args.generator_tick}")
     if args.servers > 1 and not (args.redis and args.db.startswith("postgresql")):
         parser.error("--servers N > 1 needs --db postgresql+asyncpg://... and --redis redis://...")
     raise_open_files()
