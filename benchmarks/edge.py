@@ -101,9 +101,7 @@ def main() -> int:
     for round_ in range(1, args.rounds + 1):
         for servers, people in args.level:
             began = time.strftime("%H:%M:%S")
-            row = one_run(
-                servers, people, args.workload, args.warmup, args.seconds, args.generator_tick / 1000
-            )
+            row = one_run(servers, people, args.workload, args.warmup, args.seconds, args.generator_tick)
             runs.append(row)
             print(
                 f"round {round_} {began}  N = {servers}  {people:>6} people  p99 {row['p99_ms']:>7} ms"

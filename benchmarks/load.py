@@ -400,18 +400,19 @@ GENERATOR_TICK = 0.001  # seconds: a load generator's loop wakes at most once in
 
 
 def add_generator_tick(parser: argparse.ArgumentParser) -> None:
-    """The ``--generator-tick`` option (milliseconds, 0 or more), as ``load.py`` and ``edge.py`` take it."""
+    """The ``--generator-tick`` option, as ``load.py`` and ``edge.py`` take it: given in milliseconds
+    (0 or more), parsed to seconds."""
 
-    def milliseconds(text: str) -> float:
+    def seconds(text: str) -> float:
         tick = float(text)
         if tick < 0:
             raise argparse.ArgumentTypeError(f"--generator-tick is 0 milliseconds or more, not {text}")
-        return tick
+        return tick / 1000
 
     parser.add_argument(
         "--generator-tick",
-        type=milliseconds,
-        default=GENERATOR_TICK * 1000,
+        type=seconds,
+        default=GENERATOR_TICK,
         help="milliseconds: a load generator wakes at most once in this long (0: for every frame, as"
         " before 2026-12-06's fifteenth session)",
     )
@@ -810,7 +811,7 @@ def main() -> int:
             args.client_pings,
             args.client == "lean",
             args.generators_collect,
-            args.generator_tick / 1000,
+            args.generator_tick,
         )
         rows.append(row)
         if not args.json and args.workload == "c":
