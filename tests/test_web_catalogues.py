@@ -35,3 +35,25 @@ def test_every_key_a_module_asks_for_by_name_is_in_the_catalogues() -> None:
         asked |= set(re.findall(r'\bt\("([^"]+)"', module.read_text("utf-8")))
     assert len(asked) > 200
     assert not asked - set(EN), sorted(asked - set(EN))
+
+
+# "{count} matches", "{count} hands won": a count followed by an English plural noun.
+COUNTED_PLURAL = re.compile(r"\{count\}(?: \w+)*? (?:\w+s|people)\b")
+
+
+def test_a_text_about_a_number_of_things_has_its_singular_form() -> None:
+    """"1 matches" (issue 46, D23): each text that counts things names them in the singular too
+    (``key#one``, chosen by the browser's CLDR plural rules), and only texts that count have one."""
+    missing = [k for k, text in EN.items() if "#" not in k and COUNTED_PLURAL.search(text) and f"{k}#one" not in EN]
+    assert not missing, missing
+    forms = [k for k in EN if "#" in k]
+    assert len(forms) >= 15
+    stray = [k for k in forms if k.split("#")[0] not in EN or "{count}" not in EN[k] or k.split("#")[1] != "one"]
+    assert not stray, stray
+
+
+def test_counts_are_all_named_count() -> None:
+    """The plural form is chosen by ``count``: a text that counts by another name would never get it."""
+    for k, text in EN.items():
+        for name in re.findall(r"\{(\w+)\} (?:\w+ )?(?:matches|cards|tricks|hands|lines|chips|events)\b", text):
+            assert name == "count", (k, text)

@@ -218,7 +218,7 @@ def test_hokm_on_a_phone_shows_tricks_against_the_contract_and_who_played_each_c
             with contextlib.suppress(Error):
                 target.first.click(timeout=2_000)
     facts = [f for f in page.locator(".seat .facts").all_inner_texts() if f]
-    assert facts and all(re.search(r"\d+ of \d+ tricks", f) for f in facts), facts
+    assert facts and all(re.search(r"\d+ tricks? of \d+ bid", f) for f in facts), facts
     # each card on the felt is named for its player, the leader marked
     names = page.locator(".felt .played small")
     assert names.count() >= 1 and all(n.is_visible() for n in names.all())

@@ -28,13 +28,31 @@ export function has(key) {
   return key in messages || key in fallback;
 }
 
-/** The text of `key`, its {placeholders} filled from `vars` (numbers in the language's digits). */
+/** The text of `key`, its {placeholders} filled from `vars` (numbers in the language's digits). A text
+ * about a number of things (`vars.count`) takes the form the language's plural rules (CLDR, through the
+ * browser's `Intl.PluralRules`) choose for it: `key#one` for "1 match", `key` itself otherwise. */
 export function t(key, vars = {}) {
-  const text = messages[key] ?? fallback[key] ?? key;
+  const text = pick(key, vars.count) ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => {
     const value = vars[name];
     return typeof value === "number" ? num(value) : String(value ?? "");
   });
+}
+
+function pick(key, count) {
+  if (typeof count === "number") {
+    const form = `${key}#${plurals().select(count)}`;
+    if (form in messages) return messages[form];
+    // (a text this language has gets its own other form, never English's "one")
+    if (!(key in messages) && form in fallback) return fallback[form];
+  }
+  return messages[key] ?? fallback[key];
+}
+
+let rules = null;
+function plurals() {
+  if (!rules || rules.resolvedOptions().locale.split("-")[0] !== lang) rules = new Intl.PluralRules(lang);
+  return rules;
 }
 
 export function num(value) {

@@ -60,7 +60,7 @@ function ratings(data) {
         game: gameTitle(r.game),
         pool: t(`leaderboard.pool_${r.pool}`),
         rating: num(round(r.rating)),
-        games: num(r.games),
+        count: r.games,
       });
       return h(
         "li",
@@ -86,7 +86,7 @@ function totals(data) {
           "tr",
           {},
           h("th", { scope: "row", text: gameTitle(x.game) }),
-          h("td", { text: t("profile.matches_won", { matches: num(x.matches), wins: num(round(x.wins)) }) }),
+          h("td", { text: t("profile.matches_won", { count: x.matches, wins: round(x.wins) }) }),
         ),
       ),
     ),

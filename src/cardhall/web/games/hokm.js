@@ -42,7 +42,7 @@ export const hokm = {
     if (o.phase === "play" || o.phase === "over") {
       facts.push(
         bid !== null
-          ? t("hokm.tricks_of", { taken: o.tricks_won[seat], contract: Number(bid) })
+          ? t("hokm.tricks_of", { count: o.tricks_won[seat], contract: Number(bid) })
           : t("seat.tricks", { count: o.tricks_won[seat] }),
       );
     } else if (bid !== null) facts.push(t("hokm.bid", { contract: contractText(bid) }));

@@ -34,7 +34,7 @@ export function line(view, e) {
     case "match_over":
       return t("ev.match_over", { winners: people(e.winners) });
     case "widow":
-      return t("ev.widow", { who: who(e.seat), size: e.size });
+      return t("ev.widow", { who: who(e.seat), count: e.size });
     case "knock":
       return t("ev.knock", { who: who(e.knocker ?? e.seat) });
     case "svara":
