@@ -42,7 +42,7 @@ COUNTED_PLURAL = re.compile(r"\{count\}(?: \w+)*? (?:\w+s|people)\b")
 
 
 def test_a_text_about_a_number_of_things_has_its_singular_form() -> None:
-    """"1 matches" (issue 46, D23): each text that counts things names them in the singular too
+    """A count of "1 matches" (issue 46, D23): each text that counts things names them in the singular too
     (``key#one``, chosen by the browser's CLDR plural rules), and only texts that count have one."""
     counting = [k for k, text in EN.items() if "#" not in k and COUNTED_PLURAL.search(text)]
     missing = [k for k in counting if f"{k}#one" not in EN]
