@@ -10,6 +10,12 @@ own (:mod:`cardhall.bot_tier`).
 ``--no-rate-limits`` lifts the rates per person and per address (:mod:`cardhall.server.rates`), for a
 load test whose players all come from one address; the per-connection flood limit stays.
 
+Behind a reverse proxy, ``--trusted-proxy ADDRESS`` (an IP address or a network, as many as there are
+proxies) names the proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` the server believes: a
+request from one of them counts against its client's address, every other request against the address
+it comes from. None is trusted by default (uvicorn's own default, 127.0.0.1, let any process on the
+machine pick the address it is counted under).
+
 Many processes (:mod:`cardhall.server.cluster`): ``--redis URL`` makes this process one of a hall on
 PostgreSQL and Redis (on any number of machines, behind any TCP load balancer); ``--workers N`` runs N
 such processes on this machine and port (:mod:`cardhall.server.workers`). Both refuse SQLite: it is one
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
+import ipaddress
 import signal
 import socket
 
@@ -62,6 +69,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         raise CardhallError(f"--review-budget must be 1..100000, got {args.review_budget}")
     if args.workers < 1:
         raise CardhallError(f"--workers must be at least 1, got {args.workers}")
+    trusted = [_proxy(text) for text in args.trusted_proxy]
     many = args.workers > 1 or args.redis is not None
     if many and not args.db.startswith(("postgresql", "postgres")):
         raise CardhallError(
@@ -126,6 +134,9 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         ws_max_size=transport.WS_MAX_SIZE,
         ws_per_message_deflate=False,
         log_level="warning",
+        # X-Forwarded-For is read only from the proxies the operator named (none: not at all).
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or None,
         # A stopping server waits this long for its connections to close, then closes them: a
         # rolling restart never waits without bound.
         timeout_graceful_shutdown=10,
@@ -163,7 +174,19 @@ def _worker_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--admin-token-file", args.admin_token_file]
     if args.no_rate_limits:
         argv.append("--no-rate-limits")
+    for proxy in args.trusted_proxy:
+        argv += ["--trusted-proxy", proxy]
     return argv
+
+
+def _proxy(text: str) -> str:
+    """A ``--trusted-proxy``: an IP address or network, as uvicorn reads it; refused naming it otherwise."""
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise CardhallError(
+            f"--trusted-proxy must be an IP address or network (127.0.0.1, 10.0.0.0/8), got {text!r}"
+        ) from None
 
 
 def _public_url(url: str) -> str:
@@ -222,6 +245,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=1,
         metavar="N",
         help="N processes on this port (SO_REUSEPORT); more than 1 needs --redis and PostgreSQL",
+    )
+    v.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (IP address or network) whose X-Forwarded-For gives the client's address; "
+        "repeat for several (default: none, every request counts as the address it comes from)",
     )
     v.add_argument("--node", help="this process's name in the hall (default: host, pid and a random part)")
     v.add_argument("--reuse-port", action="store_true", help="bind with SO_REUSEPORT (what --workers does)")

@@ -131,14 +131,18 @@ def query_int(request: Request, name: str, default: int, low: int, high: int) ->
 
 def operator(request: Request) -> None:
     """Refuse a request without the admin token as its bearer (``not_authenticated`` without a bearer
-    at all, ``not_admin`` with another token or on a server without an admin token)."""
+    at all, ``not_admin`` with another token or on a server without an admin token, ``rate_limited``
+    from an address whose wrong tokens are beyond their rate)."""
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ProtocolError("not_authenticated", "send Authorization: Bearer <the admin token>")
-    expected = context(request).admin_token
+    ctx = context(request)
+    ctx.limiter.may_try_admin(address(request))  # (guessing is slowed per address: 429 beyond)
+    expected = ctx.admin_token
     if expected is None:
         raise ProtocolError("not_admin", "this server has no admin token (cardhall serve --admin-token-file)")
     # Compared in constant time: the time of a refusal tells nothing of the token.
     if not hmac.compare_digest(token.strip().encode(), expected.encode()):
+        ctx.limiter.admin_failed(address(request))
         raise ProtocolError("not_admin", "this is not the server's admin token")

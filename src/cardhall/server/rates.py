@@ -16,9 +16,13 @@ Choices:
   idle for the time a whole burst takes to refill are dropped (checked oldest first, at each request),
   and at most :data:`MAX_KEYS` buckets are kept per limit (beyond that the oldest is dropped: it
   starts full again, which gives a client at most one more burst).
-- An address is the client's IP address as the ASGI server reports it (uvicorn resolves
-  ``X-Forwarded-For`` only from the proxies it trusts, 127.0.0.1 by default); an IPv6 address counts
-  by its /64 network, which one client usually holds whole.
+- An address is the client's IP address as the ASGI server reports it: the connection's own, unless it
+  comes from a proxy the operator named (``cardhall serve --trusted-proxy``), whose ``X-Forwarded-For``
+  is read then (none is trusted by default: uvicorn's own default, 127.0.0.1, let any process on the
+  machine split the buckets by sending the header); an IPv6 address counts by its /64 network, which
+  one client usually holds whole.
+- Guesses of the operator's token are counted per address (:data:`ADMIN_FAILURES_PER_ADDRESS`): a
+  few, then one a minute; beyond, 429 even for the right token from that address.
 - The defaults (:class:`Limits`) are meant for a public server: generous for people, who create one
   player per browser and one table at a time and send a message a second or so, and tight for scripts.
   ``cardhall serve --no-rate-limits`` lifts the rates (a load test on loopback); tests set their own.
@@ -79,6 +83,7 @@ REPORTS_PER_PLAYER: Final = Rate(1 / 30, 5)
 SIGNIN_FAILURES_PER_NAME: Final = Rate(1 / 60, 5)
 SIGNIN_FAILURES_PER_ADDRESS: Final = Rate(1 / 6, 20)
 ACCOUNTS_PER_ADDRESS: Final = Rate(1 / 60, 10)  # guests made accounts (each hashes a password)
+ADMIN_FAILURES_PER_ADDRESS: Final = Rate(1 / 60, 10)  # wrong admin tokens (cardhall admin: the operator)
 WAITING_TABLES_PER_PLAYER: Final = 5  # waiting tables one player created, at once
 # Waiting or playing tables one player created, at once: each match is bounded (bounds.py), and this
 # bounds how many a guest keeps going (quick plays he left, which stand-ins play to the end).
@@ -103,6 +108,7 @@ class Limits:
     signin_failures_per_name: Rate | None = SIGNIN_FAILURES_PER_NAME
     signin_failures_per_address: Rate | None = SIGNIN_FAILURES_PER_ADDRESS
     accounts_per_address: Rate | None = ACCOUNTS_PER_ADDRESS
+    admin_failures_per_address: Rate | None = ADMIN_FAILURES_PER_ADDRESS
     waiting_tables_per_player: int | None = WAITING_TABLES_PER_PLAYER
     unfinished_tables_per_player: int | None = UNFINISHED_TABLES_PER_PLAYER
 
@@ -123,6 +129,7 @@ class Limits:
             signin_failures_per_name=None,
             signin_failures_per_address=None,
             accounts_per_address=None,
+            admin_failures_per_address=None,
         )
 
     def unpaced(self) -> Limits:
@@ -233,6 +240,9 @@ class Limiter:
             lim.signin_failures_per_address, "failed sign-ins from one address"
         )
         self.accounts_per_address = buckets(lim.accounts_per_address, "new accounts from one address")
+        self.admin_failures_per_address = buckets(
+            lim.admin_failures_per_address, "wrong admin tokens from one address"
+        )
 
     def _pass(self, checks: Sequence[tuple[Buckets | None, Hashable]], ref: int | str | None) -> None:
         """Take a token from every bucket of ``checks``, or from none and raise :class:`RateLimited`
@@ -300,6 +310,19 @@ class Limiter:
     def new_account(self, address: str | None) -> None:
         self._pass([(self.accounts_per_address, address_key(address))], None)
 
+    def may_try_admin(self, address: str | None) -> None:
+        """Refuse (:class:`RateLimited`) an admin request from ``address`` while its wrong tokens are
+        beyond their rate; takes nothing (only a wrong token does: :meth:`admin_failed`)."""
+        b = self.admin_failures_per_address
+        if b is not None:
+            tokens = b.tokens(address_key(address), self.clock())
+            if tokens < 1:
+                raise RateLimited(f"too many {b.what}: at most {b.rate.describe()}", b.wait(tokens))
+
+    def admin_failed(self, address: str | None) -> None:
+        if self.admin_failures_per_address is not None:
+            self.admin_failures_per_address.take(address_key(address), self.clock())
+
     def keys(self) -> int:
         """How many buckets are kept now, over every limit (memory stays bounded: see the module)."""
         every = (
@@ -315,5 +338,6 @@ class Limiter:
             self.signin_failures_per_name,
             self.signin_failures_per_address,
             self.accounts_per_address,
+            self.admin_failures_per_address,
         )
         return sum(len(b) for b in every if b is not None)
