@@ -2,10 +2,11 @@
 
 - ``GET /healthz/live``: 200 while the process serves at all (its event loop answers): restart it
   when this fails.
-- ``GET /healthz/ready``: 200 when it should be sent players: its store answers a read, and (many
-  processes) its bus is up; 503 otherwise. Both answer JSON: ``status`` (``alive``, ``ready`` or
-  ``not_ready``), ``node`` (this process's name in the hall, null on one process), ``tables`` (held
-  here), ``paused`` (tables waiting for the store) and, when not ready, ``problems``. A load balancer
+- ``GET /healthz/ready``: 200 when it should be sent players: its store answers a read and knows of no
+  problem (an SQLite file deleted under it), and (many processes) its bus is up; 503 otherwise. Both
+  answer JSON: ``status`` (``alive``, ``ready`` or ``not_ready``), ``node`` (this process's name in
+  the hall, null on one process), ``tables`` (held here), ``paused`` (tables waiting for the store)
+  and, when not ready, ``problems``. A load balancer
   takes a process that is not ready out of rotation; its players are reconnected elsewhere by their
   clients.
 - ``GET /metrics``: Prometheus' text format (:mod:`cardhall.server.metrics`).
@@ -57,6 +58,7 @@ async def ready(request: Request) -> Response:
         await asyncio.wait_for(ctx.store.table(""), STORE_CHECK_SECONDS)
     except Exception as e:
         problems.append(f"the store does not answer: {type(e).__name__}: {e}")
+    problems.extend(ctx.store.problems())
     if ctx.cluster is not None and not ctx.cluster.bus.up:
         problems.append("the bus (Redis) is down")
     if problems:

@@ -65,6 +65,11 @@ class Store(ABC):
         """Housekeeping a long-running server asks for now and then, off the path of any commit
         (SQLite: copy the write-ahead log into the database). Nothing by default."""
 
+    def problems(self) -> list[str]:
+        """What keeps the store from storing that a read would not show (SQLite: its file deleted or
+        replaced under the server); none by default. The readiness route reports them."""
+        return []
+
     # --- players -------------------------------------------------------------------------------
 
     @abstractmethod

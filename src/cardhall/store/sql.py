@@ -116,6 +116,7 @@ from cardhall.store.rows import (
 )
 from cardhall.store.social import SocialSql, social_tables
 from cardhall.store.sqlite_append import SqliteAppender, sqlite_pragmas
+from cardhall.store.sqlite_file import WAL_LIMIT_BYTES, SqliteFile
 
 log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")
@@ -428,14 +429,17 @@ async def open_store(url: str, *, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS)
         for worker in _sqlite_workers() - workers:
             await asyncio.to_thread(worker.join, 5)
         raise error(_reason(e)) from e
-    appender = None
+    appender = file = None
     if backend == "sqlite" and not memory and parsed.database:
-        appender = SqliteAppender(parsed.database, busy_timeout_ms, shown)
+        file = SqliteFile(parsed.database)
+        appender = SqliteAppender(parsed.database, busy_timeout_ms, shown, file)
     postgres_appender = None
     if backend == "postgresql":
         _, connect_args = engine.dialect.create_connect_args(engine.url)
         postgres_appender = PostgresAppender({**connect_args, **options["connect_args"]}, shown)
-    return SqlStore(engine, shown, memory=memory, appender=appender, postgres_appender=postgres_appender)
+    return SqlStore(
+        engine, shown, memory=memory, appender=appender, postgres_appender=postgres_appender, file=file
+    )
 
 
 # --- the store -----------------------------------------------------------------------------------
@@ -574,8 +578,10 @@ class SqlStore(SocialSql, Store):
         memory: bool = False,
         appender: SqliteAppender | None = None,
         postgres_appender: PostgresAppender | None = None,
+        file: SqliteFile | None = None,
     ) -> None:
         self.engine = engine
+        self.file = file  # an SQLite file's (None: PostgreSQL, or memory): checked at every use
         self.url = url  # without its password
         self.sqlite = engine.dialect.name == "sqlite"
         lock = asyncio.Lock()
@@ -601,14 +607,26 @@ class SqlStore(SocialSql, Store):
 
     async def checkpoint(self) -> None:
         """SQLite file: copy the write-ahead log into the database, without waiting for (or holding up)
-        a writer (``PASSIVE``)."""
-        if not self.sqlite or self._read_lock is not None:  # PostgreSQL, or one shared memory database
+        a writer (``PASSIVE``); a log left over :data:`~cardhall.store.sqlite_file.WAL_LIMIT_BYTES`
+        is then emptied (``TRUNCATE``), this process's writers waiting on the write lock meanwhile."""
+        if self.file is None:  # PostgreSQL, or one shared memory database
             return
+        self.file.check()
+        await self._checkpoint("PASSIVE")
+        if self.file.wal_bytes() > WAL_LIMIT_BYTES:
+            async with self._held(self._write_lock):
+                await self._checkpoint("TRUNCATE")
+
+    async def _checkpoint(self, mode: str) -> None:
         async with self.engine.connect() as c:
             driver = (await c.get_raw_connection()).driver_connection  # aiosqlite's connection
             assert driver is not None
             # Outside SQLAlchemy's transaction (a checkpoint cannot run inside one).
-            await driver.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            await driver.execute(f"PRAGMA wal_checkpoint({mode})")
+
+    def problems(self) -> list[str]:
+        problem = None if self.file is None else self.file.problem()
+        return [] if problem is None else [problem]
 
     async def close(self) -> None:
         if self._appender is not None:
@@ -627,6 +645,8 @@ class SqlStore(SocialSql, Store):
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
         """A connection in a transaction committed on leaving (rolled back on an exception); a store
         that fails raises :class:`StoreUnavailableError`."""
+        if self.file is not None:
+            self.file.check()
         try:
             async with self._held(self._write_lock), self.engine.begin() as connection:
                 yield connection
@@ -634,10 +654,14 @@ class SqlStore(SocialSql, Store):
             raise
         except _FAILURES as e:
             raise self._unavailable(e) from e
+        if self.file is not None:  # (committed into a file deleted meanwhile: not stored at all)
+            self.file.check()
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[AsyncConnection]:
         """A connection whose reads see one snapshot; :class:`StoreUnavailableError` if it fails."""
+        if self.file is not None:
+            self.file.check()
         try:
             async with self._held(self._read_lock), self.engine.connect() as connection:
                 yield connection

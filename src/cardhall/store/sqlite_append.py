@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from cardhall.store.base import StoreUnavailableError
 from cardhall.store.rows import ActionRow
+from cardhall.store.sqlite_file import SqliteFile
 
 INSERT = "INSERT INTO actions (table_id, number, seat, action) VALUES "
 # Rows per statement: sqlite3 releases the GIL around every step of a statement and takes it back after,
@@ -46,6 +47,8 @@ def sqlite_pragmas(busy_timeout_ms: int) -> tuple[str, ...]:
         "journal_mode=WAL",
         "synchronous=NORMAL",
         "wal_autocheckpoint=0",
+        # (a log emptied by a checkpoint gives its space back beyond this: cardhall.store.sqlite_file)
+        "journal_size_limit=16777216",
         f"busy_timeout={busy_timeout_ms}",
         "foreign_keys=ON",
     )
@@ -57,8 +60,11 @@ def _insert(rows: int) -> str:
 
 
 class SqliteAppender:
-    def __init__(self, path: str, busy_timeout_ms: int, shown_url: str) -> None:
+    def __init__(
+        self, path: str, busy_timeout_ms: int, shown_url: str, file: SqliteFile | None = None
+    ) -> None:
         self.path = path
+        self.file = file  # checked before each batch and after its commit (cardhall.store.sqlite_file)
         self.busy_timeout_ms = busy_timeout_ms
         self.shown_url = shown_url
         self._executor: ThreadPoolExecutor | None = None  # (started by the first batch after a close)
@@ -106,6 +112,8 @@ class SqliteAppender:
         if self.trace is not self._traced:
             connection.set_trace_callback(self.trace)
             self._traced = self.trace
+        if self.file is not None:
+            self.file.check()
         connection.execute("BEGIN IMMEDIATE")
         try:
             step = 4 * ROWS_PER_STATEMENT
@@ -113,6 +121,8 @@ class SqliteAppender:
                 chunk = values[start : start + step]
                 connection.execute(_insert(len(chunk) // 4), chunk)
             connection.execute("COMMIT")
+            if self.file is not None:  # (committed into a file deleted meanwhile: not stored at all)
+                self.file.check()
         except BaseException:
             if connection.in_transaction:
                 try:
