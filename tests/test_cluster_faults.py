@@ -7,6 +7,7 @@ found in it."""
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -131,3 +132,24 @@ def test_one_process_cut_off_from_postgresql_loses_its_tables_to_the_other(
     # b's table was taken by a while b was cut off (its lease ran out), and b, back, wrote nothing to it.
     assert "taken by another process" in b.text() or "another process owns the table" in b.text()
     assert any(c.kinds.count("table") > 1 for c in clients)
+    assert_every_pause_resumed(clients)
+
+
+def test_a_store_outage_longer_than_a_lease_that_every_process_sees_moves_no_table(
+    tmp_path: Path, pg: PostgresServer, redis: RedisServer
+) -> None:
+    """Issue 47: PostgreSQL stopped for 5 s (longer than a lease) handed tables to other processes though
+    none died, and their people got ``paused`` and never ``resumed``. Every process saw the outage, so
+    none takes another's tables when the store is back: each renews its own lease first."""
+    with hall(tmp_path, pg.url(database(pg)), redis.url, 2) as (a, b):
+        clients = through((a, b), pg.halt, pg.resume, LEASE_SECONDS + 3)
+        logs = a.text() + b.text()
+    assert not re.search(r"n\d takes \d+ tables", logs) and "taken by another" not in logs, logs[-3000:]
+    assert_every_pause_resumed(clients)
+
+
+def assert_every_pause_resumed(clients: list[Client]) -> None:
+    """Whoever was told a table paused was told it went on (the last of the two words is resumed)."""
+    for c in clients:
+        said = [k for k in c.kinds if k in ("paused", "resumed")]
+        assert not said or said[-1] == "resumed", (c.table, c.kinds)

@@ -78,7 +78,8 @@ def test_a_database_file_deleted_under_the_server_stops_it_storing_and_says_so(
             assert answer["type"] == "paused" or answer.get("code") == "store_unavailable", answer
             ready = client.get("/healthz/ready")
         assert ready.status_code == 503, ready.text
-        assert any("was deleted or replaced" in p and str(path) in p for p in ready.json()["problems"]), ready.json()
+        problems = ready.json()["problems"]
+        assert any("was deleted or replaced" in p and str(path) in p for p in problems), problems
         told = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
         assert any("was deleted or replaced" in m and "/proc/" in m for m in told), told
         # Nothing was acknowledged after the file went: no frame shows the move played.

@@ -46,6 +46,13 @@ Choices:
   timers, no bots), and its writes would be refused anyway. Missing from the answer alone is not
   enough: a renewal also skips a table whose match has just ended here (its end stored, its host not
   yet told), so the row is read first.
+- **An outage every process sees moves no table** (issue 47: PostgreSQL stopped for 5 s, longer than
+  a lease, and the first process to reach it again took the others' tables, which had died no more
+  than it had). A process whose renewal failed takes nothing until it has renewed again and then a
+  whole lease has passed (:meth:`LeaseKeeper.may_claim`): every other process that is alive renews
+  within that time (a renewal every :data:`RENEW_SECONDS`), and what is still lapsed after it belongs
+  to a process that did not come back. The price: the tables of a process that died during an outage
+  move a lease later.
 - A process that stops (SIGTERM: a rolling restart) finishes the work its tables hold, releases its
   leases (its tables' ``node`` cleared, its lease deleted) and says so on the bus: the others take
   its tables at once, not after the lease.
@@ -103,6 +110,9 @@ class LeaseKeeper:
         self._tasks: list[asyncio.Task[None]] = []
         self._sweep_now = asyncio.Event()
         self.renewed_at = 0.0  # time.monotonic() of the last renewal that worked
+        # time.monotonic() before which nothing is taken: set after a renewal failed (module docstring)
+        self.claims_from = 0.0
+        self._renewal_failed = False
 
     async def start(self) -> None:
         """Hold this process's lease before anything else (a table made here is its own only while it
@@ -164,8 +174,18 @@ class LeaseKeeper:
             held = await self.store.renew(self.node, self.lease_seconds)
         except Exception as e:
             log.warning("renewing the leases of %s failed: %s", self.node, e)
+            self._renewal_failed = True
             return
         self.renewed_at = time.monotonic()
+        if self._renewal_failed:  # (back from an outage: the others renew too before anything is taken)
+            self._renewal_failed = False
+            self.claims_from = self.renewed_at + self.lease_seconds
+            log.warning(
+                "%s renewed its lease after an outage: it takes no table for %.1f s, while the other "
+                "processes renew theirs",
+                self.node,
+                self.lease_seconds,
+            )
         missing = sorted((before & self.owned) - held)
         if missing:
             await self._confirm_lost(missing)
@@ -196,7 +216,14 @@ class LeaseKeeper:
                 log.warning("table %s: its lease was taken by another process", table_id)
                 metrics.LEASES.labels("lost").inc()
 
+    def may_claim(self) -> bool:
+        """Whether this process may take tables now: its last renewal worked, and if one failed before
+        it, a whole lease has passed since (the module's docstring: an outage every process sees)."""
+        return not self._renewal_failed and time.monotonic() >= self.claims_from
+
     async def _claim(self) -> None:
+        if not self.may_claim():
+            return
         try:
             free = await self.store.expired(EXPIRED_LOOK)
             if not free:

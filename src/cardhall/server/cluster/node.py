@@ -73,6 +73,9 @@ class Attachment:
     kind: str
     node: str | None
     n: int = 0
+    # Told the table paused (its owner's store failed) when the table moved: told ``resumed`` once
+    # attached at the new owner, where it plays on (every ``paused`` is followed by a ``resumed``).
+    paused: bool = False
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -270,6 +273,9 @@ class Cluster:
                 log.exception("attaching %s again to table %s", conn_id, table)
                 continue
             at.node = node
+            if at.paused:
+                at.paused = False
+                conn.send(ResumedFrame(table=table, n=at.n))
 
     async def _reattach_later(self, table: str) -> None:
         """Attach again the connections at ``table`` whose owner did not listen, once some process
@@ -351,6 +357,7 @@ class Cluster:
             for places in self.attachments.values():
                 if table in places:
                     places[table].node = None
+                    places[table].paused = places[table].paused or bool(message.get("paused"))
             self.spawn(self._reattach(table))
 
     @staticmethod
@@ -474,11 +481,13 @@ class Cluster:
         if host is None or not host.row.status.is_open:
             return False
         del self.ctx.lobby.hosts[table_id]
+        paused = host.paused is not None  # (read before it is fenced: its people were told so)
         host.fenced()
         for listener, seat in host.audience:
             if isinstance(listener, RemoteSession):
                 listener.hosts.pop(table_id, None)
-                self._send(inbox(listener.node), {"k": "moved", "from": self.node, "table": table_id})
+                moved = {"k": "moved", "from": self.node, "table": table_id, "paused": paused}
+                self._send(inbox(listener.node), moved)
                 continue
             conn_id = getattr(listener, "id", None)
             hosts = getattr(listener, "hosts", None)
@@ -487,7 +496,7 @@ class Cluster:
             hosts.pop(table_id, None)
             kind = "watch" if seat is None else "join"
             self.attachments.setdefault(conn_id, {})[table_id] = Attachment(
-                kind, None, host.audience.seen.get(listener, 0)
+                kind, None, host.audience.seen.get(listener, 0), paused
             )
         self.spawn(host.stop())
         self.ctx.lobby_changed()
