@@ -177,3 +177,30 @@ def test_workers_share_one_port_and_serve_one_hall(
             supervisor.wait()
             ended = None
         assert ended == 0, log.read_text()[-6000:]
+
+
+def test_a_join_while_a_table_is_between_owners_is_told_it_moves_and_is_attached_when_it_is_back(
+    tmp_path: Path, postgres: PostgresServer, redis_url: str
+) -> None:
+    """Issue 47: a join to a table being taken over got ``no_such_table`` (the page took the table for
+    gone, and its person was stuck until he reloaded). It gets ``table_moved``, and once another process
+    holds the table the join is carried out there without being sent again."""
+    from cardhall.loadclient import connect
+
+    with hall(tmp_path, postgres.create_database(), redis_url, 2) as (a, b):
+        ann, bob = people(a.port)
+        table = new_table(a.port, ann, GAME, {"2": "easy"})
+        clients = [Client(a.port, ann, table, 0), Client(a.port, bob, table, 1)]
+        for c in clients:
+            c.connect()
+        moves(clients, 4)
+        a.kill()
+        with connect(b.port, ann) as again:
+            again.send(type="join", table=table, id="j")
+            answer = again.wait(lambda f: f.get("ref") == "j" or f.get("table") == table)
+            if answer["type"] == "error":  # (b may have taken it already: then it is simply there)
+                assert answer["code"] == "table_moved", answer
+                frame = again.until("table", table=table)
+            else:
+                frame = answer
+            assert frame["type"] == "table" and frame["you"] == 0, frame

@@ -210,10 +210,37 @@ class Cluster:
             places[table] = Attachment(kind, None if here else node, message.since)
         elif isinstance(message, Leave):
             places.pop(table, None)
+        # Held by nobody now (its owner's lease ran out), or taken here and not restored yet.
+        moving = node is None or (node == self.node and table not in self.ctx.lobby.hosts)
+        if moving and await self._between_owners(conn, message):
+            raise ProtocolError(
+                "table_moved",
+                f"table {table} is moving to another server: it is back in a moment, and a join or "
+                "watch sent now is attached there by itself",
+                message.id,
+            )
         if node is None or node == self.node:
             return False
         await self._forward(node, conn, message, table)
         return True
+
+    async def _between_owners(self, conn: Connection, message: ClientMessage) -> bool:
+        """Whether ``message``'s table is open but held by no process now (its owner died or is being
+        replaced: issue 47, a join then was told ``no_such_table``, and the page gave up). A private
+        table is between owners only for those it would let in (its invitation, or a seat at it): for
+        anyone else it stays ``no_such_table``, word for word as a table that does not exist."""
+        table: str = getattr(message, "table", "")
+        try:
+            row = await self.ctx.store.table(table)
+            if row is None or not row.status.is_open:
+                return False
+            invitation = (await self.ctx.store.private_tables([table])).get(table)
+        except StoreUnavailableError:
+            return False  # (the store decides: without it, the local answer stands)
+        if invitation is None or getattr(message, "invitation", None) == invitation:
+            return True
+        player = conn.player.id if conn.player is not None else None
+        return any(seat.player_id == player for seat in row.seats if player is not None)
 
     async def _forward(self, node: str, conn: Connection, message: ClientMessage, table: str) -> None:
         assert conn.player is not None
