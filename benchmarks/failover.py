@@ -6,11 +6,17 @@ and whether any action a person was acknowledged is lost.
 
 Each round: ``--tables`` tables of ``hearts(decks=1,players=4)`` (one person, three ``normal`` bots,
 no bot pace) are made on the round's victim, which owns them; their people connect to the other
-process. They play (each acts 0.05-0.2 s after his turn comes) for two seconds; then the victim gets
+process (``--people-on survivor``, the default), to the victim itself (``victim``), or half to each
+(``both``). They play (each acts 0.05-0.2 s after his turn comes) for two seconds; then the victim gets
 SIGKILL (``--mode kill``: its leases run out) or SIGTERM (``--mode term``: a rolling restart's step,
 its leases released), and the clock runs until each table shows its person an acknowledged action
 (an ``action`` event of his seat) made after that: the time the table took to accept actions again
-(bots' moves in between included, at no pace). The victim is started again for the next round, and
+(bots' moves in between included, at no pace). Beside it, ``seen``: until each person is shown the
+next move of his table (any seat's ``action`` event after the last he had), what a person at the table
+waits for. A person whose connection dies with the victim connects again to the survivor (as a load
+balancer would send him) on the browser page's schedule (``--reconnect-ms``: the waits before each
+attempt, today's ``app.js``), and joins with ``since``; a join answered ``table_moved`` is left to the
+server, which attaches it once the table is back. The victim is started again for the next round, and
 the roles swap. After every round each person's acknowledged actions are looked for, in order, in
 his table's stored actions (PostgreSQL): one missing is an action lost.
 """
@@ -57,22 +63,51 @@ class Frame(msgspec.Struct):
 
 
 class Person:
-    def __init__(self, port: int, table: str, token: str) -> None:
+    def __init__(self, port: int, table: str, token: str, fallback: int, schedule: list[float]) -> None:
         self.port, self.table, self.token = port, table, token
+        self.fallback = fallback  # where he connects again if his process dies (the survivor)
+        self.schedule = schedule  # seconds to wait before each attempt to connect again
         self.acked: list[tuple[float, int]] = []  # (when, action)
+        self.shown: list[tuple[float, int]] = []  # (when, n) of every action event shown to him
         self.sent: tuple[int, int, str] | None = None  # (n quoted, action, its label)
         self.reconnects = 0
         self.last: tuple[str, int, int] = ("", 0, 0)  # the last frame: type, n, legal actions
+        self.newest = Frame("none")
 
     async def run(self, stop: asyncio.Event) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        port, first = self.port, True
+        while not stop.is_set():
+            try:
+                await self._play(port, stop, first)
+                return
+            except (ConnectionClosed, OSError):
+                pass
+            first = False
+            port = self.fallback
+            for wait in [*self.schedule, *[self.schedule[-1]] * 100]:  # (the page tries for ever)
+                await asyncio.sleep(wait)
+                if stop.is_set():
+                    return
+                try:
+                    await self._play(port, stop, first)
+                    return
+                except (ConnectionClosed, OSError):
+                    self.reconnects += 1
+
+    async def _play(self, port: int, stop: asyncio.Event, first: bool) -> None:
         from websockets.asyncio.client import connect
 
         decode = msgspec.json.Decoder(Frame).decode
         rng = random.Random(self.table)
-        async with connect(f"ws://127.0.0.1:{self.port}/ws", open_timeout=60) as ws:
+        async with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=60) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
-            await ws.send(json.dumps({"type": "join", "table": self.table, "seat": 0}))
-            newest = Frame("none")
+            join = {"type": "join", "table": self.table, "seat": 0}
+            if not first:
+                join = {"type": "join", "table": self.table, "since": max(0, self.newest.n)}
+            await ws.send(json.dumps(join))
+            newest = self.newest
             while not stop.is_set():
                 try:
                     text = await asyncio.wait_for(ws.recv(), 0.2)
@@ -81,6 +116,9 @@ class Person:
                 if text is not None:
                     frame = decode(text)
                     self.last = (frame.type, frame.n, len(frame.legal))
+                    now = time.monotonic()
+                    seen = self.shown[-1][1] if self.shown else 0
+                    self.shown += [(now, e.n) for e in frame.events if e.type == "action" and e.n > seen]
                     if frame.type == "error":
                         self.sent = None
                     elif frame.type in ("table", "update"):
@@ -99,7 +137,7 @@ class Person:
                         if frame.type == "table":
                             self.sent = None  # a full view: a move not in it was lost, not acknowledged
                         if frame.type == "table" or frame.n >= newest.n:
-                            newest = frame
+                            newest = self.newest = frame
                 if newest.legal and self.sent is None and newest.status == "playing":
                     await asyncio.sleep(rng.uniform(0.05, 0.2))
                     choice = rng.choice(newest.legal)
@@ -132,8 +170,16 @@ def lost(acked: list[int], stored: list[tuple[int, int]]) -> int:
 
 
 async def round_(
-    ports: list[int], victim: int, tables_n: int, signal_: int, db: str, servers: list[Any], redis: str
-) -> tuple[list[float], int]:
+    ports: list[int],
+    victim: int,
+    tables_n: int,
+    signal_: int,
+    db: str,
+    servers: list[Any],
+    redis: str,
+    people_on: str = "survivor",
+    schedule: list[float] | None = None,
+) -> tuple[list[float], list[float], int]:
     survivor = 1 - victim
     loop = asyncio.get_running_loop()
 
@@ -146,7 +192,13 @@ async def round_(
         return made
 
     made = await loop.run_in_executor(None, setup)
-    people = [Person(ports[survivor], t, token) for t, token in made]
+
+    def port_of(k: int) -> int:
+        on_victim = people_on == "victim" or (people_on == "both" and k % 2 == 0)
+        return ports[victim if on_victim else survivor]
+
+    waits = schedule or [0.5]
+    people = [Person(port_of(k), t, token, ports[survivor], waits) for k, (t, token) in enumerate(made)]
     stop = asyncio.Event()
     tasks = [asyncio.create_task(p.run(stop)) for p in people]
 
@@ -160,13 +212,18 @@ async def round_(
     killed = time.monotonic()
     servers[victim].send_signal(signal_)
     deadline = killed + 30
-    while time.monotonic() < deadline and not all(any(t > killed for t, _ in p.acked) for p in people):
+
+    def back(p: Person) -> bool:
+        return any(t > killed for t, _ in p.acked) and any(t > killed for t, _ in p.shown)
+
+    while time.monotonic() < deadline and not all(back(p) for p in people):
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.5)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     await loop.run_in_executor(None, servers[victim].wait)
     times = [next((t - killed for t, _ in p.acked if t > killed), float("inf")) for p in people]
+    seen = [next((t - killed for t, _ in p.shown if t > killed), float("inf")) for p in people]
     stored = await stored_actions(db, [p.table for p in people])
     missing = sum(lost([a for _, a in p.acked], stored[p.table]) for p in people)
     if DEBUG:
@@ -178,7 +235,7 @@ async def round_(
             mine = [a for s, a in stored[p.table] if s == 0]
             print(p.table, "acked", [a for _, a in p.acked], "stored", mine, file=sys.stderr)
     servers[victim] = await loop.run_in_executor(None, lambda: start_server(ports[victim], db, redis=redis))
-    return times, missing
+    return times, seen, missing
 
 
 def main() -> int:
@@ -190,6 +247,18 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--mode", choices=("kill", "term"), default="kill")
+    parser.add_argument(
+        "--people-on",
+        choices=("survivor", "victim", "both"),
+        default="survivor",
+        help="where the people connect: the process that survives, the victim (they connect again to "
+        "the survivor), or half to each",
+    )
+    parser.add_argument(
+        "--reconnect-ms",
+        default="500,1000,2000,4000,8000",
+        help="the waits before each attempt to connect again, the last repeated (the page's schedule)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     raise_open_files()
@@ -197,12 +266,17 @@ def main() -> int:
     ports = [free_port(), free_port()]
     servers = [start_server(port, db, redis=args.redis) for port in ports]
     sig = signal.SIGKILL if args.mode == "kill" else signal.SIGTERM
+    schedule = [int(ms) / 1000 for ms in args.reconnect_ms.split(",")]
     all_times: list[float] = []
+    all_seen: list[float] = []
     missing = 0
     try:
         for r in range(args.rounds):
-            times, lost_now = asyncio.run(round_(ports, r % 2, args.tables, sig, db, servers, args.redis))
+            times, seen, lost_now = asyncio.run(
+                round_(ports, r % 2, args.tables, sig, db, servers, args.redis, args.people_on, schedule)
+            )
             all_times += times
+            all_seen += seen
             missing += lost_now
             print(
                 f"round {r + 1}: median {statistics.median(times):.2f} s, max {max(times):.2f} s,"
@@ -214,17 +288,22 @@ def main() -> int:
         for s in servers:
             s.kill()
     ordered = sorted(all_times)
+    shown = sorted(all_seen)
 
-    def pct(q: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+    def pct(values: list[float], q: float) -> float:
+        return round(values[min(len(values) - 1, int(q * len(values)))], 2)
 
     row = {
         "mode": args.mode,
+        "people_on": args.people_on,
+        "reconnect_ms": args.reconnect_ms,
         "rounds": args.rounds,
         "tables_per_round": args.tables,
-        "p50_s": pct(0.5),
-        "p99_s": pct(0.99),
+        "p50_s": pct(ordered, 0.5),
+        "p99_s": pct(ordered, 0.99),
         "max_s": round(ordered[-1], 2),
+        "seen_p50_s": pct(shown, 0.5),
+        "seen_p99_s": pct(shown, 0.99),
         "never_recovered": sum(1 for t in ordered if t == float("inf")),
         "acknowledged_lost": missing,
     }
