@@ -125,7 +125,11 @@ def test_a_review_is_json_and_says_what_it_reviewed(hokm_record: Record, hokm_re
         1,
         11,
         6,
-        1,
+        2,
+    )
+    assert (
+        r["unit"] == "points"
+        and review(bot_record("svara(players=3,max_deals=1)"), 0, budget=2)["unit"] == "chips"
     )
     assert r["thresholds"] == {"inaccuracy": 5.0, "mistake": 15.0, "blunder": 40.0}
     assert r["record"] == {"seed": 5, "actions": len(hokm_record["actions"]), "over": True}
@@ -144,6 +148,15 @@ def test_a_review_is_json_and_says_what_it_reviewed(hokm_record: Record, hokm_re
         assert d["verdict"] in (*VERDICTS, None)
         assert d["verdict"] == verdict(d["loss"], d["loss_se"], thresholds(cardhall.load_game("hokm")))
         assert 0 <= d["accuracy"] <= 100
+        # A better move only where it is clearly better; an honest interval over the sampled deals.
+        assert d["samples"] == 6
+        clear = d["loss"] - 2 * d["loss_se"] > 0
+        assert d["better"] == (d["best"] if clear and d["best"] is not d["played"] else None)
+        assert d["better"] is None or d["better"]["action"] != d["played"]["action"]
+        low, high = d["interval"]
+        assert low == pytest.approx(d["loss"] - 2 * d["loss_se"], abs=2e-3) and high >= d["loss"] >= low
+        assert not d["agree"] or d["loss_se"] == 0
+        assert all(c["move"] == cardhall.load_game("hokm").action_info(c["action"]) for c in d["candidates"])
     for deal in r["deals"]:
         mine = [d for d in r["decisions"] if d["deal"] == deal["deal"]]
         assert sum(deal["verdicts"].values()) + deal["unclear"] == deal["decisions"] == len(mine)
@@ -210,6 +223,49 @@ def test_every_game_is_reviewed(game_text: str) -> None:
     for d in r["decisions"]:
         assert d["played"]["action"] == record["actions"][d["index"]][1]
         assert d["best"]["value"] >= d["played"]["value"] - 1e-9 or d["best"] == d["played"]
+
+
+def decision_valued(monkeypatch: pytest.MonkeyPatch, rows: Any) -> dict[str, Any]:
+    """The review of seat 1's first decision in a Hokm deal, its values ``rows(candidates)`` (one row a
+    sampled deal) instead of the search's."""
+    from cardhall.bots.search import SearchBot
+
+    def evaluate(self: SearchBot, obs: Any, candidates: list[int], rng: random.Random, n: int) -> Any:
+        return rows(candidates)
+
+    monkeypatch.setattr(SearchBot, "evaluate", evaluate)
+    record = bot_record("hokm(max_hands=1)", seed=1, bots="random")
+    decision: dict[str, Any] = review(record, 1, budget=200, seed=0)["decisions"][0]
+    return decision
+
+
+def test_a_move_no_better_than_the_one_played_is_not_called_better(monkeypatch: pytest.MonkeyPatch) -> None:
+    """D7: "Good. Better: play 7♠ (costs 0 ± 0)". Every candidate worth the same in all 200 sampled deals:
+    the best (the lowest action, on a tie) is not a better move than the one played."""
+    d = decision_valued(monkeypatch, lambda candidates: [[10.0] * len(candidates)] * 200)
+    assert len(d["candidates"]) > 1 and d["played"]["action"] != d["best"]["action"]
+    assert (d["loss"], d["loss_se"], d["better"], d["agree"], d["verdict"]) == (0, 0, None, True, "good")
+    # A lead inside the noise is not one either: +1 in half the sampled deals, -1 in the other half.
+    d = decision_valued(
+        monkeypatch,
+        lambda candidates: [[float(c != candidates[0]) * (-1) ** k for c in candidates] for k in range(200)],
+    )
+    assert (d["loss"], d["better"], d["agree"], d["verdict"]) == (0, None, False, "good")
+
+
+def test_a_cost_every_sampled_deal_agrees_on_is_said_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """D8: a bid verdict "costs 20 ± 0" over 200 sampled deals: the review says that they all agree."""
+    played: list[int] = []
+
+    def rows(candidates: list[int]) -> list[list[float]]:
+        return [[0.0 if c in played else 20.0 for c in candidates]] * 200
+
+    record = bot_record("hokm(max_hands=1)", seed=1, bots="random")
+    played.append(record["actions"][next(i for i, (s, _) in enumerate(record["actions"]) if s == 1)][1])
+    d = decision_valued(monkeypatch, rows)
+    assert d["played"]["action"] == played[0]
+    assert (d["loss"], d["loss_se"], d["agree"], d["samples"], d["interval"]) == (20, 0, True, 200, [20, 20])
+    assert d["better"] == d["best"] and d["verdict"] == "mistake"
 
 
 def test_a_move_the_game_leaves_to_the_rules_player_is_valued_not_compared() -> None:
@@ -404,7 +460,7 @@ def test_the_command_prints_one_json_review_a_line(
     first = json.loads(lines[0])
     record = json.loads(records_file.read_text().splitlines()[0])
     assert first == review(record, 1, budget=3, seed=4)
-    keys = "review_version game seat seed budget z thresholds record match deals decisions"
+    keys = "review_version game seat seed budget z unit thresholds record match deals decisions"
     assert set(first) == set(keys.split())
     code, out, _ = run(
         ["review", str(records_file), "--match", "2", "--budget", "3", "--json", "--quiet"], capsys
