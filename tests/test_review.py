@@ -1,5 +1,6 @@
 """The review (:mod:`cardhall.review`) and ``cardhall review``: verdicts and thresholds, reproducibility,
-forced moves, refusals of bad input, the command line, and no peeking at hidden cards.
+forced moves, refusals of bad input, the command line, and the search handed nothing but the observation
+(a deal the player cannot tell apart getting the same review, in every game: ``test_review_peeking.py``).
 
 Budgets here are tiny (a few determinizations a decision): the tests check what the review says and that
 it says it the same way every time, not how good its estimates are (``benchmarks/review.md`` does).
@@ -18,9 +19,8 @@ from typing import Any
 import pytest
 
 import cardhall
-from cardhall.bots import make_bot
 from cardhall.cli import main
-from cardhall.core import Record, State
+from cardhall.core import Record
 from cardhall.errors import InvalidOptionError, InvalidRecordError
 from cardhall.registry import game_classes
 from cardhall.review import (
@@ -320,81 +320,7 @@ def test_an_illegal_action_is_refused_before_any_search(hokm_record: Record) -> 
     assert calls == []
 
 
-# --- no peeking ----------------------------------------------------------------------------------------
-
-
-def play_on(state: State, seed: int, stop: int | None = None) -> None:
-    """Rules bots play ``state`` on to the end of the match (or until ``stop`` actions are in)."""
-    game = state.game
-    bots = [make_bot("rules", game) for _ in range(game.num_players)]
-    rngs = [random.Random(f"{seed}:{s}") for s in range(game.num_players)]
-    while not state.is_over and (stop is None or len(state.history) < stop):
-        seat = state.to_act[0]
-        legal = state.legal_actions(seat)
-        state.apply(seat, bots[seat].act(state.observation(seat, ints=True), legal, rngs[seat]))
-
-
-def where_is(state: State) -> dict[int, str]:
-    return {card: zone for zone, cards in state.zones().items() for card in cards}
-
-
-def hidden_twins(record: Record, seat: int, index: int) -> tuple[int, int]:
-    """Two cards of one suit that ``seat`` never saw up to action ``index`` and that lay, from the deal to
-    that action, in two different places other than its hand (two opponents, or one and the stock): dealt
-    the other way round, every action up to then stays legal and the seat sees the same."""
-    start = cardhall.replay({**record, "actions": []})
-    now = cardhall.replay({**record, "actions": record["actions"][:index]})
-    first, then, hidden = where_is(start), where_is(now), now.hidden_cards(seat)
-    mine = f"hand {seat}"
-    still = sorted(c for c in hidden if first[c] == then[c] != mine)
-    for a in still:
-        for b in still:
-            if a < b and a % 52 // 13 == b % 52 // 13 and first[a] != first[b]:
-                return a, b
-    raise AssertionError("no two such cards")
-
-
-@pytest.mark.parametrize(
-    ("game_text", "turn"),
-    [
-        ("hokm(max_hands=1)", 5),
-        ("kierki(first_deal=1,last_deal=1)", 6),
-        ("hearts(decks=1,players=4,max_hands=1)", 7),  # after the pass
-        ("gin(players=2,max_hands=1)", 6),
-        ("svara(players=4,max_deals=1)", 1),
-    ],
-)
-def test_no_peeking_hidden_cards_never_change_the_review_of_a_decision(game_text: str, turn: int) -> None:
-    """Two records that differ only in cards the seat never saw up to a decision (swapped between two
-    other places in the deal), and in everything after it, get the identical review of that decision."""
-    game = cardhall.load_game(game_text)
-    seat = 0
-    deck = game.deck()
-    random.Random(game_text).shuffle(deck)
-    a = game.new_game(seed=9, deck=deck)
-    play_on(a, seed=1)
-    record_a = a.record()
-    # The decision: the seat's ``turn``-th action that had a choice.
-    reviewed = review(record_a, seat, budget=4, seed=3)
-    decision = reviewed["decisions"][min(turn, len(reviewed["decisions"]) - 1)]
-    index = decision["index"]
-    x, y = hidden_twins(record_a, seat, index)
-    swapped = list(deck)
-    i, j = swapped.index(x), swapped.index(y)
-    swapped[i], swapped[j] = swapped[j], swapped[i]
-    # The other record: the same actions up to and with the decision, then the bots play on elsewhere.
-    b = game.new_game(seed=9, deck=swapped)
-    for s, action in record_a["actions"][: index + 1]:
-        b.apply(s, action)
-    play_on(b, seed=2)
-    record_b = b.record()
-    before_a = cardhall.replay({**record_a, "actions": record_a["actions"][:index]})
-    before_b = cardhall.replay({**record_b, "actions": record_b["actions"][:index]})
-    assert where_is(before_a) != where_is(before_b)  # the hidden cards do differ
-    assert before_a.observation(seat, ints=True) == before_b.observation(seat, ints=True)
-    review_b = review(record_b, seat, budget=4, seed=3)
-    twin = next(d for d in review_b["decisions"] if d["index"] == index)
-    assert twin == decision
+# --- no peeking (a deal the seat cannot tell apart, in every game: tests/test_review_peeking.py) ---------
 
 
 def test_the_review_never_reads_anything_but_the_observation(monkeypatch: pytest.MonkeyPatch) -> None:
