@@ -160,9 +160,11 @@ export class ReviewPanel {
       }),
     );
     const unitWord = t(`review.unit.${this.unit}`);
+    const figure = h("figure", { class: "review-figure" }, this.plot(review), this.legend());
+    this.redrawn(figure, review);
     this.body.replaceChildren(
       h("ul", { class: "review-counts", "aria-label": t("review.counts") }, counts),
-      h("figure", { class: "review-figure" }, this.plot(review), this.legend()),
+      figure,
       h("p", { class: "review-deals-title", id: "review-deals-title", text: t("review.deals", { unit: unitWord }) }),
       h("ul", { class: "review-deals", "aria-labelledby": "review-deals-title" }, deals),
       h("p", { class: "review-note", text: t("review.note", { count: review.budget }) }),
@@ -170,12 +172,31 @@ export class ReviewPanel {
     this.replay.refresh();
   }
 
+  /** The plot drawn again when its width changes much (a phone turned, a window resized), so its text
+   * stays the page's size. */
+  redrawn(figure, review) {
+    this.resizing?.disconnect();
+    if (typeof ResizeObserver === "undefined") return;
+    this.resizing = new ResizeObserver(() => {
+      const plot = figure.querySelector(".review-plot");
+      if (!plot || this.review !== review || !figure.isConnected) return this.resizing.disconnect();
+      const drawn = Number(plot.getAttribute("viewBox").split(" ")[2]);
+      if (Math.abs(this.width() - drawn) > 24) plot.replaceWith(this.plot(review));
+    });
+    this.resizing.observe(figure);
+  }
+
+  /** The width the plot is drawn at: the panel's, between 300 and 640 px. */
+  width() {
+    return Math.round(Math.min(640, Math.max(300, this.body.clientWidth || 600)));
+  }
+
   /** What the plot's marks mean: the line, the better moves, the verdicts' colours. */
   legend() {
     const swatch = (cls) => svg("svg", { class: `swatch ${cls}`, viewBox: "0 0 16 12", width: 16, height: 12, "aria-hidden": "true" });
-    const line = swatch("played");
+    const line = swatch("swatch-played");
     line.append(svg("line", { x1: 0, x2: 16, y1: 6, y2: 6, class: "played-line" }));
-    const ring = swatch("better");
+    const ring = swatch("swatch-better");
     ring.append(svg("line", { x1: 8, x2: 8, y1: 11, y2: 4, class: "gap-line" }), svg("circle", { cx: 8, cy: 4, r: 3, class: "best-dot" }));
     const items = [h("li", {}, line, ` ${t("review.legend.played")}`), h("li", {}, ring, ` ${t("review.legend.better")}`)];
     for (const v of VERDICT_ORDER) {
@@ -192,15 +213,15 @@ export class ReviewPanel {
   plot(review) {
     const ds = review.decisions;
     // Drawn at the width it is shown at (at most 40rem), so its text is the page's size on a phone too.
-    const W = Math.round(Math.min(640, Math.max(300, this.body.clientWidth || 600)));
-    const H = 210;
-    const left = 52, right = 12, top = 14, bottom = 40;
+    const W = this.width();
+    const H = 220;
+    const left = 52, right = 12, top = 28, bottom = 40;
     const values = ds.flatMap((d) => [d.played.value, ...(d.better ? [d.better.value] : [])]);
     const [lo, hi, step] = ticks(Math.min(0, ...values), Math.max(0, ...values));
     const x = (i) => left + (W - left - right) * (ds.length > 1 ? i / (ds.length - 1) : 0.5);
     const y = (v) => H - bottom - ((H - top - bottom) * (v - lo)) / (hi - lo);
     const parts = [];
-    // The y axis: its numbers, a light line at each, the zero line stronger; its title turned up the side.
+    // The y axis: its numbers, a light line at each, the zero line dashed; its title above it.
     for (let v = lo; v <= hi + step / 2; v += step) {
       const value = Math.round(v / step) * step;
       parts.push(
@@ -210,7 +231,7 @@ export class ReviewPanel {
     }
     parts.push(
       svg("line", { x1: left, x2: left, y1: top, y2: H - bottom, class: "axis" }),
-      svg("text", { class: "plot-label y-label", transform: `translate(12 ${(top + H - bottom) / 2}) rotate(-90)`, "text-anchor": "middle" }, t("review.plot_axis", { unit: t(`review.unit.${this.unit}`) })),
+      svg("text", { x: 6, y: 16, class: "plot-label y-label" }, t("review.plot_axis", { unit: t(`review.unit.${this.unit}`) })),
     );
     // The x axis: each deal from its first decision, its number under it where there is room.
     let deal = null;
@@ -253,7 +274,12 @@ export class ReviewPanel {
       const [low, high] = d.interval ?? [d.loss - 2 * d.loss_se, d.loss + 2 * d.loss_se];
       const how = d.agree
         ? t("review.agree", { count: d.samples ?? this.review.budget })
-        : t("review.interval", { low: num(rounded(low)), high: num(rounded(high)), count: d.samples ?? this.review.budget });
+        : t("review.interval", {
+            low: num(rounded(low)),
+            high: num(rounded(high)),
+            unit: t(`review.unit.${this.unit}`),
+            count: d.samples ?? this.review.budget,
+          });
       out.push(t("review.cost", { amount: amount(d.loss, this.unit), how }));
     } else if (d.verdict === null) {
       out.push(t("review.no_better"));
