@@ -85,7 +85,8 @@ The result (``REVIEW_VERSION`` 2; version 1 lacked ``unit``, ``samples``, ``bett
   ``thresholds`` (``{"inaccuracy", "mistake", "blunder"}``), ``record`` (``{"seed", "actions", "over"}``);
 - ``match`` and each of ``deals`` (with its 1-based ``deal`` number and ``result``, the seat's real deal
   value, null for a deal not finished): ``decisions`` (reviewed), ``forced``, ``verdicts`` (a count per
-  verdict), ``unclear``, ``loss`` (counted points lost), ``accuracy`` (percent, null without decisions);
+  verdict), ``unclear``, ``loss`` (the counted losses: points left on the table), ``accuracy`` (percent,
+  null without decisions);
 - ``decisions``, in record order: ``index`` (of the action in the record), ``turn`` (the seat's, from 0,
   forced ones counted), ``deal``, ``legal`` (how many legal actions), ``searched``, ``samples`` (the
   sampled deals it was valued over), ``played`` and ``best`` (each a candidate), ``better`` (the best

@@ -145,7 +145,9 @@ export class ReviewPanel {
     this.status.textContent =
       m.accuracy === null
         ? t("review.no_decisions")
-        : `${t("review.accuracy", { accuracy: Math.round(m.accuracy), count: m.decisions })} ${t("review.left", { amount: amount(m.loss, this.unit) })}`;
+        : `${t("review.accuracy", { accuracy: Math.round(m.accuracy), count: m.decisions })} ${
+            m.loss > 0 ? t("review.left", { amount: amount(m.loss, this.unit) }) : t("review.left_none")
+          }`;
     const counts = ["blunder", "mistake", "inaccuracy", "good"].map((v) =>
       h("li", { class: `verdict-${v}` }, h("span", { class: "verdict-mark", text: VERDICT_MARK[v] }), ` ${verdictText(v)}: ${num(m.verdicts[v])}`),
     );
