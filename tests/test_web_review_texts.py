@@ -2,7 +2,7 @@
 
 Debian's headless Chromium driven by Playwright, against one ``cardhall serve`` for the module (review
 budget 6), where one guest played a Hokm deal and a Svara deal, both finished by the stand-in, and asked
-for the review of his Hokm seat. The review's wording is checked on a review made for the purpose and
+for the review of his seat in each. The review's wording is checked on a review made for the purpose and
 shown by the page's own panel (``review.js``), so that each defect has its case whatever the dice: a best
 move no better than the one played (D7: "Better: 7♠ (costs 0 ± 0)"), a cost every sampled deal agrees
 on (D8: "costs 20 ± 0"), deals numbered into their results (D7), a plot without numbers or legend and
@@ -57,7 +57,7 @@ def finished(page: Page, game: str) -> str:
 
 @pytest.fixture(scope="module")
 def hall(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:  # noqa: F811
-    """The server's address and its finished tables (``hokm``, reviewed for seat 0, and ``svara``)."""
+    """The server's address and its finished tables (``hokm`` and ``svara``, each reviewed for seat 0)."""
     port = free_port()
     db = tmp_path_factory.mktemp("review-texts") / "web.db"
     try:
@@ -67,11 +67,12 @@ def hall(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator
                 enter(page, "Ann")
                 hokm = finished(page, "hokm(max_hands=1)")
                 svara = finished(page, "svara(players=3,max_deals=1)")
-                api(page, "POST", f"/api/tables/{hokm}/review?seat=0", {})
-                deadline = time.monotonic() + 120
-                while api(page, "GET", f"/api/tables/{hokm}/review?seat=0")["status"] != "done":
-                    assert time.monotonic() < deadline, "the review was not made"
-                    time.sleep(0.1)
+                for table in (hokm, svara):
+                    api(page, "POST", f"/api/tables/{table}/review?seat=0", {})
+                    deadline = time.monotonic() + 120
+                    while api(page, "GET", f"/api/tables/{table}/review?seat=0")["status"] != "done":
+                        assert time.monotonic() < deadline, "the review was not made"
+                        time.sleep(0.1)
             yield {"url": url, "hokm": hokm, "svara": svara}
     finally:
         print(f"--- the server's output ---\n{server_log(db).read_text(errors='replace')}")
@@ -370,6 +371,13 @@ def test_the_svara_replay_shows_each_players_chips_as_the_table_does(
         o,
     )
     assert cells == [str(o["stacks"][s] + o["contributions"][s]) for s in range(3)]
+    # And the review of a Svara seat counts in chips too.
+    page.wait_for_selector("#replay-dialog .review-plot")
+    said = page.inner_text("#replay-dialog .review-deals") + page.inner_text(
+        "#replay-dialog .review-deals-title"
+    )
+    assert " chips" in said and "points" not in said, said
+    assert "(chips)" in (page.text_content("#replay-dialog .review-plot .y-label") or "")
     shot(page, "replay-svara-chips-en-desktop", full_page=False)
 
 

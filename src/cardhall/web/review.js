@@ -148,8 +148,14 @@ export class ReviewPanel {
         : `${t("review.accuracy", { accuracy: Math.round(m.accuracy), count: m.decisions })} ${
             m.loss > 0 ? t("review.left", { amount: amount(m.loss, this.unit) }) : t("review.left_none")
           }`;
-    const counts = ["blunder", "mistake", "inaccuracy", "good"].map((v) =>
-      h("li", { class: `verdict-${v}` }, h("span", { class: "verdict-mark", text: VERDICT_MARK[v] }), ` ${verdictText(v)}: ${num(m.verdicts[v])}`),
+    // Every decision counted once: the unclear ones too, so the counts add up to the decisions reviewed.
+    const counts = ["blunder", "mistake", "inaccuracy", "good", "unclear"].map((v) =>
+      h(
+        "li",
+        { class: `verdict-${v}` },
+        h("span", { class: "verdict-mark", text: VERDICT_MARK[v] ?? "·" }),
+        ` ${verdictText(v === "unclear" ? null : v)}: ${num(v === "unclear" ? m.unclear : m.verdicts[v])}`,
+      ),
     );
     const deals = review.deals.map((d) =>
       h("li", {
@@ -317,5 +323,7 @@ export function ticks(lo, hi) {
   const raw = span / 4;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((k) => k * power).find((s) => s >= raw);
-  return [Math.floor(lo / step) * step, Math.ceil(hi / step) * step || step, step];
+  const bottom = Math.floor(lo / step) * step;
+  const top = Math.ceil(hi / step) * step;
+  return [bottom, top > bottom ? top : bottom + step, step];
 }
