@@ -1,5 +1,6 @@
 """The review (:mod:`cardhall.review`) and ``cardhall review``: verdicts and thresholds, reproducibility,
-forced moves, refusals of bad input, the command line, and no peeking at hidden cards.
+forced moves, refusals of bad input, the command line, and the search handed nothing but the observation
+(a deal the player cannot tell apart getting the same review, in every game: ``test_review_peeking.py``).
 
 Budgets here are tiny (a few determinizations a decision): the tests check what the review says and that
 it says it the same way every time, not how good its estimates are (``benchmarks/review.md`` does).
@@ -18,9 +19,8 @@ from typing import Any
 import pytest
 
 import cardhall
-from cardhall.bots import make_bot
 from cardhall.cli import main
-from cardhall.core import Record, State
+from cardhall.core import Record
 from cardhall.errors import InvalidOptionError, InvalidRecordError
 from cardhall.registry import game_classes
 from cardhall.review import (
@@ -125,7 +125,11 @@ def test_a_review_is_json_and_says_what_it_reviewed(hokm_record: Record, hokm_re
         1,
         11,
         6,
-        1,
+        2,
+    )
+    assert (
+        r["unit"] == "points"
+        and review(bot_record("svara(players=3,max_deals=1)"), 0, budget=2)["unit"] == "chips"
     )
     assert r["thresholds"] == {"inaccuracy": 5.0, "mistake": 15.0, "blunder": 40.0}
     assert r["record"] == {"seed": 5, "actions": len(hokm_record["actions"]), "over": True}
@@ -144,6 +148,15 @@ def test_a_review_is_json_and_says_what_it_reviewed(hokm_record: Record, hokm_re
         assert d["verdict"] in (*VERDICTS, None)
         assert d["verdict"] == verdict(d["loss"], d["loss_se"], thresholds(cardhall.load_game("hokm")))
         assert 0 <= d["accuracy"] <= 100
+        # A better move only where it is clearly better; an honest interval over the sampled deals.
+        assert d["samples"] == 6
+        clear = d["loss"] - 2 * d["loss_se"] > 0
+        assert d["better"] == (d["best"] if clear and d["best"] is not d["played"] else None)
+        assert d["better"] is None or d["better"]["action"] != d["played"]["action"]
+        low, high = d["interval"]
+        assert low == pytest.approx(d["loss"] - 2 * d["loss_se"], abs=2e-3) and high >= d["loss"] >= low
+        assert not d["agree"] or d["loss_se"] == 0
+        assert all(c["move"] == cardhall.load_game("hokm").action_info(c["action"]) for c in d["candidates"])
     for deal in r["deals"]:
         mine = [d for d in r["decisions"] if d["deal"] == deal["deal"]]
         assert sum(deal["verdicts"].values()) + deal["unclear"] == deal["decisions"] == len(mine)
@@ -212,6 +225,49 @@ def test_every_game_is_reviewed(game_text: str) -> None:
         assert d["best"]["value"] >= d["played"]["value"] - 1e-9 or d["best"] == d["played"]
 
 
+def decision_valued(monkeypatch: pytest.MonkeyPatch, rows: Any) -> dict[str, Any]:
+    """The review of seat 1's first decision in a Hokm deal, its values ``rows(candidates)`` (one row a
+    sampled deal) instead of the search's."""
+    from cardhall.bots.search import SearchBot
+
+    def evaluate(self: SearchBot, obs: Any, candidates: list[int], rng: random.Random, n: int) -> Any:
+        return rows(candidates)
+
+    monkeypatch.setattr(SearchBot, "evaluate", evaluate)
+    record = bot_record("hokm(max_hands=1)", seed=1, bots="random")
+    decision: dict[str, Any] = review(record, 1, budget=200, seed=0)["decisions"][0]
+    return decision
+
+
+def test_a_move_no_better_than_the_one_played_is_not_called_better(monkeypatch: pytest.MonkeyPatch) -> None:
+    """D7: "Good. Better: play 7♠ (costs 0 ± 0)". Every candidate worth the same in all 200 sampled deals:
+    the best (the lowest action, on a tie) is not a better move than the one played."""
+    d = decision_valued(monkeypatch, lambda candidates: [[10.0] * len(candidates)] * 200)
+    assert len(d["candidates"]) > 1 and d["played"]["action"] != d["best"]["action"]
+    assert (d["loss"], d["loss_se"], d["better"], d["agree"], d["verdict"]) == (0, 0, None, True, "good")
+    # A lead inside the noise is not one either: +1 in half the sampled deals, -1 in the other half.
+    d = decision_valued(
+        monkeypatch,
+        lambda candidates: [[float(c != candidates[0]) * (-1) ** k for c in candidates] for k in range(200)],
+    )
+    assert (d["loss"], d["better"], d["agree"], d["verdict"]) == (0, None, False, "good")
+
+
+def test_a_cost_every_sampled_deal_agrees_on_is_said_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """D8: a bid verdict "costs 20 ± 0" over 200 sampled deals: the review says that they all agree."""
+    played: list[int] = []
+
+    def rows(candidates: list[int]) -> list[list[float]]:
+        return [[0.0 if c in played else 20.0 for c in candidates]] * 200
+
+    record = bot_record("hokm(max_hands=1)", seed=1, bots="random")
+    played.append(record["actions"][next(i for i, (s, _) in enumerate(record["actions"]) if s == 1)][1])
+    d = decision_valued(monkeypatch, rows)
+    assert d["played"]["action"] == played[0]
+    assert (d["loss"], d["loss_se"], d["agree"], d["samples"], d["interval"]) == (20, 0, True, 200, [20, 20])
+    assert d["better"] == d["best"] and d["verdict"] == "mistake"
+
+
 def test_a_move_the_game_leaves_to_the_rules_player_is_valued_not_compared() -> None:
     # Two-player gin, played by the rules bot: its take-or-draw and plain discards are its own moves.
     record = bot_record("gin(players=2,max_hands=1)", seed=4)
@@ -264,81 +320,7 @@ def test_an_illegal_action_is_refused_before_any_search(hokm_record: Record) -> 
     assert calls == []
 
 
-# --- no peeking ----------------------------------------------------------------------------------------
-
-
-def play_on(state: State, seed: int, stop: int | None = None) -> None:
-    """Rules bots play ``state`` on to the end of the match (or until ``stop`` actions are in)."""
-    game = state.game
-    bots = [make_bot("rules", game) for _ in range(game.num_players)]
-    rngs = [random.Random(f"{seed}:{s}") for s in range(game.num_players)]
-    while not state.is_over and (stop is None or len(state.history) < stop):
-        seat = state.to_act[0]
-        legal = state.legal_actions(seat)
-        state.apply(seat, bots[seat].act(state.observation(seat, ints=True), legal, rngs[seat]))
-
-
-def where_is(state: State) -> dict[int, str]:
-    return {card: zone for zone, cards in state.zones().items() for card in cards}
-
-
-def hidden_twins(record: Record, seat: int, index: int) -> tuple[int, int]:
-    """Two cards of one suit that ``seat`` never saw up to action ``index`` and that lay, from the deal to
-    that action, in two different places other than its hand (two opponents, or one and the stock): dealt
-    the other way round, every action up to then stays legal and the seat sees the same."""
-    start = cardhall.replay({**record, "actions": []})
-    now = cardhall.replay({**record, "actions": record["actions"][:index]})
-    first, then, hidden = where_is(start), where_is(now), now.hidden_cards(seat)
-    mine = f"hand {seat}"
-    still = sorted(c for c in hidden if first[c] == then[c] != mine)
-    for a in still:
-        for b in still:
-            if a < b and a % 52 // 13 == b % 52 // 13 and first[a] != first[b]:
-                return a, b
-    raise AssertionError("no two such cards")
-
-
-@pytest.mark.parametrize(
-    ("game_text", "turn"),
-    [
-        ("hokm(max_hands=1)", 5),
-        ("kierki(first_deal=1,last_deal=1)", 6),
-        ("hearts(decks=1,players=4,max_hands=1)", 7),  # after the pass
-        ("gin(players=2,max_hands=1)", 6),
-        ("svara(players=4,max_deals=1)", 1),
-    ],
-)
-def test_no_peeking_hidden_cards_never_change_the_review_of_a_decision(game_text: str, turn: int) -> None:
-    """Two records that differ only in cards the seat never saw up to a decision (swapped between two
-    other places in the deal), and in everything after it, get the identical review of that decision."""
-    game = cardhall.load_game(game_text)
-    seat = 0
-    deck = game.deck()
-    random.Random(game_text).shuffle(deck)
-    a = game.new_game(seed=9, deck=deck)
-    play_on(a, seed=1)
-    record_a = a.record()
-    # The decision: the seat's ``turn``-th action that had a choice.
-    reviewed = review(record_a, seat, budget=4, seed=3)
-    decision = reviewed["decisions"][min(turn, len(reviewed["decisions"]) - 1)]
-    index = decision["index"]
-    x, y = hidden_twins(record_a, seat, index)
-    swapped = list(deck)
-    i, j = swapped.index(x), swapped.index(y)
-    swapped[i], swapped[j] = swapped[j], swapped[i]
-    # The other record: the same actions up to and with the decision, then the bots play on elsewhere.
-    b = game.new_game(seed=9, deck=swapped)
-    for s, action in record_a["actions"][: index + 1]:
-        b.apply(s, action)
-    play_on(b, seed=2)
-    record_b = b.record()
-    before_a = cardhall.replay({**record_a, "actions": record_a["actions"][:index]})
-    before_b = cardhall.replay({**record_b, "actions": record_b["actions"][:index]})
-    assert where_is(before_a) != where_is(before_b)  # the hidden cards do differ
-    assert before_a.observation(seat, ints=True) == before_b.observation(seat, ints=True)
-    review_b = review(record_b, seat, budget=4, seed=3)
-    twin = next(d for d in review_b["decisions"] if d["index"] == index)
-    assert twin == decision
+# --- no peeking (a deal the seat cannot tell apart, in every game: tests/test_review_peeking.py) ---------
 
 
 def test_the_review_never_reads_anything_but_the_observation(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -404,7 +386,7 @@ def test_the_command_prints_one_json_review_a_line(
     first = json.loads(lines[0])
     record = json.loads(records_file.read_text().splitlines()[0])
     assert first == review(record, 1, budget=3, seed=4)
-    keys = "review_version game seat seed budget z thresholds record match deals decisions"
+    keys = "review_version game seat seed budget z unit thresholds record match deals decisions"
     assert set(first) == set(keys.split())
     code, out, _ = run(
         ["review", str(records_file), "--match", "2", "--budget", "3", "--json", "--quiet"], capsys

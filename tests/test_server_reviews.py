@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from cardhall.review import review
+from cardhall.review import REVIEW_VERSION, review
 from cardhall.server.reviews import MAX_PENDING_PER_PERSON, Reviews, ReviewsBusy
-from cardhall.store import open_store
+from cardhall.store import ReviewRow, open_store
 from tests.helpers import steps
 from tests.server_helpers import FAST, auth, new_player, play_to_the_end, server, session
 
@@ -125,3 +125,26 @@ async def test_a_person_has_at_most_a_few_reviews_pending() -> None:
         await reviews.stop()
         await asyncio.sleep(0)
         await store.close()
+
+
+class Stored:
+    """A store holding two reviews of seat 0: table t1's made by version 1, t2's by today's."""
+
+    async def stored_review(self, table_id: str, seat: int) -> ReviewRow | None:
+        version = {"t1": 1, "t2": REVIEW_VERSION}.get(table_id)
+        return None if version is None else ReviewRow(table_id, seat, BUDGET, 0, {"review_version": version})
+
+
+@pytest.mark.anyio
+async def test_a_review_of_an_older_version_counts_as_none_and_is_made_anew() -> None:
+    """A review stored before ``review_version`` 2 lacks what the page now shows (a better move only where
+    it is clearly better, the interval): it is not served; asked for, a new one is made."""
+    reviews = Reviews(Stored(), BUDGET, pool=NeverDone())  # type: ignore[arg-type]
+    record: dict[str, Any] = {"game": GAME, "seed": 1, "actions": []}
+    try:
+        assert await reviews.status("t1", 0) == {"status": "none"}
+        assert (await reviews.status("t2", 0))["status"] == "done"
+        assert await reviews.start("t1", 0, person=1, record=record) == {"status": "running"}
+    finally:
+        await reviews.stop()
+        await asyncio.sleep(0)

@@ -11,6 +11,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,13 +57,17 @@ WEB = Path(cardhall.__file__).parent / "web"
 ENGLISH = json.loads((WEB / "i18n" / "en.json").read_text("utf-8"))
 
 
-def card_text(label: str) -> str:
-    """A Hokm action's label as the English page writes it: a whole label the catalogue names
-    (``bid bas`` is ``Bas``) by its entry, else ``play 10S`` is ``play 10♠``."""
-    if f"table.action.{label}" in ENGLISH:
-        return str(ENGLISH[f"table.action.{label}"])
-    verb, _, card = label.partition(" ")
-    return f"{verb} {card[:-1]}{SUITS[card[-1]]}" if card and card[-1] in SUITS else label
+def move_text(move: dict[str, Any]) -> str:
+    """A Hokm move as the English page's button names it (``move.play.card``: "Play 10♠"), from its data."""
+    if move["kind"] == "bid" and f"move.bid.{move['contract']}" in ENGLISH:
+        return str(ENGLISH[f"move.bid.{move['contract']}"])
+    card = move.get("card", "")
+    suit = move.get("suit", "")
+    return str(ENGLISH[f"move.{move['kind']}"]).format(
+        card=f"{card[:-1]}{SUITS[card[-1]]}" if card else "",
+        suit=f"{SUITS[suit]} {ENGLISH[f'suit.{suit}']}" if suit else "",
+        contract=move.get("contract", ""),
+    )
 
 
 def finished_match(page: Page) -> str:
@@ -103,9 +108,14 @@ def test_a_player_reviews_his_play_in_the_replay(page: Page, lang: str) -> None:
     mark = page.inner_text(".review-mark")
     if lang == "en":
         assert page.inner_text(".replay-where").startswith(f"Move {step} of")
-        assert f"Played {card_text(decisions[worst]['played']['label'])}" in mark
-        if decisions[worst]["best"]["action"] != decisions[worst]["played"]["action"]:
-            assert f"Better: {card_text(decisions[worst]['best']['label'])}" in mark
+        played, better = decisions[worst]["played"], decisions[worst]["better"]
+        # The move as its button names it ("Play A♠", not "Played play A♠"), its result in points; a
+        # better move only where the review found one clearly better.
+        assert f"{move_text(played['move'])}: expected deal result " in mark and " points." in mark
+        assert "Played " not in mark
+        assert ("Better: " in mark) == (better is not None)
+        if better is not None:
+            assert f"Better: {move_text(better['move'])}, expected " in mark
     shot(page, f"review-{lang}-desktop", full_page=False)
     page.set_viewport_size(PHONE)
     page.locator(".review").scroll_into_view_if_needed()

@@ -34,6 +34,12 @@ How a decision is valued (the decisions made):
 - **Best and loss**: the best move is the candidate with the highest mean (ties: the lowest action); the
   loss of a candidate is the best's value minus its own, with the standard error of the paired
   difference (``loss_se``; 0 for the best itself). The loss of the decision is the loss of the move played.
+- **A better move** is named only where it is better: the best candidate, when its advantage over the move
+  played is clear of zero (``loss - Z se > 0``); a best candidate whose lead is inside the noise (or none:
+  ``0 ± 0``) is not a better move, and the review says nothing of it beside the move played.
+- **The interval** of a loss is ``loss ± Z se`` (about 95%, over ``samples`` sampled deals: the
+  determinizations); where every sampled deal gave the same difference (``agree``: a standard error of
+  exactly 0) the review says so instead of an interval of width 0.
 - **Verdict**, only where the loss is clear of the noise (``Z`` = 2 standard errors, about 98% one-sided):
   ``blunder``, ``mistake`` or ``inaccuracy`` when ``loss - 2 se`` reaches that class's threshold (the worst
   class the review is sure of), ``good`` when even ``loss + 2 se`` stays under the inaccuracy threshold,
@@ -53,32 +59,43 @@ How a decision is valued (the decisions made):
   ======  =====================  ==========================================================================
 
 - **Accuracy**: a decision's is ``100 * exp(-counted / scale)``, where ``counted = max(0, loss - 2 se)`` (the
-  part of the loss clear of the noise, 0 for a good or unclear decision) and ``scale`` = mistake threshold
+  part of the loss clear of the noise, 0 for a good decision) and ``scale`` = mistake threshold
   / ln 2: a counted loss of one mistake threshold scores 50%, of an inaccuracy threshold 76-79%, of a
   blunder threshold 10-19%. A deal's and the match's accuracy are the mean over their reviewed decisions
-  (forced ones excluded); ``loss`` there is the sum of the counted losses, the points the review is sure
-  were given away. Both depend a little on the budget (less noise, less forgiven).
+  (forced ones excluded); ``loss`` there is the sum of the counted losses: the points the seat *left on
+  the table*, what the better moves the search found would have added at least (measured against those
+  moves, not against the other players: a match won has them too). Both depend a little on the budget
+  (less noise, less forgiven).
 - **Budget**: ``DEFAULT_BUDGET`` (200) determinizations a decision: a whole Hokm match (to 500, some 300
   decisions of a seat) is reviewed in about half a minute on one core, Kierki (12 deals) in about 15 s;
   ``benchmarks/review.md`` has the cost per game and the calibration.
+
+- **Units**: every value and loss is in the game's own points, which the review names (``unit``): chips in
+  Svara (its scores are the players' chip stacks), points in the other games.
 
 What the values assume: every seat plays the rest of the deal as the rules bot would, and the hidden cards
 lie as the game's sampler draws them (uniformly given what the seat saw; gin and Svara weigh the
 opponents' hands by what they did). A move is judged by what it gains against such players, and by a
 search that is stronger than the rules bot but not perfect.
 
-The result (``REVIEW_VERSION`` 1):
+The result (``REVIEW_VERSION`` 2; version 1 lacked ``unit``, ``samples``, ``better``, ``interval``,
+``agree`` and the candidates' ``move``):
 
-- ``game``, ``seat``, ``seed`` (the review's), ``budget``, ``z``, ``thresholds``
-  (``{"inaccuracy", "mistake", "blunder"}``), ``record`` (``{"seed", "actions", "over"}``);
+- ``game``, ``seat``, ``seed`` (the review's), ``budget``, ``z``, ``unit`` (``"points"`` or ``"chips"``),
+  ``thresholds`` (``{"inaccuracy", "mistake", "blunder"}``), ``record`` (``{"seed", "actions", "over"}``);
 - ``match`` and each of ``deals`` (with its 1-based ``deal`` number and ``result``, the seat's real deal
   value, null for a deal not finished): ``decisions`` (reviewed), ``forced``, ``verdicts`` (a count per
-  verdict), ``unclear``, ``loss`` (counted points lost), ``accuracy`` (percent, null without decisions);
+  verdict), ``unclear``, ``loss`` (the counted losses: points left on the table), ``accuracy`` (percent,
+  null without decisions);
 - ``decisions``, in record order: ``index`` (of the action in the record), ``turn`` (the seat's, from 0,
-  forced ones counted), ``deal``, ``legal`` (how many legal actions), ``searched``, ``played`` and
-  ``best`` (each a candidate), ``rules`` (``{"action", "label"}``: the rules bot's move), ``candidates``
-  (best first: ``{"action", "label", "value", "se", "loss", "loss_se"}``), ``loss``, ``loss_se``,
-  ``verdict`` (one of ``VERDICTS`` or null), ``accuracy``. Numbers are rounded to 3 decimals.
+  forced ones counted), ``deal``, ``legal`` (how many legal actions), ``searched``, ``samples`` (the
+  sampled deals it was valued over), ``played`` and ``best`` (each a candidate), ``better`` (the best
+  candidate where it is clearly better than the move played, else null), ``rules`` (``{"action",
+  "label", "move"}``: the rules bot's move), ``candidates`` (best first: ``{"action", "label", "move",
+  "value", "se", "loss", "loss_se"}``; ``move`` is the action as data, :meth:`Game.action_info`, which a
+  client words as its own button for that move), ``loss``, ``loss_se``, ``interval`` (``[low, high]``
+  of the loss), ``agree``, ``verdict`` (one of ``VERDICTS`` or null), ``accuracy``. Numbers are rounded
+  to 3 decimals.
 
 Bad input is refused before any search, naming what was wrong: a record that does not replay
 (:class:`InvalidRecordError`, as :func:`cardhall.records.replay` words it), a seat not at the table, a
@@ -101,10 +118,12 @@ from cardhall.errors import CardhallError, InvalidOptionError, InvalidRecordErro
 from cardhall.records import actions as record_actions
 from cardhall.records import check_record
 
-REVIEW_VERSION: Final = 1
+REVIEW_VERSION: Final = 2
 DEFAULT_BUDGET: Final = 200
 MAX_BUDGET: Final = 100_000
 Z: Final = 2.0
+# The unit of a game's points where it is not "points": Svara's scores are the players' chip stacks.
+UNITS: Final = {"svara": "chips"}
 
 
 class Verdict(StrEnum):
@@ -161,6 +180,16 @@ def verdict(loss: float, se: float, limits: Thresholds, z: float = Z) -> Verdict
     if high < limits.inaccuracy:
         return Verdict.GOOD
     return None
+
+
+def clearly_positive(loss: float, se: float, z: float = Z) -> bool:
+    """Whether a loss is clear of zero by ``z`` standard errors: the best move is then really better."""
+    return loss - z * se > 0
+
+
+def unit(game: Game) -> str:
+    """What the game's points are called (Svara's are chips)."""
+    return UNITS.get(game.name, "points")
 
 
 def counted_loss(loss: float, se: float, z: float = Z) -> float:
@@ -266,6 +295,11 @@ def _rng(seed: int, seat: int, turn: int, purpose: str) -> random.Random:
     return random.Random(f"cardhall-review:{seed}:{seat}:{turn}:{purpose}")
 
 
+def _agree(xs: list[float]) -> bool:
+    """Whether every sampled deal gave the same number (to float rounding)."""
+    return max(xs) - min(xs) < 1e-9
+
+
 def _mean_se(xs: list[float]) -> tuple[float, float]:
     n = len(xs)
     mean = sum(xs) / n
@@ -292,13 +326,18 @@ def review_decision(
     best = max(range(len(candidates)), key=lambda i: (means[i], -i))
     limits = thresholds(game)
     rows: list[dict[str, Any]] = []
+    agree = True
     for i, action in enumerate(candidates):
         mean, se = _mean_se([row[i] for row in values])
-        loss, loss_se = _mean_se([row[best] - row[i] for row in values])
+        diffs = [row[best] - row[i] for row in values]
+        loss, loss_se = _mean_se(diffs)
+        if action == played:
+            agree = _agree(diffs)
         rows.append(
             {
                 "action": action,
                 "label": game.action_label(action),
+                "move": game.action_info(action),
                 "value": _r(mean - decision.base),
                 "se": _r(se),
                 "loss": _r(loss),
@@ -315,12 +354,16 @@ def review_decision(
         "deal": decision.deal,
         "legal": len(legal),
         "searched": len(candidates) > 1,
+        "samples": len(values),
         "played": mine,
         "best": top,
-        "rules": {"action": rules, "label": game.action_label(rules)},
+        "better": top if top is not mine and clearly_positive(loss, loss_se) else None,
+        "rules": {"action": rules, "label": game.action_label(rules), "move": game.action_info(rules)},
         "candidates": rows,
         "loss": loss,
         "loss_se": loss_se,
+        "interval": [_r(loss - Z * loss_se), _r(loss + Z * loss_se)],
+        "agree": agree,
         "verdict": verdict(loss, loss_se, limits),
         "accuracy": _r(accuracy(loss, loss_se, limits)),
     }
@@ -363,6 +406,7 @@ def review(
         "seed": seed,
         "budget": budget,
         "z": Z,
+        "unit": unit(game),
         "thresholds": limits.as_dict(),
         "record": {
             "seed": record["seed"],

@@ -9,8 +9,12 @@ or seed is one line naming it and exit status 2, however long the review would h
 Decisions: the seat is ``--seat``, else the person's seat of a ``play --save`` file, else 0 (a record
 does not say whose review is wanted). A file of many records reviews each (``--match N``: the N-th
 only), one progress bar over every decision of them all (on standard error, gone when done). The
-human form lists the flagged decisions (the move played beside the better one, both valued, the loss
-with its standard error and the verdict), then a line per deal and the match's line; ``--json`` prints
+human form lists the flagged decisions (the move played and its expected deal result; the better move
+and its own, only where it is clearly better; what the move played cost, with its 95% interval over the
+sampled deals, or "in all N" where every sampled deal agreed; the verdict), then a line per deal and the
+match's line, every amount in the game's unit (points; Svara's chips). What the match's line calls
+"left on the table" is measured against the better moves the search found, not against the other
+players, so a match won has it too; ``--json`` prints
 each review as one JSON object a line (the shape documented in :mod:`cardhall.review`), nothing else on
 standard output.
 """
@@ -181,39 +185,49 @@ def _counts(summary: dict[str, Any]) -> str:
     )
 
 
+def cost(d: dict[str, Any]) -> str:
+    """What the move played cost: the loss with its 95% interval over the sampled deals, or, where every
+    sampled deal gave the same, the loss in all of them (never an interval of width 0)."""
+    if d["agree"]:
+        return f"{d['loss']:.1f} in all {d['samples']}"
+    low, high = d["interval"]
+    return f"{d['loss']:.1f} ({low:.1f} to {high:.1f})"
+
+
 def show(console: Console, where: str, result: dict[str, Any], every: bool = False) -> None:
     """The human form of a review."""
     rec = result["record"]
     status = "over" if rec["over"] else "in progress"
     t = result["thresholds"]
+    unit = result["unit"]
     console.print(
         f"{where}: {result['game']}, seed {rec['seed']} ({rec['actions']} actions, {status}); seat "
-        f"{result['seat']} reviewed with {result['budget']} determinizations a decision, review seed "
-        f"{result['seed']}",
+        f"{result['seat']} reviewed with {result['budget']} sampled deals (determinizations) a decision, "
+        f"review seed {result['seed']}",
         markup=False,
         soft_wrap=True,
     )
     console.print(
-        f"Losses in points of the deal (the seat's points minus the others' mean): inaccuracy from "
-        f"{t['inaccuracy']:g}, mistake from {t['mistake']:g}, blunder from {t['blunder']:g}, each clear "
-        f"of {result['z']:g} standard errors",
+        f"Amounts in {unit} of the deal (the seat's {unit} minus the others' mean). A cost is the best "
+        f"move's expected deal result minus the move played's, with its 95% interval over the sampled "
+        f"deals; inaccuracy from {t['inaccuracy']:g}, mistake from {t['mistake']:g}, blunder from "
+        f"{t['blunder']:g}, each clear of {result['z']:g} standard errors",
         markup=False,
         soft_wrap=True,
     )
     shown = [d for d in result["decisions"] if every or d["verdict"] not in ("good", None)]
     if shown:
         table = Table(title="decisions" if every else "flagged decisions", title_justify="left")
-        for col in ("deal", "#", "played (value)", "better (value)", "loss", "verdict"):
+        for col in ("deal", "#", "played (expected)", "better (expected)", f"cost in {unit}", "verdict"):
             table.add_column(col)
         for d in shown:
-            p, b = d["played"], d["best"]
-            better = "-" if b["action"] == p["action"] else f"{b['label']} ({b['value']:+.1f})"
+            p, b = d["played"], d["better"]
             table.add_row(
                 str(d["deal"]),
                 str(d["index"]),
-                f"{p['label']} ({p['value']:+.1f} ± {p['se']:.1f})",
-                better,
-                f"{d['loss']:.1f} ± {d['loss_se']:.1f}",
+                f"{p['label']} ({p['value']:+.1f})",
+                "-" if b is None else f"{b['label']} ({b['value']:+.1f})",
+                cost(d),
                 d["verdict"] or "unclear",
             )
         console.print(table)
@@ -221,7 +235,7 @@ def show(console: Console, where: str, result: dict[str, Any], every: bool = Fal
         console.print("No decision flagged.", markup=False)
     deals = Table(title="per deal", title_justify="left")
     columns = ("deal", "decisions", "forced", "good", "inacc.", "mistakes", "blunders", "unclear")
-    for col in (*columns, "accuracy", "points lost", "result"):
+    for col in (*columns, "accuracy", "left on the table", f"result in {unit}"):
         deals.add_column(col, justify="left" if col == "deal" else "right")
     for d in result["deals"]:
         v = d["verdicts"]
@@ -240,7 +254,8 @@ def show(console: Console, where: str, result: dict[str, Any], every: bool = Fal
     acc = "-" if m["accuracy"] is None else f"{m['accuracy']:.1f}%"
     console.print(
         f"Match: {m['decisions']} decisions reviewed ({m['forced']} forced, skipped): {_counts(m)}; "
-        f"accuracy {acc}, {m['loss']:.1f} points lost",
+        f"accuracy {acc}; {m['loss']:.1f} {unit} left on the table (what the better moves the search "
+        f"found would have added, counting only losses clear of the noise)",
         markup=False,
         soft_wrap=True,
     )

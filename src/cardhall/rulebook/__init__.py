@@ -35,6 +35,16 @@ player reads on a card (10♥), on the scores and types in options (target=500) 
 and a rank and a number of points never look different in one sentence. Card names, ranks and option names
 and values stay in Latin letters, since people type them; card names are written as a person writes them,
 rank then suit symbol (Q♠, 10♥).
+
+Option names and values are written in bold, by their code (``**max_deals**``, ``**svara_join**:
+**anyone**``), which is what the command line shows and what a game string carries; the browser's rules page
+puts in their place the words the lobby's create form uses (``option_text``: the option's title, its values'
+words) in the page's language (issue 46, D13: no code word on a Bengali page). So that it can tell them from
+the game's own terms, the texts keep to this: in the Options section (the last section) each item starts
+with its option in bold and then names only that option's values (or another option) in bold, each value
+followed by a colon and what it does (``**none**: only the tied players play it``), so the sentence reads
+the same with the value's words in its place; elsewhere an option is named in bold only by a name with an
+underscore (``**max_deals**``), never a plain word that is also a term of the game (**widow**).
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ stored, one per table and seat. What was chosen:
   record.
 - **Bounds**: at most ``MAX_PENDING_PER_PERSON`` unfinished jobs a person (``429`` with a retry time) and
   ``MAX_PENDING`` in all (``503 reviews_busy``), so asking cannot pile up work the server never ends.
+- **An older review** (stored by a server whose :data:`~cardhall.review.REVIEW_VERSION` was lower: it lacks
+  what the page now shows, such as a better move only where it is clearly better) counts as none: the
+  status says ``none``, a player asks again, and the new review replaces it.
 - **A restart** loses a job under way (nothing was stored): the status says ``none`` and the player asks
   again. A job that fails (a record that does not replay) is logged and reported as ``failed``.
 """
@@ -34,7 +37,7 @@ from typing import Any, Final
 
 from cardhall.bot_tier.tier import worker_setup
 from cardhall.core import Record
-from cardhall.review import DEFAULT_BUDGET, review
+from cardhall.review import DEFAULT_BUDGET, REVIEW_VERSION, review
 from cardhall.store import ReviewRow, Store
 
 log = logging.getLogger(__name__)
@@ -98,7 +101,7 @@ class Reviews:
     async def status(self, table_id: str, seat: int) -> dict[str, Any]:
         """``done`` with the review, ``running``, ``failed`` (with a message) or ``none``."""
         stored = await self.store.stored_review(table_id, seat)
-        if stored is not None:
+        if stored is not None and stored.review.get("review_version") == REVIEW_VERSION:
             return {"status": "done", "review": stored.review}
         job = self.jobs.get((table_id, seat))
         return job.status if job is not None else {"status": "none"}

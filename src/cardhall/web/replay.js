@@ -92,6 +92,16 @@ class Replay {
     }
   }
 
+  /** A seat's score as the table shows it: the number of the table's own scores cell (Svara's: the chips
+   * with those in the pot, and how many are in it), called chips where the game's scores are chip
+   * stacks (its observation has `stacks`), not "score" with another number (issue 46, D24). */
+  score(o, seat) {
+    if (!o.scores || o.scores[seat] === undefined) return null;
+    const [number, ...rest] = [gameModule(this.meta.game).scoreCell(o, seat)].flat();
+    const text = Array.isArray(o.stacks) ? t("replay.chips", { chips: number }) : t("replay.score", { score: number });
+    return h("span", { class: "score" }, text, ...rest.filter(Boolean));
+  }
+
   cards(labels, label) {
     return h("div", { class: "cards", role: "list", "aria-label": label }, (labels || []).map((c) => {
       const card = cardElement(c);
@@ -168,7 +178,7 @@ class Replay {
           "div",
           { class: "replay-seat-head" },
           h("strong", { text: this.seatName(i) }),
-          o.scores && o.scores[i] !== undefined ? h("span", { class: "score", text: t("replay.score", { score: o.scores[i] }) }) : null,
+          this.score(o, i),
         ),
         this.cards(p.hands[i], t("replay.hand_of", { who: this.seatName(i) })),
       ),

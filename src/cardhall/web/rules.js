@@ -3,39 +3,75 @@
 // Markdown subset, rendered here element by element: "#", "##", "###" headings, paragraphs, "-" lists and
 // **bold** (`code` too). Text only ever goes in as text (textContent), never as HTML. The rules texts
 // write numbers in Latin digits in both languages (cardhall.rulebook); the page shows them in the
-// language's digits, cards' indices (10♥) and `code` (option values people type) left as they are.
+// language's digits, cards' indices (10♥) and `code` left as they are.
+//
+// Options are named as the lobby's create form names them (issue 46, D13), never by their code words: the
+// texts name an option and its values in bold by code (`**max_deals**`, `**svara_join**: **anyone**`, what
+// the command line types), and the page puts in the option's title and its values' words in the page's
+// language, from the server's option list (GET /api/games, through the lobby's optionText and
+// optionValue). Which bold words are codes: in the Options section (a text's last "##" section, as the
+// rulebook writes every text), an item's first bold word is its option and the bold words after it are
+// that option's values (or another option); elsewhere only an option's name written as code is (a word
+// with "_": the plain ones, **widow**, are also the game's own terms there).
 import { t, language, localDigits } from "./i18n.js";
 import { h, api } from "./util.js";
+import { gameList, optionText, optionValue } from "./lobby.js";
 
 const INLINE = /\*\*(.+?)\*\*|`([^`]+)`/g;
 
-/** The inline pieces of a line: text, **bold** and `code`, as nodes. */
-export function inline(text) {
+/** The inline pieces of a line: text, **bold** and `code`, as nodes. `words(bold)`: the words a bold
+ * code word stands for (an option's title, a value's words), or null to show it as it is. */
+export function inline(text, words = () => null) {
   const out = [];
   let last = 0;
   for (const m of text.matchAll(INLINE)) {
     if (m.index > last) out.push(localDigits(text.slice(last, m.index)));
-    out.push(m[1] !== undefined ? h("strong", { text: localDigits(m[1]) }) : h("code", { text: m[2] }));
+    if (m[1] !== undefined) {
+      const named = words(m[1]);
+      out.push(named === null ? h("strong", { text: localDigits(m[1]) }) : h("strong", { class: "option-word", "data-code": m[1], text: named }));
+    } else {
+      out.push(h("code", { text: m[2] }));
+    }
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push(localDigits(text.slice(last)));
   return out;
 }
 
-/** The Markdown subset as elements: "#" becomes h2 (the dialog's title), "##" h3, "###" h4. */
-export function markdown(text) {
+/** How the bold code words of one line are named (see the top of this module): `options` the game's
+ * option list (GET /api/games), `inOptions` whether the line is in the Options section. */
+function optionWords(options, inOptions, line) {
+  const byName = new Map((options || []).map((o) => [o.name, o]));
+  const first = /^\*\*([^*]+)\*\*/.exec(line);
+  const own = inOptions && first ? byName.get(first[1]) : undefined;
+  return (code) => {
+    const option = byName.get(code);
+    if (option && (inOptions || code.includes("_"))) return optionText(option).title;
+    if (own && (own.values || []).map(String).includes(code)) return optionValue(own, own.values.find((v) => String(v) === code));
+    return null;
+  };
+}
+
+/** The Markdown subset as elements: "#" becomes h2 (the dialog's title), "##" h3, "###" h4. `options`:
+ * the game's option list, whose names and values' words replace their code words (null: codes kept). */
+export function markdown(text, options = null) {
   const blocks = [];
   let paragraph = [];
   let list = null;
+  const lines = text.split(/\r?\n/);
+  const lastSection = lines.map((l) => /^##\s/.test(l.trim())).lastIndexOf(true);
+  let inOptions = false;
+  const words = (line) => (options ? optionWords(options, inOptions, line) : undefined);
   const flush = () => {
-    if (paragraph.length) blocks.push(h("p", {}, inline(paragraph.join(" "))));
+    if (paragraph.length) blocks.push(h("p", {}, inline(paragraph.join(" "), words(paragraph[0]))));
     paragraph = [];
     list = null;
   };
-  for (const raw of text.split(/\r?\n/)) {
+  lines.forEach((raw, i) => {
     const line = raw.trim();
     const heading = /^(#{1,3})\s+(.*)$/.exec(line);
     const item = /^[-*]\s+(.*)$/.exec(line);
+    if (heading) inOptions = i === lastSection;
     if (!line) {
       flush();
     } else if (heading) {
@@ -43,23 +79,32 @@ export function markdown(text) {
       blocks.push(h(`h${heading[1].length + 1}`, {}, inline(heading[2])));
     } else if (item) {
       if (paragraph.length) {
-        blocks.push(h("p", {}, inline(paragraph.join(" "))));
+        blocks.push(h("p", {}, inline(paragraph.join(" "), words(paragraph[0]))));
         paragraph = [];
       }
       if (!list) {
         list = h("ul");
         blocks.push(list);
       }
-      list.append(h("li", {}, inline(item[1])));
+      list.append(h("li", {}, inline(item[1], words(item[1]))));
     } else if (list && /^\s/.test(raw)) {
-      list.lastChild.append(" ", ...inline(line)); // a list item's continued line
+      list.lastChild.append(" ", ...inline(line, words(line))); // a list item's continued line
     } else {
       list = null;
       paragraph.push(line);
     }
-  }
+  });
   flush();
   return blocks;
+}
+
+/** The options of `game` as the lobby lists them (null when the list cannot be had: codes are shown). */
+async function gameOptions(game) {
+  try {
+    return (await gameList()).games.find((g) => g.name === game)?.options ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** A dialog opened from a link (#rules/hokm, #replay/<table>) drops that link when it closes, so the same
@@ -112,9 +157,9 @@ export async function showRules(game) {
   el.dataset.game = game;
   if (!el.open) el.showModal();
   try {
-    const data = await api("GET", `/api/rules/${encodeURIComponent(game)}?lang=${language()}`);
+    const [data, options] = await Promise.all([api("GET", `/api/rules/${encodeURIComponent(game)}?lang=${language()}`), gameOptions(game)]);
     if (!el.contains(body)) return; // closed, or other rules opened, meanwhile
-    body.replaceChildren(...markdown(data.markdown));
+    body.replaceChildren(...markdown(data.markdown, options));
     el.dataset.lang = data.lang;
   } catch (e) {
     body.replaceChildren(h("p", { class: "error", role: "alert", text: t("rules.failed") }));
