@@ -4,12 +4,13 @@ table with hints is never rated."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
 
 from tests.helpers import steps
-from tests.server_helpers import FAST, Session, auth, new_player, play_to_the_end, server, session
+from tests.server_helpers import FAST, Session, attach, auth, new_player, play_to_the_end, server, session
 
 GAME = "hokm(max_hands=1)"
 
@@ -117,3 +118,25 @@ def test_a_table_without_hints_refuses_them_and_plays_on() -> None:
             s.send(type="watch", table=hinted)
             watched = s.until("table")
             assert s.error(type="hint", table=hinted, n=watched["n"])["code"] == "not_seated"
+
+
+@pytest.mark.slow
+def test_a_seat_has_one_hint_under_way_however_many_connections_ask() -> None:
+    """Issue 47: a seat asked for 30 hints at once, one from each of its connections (each search costs
+    the bot tier a hard move's think time). One is searched; the others are refused until it answers."""
+    with server() as client:
+        token = new_player(client)
+        table = quick_play(client, token, hints=True, bot_pace_ms=10_000)
+        with contextlib.ExitStack() as stack:
+            sockets = [stack.enter_context(client.websocket_connect("/ws")) for _ in range(5)]
+            tabs = [attach(ws, token) for ws in sockets]
+            for tab in tabs:
+                tab.send(type="join", table=table)
+            frames = [my_turn(tab, table, tab.until("table")) for tab in tabs]
+            for k, (tab, frame) in enumerate(zip(tabs, frames, strict=True)):
+                tab.send(type="hint", table=table, n=frame["n"], id=f"h{k}")
+            answers = []
+            for k, tab in enumerate(tabs):
+                answers.append(tab.wait(lambda f, k=k: f.get("ref") == f"h{k}"))
+        kinds = sorted(a["type"] if a["type"] == "hint" else a["code"] for a in answers)
+        assert kinds == ["hint"] + ["rate_limited"] * 4, answers

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from cardhall.review import REVIEW_VERSION, review
-from cardhall.server.reviews import MAX_PENDING_PER_PERSON, Reviews, ReviewsBusy
+from cardhall.server.reviews import MAX_PENDING_PER_ADDRESS, MAX_PENDING_PER_PERSON, Reviews, ReviewsBusy
 from cardhall.store import ReviewRow, open_store
 from tests.helpers import steps
 from tests.server_helpers import FAST, auth, new_player, play_to_the_end, server, session
@@ -148,3 +148,43 @@ async def test_a_review_of_an_older_version_counts_as_none_and_is_made_anew() ->
     finally:
         await reviews.stop()
         await asyncio.sleep(0)
+
+
+@pytest.mark.anyio
+async def test_one_address_cannot_fill_the_queue_and_addresses_take_turns() -> None:
+    """Issue 47: sixteen guests of one address filled the server's whole queue of reviews and everyone
+    else was told ``reviews_busy`` for minutes. An address holds a few places; the jobs waiting run one
+    address's turn after another, so a newcomer's review comes after the one running, not after all of
+    the first address's."""
+    started: list[str] = []
+    finish: dict[str, asyncio.Event] = {}
+
+    async def runner(payload: dict[str, Any]) -> dict[str, Any]:
+        name = payload["record"]["name"]
+        started.append(name)
+        finish[name] = asyncio.Event()
+        await finish[name].wait()
+        return {"review_version": REVIEW_VERSION}
+
+    store = await open_store("sqlite+aiosqlite:///:memory:")
+    reviews = Reviews(store, BUDGET, runner=runner)
+
+    def record(name: str) -> dict[str, Any]:
+        return {"game": GAME, "seed": 1, "actions": [], "name": name}
+
+    try:
+        for k in range(MAX_PENDING_PER_ADDRESS):  # (a different guest each time: the person's cap is not it)
+            await reviews.start(f"a{k}", 0, person=100 + k, record=record(f"a{k}"), address="203.0.113.7")
+        with pytest.raises(ReviewsBusy) as refused:
+            await reviews.start("a9", 0, person=199, record=record("a9"), address="203.0.113.7")
+        assert refused.value.per_person and "address" in str(refused.value)
+        await reviews.start("b0", 0, person=2, record=record("b0"), address="198.51.100.2")
+        for _ in range(MAX_PENDING_PER_ADDRESS + 1):
+            while len(started) == len([e for e in finish.values() if e.is_set()]):
+                await asyncio.sleep(0)
+            finish[started[-1]].set()
+        assert started == ["a0", "b0", "a1", "a2", "a3"], started
+    finally:
+        await reviews.stop()
+        await asyncio.sleep(0)
+        await store.close()

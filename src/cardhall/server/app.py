@@ -259,7 +259,7 @@ async def start_review(request: Request) -> Response:
     if player.id not in {s.player_id for s in row.seats}:
         raise ProtocolError("not_a_player", f"only the players of table {row.id} may have its match reviewed")
     try:
-        status = await context(request).reviews.start(row.id, seat, player.id, stored)
+        status = await context(request).reviews.start(row.id, seat, player.id, stored, address(request))
     except ReviewsBusy as e:
         if e.per_person:
             raise RateLimited(f"{e}: wait for them", REVIEW_RETRY_SECONDS) from e

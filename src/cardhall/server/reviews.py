@@ -17,8 +17,14 @@ stored, one per table and seat. What was chosen:
 - **Reproducible**: the server's budget (``DEFAULT_BUDGET`` unless the server is given another) and
   seed 0: the stored review is the one ``cardhall review --seat N --budget B --seed 0`` prints for the
   record.
-- **Bounds**: at most ``MAX_PENDING_PER_PERSON`` unfinished jobs a person (``429`` with a retry time) and
-  ``MAX_PENDING`` in all (``503 reviews_busy``), so asking cannot pile up work the server never ends.
+- **Bounds**: at most ``MAX_PENDING_PER_PERSON`` unfinished jobs a person and
+  ``MAX_PENDING_PER_ADDRESS`` an address (``429`` with a retry time), and ``MAX_PENDING`` in all (``503
+  reviews_busy``), so asking cannot pile up work the server never ends.
+- **Shared fairly** (issue 47: sixteen guests of one address filled the whole queue, 32 of 32, and
+  everyone else was told ``reviews_busy`` for minutes): an address holds at most
+  ``MAX_PENDING_PER_ADDRESS`` of the queue, and the jobs waiting are run in turns by address (one of
+  each address that has one waiting, then again), ``SLOTS`` at a time, so a newcomer's review waits
+  for at most one job of each other address, not for everything one address asked first.
 - **An older review** (stored by a server whose :data:`~cardhall.review.REVIEW_VERSION` was lower: it lacks
   what the page now shows, such as a better move only where it is clearly better) counts as none: the
   status says ``none``, a player asks again, and the new review replaces it.
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -38,12 +45,15 @@ from typing import Any, Final
 from cardhall.bot_tier.tier import worker_setup
 from cardhall.core import Record
 from cardhall.review import DEFAULT_BUDGET, REVIEW_VERSION, review
+from cardhall.server.rates import address_key
 from cardhall.store import ReviewRow, Store
 
 log = logging.getLogger(__name__)
 
 MAX_PENDING: Final = 32
 MAX_PENDING_PER_PERSON: Final = 2
+MAX_PENDING_PER_ADDRESS: Final = 4
+SLOTS: Final = 1  # reviews made at once (the embedded worker is one process)
 REVIEW_SEED: Final = 0
 
 
@@ -52,6 +62,8 @@ class Job:
     table_id: str
     seat: int
     person: int
+    address: str = "?"
+    record: Record | None = None  # (until it runs)
     task: asyncio.Task[Any] | None = None
     error: str | None = None
 
@@ -63,11 +75,12 @@ class Job:
 
 
 class ReviewsBusy(Exception):
-    """More review jobs are pending than the server takes (in all, or for one person)."""
+    """More review jobs are pending than the server takes (in all, or for one person or address)."""
 
-    def __init__(self, per_person: bool) -> None:
+    def __init__(self, per_person: bool, message: str = "") -> None:
         self.per_person = per_person
-        super().__init__("you have reviews under way already" if per_person else "too many reviews under way")
+        default = "you have reviews under way already" if per_person else "too many reviews under way"
+        super().__init__(message or default)
 
 
 # An offline job's runner elsewhere (the bot tier's ``job``): its kind's payload in, the review out.
@@ -90,6 +103,11 @@ class Reviews:
         self._pool = pool
         self.runner = runner
         self.jobs: dict[tuple[str, int], Job] = {}
+        # Jobs not started yet, by address, the addresses in the order of their turns.
+        self.waiting: OrderedDict[str, deque[Job]] = OrderedDict()
+        self.running = 0
+        self.served: dict[str, int] = {}  # jobs started per address with jobs pending
+        self.stopping = False
 
     @property
     def pool(self) -> Executor:
@@ -106,22 +124,62 @@ class Reviews:
         job = self.jobs.get((table_id, seat))
         return job.status if job is not None else {"status": "none"}
 
-    async def start(self, table_id: str, seat: int, person: int, record: Record) -> dict[str, Any]:
-        """Start the review of ``seat`` (or join the one under way, or return the stored one)."""
+    async def start(
+        self, table_id: str, seat: int, person: int, record: Record, address: str | None = None
+    ) -> dict[str, Any]:
+        """Start the review of ``seat`` (or join the one under way, or return the stored one), asked by
+        ``person`` from ``address``: queued in its address's turn (the module's docstring)."""
         known = await self.status(table_id, seat)
         if known["status"] in ("done", "running"):
             return known
+        where = address_key(address)
         pending = [j for j in self.jobs.values() if j.error is None]
-        if len(pending) >= MAX_PENDING:
-            raise ReviewsBusy(per_person=False)
         if sum(j.person == person for j in pending) >= MAX_PENDING_PER_PERSON:
             raise ReviewsBusy(per_person=True)
-        job = Job(table_id, seat, person)
+        if sum(j.address == where for j in pending) >= MAX_PENDING_PER_ADDRESS:
+            raise ReviewsBusy(
+                per_person=True, message="reviews asked from your address are under way already"
+            )
+        if len(pending) >= MAX_PENDING:
+            raise ReviewsBusy(per_person=False)
+        job = Job(table_id, seat, person, where, record)
         self.jobs[(table_id, seat)] = job
-        job.task = asyncio.create_task(self._run(job, record), name=f"review {table_id} seat {seat}")
+        self.waiting.setdefault(where, deque()).append(job)
+        self._dispatch()
         return job.status
 
+    def _dispatch(self) -> None:
+        """Start waiting jobs while a slot is free, the address served least lately first (an
+        address's count starts again once it has nothing pending): one address's turn after another,
+        and a newcomer before an address that has just had one."""
+        while self.running < SLOTS and self.waiting and not self.stopping:
+            address = min(self.waiting, key=lambda a: self.served.get(a, 0))  # (ties: first come)
+            queue = self.waiting[address]
+            job = queue.popleft()
+            if not queue:
+                del self.waiting[address]
+            self.served[address] = self.served.get(address, 0) + 1
+            record, job.record = job.record, None
+            assert record is not None
+            self.running += 1
+            job.task = asyncio.create_task(
+                self._run(job, record), name=f"review {job.table_id} seat {job.seat}"
+            )
+
     async def _run(self, job: Job, record: Record) -> None:
+        try:
+            await self._review(job, record)
+        finally:
+            self.running -= 1
+            if job.address not in self.waiting and not any(
+                j.address == job.address and j.task is not None and not j.task.done()
+                for j in self.jobs.values()
+                if j is not job
+            ):
+                self.served.pop(job.address, None)  # (nothing pending: its turns count afresh)
+            self._dispatch()
+
+    async def _review(self, job: Job, record: Record) -> None:
         loop = asyncio.get_running_loop()
         payload = {"record": record, "seat": job.seat, "budget": self.budget, "seed": REVIEW_SEED}
         try:
@@ -141,6 +199,7 @@ class Reviews:
         del self.jobs[(job.table_id, job.seat)]
 
     async def stop(self) -> None:
+        self.stopping = True
         for job in self.jobs.values():
             if job.task is not None:
                 job.task.cancel()

@@ -79,7 +79,7 @@ class HostBase:
         self.bot_timer: asyncio.TimerHandle | Wait | None = None
         self.thinking: asyncio.Task[None] | None = None
         self.encoded = frames.Encoded()  # what its frames repeat, encoded once (see frames.py)
-        self.hinting: set[Listener] = set()  # connections whose hint is being searched (see hints.py)
+        self.hinting: set[int] = set()  # seats whose hint is being searched (see hints.py)
         self.hint_tasks: set[asyncio.Task[None]] = set()
         self.queue = OwnerQueue(f"table {row.id}")
         self.lost = False  # another process took the table (its fence moved on): nothing more here

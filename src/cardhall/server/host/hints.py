@@ -14,8 +14,9 @@ sent to his connection alone. What was chosen:
   then the hint. The hint is sent when it is ready, if the seat is still to act and the move still
   legal (other seats may have moved meanwhile, as in a passing round where everyone chooses at
   once); else the person is told it came too late (``stale``) and asks again. A search that fails is
-  reported (``bad_request``). One hint under way a connection at a time (the later ask is refused as
-  ``rate_limited``).
+  reported (``bad_request``). One hint under way a seat at a time, whatever the connections of its
+  person (issue 47: a seat's thirty connections asked thirty at once); a later ask is refused as
+  ``rate_limited``.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class Hints(HostBase):
         state = table.state
         if seat not in state.to_act:
             raise ProtocolError("not_your_turn", f"it is not your turn at table {self.id}", ref)
-        if listener in self.hinting:
+        if seat in self.hinting:
             raise ProtocolError("rate_limited", "your last hint is still being searched", ref)
         dice = random.Random()
         job = BotJob(
@@ -70,7 +71,7 @@ class Hints(HostBase):
             dice.getstate(),
             table.number,
         )
-        self.hinting.add(listener)
+        self.hinting.add(seat)
         task = asyncio.create_task(self._search_hint(listener, job, ref), name=f"table {self.id}: a hint")
         self.hint_tasks.add(task)
         task.add_done_callback(self.hint_tasks.discard)
@@ -87,7 +88,7 @@ class Hints(HostBase):
             listener.send(ProtocolError("bad_request", "the hint's search failed", ref).frame())
             return
         finally:
-            self.hinting.discard(listener)
+            self.hinting.discard(job.seat)
         self.post(lambda: self._send_hint(listener, job, result.action, ref))
 
     async def _send_hint(self, listener: Listener, job: BotJob, action: int, ref: Any) -> None:
