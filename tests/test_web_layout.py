@@ -1,0 +1,187 @@
+"""Nothing a person needs to decide is ever under anything, at any size (issue 46: Svara's hand value
+under the dock, D4, D11, D26), measured in Debian's headless Chromium, not looked at: for every game
+(Hokm; Svara with four players; three-hand gin; Cancellation Hearts with 8 and with 11 players; Kierki
+from its deal 11, through its trump choice and a trick to its lottery), at a few positions each (its first
+decisions, a card to play to a trick already led, the next deal's first decision with the last deal's
+summary still open, gin's laying off on a knock), at 320x640, 390x844, 1366x768 and 200 % zoom (1366x768 at 200 %: a 683x384 window
+at device scale factor 2), the hand's cards, the hand's value where the game has one (Svara's worth, gin's
+deadwood), the player's own seat, the trick or the pot (gin's stock and pile or the knock laid out,
+the lottery's rows), the turn line and the move buttons are inside the window and not covered: ``document.elementFromPoint`` at
+sample points of each (a card's corner index, as fanned cards overlap; a box's middle and four points
+round it) finds the element or one of its own. The page never scrolls sideways, and the scores and the
+log are covered by nothing either.
+
+The positions are a match played here by the rules bot at every seat (``tests/table_frames.py``), each
+drawn by the page's own table view from the frame the server would send; one page per device scale
+factor draws them all, in English (the Bengali table's texts are longer: one size of it is measured
+too), the first-sit offer of sound and notifications showing as it does to a person new to the site.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server_helpers import free_port, running_server
+from tests.table_frames import RENDER, positions
+from tests.web_helpers import CHROMIUM, SHOTS, Browser, browser  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+GAMES = ("hokm", "svara(players=4)", "gin", "hearts(players=8)", "hearts(players=11)", "kierki(first_deal=11)")
+
+# name, CSS size of the window, device scale factor
+SIZES = (
+    ("320x640", {"width": 320, "height": 640}, 1),
+    ("390x844", {"width": 390, "height": 844}, 1),
+    ("1366x768", {"width": 1366, "height": 768}, 1),
+    ("zoom200", {"width": 683, "height": 384}, 2),
+)
+
+# What the layout promises, measured in the page as it is now: a list of what fails it (empty: holds).
+MEASURE = """(expectValue) => {
+    window.scrollTo(0, 0);
+    const W = window.innerWidth, H = window.innerHeight, problems = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > W) problems.push(`the page scrolls sideways: ${root.scrollWidth} px in ${W}`);
+    const name = (el) => {
+        if (!el) return "nothing";
+        const cls = typeof el.className === "string" ? el.className.trim().split(/\\s+/).slice(0, 3).join(".") : "";
+        return `${el.tagName.toLowerCase()}${cls ? "." + cls : ""}${el.dataset?.card ? "[" + el.dataset.card + "]" : ""}`;
+    };
+    const box = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
+    // `what` inside the window and found at `points` (of its box, or of `at`'s box: a card's corner)
+    const check = (el, what, at = null) => {
+        const r = el.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1) return problems.push(`${what}: not shown`);
+        if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
+            return problems.push(`${what}: outside the ${W}x${H} window at ${box(r)}`);
+        const p = (at || el).getBoundingClientRect();
+        const points = at
+            ? [[p.left + p.width / 2, p.top + p.height / 2]]
+            : [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.25], [0.5, 0.75]].map(([x, y]) => [p.left + x * p.width, p.top + y * p.height]);
+        for (const [x, y] of points) {
+            const hit = document.elementFromPoint(x, y);
+            if (!hit || !(hit === el || el.contains(hit))) {
+                problems.push(`${what} at ${box(r)}: covered at ${Math.round(x)},${Math.round(y)} by ${name(hit)}`);
+                break;
+            }
+        }
+    };
+    const all = (selector) => [...document.querySelectorAll(selector)];
+    const card = (el, what) => check(el, `${what} ${el.dataset.card || "(face down)"}`, el.querySelector(".corner"));
+    const dock = document.querySelector(".dock");
+    if (!dock) problems.push("no dock");
+    const hand = all(".dock .hand .card");
+    if (!hand.length) problems.push("no hand");
+    hand.forEach((el) => card(el, "hand card"));
+    const value = document.querySelector(".dock .hand-value");
+    if (expectValue && !value) problems.push("no hand value");
+    if (value) check(value, "hand value");
+    const me = document.querySelector(".arena .seat.me");
+    if (!me) problems.push("no seat of his");
+    else check(me, "his seat");
+    all(".felt .played .card").forEach((el) => card(el, "trick card"));
+    for (const sel of [".felt .pot", ".felt .stock", ".felt .pile"]) all(sel).forEach((el) => check(el, sel));
+    all(".felt .stock .card, .felt .pile .card.top").forEach((el) => check(el, "stock or pile card"));
+    all(".felt .knock").forEach((el) => check(el, "the knock laid out"));
+    all(".felt .lottery-row").forEach((row) => {
+        check(row.querySelector(".row-suit"), `lottery row ${row.dataset.suit}`);
+        row.querySelectorAll(".card").forEach((el) => card(el, "lottery card"));
+    });
+    const turn = document.querySelector(".dock .turn-line .prompt");
+    if (turn) check(turn, "turn line");
+    all(".dock .actions button, .dock .actions input").forEach((el) =>
+        check(el, `move ${el.dataset.label || el.textContent.trim() || el.className}`),
+    );
+    // the scores and the log: covered by nothing, wherever they are (beside the table or below it)
+    for (const sel of [".side .scores caption", ".side .log"]) {
+        const el = document.querySelector(sel);
+        if (!el) continue;
+        const r = el.getBoundingClientRect();
+        if (r.top >= H || r.bottom <= 0) {
+            el.scrollIntoView({ block: "nearest" });
+        }
+        const s = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(s.left + Math.min(20, s.width / 2), s.top + Math.min(8, s.height / 2));
+        if (!hit || !(hit === el || el.contains(hit))) problems.push(`${sel}: covered by ${name(hit)}`);
+        window.scrollTo(0, 0);
+    }
+    return problems;
+}"""
+
+
+def expects_value(frame: dict[str, Any]) -> bool:
+    """Whether the hand has a value the dock must show: Svara's (once he has looked), gin's deadwood."""
+    o = frame["observation"]
+    if frame["game"].startswith("svara"):
+        return o.get("hand_value") is not None and bool(o.get("hand"))
+    return frame["game"].startswith("gin") and bool(o.get("hand_layout"))
+
+
+@pytest.fixture(scope="module")
+def static_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the module: it only serves the page (the tables are drawn from frames)."""
+    db = Path(tmp_path_factory.mktemp("layout")) / "web.db"
+    port = free_port()
+    with running_server(db, port):
+        yield f"http://127.0.0.1:{port}"
+
+
+def test_what_a_person_decides_on_is_in_the_window_and_uncovered_at_every_size(
+    browser: Browser,  # noqa: F811 (the fixture)
+    static_url: str,
+) -> None:
+    games = {game: positions(game) for game in GAMES}
+    problems: list[str] = []
+    keep = os.environ.get("CARDHALL_LAYOUT_SHOTS")  # a folder: every drawing kept there as a PNG
+    for size_name, size, scale in SIZES:
+        context = browser.new_context(
+            viewport=size, device_scale_factor=scale, base_url=static_url, reduced_motion="reduce"
+        )
+        try:
+            page = context.new_page()
+            errors: list[Any] = []
+            page.on("pageerror", errors.append)
+            page.goto("/")
+            page.wait_for_selector("#name")
+            for game, frames in games.items():
+                for label, frame in frames:
+                    page.evaluate(RENDER, ["en", frame])
+                    found = page.evaluate(MEASURE, expects_value(frame))
+                    problems += [f"{game} {label} {size_name}: {p}" for p in found]
+                    if keep:
+                        page.screenshot(path=f"{keep}/{game}-{label}-{size_name}.png", animations="disabled")
+            assert not errors, errors
+        finally:
+            context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_the_bengali_table_holds_too(browser: Browser, static_url: str) -> None:  # noqa: F811
+    """Bengali's words are longer: each game's summary position on a phone, and at 200 % zoom."""
+    problems: list[str] = []
+    for size_name, size, scale in (SIZES[0], SIZES[3]):
+        context = browser.new_context(
+            viewport=size, device_scale_factor=scale, base_url=static_url, reduced_motion="reduce"
+        )
+        try:
+            page = context.new_page()
+            page.goto("/")
+            page.wait_for_selector("#name")
+            for game in GAMES:
+                label, frame = positions(game)[-1]
+                page.evaluate(RENDER, ["bn", frame])
+                found = page.evaluate(MEASURE, expects_value(frame))
+                problems += [f"{game} {label} {size_name} bn: {p}" for p in found]
+                SHOTS.mkdir(exist_ok=True)
+        finally:
+            context.close()
+    assert not problems, "\n".join(problems)
+
+
+assert CHROMIUM  # (imported for the skip in web_helpers)
