@@ -23,7 +23,9 @@ RENDER = """async ([lang, frame]) => {
     const { TableView } = await import("/static/table.js");
     const main = document.getElementById("main");
     window.sent = [];
-    const hooks = { send: (m) => window.sent.push(m), leave() {}, lobby() {}, open() {}, rules() {}, replay() {} };
+    const hooks = {
+        send: (m) => window.sent.push(m), leave() {}, lobby() {}, open() {}, rules() {}, replay() {},
+    };
     if (window.view) window.view.forget();
     window.view = new TableView(main, frame.table, "join", hooks);
     window.view.frame(frame);
@@ -36,7 +38,15 @@ FRAME = "frame => window.view.frame(frame)"
 def seat_entries(players: int, you: int | None = 0, name: str = "Ann") -> list[dict[str, Any]]:
     """The seats of a table where ``you`` is a person and the others rules bots."""
     seats: list[dict[str, Any]] = [
-        {"seat": s, "kind": "bot", "name": "rules", "bot": "rules", "connected": None, "stand_in": None, "left": False}
+        {
+            "seat": s,
+            "kind": "bot",
+            "name": "rules",
+            "bot": "rules",
+            "connected": None,
+            "stand_in": None,
+            "left": False,
+        }
         for s in range(players)
     ]
     if you is not None:
@@ -78,6 +88,25 @@ def frame_of(table: Table, you: int = 0, table_id: str = "t1", **extra: Any) -> 
     frame.update(extra)
     result: dict[str, Any] = json.loads(json.dumps(frame))
     return result
+
+
+def update_of(table: Table, since: int, you: int = 0, table_id: str = "t1", **extra: Any) -> dict[str, Any]:
+    """The ``update`` frame the server would send seat ``you`` after event ``since``: the events since,
+    the observation, the legal moves and whose turn it is now."""
+    whole = frame_of(table, you, table_id)
+    frame = {
+        "type": "update",
+        "table": table_id,
+        "n": whole["n"],
+        "status": whole["status"],
+        "events": [e for e in whole["events"] if e["n"] > since],
+        "observation": whole["observation"],
+        "legal": whole["legal"],
+        "to_act": whole["to_act"],
+        "deadlines": whole["deadlines"],
+    }
+    frame.update(extra)
+    return frame
 
 
 class Match:
@@ -138,6 +167,9 @@ class Match:
     def frame(self, you: int = 0, **extra: Any) -> dict[str, Any]:
         return frame_of(self.table, you, **extra)
 
+    def update(self, since: int, you: int = 0, **extra: Any) -> dict[str, Any]:
+        return update_of(self.table, since, you, **extra)
+
 
 # --- the positions the layout test draws: each game at a few of its phases ------------------------------
 
@@ -150,8 +182,8 @@ def mid_trick(m: Match) -> bool:
 def positions(game: str, seed: int = 1) -> list[tuple[str, dict[str, Any]]]:
     """Frames of one match of ``game`` for seat 0, each named by its position: its first decisions (a
     bid, a pass, a bet, a draw...), a card to play to a trick already led, the next deal's first
-    decision with the last deal's summary still open, and gin's laying off on a knock. Kierki is started at deal 11 (trump chosen), so
-    that its lottery (deal 12) comes after a deal of tricks."""
+    decision with the last deal's summary still open, and gin's laying off on a knock. Kierki is started
+    at deal 11 (trump chosen), so that its lottery (deal 12) comes after a deal of tricks."""
     m = Match(game, seed)
     out: list[tuple[str, dict[str, Any]]] = []
     name = game.split("(")[0]
@@ -165,7 +197,10 @@ def positions(game: str, seed: int = 1) -> list[tuple[str, dict[str, Any]]]:
         take("trick", mid_trick)
     elif name == "svara":
         take("blind", lambda m: m.phase() == "blind" and bool(m.kinds()))
-        take("open", lambda m: m.phase() == "open" and bool(m.kinds()) and bool(m.table.observation(0).get("hand")))
+        take(
+            "open",
+            lambda m: m.phase() == "open" and bool(m.kinds()) and bool(m.table.observation(0).get("hand")),
+        )
     elif name == "gin":
         take("draw", lambda m: m.phase() == "draw" and bool(m.kinds()))
         take("discard", lambda m: "discard" in m.kinds())

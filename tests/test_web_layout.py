@@ -1,38 +1,43 @@
 """Nothing a person needs to decide is ever under anything, at any size (issue 46: Svara's hand value
 under the dock, D4, D11, D26), measured in Debian's headless Chromium, not looked at: for every game
 (Hokm; Svara with four players; three-hand gin; Cancellation Hearts with 8 and with 11 players; Kierki
-from its deal 11, through its trump choice and a trick to its lottery), at a few positions each (its first
-decisions, a card to play to a trick already led, the next deal's first decision with the last deal's
-summary still open, gin's laying off on a knock), at 320x640, 390x844, 1366x768 and 200 % zoom (1366x768 at 200 %: a 683x384 window
-at device scale factor 2), the hand's cards, the hand's value where the game has one (Svara's worth, gin's
-deadwood), the player's own seat, the trick or the pot (gin's stock and pile or the knock laid out,
-the lottery's rows), the turn line and the move buttons are inside the window and not covered: ``document.elementFromPoint`` at
-sample points of each (a card's corner index, as fanned cards overlap; a box's middle and four points
-round it) finds the element or one of its own. The page never scrolls sideways, and the scores and the
-log are covered by nothing either.
+from its deal 11, through its trump choice and a trick to its lottery), at a few positions each (its
+first decisions, a card to play to a trick already led, the next deal's first decision with the last
+deal's summary still open, gin's laying off on a knock), at 320x640, 390x844, 1366x768 and 200 % zoom
+(1366x768 at 200 %: a 683x384 window at device scale factor 2), the hand's cards, the hand's value where
+the game has one (Svara's worth, gin's deadwood), the player's own seat, the trick or the pot (gin's
+stock and pile or the knock laid out, the lottery's rows), the turn line and the move buttons are inside
+the window and not covered: ``document.elementFromPoint`` at sample points of each (a card's corner
+index, as fanned cards overlap; a box's middle and four points round it) finds the element or one of
+its own. The page never scrolls sideways, and the scores and the log are covered by nothing either.
 
 The positions are a match played here by the rules bot at every seat (``tests/table_frames.py``), each
-drawn by the page's own table view from the frame the server would send; one page per device scale
-factor draws them all, in English (the Bengali table's texts are longer: one size of it is measured
-too), the first-sit offer of sound and notifications showing as it does to a person new to the site.
+drawn by the page's own table view from the frame the server would send; one page per size draws them
+all, in English, and the Bengali table (its words are longer) at the narrowest and at 200 %; the first
+seat's offer of sound and notifications shows, as to a person new to the site. With
+``CARDHALL_LAYOUT_SHOTS`` set to a folder, every drawing is kept there as a PNG, to be looked at.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.server_helpers import free_port, running_server
 from tests.table_frames import RENDER, positions
-from tests.web_helpers import CHROMIUM, SHOTS, Browser, browser  # noqa: F401 (fixture)
+from tests.web_helpers import Browser, Page, browser, drawn_page, static_url  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-GAMES = ("hokm", "svara(players=4)", "gin", "hearts(players=8)", "hearts(players=11)", "kierki(first_deal=11)")
+GAMES = (
+    "hokm",
+    "svara(players=4)",
+    "gin",
+    "hearts(players=8)",
+    "hearts(players=11)",
+    "kierki(first_deal=11)",
+)
 
 # name, CSS size of the window, device scale factor
 SIZES = (
@@ -50,8 +55,9 @@ MEASURE = """(expectValue) => {
     if (root.scrollWidth > W) problems.push(`the page scrolls sideways: ${root.scrollWidth} px in ${W}`);
     const name = (el) => {
         if (!el) return "nothing";
-        const cls = typeof el.className === "string" ? el.className.trim().split(/\\s+/).slice(0, 3).join(".") : "";
-        return `${el.tagName.toLowerCase()}${cls ? "." + cls : ""}${el.dataset?.card ? "[" + el.dataset.card + "]" : ""}`;
+        const cls = typeof el.className === "string" ? el.className.trim().split(/\\s+/).slice(0, 3) : [];
+        const card = el.dataset?.card ? `[${el.dataset.card}]` : "";
+        return [el.tagName.toLowerCase(), ...cls].join(".") + card;
     };
     const box = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
     // `what` inside the window and found at `points` (of its box, or of `at`'s box: a card's corner)
@@ -63,17 +69,21 @@ MEASURE = """(expectValue) => {
         const p = (at || el).getBoundingClientRect();
         const points = at
             ? [[p.left + p.width / 2, p.top + p.height / 2]]
-            : [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.25], [0.5, 0.75]].map(([x, y]) => [p.left + x * p.width, p.top + y * p.height]);
+            : [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.25], [0.5, 0.75]].map(
+                  ([x, y]) => [p.left + x * p.width, p.top + y * p.height],
+              );
         for (const [x, y] of points) {
             const hit = document.elementFromPoint(x, y);
             if (!hit || !(hit === el || el.contains(hit))) {
-                problems.push(`${what} at ${box(r)}: covered at ${Math.round(x)},${Math.round(y)} by ${name(hit)}`);
+                const at = `${Math.round(x)},${Math.round(y)}`;
+                problems.push(`${what} at ${box(r)}: covered at ${at} by ${name(hit)}`);
                 break;
             }
         }
     };
     const all = (selector) => [...document.querySelectorAll(selector)];
-    const card = (el, what) => check(el, `${what} ${el.dataset.card || "(face down)"}`, el.querySelector(".corner"));
+    const card = (el, what) =>
+        check(el, `${what} ${el.dataset.card || "(face down)"}`, el.querySelector(".corner"));
     const dock = document.querySelector(".dock");
     if (!dock) problems.push("no dock");
     const hand = all(".dock .hand .card");
@@ -107,7 +117,8 @@ MEASURE = """(expectValue) => {
             el.scrollIntoView({ block: "nearest" });
         }
         const s = el.getBoundingClientRect();
-        const hit = document.elementFromPoint(s.left + Math.min(20, s.width / 2), s.top + Math.min(8, s.height / 2));
+        const x = s.left + Math.min(20, s.width / 2), y = s.top + Math.min(8, s.height / 2);
+        const hit = document.elementFromPoint(x, y);
         if (!hit || !(hit === el || el.contains(hit))) problems.push(`${sel}: covered by ${name(hit)}`);
         window.scrollTo(0, 0);
     }
@@ -123,65 +134,39 @@ def expects_value(frame: dict[str, Any]) -> bool:
     return frame["game"].startswith("gin") and bool(o.get("hand_layout"))
 
 
-@pytest.fixture(scope="module")
-def static_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One server for the module: it only serves the page (the tables are drawn from frames)."""
-    db = Path(tmp_path_factory.mktemp("layout")) / "web.db"
-    port = free_port()
-    with running_server(db, port):
-        yield f"http://127.0.0.1:{port}"
+def measure_all(
+    page: Page, lang: str, games: dict[str, list[tuple[str, dict[str, Any]]]], where: str
+) -> list[str]:
+    """Draw every position of ``games`` in ``page`` and measure each: what fails, named."""
+    keep = os.environ.get("CARDHALL_LAYOUT_SHOTS")  # a folder: every drawing kept there as a PNG
+    problems: list[str] = []
+    for game, frames in games.items():
+        for label, frame in frames:
+            page.evaluate(RENDER, [lang, frame])
+            found = page.evaluate(MEASURE, expects_value(frame))
+            problems += [f"{game} {label} {where} {lang}: {p}" for p in found]
+            if keep:
+                page.screenshot(path=f"{keep}/{game}-{label}-{lang}-{where}.png", animations="disabled")
+    return problems
 
 
 def test_what_a_person_decides_on_is_in_the_window_and_uncovered_at_every_size(
     browser: Browser,  # noqa: F811 (the fixture)
-    static_url: str,
+    static_url: str,  # noqa: F811 (the fixture)
 ) -> None:
     games = {game: positions(game) for game in GAMES}
     problems: list[str] = []
-    keep = os.environ.get("CARDHALL_LAYOUT_SHOTS")  # a folder: every drawing kept there as a PNG
-    for size_name, size, scale in SIZES:
-        context = browser.new_context(
-            viewport=size, device_scale_factor=scale, base_url=static_url, reduced_motion="reduce"
-        )
-        try:
-            page = context.new_page()
-            errors: list[Any] = []
-            page.on("pageerror", errors.append)
-            page.goto("/")
-            page.wait_for_selector("#name")
-            for game, frames in games.items():
-                for label, frame in frames:
-                    page.evaluate(RENDER, ["en", frame])
-                    found = page.evaluate(MEASURE, expects_value(frame))
-                    problems += [f"{game} {label} {size_name}: {p}" for p in found]
-                    if keep:
-                        page.screenshot(path=f"{keep}/{game}-{label}-{size_name}.png", animations="disabled")
-            assert not errors, errors
-        finally:
-            context.close()
+    for where, size, scale in SIZES:
+        with drawn_page(browser, static_url, viewport=size, device_scale_factor=scale) as page:
+            problems += measure_all(page, "en", games, where)
     assert not problems, "\n".join(problems)
 
 
 def test_the_bengali_table_holds_too(browser: Browser, static_url: str) -> None:  # noqa: F811
-    """Bengali's words are longer: each game's summary position on a phone, and at 200 % zoom."""
+    """Bengali's words are longer: each game's last position on the narrowest phone and at 200 % zoom."""
+    games = {game: positions(game)[-1:] for game in GAMES}
     problems: list[str] = []
-    for size_name, size, scale in (SIZES[0], SIZES[3]):
-        context = browser.new_context(
-            viewport=size, device_scale_factor=scale, base_url=static_url, reduced_motion="reduce"
-        )
-        try:
-            page = context.new_page()
-            page.goto("/")
-            page.wait_for_selector("#name")
-            for game in GAMES:
-                label, frame = positions(game)[-1]
-                page.evaluate(RENDER, ["bn", frame])
-                found = page.evaluate(MEASURE, expects_value(frame))
-                problems += [f"{game} {label} {size_name} bn: {p}" for p in found]
-                SHOTS.mkdir(exist_ok=True)
-        finally:
-            context.close()
+    for where, size, scale in (SIZES[0], SIZES[3]):
+        with drawn_page(browser, static_url, "bn", viewport=size, device_scale_factor=scale) as page:
+            problems += measure_all(page, "bn", games, where)
     assert not problems, "\n".join(problems)
-
-
-assert CHROMIUM  # (imported for the skip in web_helpers)
