@@ -1,8 +1,9 @@
 // Svara at the table: chips, the pot, each player's bet this round, blind bets, looking, and an amount
 // control per kind of bet (blind, bet, raise: a slider and a number, with min, double, pot and all-in;
-// the amount chosen is sent as the matching legal move, so the server's list stays the one truth); the
-// hands shown at a showdown, the svara (who tied, the fee, who may join), and each deal's chips won and
-// paid.
+// the amount chosen is sent as the matching legal move, so the server's list stays the one truth); what
+// his cards are worth, in the dock beside them; the hands shown at a showdown and the bets, on the ring
+// the trick would lie on in other games; the svara (who tied, the fee, who may join), and each deal's
+// chips won and paid.
 import { t, num } from "../i18n.js";
 import { cardBack, cardElement, cardText } from "../cards.js";
 import { h } from "../table/dom.js";
