@@ -108,7 +108,17 @@ MEASURE = """(expectValue) => {
     all(".dock .actions button, .dock .actions input").forEach((el) =>
         check(el, `move ${el.dataset.label || el.textContent.trim() || el.className}`),
     );
-    // the scores and the log: covered by nothing, wherever they are (beside the table or below it)
+    // the side column's parts (the summary, the scores, the sheet, the log, the chat) each clear of the
+    // others, and the scores and the log covered by nothing, wherever they are (beside the table or below)
+    const parts = all(".side > *").map((el) => [el, el.getBoundingClientRect()]);
+    for (const [a, ra] of parts) {
+        for (const [b, rb] of parts) {
+            const overlap = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1
+                && Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1;
+            if (a !== b && overlap && a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)
+                problems.push(`the side column: ${name(a)} at ${box(ra)} and ${name(b)} at ${box(rb)} overlap`);
+        }
+    }
     for (const sel of [".side .scores caption", ".side .log"]) {
         const el = document.querySelector(sel);
         if (!el) continue;
