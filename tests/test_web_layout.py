@@ -119,6 +119,8 @@ MEASURE = """(expectValue) => {
                 problems.push(`the side column: ${name(a)} at ${box(ra)} and ${name(b)} at ${box(rb)} overlap`);
         }
     }
+    const side = document.querySelector(".side");
+    const sideAt = side ? side.scrollTop : 0;
     for (const sel of [".side .scores caption", ".side .log"]) {
         const el = document.querySelector(sel);
         if (!el) continue;
@@ -131,6 +133,7 @@ MEASURE = """(expectValue) => {
         const hit = document.elementFromPoint(x, y);
         if (!hit || !(hit === el || el.contains(hit))) problems.push(`${sel}: covered by ${name(hit)}`);
         window.scrollTo(0, 0);
+        if (side) side.scrollTop = sideAt;
     }
     return problems;
 }"""
