@@ -544,7 +544,7 @@ export class TableView {
       : t("table.scored", { deal });
     return h(
       "p",
-      { class: "summary-line", role: "status" },
+      { class: "summary-line" }, // (the summary itself is the status read out)
       text,
       " ",
       h("button", {
@@ -808,7 +808,7 @@ export class TableView {
           hintLine,
           h("span", { class: "turn-timer", role: "timer", "aria-label": t("table.your_timer") }),
           // the hand's value right above the hand (and still there, folded)
-          value ? h("span", { class: "hand-value", role: "status", text: value }) : null,
+          value ? h("span", { class: "hand-value", text: value }) : null,
           h("button", {
             type: "button",
             id: "dock-fold",
