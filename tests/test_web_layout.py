@@ -115,8 +115,9 @@ MEASURE = """(expectValue) => {
         for (const [b, rb] of parts) {
             const overlap = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1
                 && Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1;
-            if (a !== b && overlap && a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)
-                problems.push(`the side column: ${name(a)} at ${box(ra)} and ${name(b)} at ${box(rb)} overlap`);
+            const later = a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING;
+            if (a !== b && overlap && later)
+                problems.push(`the side column: ${name(a)} at ${box(ra)}, ${name(b)} at ${box(rb)} overlap`);
         }
     }
     const side = document.querySelector(".side");
