@@ -307,7 +307,8 @@ def test_gin_groups_the_hand_in_melds_and_deadwood_and_knock_is_a_move(page: Pag
     page.evaluate(GIN, "en")
     layout = frame["observation"]["hand_layout"]
     assert page.locator(".hand .meld-group").count() == len(layout["melds"])
-    assert f"your deadwood {layout['deadwood']}" in page.inner_text(".info")
+    # his deadwood in the dock, beside the hand (issue 46: a hand's value lives there)
+    assert f"Your deadwood: {layout['deadwood']}" in page.inner_text(".dock .hand-value")
     knocks = page.locator(".actions .knocks button.knock")
     assert knocks.count() >= 1 and knocks.first.is_visible()
     assert knocks.first.inner_text().startswith("Knock, discarding")

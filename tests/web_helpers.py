@@ -1,7 +1,7 @@
-"""Helpers for the browser tests of the lobby, rules and replay pages (``tests/test_web_lobby.py``): the
-headless Chromium (Debian's, driven by Playwright; skipped without it, except in CI), a real ``cardhall
-serve`` per test, a page that fails its test on any script error, and screenshots under
-``tests/screenshots/``."""
+"""Helpers for the browser tests (``tests/test_web*.py``): the headless Chromium (Debian's, driven by
+Playwright; skipped without it, except in CI), a real ``cardhall serve`` per test (or one per module for
+the tests that draw the table from frames), a page that fails its test on any script error, and
+screenshots under ``tests/screenshots/``."""
 
 from __future__ import annotations
 
@@ -57,6 +57,36 @@ def base_url(tmp_path: Path) -> Iterator[str]:
     finally:
         # Shown with a failing test's output: what the server logged (a failed bot move, a table task).
         print(f"--- the server's output ---\n{server_log(db).read_text(errors='replace')}")
+
+
+@pytest.fixture(scope="module")
+def static_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for a module whose tests draw the table from frames (``tests/table_frames.py``): it
+    only serves the page, so its tests share it."""
+    db = tmp_path_factory.mktemp("static") / "web.db"
+    port = free_port()
+    with running_server(db, port):
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def drawn_page(browser: Browser, base_url: str, lang: str = "en", **context: Any) -> Iterator[Page]:
+    """A page of the server at ``base_url`` (a new browser context: ``context`` its options, e.g.
+    ``viewport``, ``device_scale_factor``) in ``lang``, ready to draw a table from a frame (RENDER of
+    ``tests/table_frames.py``), with no motion; any script error in it fails the test."""
+    options: dict[str, Any] = {"viewport": DESKTOP, "reduced_motion": "reduce", **context}
+    browser_context = browser.new_context(base_url=base_url, **options)
+    browser_context.set_default_timeout(WAIT_MS)
+    page = browser_context.new_page()
+    errors: list[Any] = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto("/")
+    page.wait_for_selector("#name")
+    if lang != "en":
+        page.evaluate("async (lang) => (await import('/static/i18n.js')).setLanguage(lang)", lang)
+    yield page
+    browser_context.close()
+    assert not errors, f"errors in the page: {errors}"
 
 
 @contextmanager

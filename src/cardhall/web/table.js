@@ -5,29 +5,46 @@
 // the shared pieces in table/*.js.
 //
 // Decisions this page makes:
-// - The hand, the moves, the prompt and the turn timer sit in a dock fixed to the bottom of the window
-//   whenever this seat plays, so they are in view at every size however long the page above is (a
-//   deal summary, a knock, a pass confirmation grow the page, never push them out).
+// - Nothing is drawn over the play (issue 46). The table is a stage the size of the window under the
+//   page's header (style.css: a grid of 100dvh less the header, whose height this view keeps in
+//   --top-h): the bar, a strip of notices, the arena and the dock, each in flow, the arena taking what
+//   is left. The seats, the trick, the pot, the stock and the lottery are sized from the arena's own
+//   size (container units), the seats kept inside it and the trick on a ring inside the seats.
+// - The dock (the turn line with prompt and timer, the hand with its value, the moves) is the stage's
+//   last row: over nothing, under nothing. It can be folded (a button, kept per browser) for a window
+//   too small for it (200 % zoom); folded, its turn line stays and says when it is his turn.
+// - The notices (a refusal, the connection, a stand-in, watching, the game's notice and its panel, the
+//   match's end, the offer of sound and notifications, a line saying a deal was scored) take at most
+//   about a quarter of the stage and scroll: they never push the arena or the dock out of the window.
+// - The scores, the deal summary, the score sheet, the log, the chat and "Leave" are a side column:
+//   beside the stage on a wide window, below it on a narrow one (there the notices say a deal was
+//   scored, with the points, and a button to its summary).
+// - The trick lies on the felt until the next deal is dealt (never under the next deal's bidding); on
+//   demand, the last trick, the previous deal's when this deal has none yet (then named so).
 // - A legal move is read from its structured fields (kind, card, amount: the legal entries) and sent
 //   as its action int; a move about a card of the hand is made by clicking the card, except where the
 //   game makes it a button (gin's knock).
 // - A lost connection is shown on the table itself: the hand and the moves look disabled, a tap says
 //   it was not sent (nothing is queued to be played later), the banner says when a stand-in will play;
-//   once back, the table says so and what happened meanwhile.
+//   once back, the table says what the stand-in played for him, by name, then the rest briefly.
 // - Its turn is told where a person looks: the tab's title, the live region, the focus (on his first
-//   playable card or move), and, if he turned them on in the "?" panel, a sound and a notification
-//   when the tab is hidden; the timer turns urgent in its last ten seconds.
+//   playable card or move), and, if he turned them on (offered once, the first time he sits at a table
+//   in this browser; then in the "?" panel), a sound and a notification when the tab is hidden; the
+//   timer turns urgent in its last ten seconds.
+// - The focus stays in the dock after a move (the card or move it was on, else the next playable one,
+//   else the dock itself): it never falls to the page, so the keys go on playing.
+// - Once the match is over there is no dock (nothing is left to play) and no "a bot plays for you".
 // - Leaving during a match asks first, saying what it means; a finished match offers a rematch.
-import { t, has } from "./i18n.js";
-import { cardElement, moveCard, moveText, suitOf } from "./cards.js";
+import { t, has, num } from "./i18n.js";
+import { cardElement, cardText, moveCard, moveText, suitOf } from "./cards.js";
 import { gameModule } from "./games/index.js";
 import { controls } from "./table/controls.js";
-import { h } from "./table/dom.js";
+import { h, signed } from "./table/dom.js";
 import { line } from "./table/log.js";
 import { seatBox, seatName } from "./table/seats.js";
 import { dealSummary, scoreSheet, scores } from "./table/summary.js";
 import { hasLastTrick, trickArea } from "./table/trick.js";
-import { errorText } from "./util.js";
+import { errorText, store } from "./util.js";
 import * as notify from "./notify.js";
 import { chatPanel } from "./chat.js";
 import { invitationFor, sharePanel } from "./friends.js";
@@ -64,6 +81,7 @@ export class TableView {
     this.rematchNew = null; // the play-again table, once somebody asked for it
     this.chat = chatPanel(id, (message) => hooks.send(message)); // (the waiting room's, kept)
     this.noticeClosed = false; // the game's notice (Svara: out of chips) was closed
+    this.folded = store.get("dock_folded") === "1"; // the dock folded to its turn line (kept per browser)
     const saved = JSON.parse(sessionStorage.getItem(this.key()) || "null");
     if (saved) {
       this.events = saved.events || [];
@@ -81,6 +99,13 @@ export class TableView {
     // The log's lines wrap anew when the window changes size: its latest line stays in view.
     this.onResize = () => this.scrollLog();
     window.addEventListener("resize", this.onResize);
+    // The stage is the window less the page's header, whose height changes with its wrapping and the
+    // zoom: kept in --top-h for the stylesheet.
+    const top = document.getElementById("top");
+    const measure = () => document.documentElement.style.setProperty("--top-h", `${top ? top.offsetHeight : 0}px`);
+    measure();
+    this.topObserver = top && window.ResizeObserver ? new ResizeObserver(measure) : null;
+    this.topObserver?.observe(top);
     this.timer = setInterval(() => this.tick(), 1000);
     this.render();
   }
@@ -98,6 +123,7 @@ export class TableView {
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
+    this.topObserver?.disconnect();
     this.announcer.remove();
     sessionStorage.removeItem(this.key());
     notify.title(false, "");
@@ -170,10 +196,15 @@ export class TableView {
     }
     this.events = this.events.slice(-LOG_KEEP);
     // Back from a lost connection: the first whole frame brings what happened meanwhile.
+    // His seat's moves meanwhile were the stand-in's (he could not play offline): named first, by
+    // their cards; the rest in brief (its number and its last lines).
     if (this.away && this.connection === "online" && frame.type === "table" && !this.away.back) {
       const missed = this.events.filter((e) => e.n > this.away.since);
-      this.away.back = missed.slice(-4).map((e) => line(this, e));
-      this.away.count = missed.length;
+      const forYou = this.mine() ? missed.filter((e) => e.type === "action" && e.seat === s.you) : [];
+      const rest = missed.filter((e) => !forYou.includes(e));
+      this.away.forYou = forYou.map((e) => (e.move ? playedText(e.move) : line(this, e)));
+      this.away.back = rest.slice(-3).map((e) => line(this, e));
+      this.away.count = rest.length;
     }
     const turn = this.myTurn();
     const spoken = [];
@@ -299,7 +330,10 @@ export class TableView {
     const active = document.activeElement;
     if (document.querySelector("dialog[open]")) return;
     if (active && active !== document.body && active.closest("input, select, textarea, .side, header")) return;
-    const target = this.root.querySelector(".hand .card.legal, .actions button.act:not([disabled]), .felt .card.legal");
+    // (folded: the button that opens the dock, whose turn line says it is his turn)
+    const target = this.folded
+      ? this.root.querySelector("#dock-fold")
+      : this.root.querySelector(".hand .card.legal, .actions button.act:not([disabled]), .felt .card.legal");
     if (!target) return;
     if (target.matches(".hand .card")) this.focusIndex = Number(target.dataset.index);
     target.focus({ preventScroll: true });
@@ -488,7 +522,8 @@ export class TableView {
     );
   }
 
-  summary(o) {
+  /** The deal_scored event whose summary shows (until closed, or until he moves in the next deal), or null. */
+  shownSummary() {
     const last = this.scored[this.scored.length - 1];
     if (!last || last.n <= this.dismissed) return null;
     const later = this.events.filter((e) => e.n > last.n);
@@ -496,32 +531,106 @@ export class TableView {
       ? later.some((e) => e.type === "action" && e.seat === this.state.you)
       : later.some((e) => e.type === "trick" || e.type === "deal_scored");
     if (moved && !this.over()) return null;
-    return dealSummary(this, last, !this.over());
+    return last;
   }
 
-  /** The banners above the felt: a refusal, the connection, a stand-in, watching, the game's notice. */
-  banners(o) {
+  /** The stage's line for a deal just scored (its summary is in the side column: below the stage on a
+   * narrow window, so the line says the points and leads there). */
+  summaryLine(e) {
+    const deal = e.deal_number ?? e.deal;
+    const you = this.state.you;
+    const text = this.mine()
+      ? t("table.scored_you", { deal, points: signed(e.points?.[you] ?? 0, num), total: num(e.totals?.[you] ?? 0) })
+      : t("table.scored", { deal });
+    return h(
+      "p",
+      { class: "summary-line" }, // (the summary itself is the status read out)
+      text,
+      " ",
+      h("button", {
+        type: "button",
+        id: "to-summary",
+        class: "link-button",
+        text: t("table.see_summary"),
+        onclick: () => {
+          const el = this.root.querySelector(".side .deal-summary");
+          el?.scrollIntoView({ block: "start", behavior: "smooth" });
+          el?.focus({ preventScroll: true });
+        },
+      }),
+    );
+  }
+
+  /** The first time a person sits at a table in this browser: sound and notifications offered (both off
+   * until he says so; "No thanks" is kept too, and the "?" panel changes them later). */
+  offer() {
+    if (!this.mine() || this.over() || store.get("turn_offer")) return null;
+    if (notify.soundOn() || notify.notificationsOn()) return null;
+    const done = (choice) => {
+      store.set("turn_offer", choice);
+      this.render();
+    };
+    return h(
+      "div",
+      { class: "turn-offer", role: "group", "aria-labelledby": "turn-offer-text" },
+      h("span", { id: "turn-offer-text", text: t("offer.text") }),
+      h(
+        "span",
+        { class: "row" },
+        h("button", {
+          type: "button",
+          id: "offer-sound",
+          class: "primary",
+          text: t("offer.sound"),
+          onclick: () => {
+            notify.setSound(true);
+            notify.beep();
+            done("sound");
+          },
+        }),
+        h("button", {
+          type: "button",
+          id: "offer-notify",
+          text: t("offer.notify"),
+          onclick: async () => {
+            const on = await notify.setNotifications(true);
+            done(on ? "notify" : "refused");
+          },
+        }),
+        h("button", { type: "button", id: "offer-no", class: "link-button", text: t("offer.no"), onclick: () => done("no") }),
+      ),
+    );
+  }
+
+  /** The notices above the arena: a refusal, the connection, a stand-in, watching, the game's notice,
+   * the match's end, a deal scored, the offer of sound and notifications, the game's panel. */
+  notices(o, summary) {
     const s = this.state;
     const out = [];
     const mine = this.mine();
+    const over = this.over();
     if (this.message) out.push(h("p", { class: "error", role: "alert", text: this.message }));
     if (this.connection === "offline" || (this.away && this.connection !== "online")) {
       const away = Number(s.settings?.away_seconds ?? 0);
       const text =
-        mine && s.status === "playing" && !this.over()
+        mine && s.status === "playing" && !over
           ? away
             ? t("table.offline_seat", { seconds: away, bot: this.standInName() })
             : t("table.offline_seat_now", { bot: this.standInName() })
           : t("table.offline");
       out.push(h("p", { class: "offline-banner", role: "alert" }, h("strong", { text: t("table.offline_head") }), " ", text));
     } else if (this.away?.back) {
+      const forYou = this.away.forYou || [];
+      const rest = this.away.count;
       out.push(
         h(
           "div",
           { class: "back-banner", role: "status" },
           h("strong", { text: t("table.back_online") }),
           " ",
-          this.away.count ? t("table.while_away", { count: this.away.count }) : t("table.while_away_none"),
+          forYou.length ? h("span", { class: "played-for-you", text: t("table.played_for_you", { bot: this.standInName(), moves: forYou.join(", ") }) }) : null,
+          forYou.length && rest ? ` ${t("table.while_away_more", { count: rest })}` : null,
+          !forYou.length ? (rest ? t("table.while_away", { count: rest }) : t("table.while_away_none")) : null,
           this.away.back.length ? h("ul", {}, this.away.back.map((text) => h("li", { text }))) : null,
           h("button", {
             type: "button",
@@ -537,7 +646,8 @@ export class TableView {
       );
     }
     if (s.paused) out.push(h("p", { class: "offline-banner paused", role: "alert", text: t("table.paused") }));
-    if (mine && s.seats[s.you]?.stand_in && !s.seats[s.you]?.left) {
+    // (once the match is over nothing is played for him any more: no "I'm back")
+    if (mine && !over && s.seats[s.you]?.stand_in && !s.seats[s.you]?.left) {
       out.push(
         h(
           "p",
@@ -549,7 +659,7 @@ export class TableView {
       );
     }
     if (!mine) out.push(h("p", { class: "spectating", role: "status", text: t("table.spectating") }));
-    const notice = !this.noticeClosed && !this.over() ? this.game.notice(o, this) : null;
+    const notice = !this.noticeClosed && !over ? this.game.notice(o, this) : null;
     if (notice) {
       out.push(
         h(
@@ -573,7 +683,11 @@ export class TableView {
         ),
       );
     }
-    return out;
+    if (over) out.push(this.overBox(o));
+    if (summary) out.push(this.summaryLine(summary));
+    out.push(this.offer());
+    out.push(this.game.panel(o, this));
+    return out.flat().filter(Boolean);
   }
 
   /** The match is over: the winners, a rematch (asked, or joined when someone asked), the replay. */
@@ -646,7 +760,7 @@ export class TableView {
     const toAct = (o.to_act || s.to_act || []).filter((seat) => seat !== you);
     let prompt = null;
     if (mine && s.legal?.length && this.offline()) prompt = h("span", { class: "prompt offline", text: t("table.offline_paused") });
-    else if (mine && s.legal?.length) prompt = h("span", { class: "prompt", text: t("table.your_turn") });
+    else if (mine && s.legal?.length) prompt = h("span", { class: "prompt", text: t(this.folded ? "table.your_turn_folded" : "table.your_turn") });
     else if (toAct.length && !over)
       prompt = h("span", { class: "waiting", text: t("table.waiting_for", { who: toAct.map((x) => this.seatName(x)).join(", ") }) });
     // A hint holds while the seat's choice is the one it was asked for (other seats may move meanwhile).
@@ -671,9 +785,48 @@ export class TableView {
     this.chat.draw();
     const focusWasIn = this.root.contains(document.activeElement) ? document.activeElement : null;
     const focusLabel = focusWasIn?.dataset?.label;
+    const focusId = focusWasIn?.id;
     const focusHand = Boolean(focusWasIn?.closest?.(".hand"));
+    // (the focus was where he plays: it stays there, whatever the redraw took away)
+    const focusPlay = Boolean(focusWasIn?.closest?.(".dock, .felt [role='button']"));
     const showRules = () => this.hooks.rules(name);
     const playing = mine && s.status === "playing" && !over && !s.seats[you]?.left;
+    const summary = this.shownSummary();
+    const notices = this.notices(o, summary);
+    const value = mine && !over ? game.handValue(o, this) : null;
+
+    // The dock: whenever this seat plays (not once the match is over: nothing is left to play).
+    let bottom = null;
+    if (mine && !over) {
+      bottom = h(
+        "div",
+        { class: `dock${this.myTurn() ? " my-turn" : ""}${this.folded ? " folded" : ""}`, role: "region", "aria-label": t("table.dock"), tabindex: "-1" },
+        h(
+          "div",
+          { class: "turn-line" },
+          prompt,
+          hintLine,
+          h("span", { class: "turn-timer", role: "timer", "aria-label": t("table.your_timer") }),
+          // the hand's value right above the hand (and still there, folded)
+          value ? h("span", { class: "hand-value", text: value }) : null,
+          h("button", {
+            type: "button",
+            id: "dock-fold",
+            class: "dock-fold",
+            "aria-expanded": this.folded ? "false" : "true",
+            "aria-controls": "dock-body",
+            text: t(this.folded ? "table.dock_show" : "table.dock_hide"),
+            onclick: () => this.fold(!this.folded),
+          }),
+        ),
+        h(
+          "div",
+          { class: "dock-body", id: "dock-body", hidden: this.folded },
+          h("div", { class: `hand${hand.length > 12 ? " many" : ""}`, role: "group", "aria-label": t("table.hand_keys") }, this.handCards(o, byCard)),
+          h("div", { class: "actions", role: "group", "aria-label": t("table.actions") }, buttons),
+        ),
+      );
+    } else if (prompt) bottom = h("p", { class: "watch-line" }, prompt);
 
     this.root.replaceChildren(
       h(
@@ -687,51 +840,54 @@ export class TableView {
         },
         h(
           "div",
-          { class: "bar" },
-          h("h2", { class: "title", text: t(`game.${name}.title`) }),
-          h("span", { class: "status", text: t(`status.${s.status}`) }),
-          s.spectators ? h("span", { class: "watchers", text: t("table.watchers", { count: s.spectators }) }) : null,
+          { class: "stage" },
           h(
-            "span",
-            { class: "bar-buttons" },
-            game.tricks
-              ? h("button", {
-                  type: "button",
-                  id: "last-trick",
-                  "aria-pressed": this.showLast ? "true" : "false",
-                  "aria-keyshortcuts": "L",
-                  disabled: !hasLastTrick(this, o),
-                  text: t("table.last_trick"),
-                  onclick: () => {
-                    this.showLast = !this.showLast;
-                    this.render();
-                  },
-                })
-              : null,
-            h("button", { type: "button", id: "rules", text: t("table.rules"), onclick: showRules }),
-            h("button", { type: "button", id: "help", text: "?", "aria-label": t("help.title"), "aria-keyshortcuts": "?", title: t("help.title"), onclick: () => this.showHelp() }),
-            // A finished match may be stepped through at once, every hand open.
-            over && s.status === "finished"
-              ? h("button", { type: "button", id: "table-replay", text: t("replay.open"), onclick: () => this.hooks.replay() })
-              : null,
-            h("button", { type: "button", id: "to-lobby", text: t("table.lobby"), onclick: () => this.hooks.lobby() }),
+            "div",
+            { class: "bar" },
+            h("h2", { class: "title", text: t(`game.${name}.title`) }),
+            h("span", { class: "status", text: t(`status.${s.status}`) }),
+            s.spectators ? h("span", { class: "watchers", text: t("table.watchers", { count: s.spectators }) }) : null,
+            info.length ? h("ul", { class: "info", "aria-label": t("table.info") }, info.map((text) => h("li", { text }))) : null,
+            h(
+              "span",
+              { class: "bar-buttons" },
+              game.tricks
+                ? h("button", {
+                    type: "button",
+                    id: "last-trick",
+                    "aria-pressed": this.showLast ? "true" : "false",
+                    "aria-keyshortcuts": "L",
+                    disabled: !hasLastTrick(this, o),
+                    text: t("table.last_trick"),
+                    onclick: () => {
+                      this.showLast = !this.showLast;
+                      this.render();
+                    },
+                  })
+                : null,
+              h("button", { type: "button", id: "rules", text: t("table.rules"), onclick: showRules }),
+              h("button", { type: "button", id: "help", text: "?", "aria-label": t("help.title"), "aria-keyshortcuts": "?", title: t("help.title"), onclick: () => this.showHelp() }),
+              // A finished match may be stepped through at once, every hand open.
+              over && s.status === "finished"
+                ? h("button", { type: "button", id: "table-replay", text: t("replay.open"), onclick: () => this.hooks.replay() })
+                : null,
+              h("button", { type: "button", id: "to-lobby", text: t("table.lobby"), onclick: () => this.hooks.lobby() }),
+            ),
           ),
+          notices.length ? h("div", { class: "notices" }, notices) : null,
+          h(
+            "div",
+            { class: `arena seats-${s.seats.length}` },
+            h("div", { class: "felt", role: "group", "aria-label": t(game.tricks ? "table.trick" : "table.middle") }, game.tricks ? trickArea(this, o) : null, game.felt(o, this)),
+            s.seats.map((_, seat) => seatBox(this, seat)),
+          ),
+          bottom,
         ),
-        h("ul", { class: "info", "aria-label": t("table.info") }, info.map((text) => h("li", { text }))),
-        sharePanel(this.id),
-        this.banners(o),
-        over ? this.overBox(o) : null,
-        this.summary(o),
-        h(
-          "div",
-          { class: `arena seats-${s.seats.length}` },
-          h("div", { class: "felt", role: "group", "aria-label": t(game.tricks ? "table.trick" : "table.middle") }, game.tricks ? trickArea(this, o) : null, game.felt(o, this)),
-          s.seats.map((_, seat) => seatBox(this, seat)),
-        ),
-        game.panel(o, this),
         h(
           "div",
           { class: "side" },
+          sharePanel(this.id),
+          summary ? dealSummary(this, summary, !over) : null,
           scores(this, o),
           scoreSheet(this, o, over || game.sheetOpen),
           h(
@@ -744,15 +900,6 @@ export class TableView {
             ? h("div", { class: "leave-row" }, h("button", { type: "button", id: "leave", class: "danger", text: t("table.leave_match"), onclick: () => this.confirmLeave() }))
             : null,
         ),
-        mine
-          ? h(
-              "div",
-              { class: `dock${this.myTurn() ? " my-turn" : ""}`, role: "region", "aria-label": t("table.dock") },
-              h("div", { class: "turn-line" }, prompt, hintLine, h("span", { class: "turn-timer", role: "timer", "aria-label": t("table.your_timer") })),
-              h("div", { class: `hand${hand.length > 12 ? " many" : ""}`, role: "group", "aria-label": t("table.hand_keys") }, this.handCards(o, byCard)),
-              h("div", { class: "actions", role: "group", "aria-label": t("table.actions") }, buttons),
-            )
-          : h("div", { class: "actions", role: "group", "aria-label": t("table.actions") }, prompt),
       ),
     );
     this.scrollLog();
@@ -761,6 +908,8 @@ export class TableView {
       const card = this.root.querySelector(`.hand .card[data-index="${this.focusIndex}"]`);
       (card || this.root.querySelector(".hand .card"))?.focus({ preventScroll: true });
     } else if (focusLabel) this.root.querySelector(`button[data-label="${CSS.escape(focusLabel)}"]`)?.focus({ preventScroll: true });
+    else if (focusId) this.root.querySelector(`#${CSS.escape(focusId)}`)?.focus({ preventScroll: true });
+    if (focusPlay && !document.activeElement?.closest?.(".dock, .felt [role='button']")) this.focusPlay();
     if (hinted) {
       for (const el of this.root.querySelectorAll(`[data-label="${CSS.escape(hinted.label)}"]`)) el.classList.add("hinted");
       const card = moveCard(hinted);
@@ -768,6 +917,25 @@ export class TableView {
       if (at >= 0) this.root.querySelector(`.hand .card[data-index="${at}"]`)?.classList.add("hinted");
     }
     this.tick();
+  }
+
+  /** The focus was where he plays and the redraw took its element away: the next playable card or move
+   * (not while a move is on its way), else the dock itself; at the match's end, its first button. */
+  focusPlay() {
+    const next = this.pending || this.folded ? null : this.root.querySelector(".dock .hand .card.legal, .dock .actions button.act:not([disabled]), .felt .card.legal");
+    const target = next || this.root.querySelector(".dock") || this.root.querySelector(".match-over button");
+    if (!target) return;
+    if (target.matches(".hand .card")) this.focusIndex = Number(target.dataset.index);
+    target.focus({ preventScroll: true });
+  }
+
+  /** Fold the dock to its turn line (`folded`), or open it again; kept for this browser. */
+  fold(folded) {
+    this.folded = folded;
+    if (folded) store.set("dock_folded", "1");
+    else store.drop("dock_folded");
+    this.render();
+    this.root.querySelector("#dock-fold")?.focus({ preventScroll: true });
   }
 
   scrollLog() {
@@ -789,4 +957,9 @@ function dialog(id) {
 /** The seat's choice as a key: the labels of its legal moves. */
 function legalKey(state) {
   return (state.legal || []).map((e) => e.label).join(" ");
+}
+
+/** A move the stand-in made for him, short: a card played is its card ("7♠"), any other move its text. */
+function playedText(move) {
+  return move.kind === "play" && move.card ? cardText(move.card) : moveText(move);
 }

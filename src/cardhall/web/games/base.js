@@ -1,7 +1,7 @@
 // What every game's table shows unless its module (games/<game>.js) says otherwise. A game module is
 // this object with some entries replaced: the table (table.js) asks it for the bar's facts, each seat's
-// badges and facts, what lies on the felt besides the trick, a panel under the felt, marks on hand
-// cards, its own controls, how a deal was scored and the score sheet. Everything is read from the
+// badges and facts, what lies on the felt besides the trick, a panel among the notices above the arena,
+// the hand's value (in the dock, beside the hand), marks on hand cards, its own controls, how a deal was scored and the score sheet. Everything is read from the
 // observation, the legal actions and the events; nothing here decides what is legal.
 import { t, num } from "../i18n.js";
 
@@ -30,9 +30,13 @@ export const base = {
   felt() {
     return [];
   },
-  /** Elements between the felt and the hand (melds, a suggestion, a showdown). */
+  /** Elements among the notices above the arena (melds, a suggestion, a pass to choose). */
   panel() {
     return [];
+  },
+  /** The hand's value, shown in the dock beside the hand (Svara's worth, gin's deadwood), or null. */
+  handValue() {
+    return null;
   },
   /** Extra classes of a hand card (a suggested one, one received in a pass). */
   cardMark() {

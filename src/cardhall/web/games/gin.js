@@ -1,9 +1,9 @@
 // Gin Rummy at the table: the roles (box, captain, advisor), the stock and the discard pile (click the
 // stock to draw, the pile to take its top card, whenever the server offers that), the advisor's
 // suggestion shown to his captain (the suggested card marked), the knocker's choice of layout when his
-// cards can be laid out more than one way (each layout drawn beside its button), the knock laid out (the
-// knocker's melds with the cards laid off on them, his deadwood, the other hand spread), and each hand's
-// result. Any
+// cards can be laid out more than one way (each layout drawn beside its button), the knock laid out on
+// the felt in place of the stock and the pile (the knocker's melds with the cards laid off on them, his
+// deadwood, the other hand spread), his deadwood in the dock, and each hand's result. Any
 // action the table does not know (a new phase's labels) still gets its labelled button.
 import { t } from "../i18n.js";
 import { actionText, cardBack, cardElement, cardText, moveCard, moveText } from "../cards.js";
@@ -45,6 +45,44 @@ function knockButtons(view, entries) {
   ];
 }
 
+/** The knock laid out: the knocker's melds (cards laid off on them marked), his deadwood, the other hand
+ * spread. It lies on the felt in place of the stock and the pile, where the one laying off looks. */
+function knockView(o, view) {
+  const k = o.knock;
+  const laid = new Set((k.layoffs || []).map((l) => l.card));
+  const melds = (k.melds || []).map((meld, i) =>
+    h(
+      "div",
+      { class: "meld", "data-meld": i },
+      meld.map((c) => cardElement(c, laid.has(c) ? "mini laid-off" : "mini", laid.has(c) ? t("gin.laid_off") : "")),
+    ),
+  );
+  const head = k.gin ? t("gin.knock_gin", { who: view.seatName(k.seat) }) : t("gin.knock_head", { who: view.seatName(k.seat), deadwood: k.deadwood });
+  const spread = [];
+  (o.spread_hands || []).forEach((cards, seat) => {
+    // the viewer's own spread hand is his hand below
+    if (seat === k.seat || seat === view.state.you || !cards?.length) return;
+    spread.push(
+      h(
+        "div",
+        { class: "spread" },
+        h("small", { text: t("gin.spread", { who: view.seatName(seat), deadwood: k.opponent_deadwood }) }),
+        h("div", { class: "meld" }, cards.map((c) => cardElement(c, "mini"))),
+      ),
+    );
+  });
+  return h(
+    "section",
+    { class: "knock", "aria-label": head, tabindex: "0" },
+    h("strong", { text: head }),
+    h("div", { class: "melds" }, melds),
+    k.deadwood_cards?.length
+      ? h("div", { class: "deadwood" }, h("small", { text: t("gin.deadwood") }), h("div", { class: "meld" }, k.deadwood_cards.map((c) => cardElement(c, "mini"))))
+      : null,
+    spread,
+  );
+}
+
 export const gin = {
   ...base,
   tricks: false,
@@ -53,8 +91,11 @@ export const gin = {
     const role = roleOf(o, view.state.you);
     if (role) out.push(t("gin.you_are", { role: t(`gin.role.${role}`) }));
     if (o.target) out.push(t("table.target", { target: o.target }));
-    if (o.hand_layout) out.push(t("gin.your_deadwood", { deadwood: o.hand_layout.deadwood }));
     return out;
+  },
+  /** His deadwood as his cards lie best: in the dock beside the hand. */
+  handValue(o) {
+    return o.hand_layout ? t("gin.your_deadwood", { deadwood: o.hand_layout.deadwood }) : null;
   },
   badges(o, seat) {
     const out = [];
@@ -72,6 +113,7 @@ export const gin = {
     return facts;
   },
   felt(o, view) {
+    if (o.knock) return [knockView(o, view)];
     const draw = legalEntry(view, "draw");
     const take = legalEntry(view, "take");
     const stock = h(
@@ -111,45 +153,6 @@ export const gin = {
             action: suggested(view, o) ? moveText(suggested(view, o)) : actionText(o.suggestion),
           }),
         }),
-      );
-    }
-    if (o.knock) {
-      const k = o.knock;
-      const laid = new Set((k.layoffs || []).map((l) => l.card));
-      const melds = (k.melds || []).map((meld, i) =>
-        h(
-          "div",
-          { class: "meld", "data-meld": i },
-          meld.map((c) => cardElement(c, laid.has(c) ? "mini laid-off" : "mini", laid.has(c) ? t("gin.laid_off") : "")),
-        ),
-      );
-      const head = k.gin
-        ? t("gin.knock_gin", { who: view.seatName(k.seat) })
-        : t("gin.knock_head", { who: view.seatName(k.seat), deadwood: k.deadwood });
-      const spread = [];
-      (o.spread_hands || []).forEach((cards, seat) => {
-        // the viewer's own spread hand is his hand below
-        if (seat === k.seat || seat === view.state.you || !cards?.length) return;
-        spread.push(
-          h(
-            "div",
-            { class: "spread" },
-            h("small", { text: t("gin.spread", { who: view.seatName(seat), deadwood: k.opponent_deadwood }) }),
-            h("div", { class: "meld" }, cards.map((c) => cardElement(c, "mini"))),
-          ),
-        );
-      });
-      out.push(
-        h(
-          "section",
-          { class: "knock", "aria-label": head },
-          h("strong", { text: head }),
-          h("div", { class: "melds" }, melds),
-          k.deadwood_cards?.length
-            ? h("div", { class: "deadwood" }, h("small", { text: t("gin.deadwood") }), h("div", { class: "meld" }, k.deadwood_cards.map((c) => cardElement(c, "mini"))))
-            : null,
-          spread,
-        ),
       );
     }
     return out;

@@ -1,7 +1,8 @@
 // Kierki at the table: the deal's name and its penalty rule (from the catalogue by deal number, so both
 // languages have them), trump in deals 8-11, the score sheet by deal (always open), each deal's
 // penalties item by item, and the lottery laid out Fan Tan style: one row per suit, from its lowest card
-// to its highest.
+// to its highest (the other seats then sit along the top of the arena, the rows its whole width below
+// them: style.css).
 import { t, has, num } from "../i18n.js";
 import { cardElement, suitText, SUITS } from "../cards.js";
 import { h, signed } from "../table/dom.js";

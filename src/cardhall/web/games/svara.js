@@ -1,12 +1,13 @@
 // Svara at the table: chips, the pot, each player's bet this round, blind bets, looking, and an amount
 // control per kind of bet (blind, bet, raise: a slider and a number, with min, double, pot and all-in;
-// the amount chosen is sent as the matching legal move, so the server's list stays the one truth); the
-// hands shown at a showdown, the svara (who tied, the fee, who may join), and each deal's chips won and
-// paid.
+// the amount chosen is sent as the matching legal move, so the server's list stays the one truth); what
+// his cards are worth, in the dock beside them; the hands shown at a showdown and the bets, on the ring
+// the trick would lie on in other games; the svara (who tied, the fee, who may join), and each deal's
+// chips won and paid.
 import { t, num } from "../i18n.js";
 import { cardBack, cardElement, cardText } from "../cards.js";
 import { h } from "../table/dom.js";
-import { around, seatAngle } from "../table/seats.js";
+import { seatAngle } from "../table/seats.js";
 import { base } from "./base.js";
 
 function latest(view, type) {
@@ -58,12 +59,13 @@ export const svara = {
         );
       });
     }
+    // The hands shown lie where the bets lay: on the ring inside the seats (style.css).
     for (const shown of o.showdown || []) {
-      const pos = around(seatAngle(view, shown.seat), 30, 28);
+      const angle = seatAngle(view, shown.seat);
       out.push(
         h(
           "div",
-          { class: "shown", "data-seat": shown.seat, style: { left: `${pos.left}%`, top: `${pos.top}%` } },
+          { class: "shown", "data-seat": shown.seat, style: { "--cx": Math.cos(angle).toFixed(3), "--cy": Math.sin(angle).toFixed(3) } },
           h("div", { class: "fan" }, shown.cards.map((c) => cardElement(c, "mini"))),
           h("small", { text: t("svara.value", { who: view.seatName(shown.seat), value: shown.value }) }),
         ),
@@ -86,9 +88,11 @@ export const svara = {
         ),
       );
     }
-    if (o.hand_value !== null && o.hand_value !== undefined && o.hand?.length)
-      out.push(h("p", { class: "hint", text: t("svara.your_value", { value: o.hand_value }) }));
     return out;
+  },
+  /** What his cards are worth, once he has looked: in the dock beside them (the only place it shows). */
+  handValue(o) {
+    return o.hand_value !== null && o.hand_value !== undefined && o.hand?.length ? t("svara.your_value", { value: o.hand_value }) : null;
   },
   /** A player without chips enough for the ante is out of the match: told so, offered to watch or leave. */
   notice(o, view) {

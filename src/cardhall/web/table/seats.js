@@ -1,5 +1,8 @@
 // The seats round the table: each seat's name (bots marked, a stand-in bot visibly playing for an away
-// person), the game's badges and facts (dealer, cards, tricks, chips, score) and its turn timer.
+// person), the game's badges and facts (dealer, cards, tricks, chips, score) and its turn timer. Each
+// seat sits on the ellipse touching the arena's edges, the viewer's at the bottom: its place is given as
+// two numbers 0..100 (--px, --py), which the stylesheet turns into a box kept whole inside the arena
+// (the bottom seat's box ends at the arena's bottom, the top one's starts at its top).
 import { t } from "../i18n.js";
 import { h } from "./dom.js";
 import { playerLink } from "../util.js";
@@ -50,7 +53,7 @@ export function seatBox(view, seat) {
   // Before the match there is no observation: names only.
   if (s.observation) badges.push(...view.game.badges(o, seat, view));
   const facts = s.observation ? view.game.facts(o, seat, view) : [];
-  const pos = around(seatAngle(view, seat), 44, 43);
+  const pos = around(seatAngle(view, seat), 50, 50);
   const turn = toAct.has(seat);
   const name = seatName(view, seat);
   return h(
@@ -58,7 +61,7 @@ export function seatBox(view, seat) {
     {
       class: `seat${turn ? " turn" : ""}${seat === s.you ? " me" : ""}${entry.stand_in ? " standing-in" : ""}`,
       "data-seat": seat,
-      style: { "--x": `${pos.left}%`, "--y": `${pos.top}%` },
+      style: { "--px": pos.left.toFixed(2), "--py": pos.top.toFixed(2) },
       role: "group",
       "aria-label": turn ? t("table.seat_turn", { name }) : name,
       "aria-current": turn ? "true" : null,

@@ -10,7 +10,7 @@ export function dealSummary(view, e, closable) {
   const deal = e.deal_number ?? e.deal; // Kierki names its deals by their place among the twelve
   return h(
     "section",
-    { class: "deal-summary", role: "status", "aria-label": t("summary.title", { deal }) },
+    { class: "deal-summary", role: "status", "aria-label": t("summary.title", { deal }), tabindex: "-1" },
     h(
       "div",
       { class: "summary-head" },
