@@ -2,16 +2,23 @@
 start`` listening only on a Unix socket in that directory, one fresh database per test, and everything
 stopped and removed at the end. Debian's binaries (``/usr/lib/postgresql/<version>/bin``, the newest);
 as root (initdb refuses root) the server runs as the ``postgres`` user.
+
+A fresh database is a copy of one migrated once for the session (``createdb -T``, a copy of its files):
+running the store's migrations on every test's new database was most of the time of the quick run's
+PostgreSQL tests (94 s of 152, ``benchmarks/tests.md``). The tests of the migrations themselves ask for
+an empty one (``create_database(empty=True)``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
 import pwd
 import shutil
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,6 +53,7 @@ class PostgresServer:
             os.chown(self.dir, owner.pw_uid, owner.pw_gid)
             self.as_owner = ["runuser", "-u", "postgres", "--"]
         self._names = itertools.count(1)
+        self._template: str | None = None  # the migrated database new ones copy (made at first use)
 
     def _run(self, tool: str, *args: str, as_owner: bool = True) -> None:
         command = [*(self.as_owner if as_owner else []), str(self.bin / tool), *args]
@@ -105,12 +113,47 @@ class PostgresServer:
         assert self.tcp_port is not None, "a server started with tcp_port"
         return f"postgresql+asyncpg://postgres@127.0.0.1:{port or self.tcp_port}/{database}"
 
-    def create_database(self) -> str:
-        """The URL of a new, empty database."""
+    def create_database(self, empty: bool = False) -> str:
+        """The URL of a new database: the store's schema migrated in it already (a copy of the
+        session's template), or ``empty``."""
         name = f"test{next(self._names)}"
-        port = [] if self.tcp_port is None else ["-p", str(self.tcp_port)]
-        self._run("createdb", "-h", str(self.dir), *port, "-U", "postgres", name, as_owner=False)
+        template = [] if empty else ["-T", self._migrated()]
+        self._createdb(*template, name)
         return self.url(name)
+
+    def _createdb(self, *args: str) -> None:
+        port = [] if self.tcp_port is None else ["-p", str(self.tcp_port)]
+        self._run("createdb", "-h", str(self.dir), *port, "-U", "postgres", *args, as_owner=False)
+
+    def _migrated(self) -> str:
+        """The template: a database the store's migrations ran on, made at the first use (on a thread
+        of its own, so a test's running event loop is never in the way)."""
+        if self._template is None:
+            name = "migrated"
+            self._createdb(name)
+            url = self.url(name)
+
+            async def migrate() -> None:
+                from cardhall.store import open_store
+
+                store = await open_store(url)
+                await store.close()
+
+            errors: list[BaseException] = []
+
+            def run() -> None:
+                try:
+                    asyncio.run(migrate())
+                except BaseException as e:  # (raised again below, on the test's thread)
+                    errors.append(e)
+
+            thread = threading.Thread(target=run)
+            thread.start()
+            thread.join()
+            if errors:
+                raise errors[0]
+            self._template = name
+        return self._template
 
 
 @contextmanager

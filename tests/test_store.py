@@ -57,13 +57,15 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-def new_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def new_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path, empty: bool = False) -> str:
+    """A new store's URL (``empty``: a PostgreSQL database the migrations never ran on, for their tests;
+    an SQLite file is always new)."""
     if backend == "sqlite-file":
         return f"sqlite+aiosqlite:///{tmp_path / 'store.db'}"
     if backend == "sqlite-memory":
         return "sqlite+aiosqlite:///:memory:"
     server: PostgresServer = request.getfixturevalue("postgres")
-    return server.create_database()
+    return server.create_database(empty=empty)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -74,6 +76,12 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture(params=PERSISTENT)
 def persistent_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return new_url(request.param, request, tmp_path)
+
+
+@pytest.fixture(params=PERSISTENT)
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A store nothing ran on yet: the tests of the migrations themselves."""
+    return new_url(request.param, request, tmp_path, empty=True)
 
 
 @pytest.fixture
@@ -529,7 +537,7 @@ def test_processes_opening_an_empty_postgres_database_together_all_open(
 ) -> None:
     # The processes of a hall (serve --workers) start at once on a database that may be empty: each
     # runs the migrations, and without taking turns all but one failed creating the same tables.
-    url = postgres.create_database()
+    url = postgres.create_database(empty=True)
     src = str(Path(cardhall.__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
     openers = [
@@ -559,8 +567,8 @@ def test_processes_opening_an_empty_postgres_database_together_all_open(
     assert asyncio.run(version()) == [ScriptDirectory.from_config(migrations_config()).get_current_head()]
 
 
-async def test_the_migrated_schema_is_the_metadata(persistent_url: str) -> None:
-    store = await open_store(persistent_url)
+async def test_the_migrated_schema_is_the_metadata(empty_url: str) -> None:
+    store = await open_store(empty_url)
     assert isinstance(store, SqlStore)
     try:
         async with store.engine.connect() as c:
@@ -689,10 +697,10 @@ def upgrade_to(sync: sa.Connection, revision: str) -> None:
     command.upgrade(config, revision)
 
 
-async def test_revision_0009_frees_the_tables_of_processes_without_a_lease_row(persistent_url: str) -> None:
+async def test_revision_0009_frees_the_tables_of_processes_without_a_lease_row(empty_url: str) -> None:
     """A table's ``node`` refers to ``nodes`` from revision 0009: a table that named a process with no
     row (which the sweeps took to be free) comes through free, the others keep their process."""
-    engine = create_async_engine(persistent_url)
+    engine = create_async_engine(empty_url)
     async with engine.begin() as c:
         await c.run_sync(upgrade_to, "0008")
         await c.execute(sa.text("INSERT INTO nodes VALUES ('known', 1e12)"))
@@ -706,7 +714,7 @@ async def test_revision_0009_frees_the_tables_of_processes_without_a_lease_row(p
             )
     await engine.dispose()
 
-    store = await open_store(persistent_url)
+    store = await open_store(empty_url)
     try:
         nodes = {t: row.node for t in ("kept", "freed", "none") if (row := await store.table(t))}
         assert nodes == {"kept": "known", "freed": None, "none": None}
@@ -715,10 +723,10 @@ async def test_revision_0009_frees_the_tables_of_processes_without_a_lease_row(p
         await store.close()
 
 
-async def test_a_store_made_by_the_first_revision_migrates_with_its_rows(persistent_url: str) -> None:
+async def test_a_store_made_by_the_first_revision_migrates_with_its_rows(empty_url: str) -> None:
     """Revision 0002 rebuilds the tables table on SQLite (a CHECK constraint changes): the actions, chat
     and play-again tables that refer to it come through, and the new status is accepted."""
-    engine = create_async_engine(persistent_url)
+    engine = create_async_engine(empty_url)
     async with engine.begin() as c:
         await c.run_sync(upgrade_to, "0001")
         values = {"game": "hokm", "rules_version": "1", "seed": 3, "settings": "{}", "seats": "[]", "at": T0}
@@ -734,7 +742,7 @@ async def test_a_store_made_by_the_first_revision_migrates_with_its_rows(persist
         await c.execute(sa.text("INSERT INTO actions VALUES ('old', 1, 0, 7), ('old', 2, 1, 9)"))
     await engine.dispose()
 
-    store = await open_store(persistent_url)
+    store = await open_store(empty_url)
     try:
         assert await store.actions("old") == [(0, 7), (1, 9)]
         again = await store.table("again")
