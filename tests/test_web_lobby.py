@@ -318,7 +318,7 @@ def test_every_text_the_lobby_pages_ask_for_is_in_both_catalogues() -> None:
         lang: json.loads((web / "i18n" / f"{lang}.json").read_text("utf-8")) for lang in ("en", "bn")
     }
     asked: set[str] = set()
-    for module in ("lobby.js", "rules.js", "replay.js"):
+    for module in ("lobby.js", "boards.js", "rules.js", "replay.js"):
         source = (web / module).read_text("utf-8")
         asked |= set(re.findall(r'\bt\("((?:lobby|options|rules|replay|leaderboard)\.[\w.]+)"', source))
     assert len(asked) > 50
