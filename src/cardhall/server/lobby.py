@@ -111,7 +111,7 @@ class Lobby:
         if problem is None:
             host = TableHost(self.ctx, row)
             try:
-                host.restore([(a.seat, a.action) for a in numbered])
+                host.restore(numbered)
             except Exception as e:
                 problem = f"its stored actions do not replay: {type(e).__name__}: {e}"
                 await host.stop()
@@ -195,7 +195,9 @@ class Lobby:
         for seat, spec in (bots or {}).items():
             seats[self._seat(game.num_players, seat)] = SeatRow(seat, SeatKind.BOT, spec, None, spec)
         for seat, player in (people or {}).items():
-            seats[self._seat(game.num_players, seat)] = SeatRow(seat, SeatKind.PERSON, player.name, player.id)
+            seats[self._seat(game.num_players, seat)] = SeatRow(
+                seat, SeatKind.PERSON, player.name, player.id, guest=player.guest
+            )
         if owner is not None:
             self._check_owner(owner, seats, address)
         row = TableRow(

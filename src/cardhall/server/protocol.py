@@ -213,6 +213,7 @@ class SeatEntry(msgspec.Struct, kw_only=True):
     stand_in: str | None  # the bot playing for him while he is away
     left: bool
     player: int | None = None  # a person's player id (his page: GET /api/players/{id}); null otherwise
+    guest: bool | None = None  # a person without an account when he sat down (shown as a guest)
 
 
 class TableFrame(_Frame, tag="table"):

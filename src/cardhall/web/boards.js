@@ -1,6 +1,8 @@
 // The leaderboards: per game and pool (matches among people only, or with a bot at the table), the
-// rated players in order, each name a link to his page. Every value comes from
-// GET /api/leaderboard/{game}; names go in as text only.
+// established ratings in order (the server lists no provisional one), each name a link to his page (a
+// guest marked as one), and one line saying what the scale means (ratings.py: 1500 to start, 200
+// points apart about 3 wins in 4). Every value comes from GET /api/leaderboard/{game}; names go in as
+// text only.
 import { t, num } from "./i18n.js";
 import { h, api, store, playerLink } from "./util.js";
 import { gameTitle } from "./lobby.js";
@@ -34,8 +36,9 @@ export function leaderboards(catalogue) {
     }
     if (mine !== asked) return; // another game or pool was chosen meanwhile
     Object.assign(body.dataset, { game: chosen, pool: data.pool }); // what it shows (tests wait on it)
+    const scale = h("p", { class: "note scale", text: t("leaderboard.scale", { count: data.min_games }) });
     if (!data.players.length) {
-      body.replaceChildren(h("p", { class: "empty", text: t("leaderboard.empty") }));
+      body.replaceChildren(h("p", { class: "empty", text: t("leaderboard.empty") }), scale);
       return;
     }
     body.replaceChildren(
@@ -61,12 +64,13 @@ export function leaderboards(catalogue) {
               { class: String(p.player) === store.get("id") ? "me" : null },
               h("td", { text: num(i + 1) }),
               h("th", { scope: "row", class: "name" }, playerLink(p.player, p.name, p.guest)),
-              h("td", { text: num(Math.round(p.rating * 10) / 10) }),
+              h("td", { class: "rating", text: num(p.rating) }),
               h("td", { text: num(p.games) }),
             ),
           ),
         ),
       ),
+      scale,
     );
   };
   const game = gameSelect("lb-game", catalogue, t("leaderboard.game"), show);

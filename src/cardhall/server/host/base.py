@@ -5,7 +5,7 @@ turning the table's state into frames for its connections."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
@@ -60,7 +60,7 @@ class Services(Protocol):
     def table_owned(self, table_id: str) -> None: ...
 
     def rating(
-        self, game: Game, players: Sequence[int | None], scores: Sequence[int]
+        self, game: Game, players: Sequence[int | None], scores: Sequence[int], absent: Collection[int] = ()
     ) -> RatingRequest | None: ...
 
 
@@ -72,6 +72,9 @@ class HostBase:
         self.audience = Audience(len(row.seats))
         self.timers = Timers(self._post_time_up, self._post_gone)
         self.stored = 0  # the actions of the match the store holds: the next is number stored + 1
+        # Per seat: the stored actions the bot standing in for its person made (ratings.absence counts
+        # a match played by a stand-in from them; a restart counts them again from the stored actions).
+        self.by_stand_in = [0] * len(row.seats)
         self.paused: str | None = None  # why the table waits (STORE_UNAVAILABLE), None while it plays
         self.finish_due = False  # the match is over but its end not stored yet
         self.max_actions = bounds.max_actions(row.game.partition("(")[0])

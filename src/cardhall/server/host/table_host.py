@@ -14,17 +14,19 @@ from cardhall.server.host.hints import Hints
 from cardhall.server.host.play import Play
 from cardhall.server.host.seating import Seating
 from cardhall.server.protocol import ChatFrame, ProtocolError
-from cardhall.store import ChatRow, SeatKind, StoreUnavailableError, TableStatus
+from cardhall.store import ActionRow, ChatRow, SeatKind, StoreUnavailableError, TableStatus
 
 
 class TableHost(Seating, Play, Bots, Finishing, Hints):
-    def restore(self, actions: Sequence[tuple[int, int]]) -> None:
-        """After a restart: the match as it was (raises when its stored actions do not replay); its
-        people have ``away_seconds`` to come back."""
+    def restore(self, actions: Sequence[ActionRow]) -> None:
+        """After a restart: the match as it was (raises when its stored actions do not replay), with
+        what its stand-ins played counted again; its people have ``away_seconds`` to come back."""
         if self.row.status != TableStatus.PLAYING:
             return
-        self.table = self.deal(self.row.seats, actions)
+        self.table = self.deal(self.row.seats, [(a.seat, a.action) for a in actions])
         self.stored = len(actions)
+        for a in actions:
+            self.by_stand_in[a.seat] += a.stand_in
         away = int(self.row.settings["away_seconds"])
         for s in self.row.seats:
             if s.kind == SeatKind.PERSON and not s.left:
