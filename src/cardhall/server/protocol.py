@@ -90,6 +90,7 @@ class AddBot(_Message, tag="bot"):
 
 class Rematch(_Message, tag="rematch"):
     table: str
+    decline: bool = False  # decline the offer to play again (default: offer it, or accept it)
 
 
 class Ping(_Message, tag="ping"):
@@ -274,9 +275,16 @@ class FriendsFrame(_Frame, tag="friends"):
 
 
 class RematchFrame(_Frame, tag="rematch"):
+    """An offer to play a finished table again, as it stands (cardhall.server.rematch), or the new
+    table it made (``new``)."""
+
     table: str
     n: int
-    new: str
+    new: str | None  # the new table, once made
+    by: int | None  # the seat of the person who offered (null: no offer open)
+    accepted: list[int]  # the seats whose people accepted
+    declined: list[int]
+    until: int | None  # when the open offer lapses, epoch milliseconds (null once made or withdrawn)
     ref: Ref | msgspec.UnsetType = msgspec.UNSET
 
 

@@ -17,7 +17,8 @@
 // - Its turn is told where a person looks: the tab's title, the live region, the focus (on his first
 //   playable card or move), and, if he turned them on in the "?" panel, a sound and a notification
 //   when the tab is hidden; the timer turns urgent in its last ten seconds.
-// - Leaving during a match asks first, saying what it means; a finished match offers a rematch.
+// - Leaving during a match asks first, saying what it means; a finished match offers to play again (an
+//   offer the others accept or decline: the new table seats only those who accept).
 import { t, has } from "./i18n.js";
 import { cardElement, moveCard, moveText, suitOf } from "./cards.js";
 import { gameModule } from "./games/index.js";
@@ -132,7 +133,26 @@ export class TableView {
       return;
     }
     if (frame.type === "rematch") {
+      // An offer to play again as it stands, or the table it made (docs/protocol.md, rematch). Who
+      // accepted is taken there at once; nobody else is seated there.
+      this.rematch = frame;
       this.rematchNew = frame.new;
+      if (frame.new && this.mine() && frame.accepted.includes(this.state.you) && this.rematchOpened !== frame.new) {
+        this.rematchOpened = frame.new;
+        this.hooks.open(frame.new);
+        return;
+      }
+      // The offer's clock: counted down while it is open (one timer, ended with the offer).
+      if (frame.until && !this.rematchTimer) {
+        this.rematchTimer = setInterval(() => {
+          const open = this.rematch?.until && !this.rematch.new && Date.now() < this.rematch.until + 5000;
+          if (!open) {
+            clearInterval(this.rematchTimer);
+            this.rematchTimer = null;
+          }
+          for (const el of this.root.querySelectorAll(".rematch-clock")) el.textContent = rematchClock(this.rematch);
+        }, 1000);
+      }
       this.render();
       return;
     }
@@ -576,22 +596,39 @@ export class TableView {
     return out;
   }
 
-  /** The match is over: the winners, a rematch (asked, or joined when someone asked), the replay. */
+  /** The match is over: the winners, playing again (an offer to make, or to answer: the others play
+   * again only with those who accept), the replay. */
   overBox(o) {
     const s = this.state;
     const buttons = [];
+    const notes = [];
     if (this.mine() && s.status === "finished") {
-      buttons.push(
-        this.rematchNew
-          ? h("button", { type: "button", id: "rematch-join", class: "primary", text: t("table.rematch_join"), onclick: () => this.hooks.open(this.rematchNew) })
-          : h("button", {
-              type: "button",
-              id: "rematch",
-              class: "primary",
-              text: t("table.rematch"),
-              onclick: () => this.hooks.send({ type: "rematch", table: this.id, id: `rematch:${this.id}` }),
-            }),
-      );
+      const r = this.rematch?.until || this.rematch?.new ? this.rematch : null;
+      const me = s.you;
+      const answer = (decline) => this.hooks.send({ type: "rematch", table: this.id, decline, id: `again:${this.id}` });
+      const button = (id, key, decline, primary = false) =>
+        h("button", { type: "button", id, class: primary ? "primary" : null, text: t(key), onclick: () => answer(decline) });
+      if (r?.new) {
+        if (r.accepted.includes(me)) {
+          notes.push(h("p", { class: "rematch-ready", text: t("table.rematch_ready") }));
+          buttons.push(h("button", { type: "button", id: "rematch-join", class: "primary", text: t("table.rematch_join"), onclick: () => this.hooks.open(r.new) }));
+        } else notes.push(h("p", { class: "rematch-note", text: t("table.rematch_without_you") }));
+      } else if (r) {
+        const answered = new Set([...r.accepted, ...r.declined]);
+        const waiting = (s.seats || []).filter((x) => x.kind === "person" && !x.left && !answered.has(x.seat)).map((x) => this.seatName(x.seat));
+        const names = waiting.join(", ");
+        let text;
+        if (r.accepted.includes(me)) {
+          text = r.by === me ? t("table.rematch_offered", { names }) : t("table.rematch_accepted", { names });
+          buttons.push(button("rematch-decline", r.by === me ? "table.rematch_withdraw" : "table.rematch_decline", true));
+        } else {
+          const declined = r.declined.includes(me);
+          text = declined ? t("table.rematch_you_declined", { name: this.seatName(r.by) }) : t("table.rematch_offer", { name: this.seatName(r.by) });
+          buttons.push(button("rematch-accept", "table.rematch_accept", false, true));
+          if (!declined) buttons.push(button("rematch-decline", "table.rematch_decline", true));
+        }
+        notes.push(h("p", { class: "rematch-offer", role: "status" }, text, " ", h("span", { class: "rematch-clock", text: rematchClock(this.rematch) })));
+      } else buttons.push(button("rematch", "table.rematch", false, true));
     }
     if (s.status === "finished") buttons.push(h("button", { type: "button", id: "over-replay", text: t("replay.open"), onclick: () => this.hooks.replay() }));
     buttons.push(h("button", { type: "button", id: "over-lobby", text: t("table.lobby"), onclick: () => this.hooks.lobby() }));
@@ -599,7 +636,7 @@ export class TableView {
       "div",
       { class: "match-over", role: "status" },
       h("p", { text: t("table.over", { winners: (o.winners || []).map((w) => this.seatName(w)).join(", ") }) }),
-      this.rematchNew && this.mine() ? h("p", { class: "rematch-ready", text: t("table.rematch_ready") }) : null,
+      notes,
       h("div", { class: "row" }, buttons),
     );
   }
@@ -789,4 +826,10 @@ function dialog(id) {
 /** The seat's choice as a key: the labels of its legal moves. */
 function legalKey(state) {
   return (state.legal || []).map((e) => e.label).join(" ");
+}
+
+/** What an open offer to play again has left: "starts in 24 s, without those who have not accepted". */
+function rematchClock(rematch) {
+  if (!rematch?.until || rematch.new) return "";
+  return t("table.rematch_clock", { seconds: Math.max(0, Math.round((rematch.until - Date.now()) / 1000)) });
 }
