@@ -37,6 +37,7 @@ MAX_FRAME: Final = 4096
 # The deepest nesting of arrays and objects read in a message or a request body.
 MAX_DEPTH: Final = 32
 MAX_CHAT: Final = 500
+CHAT_HISTORY: Final = 50  # a table's last chat lines, sent to a connection that joins or watches it
 MAX_NAME: Final = 40
 
 
@@ -256,6 +257,7 @@ class ChatFrame(_Frame, tag="chat"):
     at: str
     line: int  # the stored line's id (a report names it)
     player: int | None  # the speaker's player id (his profile: /players/{id})
+    guest: bool | None = None  # the speaker is a guest (shown as one, with his number)
 
 
 class InvitedFrame(_Frame, tag="invited"):

@@ -5,6 +5,7 @@ turning the table's state into frames for its connections."""
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -17,7 +18,7 @@ from cardhall.server.host.queue import OwnerQueue, Work
 from cardhall.server.host.timers import Timers
 from cardhall.server.outage import StoreWatch
 from cardhall.server.pacing import Pacing, Wait
-from cardhall.server.protocol import ProtocolError, ServerFrame, TableFrame
+from cardhall.server.protocol import ChatFrame, ProtocolError, ServerFrame, TableFrame
 from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow, TableStatus
 from cardhall.table import Event, Occupant, Table
 
@@ -86,6 +87,9 @@ class HostBase:
         self.hint_tasks: set[asyncio.Task[None]] = set()
         self.queue = OwnerQueue(f"table {row.id}")
         self.lost = False  # another process took the table (its fence moved on): nothing more here
+        # The table's last chat lines, as their frames (table_host.py); None until read from the store
+        # (a table brought back after a restart, or taken over), empty for a new table.
+        self.chat_lines: deque[ChatFrame] | None = None
 
     @property
     def id(self) -> str:
@@ -279,6 +283,9 @@ class HostBase:
         raise NotImplementedError
 
     async def store_row(self, row: TableRow, ref: Any = None, invitation: str | None = None) -> None:
+        raise NotImplementedError
+
+    async def chat_history(self, listener: Listener) -> None:
         raise NotImplementedError
 
     # --- for tests and the lobby -----------------------------------------------------------------

@@ -14,13 +14,14 @@ a bot, saying one is back; and storing every change of the seats before the tabl
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import replace
 from typing import Any
 
 from cardhall.server.host.audience import Listener
 from cardhall.server.host.base import STORE_UNAVAILABLE, HostBase
 from cardhall.server.host.writes import write_retried
-from cardhall.server.protocol import ProtocolError
+from cardhall.server.protocol import CHAT_HISTORY, ProtocolError
 from cardhall.store import FencedError, SeatKind, SeatRow, StoreUnavailableError, TableRow, TableStatus
 
 log = logging.getLogger(__name__)
@@ -60,16 +61,20 @@ class Seating(HostBase):
             mine = seat
         elif seat is not None and seat != mine:
             raise ProtocolError("seat_taken", f"you already hold seat {mine} of table {self.id}", ref)
+        arriving = listener not in self.audience
         self._attach(listener, mine)
         await self.back_to(mine)
         listener.send(self.full_frame(listener, since))
         self.broadcast(seats_changed=True)
+        if arriving:
+            await self.chat_history(listener)
 
     async def watch(self, listener: Listener, since: int, invitation: str | None = None) -> None:
         if listener.player is not None and listener not in self.audience:
             await self.ctx.social.check_table(self, listener.player, invitation, None)
         old = self.audience.seat_of(listener)
         watchers = self.audience.spectators(self.row.seats)
+        arriving = listener not in self.audience
         self._attach(listener, None)
         listener.send(self.full_frame(listener, since))
         if old is not None:  # this connection held a seat: the seat may now have none
@@ -78,6 +83,8 @@ class Seating(HostBase):
             self.broadcast(seats_changed=True)
         elif self.audience.spectators(self.row.seats) != watchers:  # one more watching: all see the count
             self.broadcast()
+        if arriving:
+            await self.chat_history(listener)
 
     def _attach(self, listener: Listener, seat: int | None) -> None:
         self.audience.attach(listener, seat)
@@ -227,4 +234,5 @@ class Seating(HostBase):
         # One transaction: stored apart, a process that died between the two writes would leave a
         # table without its invitation, which a restore (or another process taking it over) brings
         # back open to all.
+        self.chat_lines = deque(maxlen=CHAT_HISTORY)  # (a new table: nothing said yet, nothing to read)
         await self.take_seats(self.row.seats, invitation=self.invitation)
