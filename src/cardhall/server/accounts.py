@@ -111,6 +111,18 @@ def _verify(hasher: PasswordHasher, hashed: str, password: str) -> bool:
         return False
 
 
+async def guest_name(store: Store, raw: str) -> str:
+    """A new guest's name (``POST /api/players``): :func:`names.clean_name` (``bad_message`` naming what
+    is wrong), and never an account's name up to case and look (its key, as accounts are kept unique):
+    ``name_taken`` otherwise, so no guest passes for an account (issue 47)."""
+    name = names.clean_name(raw, code="bad_message")
+    if await store.account(names.name_key(name)) is not None:
+        raise ProtocolError(
+            "name_taken", f"an account has the name {name!r} or one that looks like it: a guest takes another"
+        )
+    return name
+
+
 def _password(password: str) -> str:
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise ProtocolError(
