@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from cardhall.server.rates import Limits
-from tests.server_helpers import Session, attach, new_player, new_table, server
+from tests.server_helpers import Session, attach, new_player, new_table, server, session
 
 GAME = "hokm(max_hands=1)"
 
@@ -125,3 +125,17 @@ def test_simultaneous_answers_make_one_table() -> None:
         answers = [offer(s, ref=k) for k in range(3) for s in (a, b)]
         assert len(rematches_of(client, table)) == 1
         assert {f["new"] for f in answers} == {rematches_of(client, table)[0].id}
+
+
+def test_an_open_offer_is_answered_after_its_table_left_memory() -> None:
+    with server() as client:
+        with finished_pair(client) as (table, a, b, ann, bob):
+            a.send(type="rematch", table=table)
+            offer(b, by=0)
+        new_table(client, ann, "hokm")  # a lobby change: the finished table, unwatched, leaves memory
+        ctx = client.app.state.ctx  # type: ignore[attr-defined]
+        assert table not in ctx.lobby.hosts
+        with session(client, bob) as b:
+            b.send(type="rematch", table=table, id="late")
+            made = offer(b, ref="late")
+        assert made["new"] and made["accepted"] == [0, 1]

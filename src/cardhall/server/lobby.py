@@ -303,7 +303,9 @@ class Lobby:
         made = self.rematches.answer_made(table_id, player, ref)
         if made is not None:
             return made
-        old = self.host(table_id, ref)
+        # (an open offer holds its table, which may have left memory meanwhile: nobody was at it)
+        offer = self.rematches.offers.get(table_id)
+        old = offer.old if offer is not None else self.host(table_id, ref)
         if all(s.player_id != player.id for s in old.row.seats):
             raise ProtocolError("not_seated", f"you did not play at table {table_id}", ref)  # type: ignore[arg-type]
         check_over(old, ref)

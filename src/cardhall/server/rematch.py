@@ -90,6 +90,7 @@ class Rematches:
         self._players = players
         self.offers: dict[str, Offer] = {}  # old table id -> its open offer
         self.made: dict[str, Made] = {}  # old table id -> its rematch
+        self._lapsing: set[asyncio.Task[None]] = set()  # (kept until done: a task nobody holds may go)
 
     def stop(self) -> None:
         for offer in self.offers.values():
@@ -164,7 +165,9 @@ class Rematches:
         """The offer's time ran out: the table is made with those who accepted (from the loop)."""
         offer.timer = None
         if self.offers.get(offer.old.id) is offer and offer.making is None:
-            asyncio.get_running_loop().create_task(self._make_logged(offer))
+            task = asyncio.get_running_loop().create_task(self._make_logged(offer))
+            self._lapsing.add(task)
+            task.add_done_callback(self._lapsing.discard)
 
     async def _make_logged(self, offer: Offer) -> None:
         try:
