@@ -1,8 +1,9 @@
 """The lobby, the waiting room, the leaderboards, the rules page and the replay viewer in a real browser
 (Debian's headless Chromium driven by Playwright, against ``cardhall serve`` in its own process): a
 person creates a table with options that are not the defaults and fills it with bots, finds the boards
-without his provisional rating and steps through his finished match's replay with every hand open, and reads the rules in
-English and in Bengali. Screenshots (desktop and phone, both languages) go to ``tests/screenshots/``."""
+without his provisional rating and steps through his finished match's replay with every hand open,
+and reads the rules in English and in Bengali. Screenshots (desktop and phone, both languages) go to
+``tests/screenshots/``."""
 
 from __future__ import annotations
 
