@@ -86,9 +86,11 @@ def view(page: Page, lang: str, size: dict[str, int]) -> None:
     """The page in ``lang`` at ``size`` (the lobby drawn again in the language)."""
     page.set_viewport_size(size)
     if page.evaluate("document.documentElement.lang") != lang:
+        # (the lobby is drawn again: its controls are new ones, the old ones marked until they go)
+        page.evaluate("document.getElementById('lb-game').dataset.old = '1'")
         page.click("#lang")
         page.wait_for_function(f"document.documentElement.lang === {lang!r}")
-        page.wait_for_selector("#lb-game")
+        page.wait_for_selector("#lb-game:not([data-old])")
 
 
 def test_who_left_after_two_deals_reads_it_on_his_page_and_is_on_no_board(

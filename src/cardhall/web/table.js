@@ -150,7 +150,7 @@ export class TableView {
             clearInterval(this.rematchTimer);
             this.rematchTimer = null;
           }
-          for (const el of this.root.querySelectorAll(".rematch-clock")) el.textContent = rematchClock(this.rematch);
+          for (const el of document.querySelectorAll(`.rematch-clock[data-table="${this.id}"]`)) el.textContent = rematchClock(this.rematch);
         }, 1000);
       }
       this.render();
@@ -627,7 +627,9 @@ export class TableView {
           buttons.push(button("rematch-accept", "table.rematch_accept", false, true));
           if (!declined) buttons.push(button("rematch-decline", "table.rematch_decline", true));
         }
-        notes.push(h("p", { class: "rematch-offer", role: "status" }, text, " ", h("span", { class: "rematch-clock", text: rematchClock(this.rematch) })));
+        // (the clock ticks every second: not read out each time, inside the box's live region)
+        const clock = h("span", { class: "rematch-clock", "data-table": this.id, "aria-live": "off", text: rematchClock(this.rematch) });
+        notes.push(h("p", { class: "rematch-offer" }, text, " ", clock));
       } else buttons.push(button("rematch", "table.rematch", false, true));
     }
     if (s.status === "finished") buttons.push(h("button", { type: "button", id: "over-replay", text: t("replay.open"), onclick: () => this.hooks.replay() }));
