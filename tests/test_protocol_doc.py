@@ -23,7 +23,7 @@ import pytest
 from starlette.routing import Mount, Route, WebSocketRoute
 
 from cardhall.cli import serve
-from cardhall.server import bounds, connection, guard, protocol, rates, transport
+from cardhall.server import bounds, connection, guard, protocol, rates, rematch, transport
 from cardhall.server.accounts import NewPassword, SignIn, SignOut, SignUp
 from cardhall.server.app import NewPlayer, QuickPlay, StopTable, create_app
 from cardhall.server.http import STATUS, NewTable
@@ -275,6 +275,7 @@ def test_the_limits_and_close_codes_are_the_codes() -> None:
         "rates": rates,
         "guard": guard,
         "transport": transport,
+        "rematch": rematch,
     }
     table = rows(section("Limits and close codes", 2))
     named = {code(row[0]) for row in table}
@@ -295,6 +296,7 @@ def test_the_limits_and_close_codes_are_the_codes() -> None:
         "transport.PER_ADDRESS",
         "transport.FILE_RESERVE",
         "transport.WS_MAX_SIZE",
+        "rematch.OFFER_SECONDS",
     }
     for row in table:
         module, _, name = code(row[0]).partition(".")

@@ -65,9 +65,10 @@ def quick(client: TestClient, token: str, game: str = "hokm(max_hands=1)", **set
 
 def test_simultaneous_rematches_from_the_players_of_a_match_make_one_table() -> None:
     """Each request found no rematch yet, then awaited the store before recording its own table: four
-    players asking at once made four tables."""
+    players asking at once made four tables. (Now the first opens an offer and the others accept it:
+    the last acceptance makes the one table.)"""
 
-    async def scenario() -> tuple[list[str], list[str], int]:
+    async def scenario() -> tuple[list[str | None], list[str], int]:
         store = await open_store("sqlite+aiosqlite:///:memory:")
         ctx = ServerContext(store)
         await ctx.start()
@@ -88,15 +89,16 @@ def test_simultaneous_rematches_from_the_players_of_a_match_make_one_table() -> 
                 await asyncio.sleep(0.01)
             assert host.row.status == "finished"
             made = await asyncio.gather(*(ctx.lobby.rematch(p, host.id) for p in people))
+            again = await asyncio.gather(*(ctx.lobby.rematch(p, host.id) for p in people))
             rematches = [h.id for h in ctx.lobby.hosts.values() if h.row.rematch_of == host.id]
-            told = sum(1 for f in watcher.frames if f["type"] == "rematch")
-            return [h.id for h in made], rematches, told
+            told = sum(1 for f in watcher.frames if f["type"] == "rematch" and f["new"])
+            return [f.new for f in (*made, *again)], rematches, told
         finally:
             await ctx.stop()
 
     answers, rematches, told = asyncio.run(scenario())
     assert len(rematches) == 1, f"{len(rematches)} tables made"
-    assert answers == rematches * 4  # every asker gets the one table
+    assert answers == [None, None, None, *rematches * 5]  # the last acceptance makes it; then the same
     assert told == 1  # the old table's connections hear of one new table
 
 

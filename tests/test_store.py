@@ -345,23 +345,28 @@ async def test_a_failed_finish_changes_nothing(store: SqlStore) -> None:
     assert await store.results("t") == []
 
 
-async def test_the_leaderboard_orders_by_mu_minus_three_sigma_with_names(store: SqlStore) -> None:
-    people = [(await store.create_player(name))[0] for name in ("Ann", "Bob", "Cem", "Dia")]
+async def test_the_leaderboard_orders_by_mu_with_names_past_its_minimum_of_games(store: SqlStore) -> None:
+    """The boards order by mu (the displayed rating's order: ratings.shown), and list only ratings of at
+    least ``min_games`` rated matches (issue 46: one match made a person #1)."""
+    people = [(await store.create_player(name))[0] for name in ("Ann", "Bob", "Cem", "Dia", "Eve")]
     await store.save_table(table_row("t", "finished"))
-    # mu alone would order Bob, Ann, Dia, Cem; mu - 3 sigma gives Dia 16, Ann 12, Cem 6, Bob 0.
-    mu_sigma = [(24.0, 4.0), (30.0, 10.0), (15.0, 3.0), (22.0, 2.0)]
+    # mu - 3 sigma would order Dia 16, Ann 12, Cem 6, Bob 0; mu orders Bob, Ann, Dia, Cem. Eve has
+    # the highest mu but 2 rated matches only.
+    mu_sigma_games = [(24.0, 4.0, 3), (30.0, 10.0, 3), (15.0, 3.0, 3), (22.0, 2.0, 3), (40.0, 6.0, 2)]
     ratings = [
-        RatingRow(p.id, "hokm", "people", mu, sigma, 3)
-        for p, (mu, sigma) in zip(people, mu_sigma, strict=True)
+        RatingRow(p.id, "hokm", "people", mu, sigma, games)
+        for p, (mu, sigma, games) in zip(people, mu_sigma_games, strict=True)
     ]
     ratings.append(RatingRow(people[0].id, "hokm", "bots", 50.0, 1.0, 9))
     ratings.append(RatingRow(people[1].id, "svara", "people", 50.0, 1.0, 9))
     await store.finish(table_row("t", "finished"), [], ratings)
-    board = await store.leaderboard("hokm", "people")
-    assert [(r.name, r.mu - 3 * r.sigma) for r in board] == [("Dia", 16), ("Ann", 12), ("Cem", 6), ("Bob", 0)]
-    assert board[0] == RatingRow(people[3].id, "hokm", "people", 22.0, 2.0, 3, "Dia")
-    assert [r.name for r in await store.leaderboard("hokm", "people", limit=2)] == ["Dia", "Ann"]
-    assert [r.name for r in await store.leaderboard("hokm", "bots")] == ["Ann"]
+    board = await store.leaderboard("hokm", "people", min_games=3)
+    assert [r.name for r in board] == ["Bob", "Ann", "Dia", "Cem"]
+    assert board[2] == RatingRow(people[3].id, "hokm", "people", 22.0, 2.0, 3, "Dia")
+    assert next(r.name for r in await store.leaderboard("hokm", "people")) == "Eve"
+    assert [r.name for r in await store.leaderboard("hokm", "people", limit=2, min_games=3)] == ["Bob", "Ann"]
+    assert [r.name for r in await store.leaderboard("hokm", "bots", min_games=9)] == ["Ann"]
+    assert await store.leaderboard("hokm", "bots", min_games=10) == []
     assert await store.leaderboard("gin", "people") == []
 
 

@@ -1,8 +1,9 @@
 """The lobby, the waiting room, the leaderboards, the rules page and the replay viewer in a real browser
 (Debian's headless Chromium driven by Playwright, against ``cardhall serve`` in its own process): a
-person creates a table with options that are not the defaults and fills it with bots, finds his finished
-match on the leaderboard and steps through its replay with every hand open, and reads the rules in
-English and in Bengali. Screenshots (desktop and phone, both languages) go to ``tests/screenshots/``."""
+person creates a table with options that are not the defaults and fills it with bots, finds the boards
+without his provisional rating and steps through his finished match's replay with every hand open,
+and reads the rules in English and in Bengali. Screenshots (desktop and phone, both languages) go to
+``tests/screenshots/``."""
 
 from __future__ import annotations
 
@@ -118,21 +119,19 @@ def test_a_finished_match_shows_on_the_leaderboard_and_replays_to_the_end(page: 
     page.reload()
     page.wait_for_selector(f'.replays li.mine[data-table="{table}"]')
 
-    # Leaderboards: Ann played against bots, so she is rated in the "with bots" pool of Hokm only.
+    # Leaderboards: Ann's one match (a stand-in played it: a loss for her) is provisional, on no board
+    # (issue 46: the boards list established ratings only; tests/test_web_ratings.py lists some).
     page.select_option("#lb-game", "hokm")
     page.wait_for_selector(board("hokm", "people", ".empty"))  # people only: nobody
     page.select_option("#lb-pool", "bots")
-    page.wait_for_selector(board("hokm", "bots", '.leaderboard[data-game="hokm"] tbody tr'))
-    rows = page.locator(".leaderboard tbody tr")
-    assert rows.count() == 1
-    assert page.inner_text(".leaderboard tbody th.name") == "Ann (guest)"  # a guest shows as one
-    assert page.locator(".leaderboard tbody tr.me").count() == 1
+    page.wait_for_selector(board("hokm", "bots", ".empty"))
+    assert page.locator(".leaderboard").count() == 0
     page.select_option("#lb-game", "svara")
     page.wait_for_selector(board("svara", "bots", ".empty"))
     # An answer that comes after a later choice's is dropped: Hokm's people board, held back here until the
     # bots board asked for after it is shown, does not replace it.
     page.select_option("#lb-game", "hokm")
-    page.wait_for_selector(board("hokm", "bots", ".leaderboard tbody tr"))
+    page.wait_for_selector(board("hokm", "bots", ".empty"))
     held: list[Any] = []
     people = "**/api/leaderboard/hokm?pool=people"
     page.route(people, lambda route: held.append(route))
@@ -149,8 +148,8 @@ def test_a_finished_match_shows_on_the_leaderboard_and_replays_to_the_end(page: 
     late.value.finished()
     page.unroute(people)
     page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # (the page has read both)
-    assert page.locator(board("hokm", "bots", ".leaderboard tbody tr.me")).count() == 1
-    assert page.locator(".board .empty").count() == 0
+    assert page.locator(board("hokm", "bots", ".empty")).count() == 1
+    assert page.locator('.board[data-pool="people"]').count() == 0
 
     # The replay: every hand open from the deal on, stepped to the end by buttons and keys.
     page.click(f'.replays li[data-table="{table}"] button.replay')
@@ -266,10 +265,10 @@ def test_the_bengali_lobby_room_and_replay_show_no_english(page: Page) -> None:
     page.wait_for_selector(f'.replays li[data-table="{table}"]')
     page.select_option("#lb-game", "hokm")
     page.select_option("#lb-pool", "bots")
-    page.wait_for_selector(board("hokm", "bots", ".leaderboard tbody tr"))
+    page.wait_for_selector(board("hokm", "bots", ".scale"))  # (no board place: a stand-in played it)
     text = page.inner_text("#main") + page.inner_text("#top")
     assert not LATIN.findall(text.replace("English", "")), f"English left in the Bengali lobby: {text!r}"
-    assert "১" in page.inner_text(".leaderboard tbody")  # numbers in Bengali digits
+    assert "১৫০০" in page.inner_text(".board .scale")  # numbers in Bengali digits
     shot(page, "lobby-finished-bn-desktop")
     page.set_viewport_size(PHONE)
     shot(page, "lobby-finished-bn-phone")
@@ -318,7 +317,7 @@ def test_every_text_the_lobby_pages_ask_for_is_in_both_catalogues() -> None:
         lang: json.loads((web / "i18n" / f"{lang}.json").read_text("utf-8")) for lang in ("en", "bn")
     }
     asked: set[str] = set()
-    for module in ("lobby.js", "rules.js", "replay.js"):
+    for module in ("lobby.js", "boards.js", "rules.js", "replay.js"):
         source = (web / module).read_text("utf-8")
         asked |= set(re.findall(r'\bt\("((?:lobby|options|rules|replay|leaderboard)\.[\w.]+)"', source))
     assert len(asked) > 50

@@ -106,7 +106,9 @@ def test_leave_asks_first_and_says_what_it_means(page: Page) -> None:
     page.click("#leave")
     page.click("#leave-confirm")
     page.wait_for_selector("#quickplay")
-    assert api(page, "GET", f"/api/tables/{table}")["seats"][0]["left"]
+    # She was its only person and left before the first deal was scored: the table is stopped, unrated
+    # (issue 46: nobody plays it; see cardhall.server.ratings).
+    wait_status(page, table, ("abandoned",))
 
 
 # A page whose websockets may be cut and kept from connecting again, as a network would.

@@ -96,7 +96,8 @@ def test_two_friends_meet_at_a_private_table_and_chat(browser: Browser, base_url
     ann.wait_for_selector(".chat-line .chat-text")
     line = ann.locator(".chat-line").last
     assert line.locator(".chat-text").inner_text() == SCRIPT_LINE
-    assert line.locator(".chat-name").inner_text() == SCRIPT_NAME
+    # (a guest is told apart by his number)
+    assert line.locator(".chat-name").inner_text() == f"{SCRIPT_NAME} (guest #{me(bob)})"
     assert line.locator(".chat-name").get_attribute("href") == f"/players/{me(bob)}"
     ann.fill("#chat-text", "welcome, friend")
     ann.press("#chat-text", "Enter")

@@ -1,7 +1,8 @@
 """Accounts over HTTP: a guest makes himself an account (``POST /api/account``), anyone signs in on any
 device (``POST /api/signin``) and out (``POST /api/signout``: this device, or everywhere), an account
 changes its password (``POST /api/account/password``, which ends its other sessions), and every player
-has a page (``GET /api/players/{id}``: ratings with their history, totals, recent matches).
+has a page (``GET /api/players/{id}``: ratings with their history, totals, recent matches), and the
+boards list the established ratings of a game (``GET /api/leaderboard/{game}``).
 
 Choices:
 
@@ -108,6 +109,18 @@ def _verify(hasher: PasswordHasher, hashed: str, password: str) -> bool:
         return hasher.verify(hashed, password)
     except (VerificationError, InvalidHashError):
         return False
+
+
+async def guest_name(store: Store, raw: str) -> str:
+    """A new guest's name (``POST /api/players``): :func:`names.clean_name` (``bad_message`` naming what
+    is wrong), and never an account's name up to case and look (its key, as accounts are kept unique):
+    ``name_taken`` otherwise, so no guest passes for an account (issue 47)."""
+    name = names.clean_name(raw, code="bad_message")
+    if await store.account(names.name_key(name)) is not None:
+        raise ProtocolError(
+            "name_taken", f"an account has the name {name!r} or one that looks like it: a guest takes another"
+        )
+    return name
 
 
 def _password(password: str) -> str:
@@ -276,7 +289,7 @@ async def profile(request: Request) -> Response:
                 "table": h.table_id,
                 "mu": h.mu,
                 "sigma": h.sigma,
-                "rating": h.mu - 3 * h.sigma,
+                "rating": ratings.shown(h.mu),
                 "at": h.at.isoformat(),
             }
             for h in history
@@ -288,9 +301,9 @@ async def profile(request: Request) -> Response:
                 "pool": r.pool,
                 "mu": r.mu,
                 "sigma": r.sigma,
-                "rating": r.mu - 3 * r.sigma,
+                "rating": ratings.shown(r.mu),
                 "games": r.games,
-                "provisional": r.games < ratings.BOARD_MIN_GAMES,
+                "provisional": not ratings.established(r.games),
                 "history": points,
             }
         )
@@ -299,6 +312,7 @@ async def profile(request: Request) -> Response:
             "id": found.id,
             "name": found.name,
             "guest": found.guest,
+            "min_games": ratings.BOARD_MIN_GAMES,
             "ratings": out_ratings,
             "totals": [
                 {"game": g, "matches": int(c), "wins": w}
@@ -314,8 +328,15 @@ async def profile(request: Request) -> Response:
                     "seat": m.seat,
                     "score": m.score,
                     "win_share": m.win_share,
+                    "absent": m.absent,
                     "seats": [
-                        {"seat": s.seat, "kind": s.kind, "name": s.name, "player": s.player_id}
+                        {
+                            "seat": s.seat,
+                            "kind": s.kind,
+                            "name": s.name,
+                            "player": s.player_id,
+                            "guest": s.guest,
+                        }
                         for s in m.seats
                     ],
                 }

@@ -44,7 +44,7 @@ from cardhall.errors import CardhallError
 from cardhall.options import Option
 from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, option_text, rules_text
-from cardhall.server import accounts, guard, health, names
+from cardhall.server import accounts, guard, health, ratings
 from cardhall.server.cluster import ClusterOptions
 from cardhall.server.cluster.views import HallViews, admin_entry, entry, people
 from cardhall.server.connection import Connection
@@ -64,7 +64,6 @@ from cardhall.server.http import (
 )
 from cardhall.server.protocol import ProtocolError
 from cardhall.server.rates import Limits, RateLimited
-from cardhall.server.ratings import BOARD_MIN_GAMES
 from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
 from cardhall.server.reviews import ReviewsBusy
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
@@ -93,8 +92,8 @@ class StopTable(msgspec.Struct, forbid_unknown_fields=True):
 @api
 async def create_player(request: Request) -> Response:
     data = await body(request, NewPlayer)
-    name = names.clean_name(data.name, code="bad_message")
     ctx = context(request)
+    name = await accounts.guest_name(ctx.store, data.name)  # (no account's name: names.py)
     ctx.limiter.new_player(address(request))  # (after the checks: a refused name costs nothing)
     player, token = await ctx.store.create_player(name)
     return json_response({"id": player.id, "name": player.name, "token": token}, 201)
@@ -346,15 +345,15 @@ async def leaderboard(request: Request) -> Response:
         raise ProtocolError("bad_game", f"unknown game {game!r} (games: {', '.join(game_classes())})")
     if pool not in RATING_POOLS:
         raise ProtocolError("bad_request", f"pool must be one of {', '.join(RATING_POOLS)}")
-    # The people's board: accounts past their provisional matches only (cardhall.server.ratings).
-    people = pool == "people"
+    # Established ratings only, in both pools; the people's board lists accounts only (ratings.py).
     rows = await context(request).store.leaderboard(
-        game, pool, accounts_only=people, min_games=BOARD_MIN_GAMES if people else 0
+        game, pool, accounts_only=pool == "people", min_games=ratings.BOARD_MIN_GAMES
     )
     return json_response(
         {
             "game": game,
             "pool": pool,
+            "min_games": ratings.BOARD_MIN_GAMES,
             "players": [
                 {
                     "player": r.player_id,
@@ -362,7 +361,7 @@ async def leaderboard(request: Request) -> Response:
                     "guest": r.guest,
                     "mu": r.mu,
                     "sigma": r.sigma,
-                    "rating": r.mu - 3 * r.sigma,
+                    "rating": ratings.shown(r.mu),
                     "games": r.games,
                 }
                 for r in rows

@@ -41,6 +41,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 import anyio
+import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from cardhall.errors import CardhallError
@@ -60,7 +61,6 @@ from cardhall.server.protocol import (
     PongFrame,
     ProtocolError,
     Rematch,
-    RematchFrame,
     ServerFrame,
     Watch,
     WelcomeFrame,
@@ -107,10 +107,10 @@ class Session:
         assert self.player is not None and not isinstance(message, (Hello, Ping))
         ref = message.id
         if isinstance(message, Rematch):
-            new = await self.ctx.lobby.rematch(self.player, message.table, ref, self.address)
-            old = self.ctx.lobby.hosts.get(message.table)
-            number = 0 if old is None or old.table is None else old.table.number
-            self.send(RematchFrame(table=message.table, n=number, new=new.id, ref=ref))
+            answer = await self.ctx.lobby.rematch(
+                self.player, message.table, ref, self.address, decline=message.decline
+            )
+            self.send(msgspec.structs.replace(answer, ref=ref))
             return
         host = self.ctx.lobby.host(message.table, ref)
         if isinstance(message, Join):

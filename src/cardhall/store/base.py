@@ -240,8 +240,8 @@ class Store(ABC):
     async def leaderboard(
         self, game: str, pool: str, limit: int = 50, *, accounts_only: bool = False, min_games: int = 0
     ) -> list[RatingRow]:
-        """The best rated players of a game and pool (by mu - 3 sigma), with their names; only accounts
-        with at least ``min_games`` rated matches when ``accounts_only``."""
+        """The best rated players of a game and pool (by mu, the displayed rating's order), with their
+        names, each with at least ``min_games`` rated matches; only accounts when ``accounts_only``."""
 
     # --- a player's page -----------------------------------------------------------------------
 
@@ -259,7 +259,8 @@ class Store(ABC):
 
     @abstractmethod
     async def totals(self, player_id: int) -> dict[str, tuple[int, float]]:
-        """Per game string: the player's finished matches and the sum of his shares of the wins."""
+        """Per game string: the player's finished matches and the sum of his shares of the wins (none in
+        a match a stand-in played for him: its ``win_share`` is 0)."""
 
     # --- reviews -------------------------------------------------------------------------------
 

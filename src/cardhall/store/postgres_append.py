@@ -48,8 +48,8 @@ WITH wanted AS (
     ORDER BY t.id
     FOR SHARE OF t
 ), written AS (
-    INSERT INTO actions (table_id, number, seat, action)
-    SELECT * FROM unnest($3::text[], $4::integer[], $5::integer[], $6::integer[])
+    INSERT INTO actions (table_id, number, seat, action, stand_in)
+    SELECT * FROM unnest($3::text[], $4::integer[], $5::integer[], $6::integer[], $7::boolean[])
     WHERE (SELECT count(*) FROM held) = cardinality($1::text[])
     RETURNING 1
 )
@@ -82,6 +82,7 @@ class PostgresAppender:
             [a.number for a in actions],
             [a.seat for a in actions],
             [a.action for a in actions],
+            [a.stand_in for a in actions],
         )
         async with self._lock:
             try:

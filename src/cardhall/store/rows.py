@@ -64,6 +64,7 @@ class SeatRow:
     player_id: int | None = None
     bot: str | None = None
     left: bool = False  # a person who left during the match: a bot plays his seat to the end
+    guest: bool = False  # a person without an account when he sat down: shown as a guest
 
     def __post_init__(self) -> None:
         kind = SeatKind(self.kind)  # (read back from JSON as a plain string)
@@ -97,12 +98,14 @@ class TableRow:
 
 @dataclass
 class ActionRow:
-    """The ``number``-th action of a table's record (1-based)."""
+    """The ``number``-th action of a table's record (1-based); ``stand_in``: made by the bot standing in
+    for the person in ``seat`` (his timer ran out, he was away, or he left), not by him."""
 
     table_id: str
     number: int
     seat: int
     action: int
+    stand_in: bool = False
 
 
 @dataclass
@@ -115,15 +118,22 @@ class ChatRow:
     at: datetime = field(default_factory=lambda: datetime.now().astimezone())
 
 
+# Why a person's match was played by a stand-in (cardhall.server.ratings): he left it, or a stand-in
+# made more than half of his seat's decisions while he was away.
+ABSENCES = ("left", "away")
+
+
 @dataclass
 class ResultRow:
-    """One seat's result in a finished match: its final score and its share of the win (1 / winners)."""
+    """One seat's result in a finished match: its final score and its share of the win (1 / winners;
+    0 for a person whose match a stand-in played: ``absent`` says why, one of :data:`ABSENCES`)."""
 
     table_id: str
     seat: int
     player_id: int | None
     score: int
     win_share: float
+    absent: str | None = None
 
 
 @dataclass
@@ -177,6 +187,7 @@ class MatchRow:
     score: int
     win_share: float
     seats: list[SeatRow]
+    absent: str | None = None  # his match was played by a stand-in: why (ResultRow)
 
 
 @dataclass

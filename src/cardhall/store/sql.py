@@ -59,6 +59,7 @@ from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
     Column,
     Connection,
@@ -79,6 +80,7 @@ from sqlalchemy import (
     case,
     event,
     exists,
+    false,
     func,
     literal_column,
     select,
@@ -99,6 +101,7 @@ from cardhall.store.base import (
 )
 from cardhall.store.postgres_append import PostgresAppender
 from cardhall.store.rows import (
+    ABSENCES,
     RATING_POOLS,
     TABLE_STATUSES,
     ActionRow,
@@ -227,6 +230,9 @@ ACTIONS = Table(
     Column("number", Integer, nullable=False),
     Column("seat", Integer, nullable=False),
     Column("action", Integer, nullable=False),
+    # Made by the stand-in of the person in ``seat`` (what a match played by a stand-in is counted from:
+    # cardhall.server.ratings), kept with the action so a restart or another process counts it too.
+    Column("stand_in", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("table_id", "number"),
 )
 
@@ -250,7 +256,9 @@ RESULTS = Table(
     Column("player_id", Integer, ForeignKey("players.id")),
     Column("score", Integer, nullable=False),
     Column("win_share", Double, nullable=False),
+    Column("absent", Text),  # his match played by a stand-in: why (rows.ABSENCES), else null
     PrimaryKeyConstraint("table_id", "seat"),
+    CheckConstraint(_in("absent", ABSENCES), name="absent"),
 )
 
 RATINGS = Table(
@@ -882,7 +890,14 @@ class SqlStore(SocialSql, Store):
                 await self._appender.append(actions)
             return
         rows = [
-            {"table_id": a.table_id, "number": a.number, "seat": a.seat, "action": a.action} for a in actions
+            {
+                "table_id": a.table_id,
+                "number": a.number,
+                "seat": a.seat,
+                "action": a.action,
+                "stand_in": a.stand_in,
+            }
+            for a in actions
         ]
         async with self._writing() as c:
             if fences:
@@ -904,14 +919,14 @@ class SqlStore(SocialSql, Store):
 
     async def last_action(self, table_id: str) -> ActionRow | None:
         query = (
-            select(ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action)
+            select(ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.stand_in)
             .where(ACTIONS.c.table_id == table_id)
             .order_by(ACTIONS.c.number.desc())
             .limit(1)
         )
         async with self._reading() as c:
             row = (await c.execute(query)).first()
-        return None if row is None else ActionRow(table_id, row.number, row.seat, row.action)
+        return None if row is None else ActionRow(table_id, row.number, row.seat, row.action, row.stand_in)
 
     async def action_counts(self, table_ids: Sequence[str]) -> dict[str, int]:
         if not table_ids:
@@ -945,19 +960,19 @@ class SqlStore(SocialSql, Store):
         if not found:
             return found
         query = (
-            select(ACTIONS.c.table_id, ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action)
+            select(ACTIONS.c.table_id, ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.stand_in)
             .where(ACTIONS.c.table_id.in_(list(found)))
             .order_by(ACTIONS.c.table_id, ACTIONS.c.number)
         )
         async with self._reading() as c:
             for r in await c.execute(query):
-                found[r.table_id].append(ActionRow(r.table_id, r.number, r.seat, r.action))
+                found[r.table_id].append(ActionRow(r.table_id, r.number, r.seat, r.action, r.stand_in))
         return found
 
     async def unfinished(self) -> list[tuple[TableRow, list[ActionRow]]]:
         open_tables = select(TABLES).where(TABLES.c.status.in_(UNFINISHED)).order_by(TABLES.c.created_at)
         open_actions = (
-            select(ACTIONS.c.table_id, ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action)
+            select(ACTIONS.c.table_id, ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action, ACTIONS.c.stand_in)
             .join(TABLES, TABLES.c.id == ACTIONS.c.table_id)
             .where(TABLES.c.status.in_(UNFINISHED))
             .order_by(ACTIONS.c.table_id, ACTIONS.c.number)
@@ -973,7 +988,7 @@ class SqlStore(SocialSql, Store):
             by_id = {t.id: acts for t, acts in found}
             for r in await c.execute(open_actions):
                 if r.table_id in by_id:
-                    by_id[r.table_id].append(ActionRow(r.table_id, r.number, r.seat, r.action))
+                    by_id[r.table_id].append(ActionRow(r.table_id, r.number, r.seat, r.action, r.stand_in))
         for table_id, problem in unreadable.items():
             log.error("table %s cannot be brought back: %s", table_id, problem)
             await self.mark_broken(table_id, problem)
@@ -1077,7 +1092,7 @@ class SqlStore(SocialSql, Store):
         query = select(RESULTS).where(RESULTS.c.table_id == table_id).order_by(RESULTS.c.seat)
         async with self._reading() as c:
             return [
-                ResultRow(r.table_id, r.seat, r.player_id, r.score, r.win_share)
+                ResultRow(r.table_id, r.seat, r.player_id, r.score, r.win_share, r.absent)
                 for r in await c.execute(query)
             ]
 
@@ -1211,12 +1226,12 @@ class SqlStore(SocialSql, Store):
         query = (
             select(*_RATING)
             .join(PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
-            .where(RATINGS.c.game == game, RATINGS.c.pool == pool)
-            .order_by((RATINGS.c.mu - 3 * RATINGS.c.sigma).desc(), RATINGS.c.player_id)
+            .where(RATINGS.c.game == game, RATINGS.c.pool == pool, RATINGS.c.games >= min_games)
+            .order_by(RATINGS.c.mu.desc(), RATINGS.c.player_id)
             .limit(limit)
         )
         if accounts_only:
-            query = query.where(PLAYERS.c.password_hash.is_not(None), RATINGS.c.games >= min_games)
+            query = query.where(PLAYERS.c.password_hash.is_not(None))
         async with self._reading() as c:
             return [_rating_row(r) for r in await c.execute(query)]
 
@@ -1271,7 +1286,14 @@ class SqlStore(SocialSql, Store):
             rows = (await c.execute(query)).all()
         return [
             MatchRow(
-                r.id, r.game, r.finished_at, r.seat, r.score, r.win_share, [SeatRow(**s) for s in r.seats]
+                r.id,
+                r.game,
+                r.finished_at,
+                r.seat,
+                r.score,
+                r.win_share,
+                [SeatRow(**s) for s in r.seats],
+                r.absent,
             )
             for r in rows
         ]

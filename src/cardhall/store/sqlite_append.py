@@ -32,13 +32,14 @@ from cardhall.store.base import StoreUnavailableError
 from cardhall.store.rows import ActionRow
 from cardhall.store.sqlite_file import SqliteFile
 
-INSERT = "INSERT INTO actions (table_id, number, seat, action) VALUES "
+INSERT = "INSERT INTO actions (table_id, number, seat, action, stand_in) VALUES "
+COLUMNS = 5
 # Rows per statement: sqlite3 releases the GIL around every step of a statement and takes it back after,
 # which waits for the event loop's thread to let go of it (up to the interpreter's switch interval,
 # 5 ms) when the loop is busy; executemany steps once a row, so a batch of 30 rows could wait 30 times.
-# One statement of many rows steps once. 240 rows of 4 parameters stay under SQLite's oldest limit of
+# One statement of many rows steps once. 199 rows of 5 parameters stay under SQLite's oldest limit of
 # 999 parameters a statement.
-ROWS_PER_STATEMENT = 240
+ROWS_PER_STATEMENT = 999 // COLUMNS
 
 
 def sqlite_pragmas(busy_timeout_ms: int) -> tuple[str, ...]:
@@ -56,7 +57,7 @@ def sqlite_pragmas(busy_timeout_ms: int) -> tuple[str, ...]:
 
 @functools.cache  # (a statement's text per number of rows, not joined again at every batch)
 def _insert(rows: int) -> str:
-    return INSERT + ", ".join(["(?, ?, ?, ?)"] * rows)
+    return INSERT + ", ".join(["(?, ?, ?, ?, ?)"] * rows)
 
 
 class SqliteAppender:
@@ -74,7 +75,7 @@ class SqliteAppender:
         self._traced: Callable[[str], None] | None = None
 
     async def append(self, actions: Sequence[ActionRow]) -> None:
-        values = [value for a in actions for value in (a.table_id, a.number, a.seat, a.action)]
+        values = [value for a in actions for value in (a.table_id, a.number, a.seat, a.action, a.stand_in)]
         if self._executor is None:
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="cardhall-sqlite-appender")
         loop = asyncio.get_running_loop()
@@ -104,7 +105,7 @@ class SqliteAppender:
             connection.execute(f"PRAGMA {pragma}")
         return connection
 
-    def _append(self, values: list[str | int]) -> None:
+    def _append(self, values: list[str | int | bool]) -> None:
         connection = self._connection
         if connection is None:
             connection = self._connection = self._open()
@@ -116,10 +117,10 @@ class SqliteAppender:
             self.file.check()
         connection.execute("BEGIN IMMEDIATE")
         try:
-            step = 4 * ROWS_PER_STATEMENT
+            step = COLUMNS * ROWS_PER_STATEMENT
             for start in range(0, len(values), step):
                 chunk = values[start : start + step]
-                connection.execute(_insert(len(chunk) // 4), chunk)
+                connection.execute(_insert(len(chunk) // COLUMNS), chunk)
             connection.execute("COMMIT")
             if self.file is not None:  # (committed into a file deleted meanwhile: not stored at all)
                 self.file.check()

@@ -10,8 +10,12 @@
 //   reaching you, and more: docs/protocol.md, "Friends and blocks").
 // - One panel per table, kept while the page moves from the waiting room to the table, so the lines
 //   said while waiting stay in view.
+// - What was said before is there after a reload or on a new visit: the server sends a table's last
+//   lines to each connection that arrives (docs/protocol.md, join); a line is kept once, by its id, in
+//   the order said, however often it comes (a reconnect sends them again).
+// - A guest's name is marked with his number ("Ann (guest #12)"), as everywhere a name is listed.
 import { t } from "./i18n.js";
-import { api, errorText, h, store } from "./util.js";
+import { api, errorText, guestMark, h, store } from "./util.js";
 
 const MAX_CHAT = 500; // protocol.MAX_CHAT
 const KEEP = 100; // lines kept in view
@@ -88,9 +92,12 @@ class ChatPanel {
   }
 
   add(frame) {
+    if (this.lines.some((line) => line.line === frame.line)) return; // (said before: sent again on arrival)
+    const fresh = !this.lines.length || frame.line > this.lines[this.lines.length - 1].line;
     this.lines.push(frame);
+    this.lines.sort((a, b) => a.line - b.line);
     this.lines = this.lines.slice(-KEEP);
-    this.note.textContent = "";
+    if (fresh) this.note.textContent = "";
     this.draw();
   }
 
@@ -140,7 +147,8 @@ class ChatPanel {
   }
 
   item(line, mine) {
-    const name = line.player !== null ? h("a", { class: "chat-name", href: `/players/${line.player}`, text: line.from }) : h("span", { class: "chat-name", text: line.from });
+    const mark = line.guest && line.player !== null ? h("span", { class: "guest-mark", text: ` (${guestMark(line.player)})` }) : null;
+    const name = line.player !== null ? h("a", { class: "chat-name", href: `/players/${line.player}` }, line.from, mark) : h("span", { class: "chat-name", text: line.from });
     const tools = [];
     if (!mine && line.player !== null) {
       if (this.reporting === line.line) {

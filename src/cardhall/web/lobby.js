@@ -7,10 +7,11 @@
 // each option is offered as the control its type calls for (a checkbox, a list of its values, a number
 // within its range), never as text to type. Refusals are worded from their error code.
 import { t, num, language } from "./i18n.js";
-import { h, api, store, errorText, playerLink } from "./util.js";
+import { h, api, store, errorText } from "./util.js";
 import { showRules, showReplay } from "./dialogs.js";
 import { chatPanel } from "./chat.js";
 import { friendsPanel, invitationFor, rememberInvitation, sharePanel } from "./friends.js";
+import { leaderboards } from "./boards.js";
 
 let games = null; // GET /api/games, asked once
 
@@ -460,80 +461,6 @@ function gamesPanel(catalogue) {
         ),
       ),
     ),
-  );
-}
-
-// --- leaderboards -----------------------------------------------------------------------------------
-
-function leaderboards(catalogue) {
-  const body = h("div", { class: "board", "aria-live": "polite" });
-  const pool = h(
-    "select",
-    { id: "lb-pool", "aria-label": t("leaderboard.pool") },
-    ["people", "bots"].map((p) => h("option", { value: p, text: t(`leaderboard.pool_${p}`) })),
-  );
-  let asked = 0; // the newest board asked for: an older answer may come after it, and is dropped
-  const show = async () => {
-    const mine = ++asked;
-    const chosen = game.value;
-    let data;
-    try {
-      data = await api("GET", `/api/leaderboard/${encodeURIComponent(chosen)}?pool=${pool.value}`);
-    } catch (e) {
-      if (mine === asked) body.replaceChildren(h("p", { class: "error", role: "alert", text: t("leaderboard.failed") }));
-      return;
-    }
-    if (mine !== asked) return; // another game or pool was chosen meanwhile
-    Object.assign(body.dataset, { game: chosen, pool: data.pool }); // what it shows (tests wait on it)
-    if (!data.players.length) {
-      body.replaceChildren(h("p", { class: "empty", text: t("leaderboard.empty") }));
-      return;
-    }
-    body.replaceChildren(
-      h(
-        "table",
-        { class: "leaderboard", "data-game": chosen },
-        h("caption", { text: t("leaderboard.caption", { game: gameTitle(chosen) }) }),
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            ["rank", "player", "rating", "games"].map((c) => h("th", { scope: "col", text: t(`leaderboard.${c}`) })),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          data.players.map((p, i) =>
-            h(
-              "tr",
-              { class: String(p.player) === store.get("id") ? "me" : null },
-              h("td", { text: num(i + 1) }),
-              h("th", { scope: "row", class: "name" }, playerLink(p.player, p.name, p.guest)),
-              h("td", { text: num(Math.round(p.rating * 10) / 10) }),
-              h("td", { text: num(p.games) }),
-            ),
-          ),
-        ),
-      ),
-    );
-  };
-  const game = gameSelect("lb-game", catalogue, t("leaderboard.game"), show);
-  pool.addEventListener("change", show);
-  show();
-  return h(
-    "section",
-    { class: "panel leaderboards", "aria-labelledby": "lb-title" },
-    h("h2", { id: "lb-title", text: t("leaderboard.title") }),
-    h(
-      "div",
-      { class: "row" },
-      h("label", { text: t("leaderboard.game") }, game),
-      h("label", { text: t("leaderboard.pool") }, pool),
-    ),
-    body,
   );
 }
 

@@ -1,11 +1,13 @@
 // A person's page, in a dialog over any page (/#player/<id>, or showProfile(id)): his name (a guest marked
-// as one), each rating (a game and a pool: its value mu - 3 sigma, its rated matches, provisional while
-// under the people's board's ten) with its history drawn as an SVG line (no charting library: a polyline
-// on a fixed grid, each point's value in its <title>), his matches and wins per game, and his last
-// matches, each with the other players' names (links to their pages) and a link to its replay. Every
-// value comes from GET /api/players/{id}; names go in as text only.
+// as one), each rating (a game and a pool: the displayed rating, 1500 to start, with "?" while
+// provisional, under the boards' ten rated matches; one line says what the scale means) with its
+// history drawn as an SVG line (no charting library: a polyline on a fixed grid, each point's value in
+// its <title>), his matches and wins per game, and his last matches, each with the other players' names
+// (links to their pages) and a link to its replay. A match a stand-in played for him says so ("left; a
+// bot finished") instead of its result: it counts as a loss (ratings.py). Every value comes from
+// GET /api/players/{id}; names go in as text only.
 import { t, language, num } from "./i18n.js";
-import { h, api, errorText, playerLink } from "./util.js";
+import { h, api, errorText, guestMark, playerLink } from "./util.js";
 import { sheetDialog } from "./rules.js";
 import { gameTitle, gameName } from "./lobby.js";
 
@@ -22,6 +24,11 @@ function svg(tag, attrs = {}, ...children) {
 }
 
 const round = (x) => Math.round(x * 10) / 10;
+
+/** A displayed rating, "?" after it while provisional. */
+function ratingText(rating, provisional) {
+  return `${num(rating)}${provisional ? "?" : ""}`;
+}
 
 /** The rating after each rated match, as a line: oldest on the left, the range of the values top to
  * bottom, the first and last values written beside it. */
@@ -59,7 +66,7 @@ function ratings(data) {
       const what = t("profile.rating_of", {
         game: gameTitle(r.game),
         pool: t(`leaderboard.pool_${r.pool}`),
-        rating: num(round(r.rating)),
+        rating: ratingText(r.rating, r.provisional),
         count: r.games,
       });
       return h(
@@ -94,8 +101,10 @@ function totals(data) {
 }
 
 function outcome(m) {
-  if (m.win_share >= 1) return t("profile.won");
-  return m.win_share > 0 ? t("profile.shared") : t("profile.lost");
+  // A match a stand-in played for him: why, instead of a result he did not make (a loss for him).
+  if (m.absent) return `${t(`profile.absent_${m.absent}`)} · ${t("profile.absent_loss")}`;
+  const result = m.win_share >= 1 ? t("profile.won") : m.win_share > 0 ? t("profile.shared") : t("profile.lost");
+  return `${result} · ${t("replay.score", { score: num(m.score) })}`;
 }
 
 function matches(data) {
@@ -109,14 +118,14 @@ function matches(data) {
         { class: "match", "data-table": m.table },
         h("strong", { text: gameTitle(gameName(m.game)) }),
         " ",
-        h("span", { text: `${outcome(m)} · ${t("replay.score", { score: num(m.score) })}` }),
+        h("span", { class: `outcome${m.absent ? " absent" : ""}`, text: outcome(m) }),
         " ",
         h(
           "span",
           { class: "names" },
           m.seats
             .filter((s) => s.seat !== m.seat)
-            .flatMap((s, i) => [i ? ", " : "", s.kind === "person" ? playerLink(s.player, s.name) : t("badge.bot")]),
+            .flatMap((s, i) => [i ? ", " : "", s.kind === "person" ? playerLink(s.player, s.name, s.guest) : t("badge.bot")]),
         ),
         " ",
         h("a", { href: `#replay/${m.table}`, class: "replay-link", text: t("replay.open") }),
@@ -138,11 +147,13 @@ export async function showProfile(id) {
   try {
     const data = await api("GET", `/api/players/${encodeURIComponent(id)}`);
     if (!el.contains(body)) return; // closed, or another page opened, meanwhile
-    title.textContent = t("profile.title", { name: data.name });
+    // (a guest's name is not unique: his number tells him apart, as everywhere a name is listed)
+    title.textContent = t("profile.title", { name: data.guest ? `${data.name} (${guestMark(data.id)})` : data.name });
     body.replaceChildren(
       h("p", { class: `who ${data.guest ? "guest" : "account"}`, text: data.guest ? t("profile.guest") : t("profile.account") }),
       h("h3", { text: t("profile.ratings") }),
       ratings(data),
+      h("p", { class: "note scale", text: t("leaderboard.scale", { count: data.min_games }) }),
       totals(data),
       h("h3", { text: t("profile.recent") }),
       matches(data),

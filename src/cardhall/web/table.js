@@ -34,7 +34,8 @@
 // - The focus stays in the dock after a move (the card or move it was on, else the next playable one,
 //   else the dock itself): it never falls to the page, so the keys go on playing.
 // - Once the match is over there is no dock (nothing is left to play) and no "a bot plays for you".
-// - Leaving during a match asks first, saying what it means; a finished match offers a rematch.
+// - Leaving during a match asks first, saying what it means; a finished match offers to play again (an
+//   offer the others accept or decline: the new table seats only those who accept).
 import { t, has, num } from "./i18n.js";
 import { cardElement, cardText, moveCard, moveText, suitOf } from "./cards.js";
 import { gameModule } from "./games/index.js";
@@ -158,7 +159,26 @@ export class TableView {
       return;
     }
     if (frame.type === "rematch") {
+      // An offer to play again as it stands, or the table it made (docs/protocol.md, rematch). Who
+      // accepted is taken there at once; nobody else is seated there.
+      this.rematch = frame;
       this.rematchNew = frame.new;
+      if (frame.new && this.mine() && frame.accepted.includes(this.state.you) && this.rematchOpened !== frame.new) {
+        this.rematchOpened = frame.new;
+        this.hooks.open(frame.new);
+        return;
+      }
+      // The offer's clock: counted down while it is open (one timer, ended with the offer).
+      if (frame.until && !this.rematchTimer) {
+        this.rematchTimer = setInterval(() => {
+          const open = this.rematch?.until && !this.rematch.new && Date.now() < this.rematch.until + 5000;
+          if (!open) {
+            clearInterval(this.rematchTimer);
+            this.rematchTimer = null;
+          }
+          for (const el of document.querySelectorAll(`.rematch-clock[data-table="${this.id}"]`)) el.textContent = rematchClock(this.rematch);
+        }, 1000);
+      }
       this.render();
       return;
     }
@@ -690,22 +710,41 @@ export class TableView {
     return out.flat().filter(Boolean);
   }
 
-  /** The match is over: the winners, a rematch (asked, or joined when someone asked), the replay. */
+  /** The match is over: the winners, playing again (an offer to make, or to answer: the others play
+   * again only with those who accept), the replay. */
   overBox(o) {
     const s = this.state;
     const buttons = [];
+    const notes = [];
     if (this.mine() && s.status === "finished") {
-      buttons.push(
-        this.rematchNew
-          ? h("button", { type: "button", id: "rematch-join", class: "primary", text: t("table.rematch_join"), onclick: () => this.hooks.open(this.rematchNew) })
-          : h("button", {
-              type: "button",
-              id: "rematch",
-              class: "primary",
-              text: t("table.rematch"),
-              onclick: () => this.hooks.send({ type: "rematch", table: this.id, id: `rematch:${this.id}` }),
-            }),
-      );
+      const r = this.rematch?.until || this.rematch?.new ? this.rematch : null;
+      const me = s.you;
+      const answer = (decline) => this.hooks.send({ type: "rematch", table: this.id, decline, id: `again:${this.id}` });
+      const button = (id, key, decline, primary = false) =>
+        h("button", { type: "button", id, class: primary ? "primary" : null, text: t(key), onclick: () => answer(decline) });
+      if (r?.new) {
+        if (r.accepted.includes(me)) {
+          notes.push(h("p", { class: "rematch-ready", text: t("table.rematch_ready") }));
+          buttons.push(h("button", { type: "button", id: "rematch-join", class: "primary", text: t("table.rematch_join"), onclick: () => this.hooks.open(r.new) }));
+        } else notes.push(h("p", { class: "rematch-note", text: t("table.rematch_without_you") }));
+      } else if (r) {
+        const answered = new Set([...r.accepted, ...r.declined]);
+        const waiting = (s.seats || []).filter((x) => x.kind === "person" && !x.left && !answered.has(x.seat)).map((x) => this.seatName(x.seat));
+        const names = waiting.join(", ");
+        let text;
+        if (r.accepted.includes(me)) {
+          text = r.by === me ? t("table.rematch_offered", { names }) : t("table.rematch_accepted", { names });
+          buttons.push(button("rematch-decline", r.by === me ? "table.rematch_withdraw" : "table.rematch_decline", true));
+        } else {
+          const declined = r.declined.includes(me);
+          text = declined ? t("table.rematch_you_declined", { name: this.seatName(r.by) }) : t("table.rematch_offer", { name: this.seatName(r.by) });
+          buttons.push(button("rematch-accept", "table.rematch_accept", false, true));
+          if (!declined) buttons.push(button("rematch-decline", "table.rematch_decline", true));
+        }
+        // (the clock ticks every second: not read out each time, inside the box's live region)
+        const clock = h("span", { class: "rematch-clock", "data-table": this.id, "aria-live": "off", text: rematchClock(this.rematch) });
+        notes.push(h("p", { class: "rematch-offer" }, text, " ", clock));
+      } else buttons.push(button("rematch", "table.rematch", false, true));
     }
     if (s.status === "finished") buttons.push(h("button", { type: "button", id: "over-replay", text: t("replay.open"), onclick: () => this.hooks.replay() }));
     buttons.push(h("button", { type: "button", id: "over-lobby", text: t("table.lobby"), onclick: () => this.hooks.lobby() }));
@@ -713,7 +752,7 @@ export class TableView {
       "div",
       { class: "match-over", role: "status" },
       h("p", { text: t("table.over", { winners: (o.winners || []).map((w) => this.seatName(w)).join(", ") }) }),
-      this.rematchNew && this.mine() ? h("p", { class: "rematch-ready", text: t("table.rematch_ready") }) : null,
+      notes,
       h("div", { class: "row" }, buttons),
     );
   }
@@ -962,4 +1001,10 @@ function legalKey(state) {
 /** A move the stand-in made for him, short: a card played is its card ("7♠"), any other move its text. */
 function playedText(move) {
   return move.kind === "play" && move.card ? cardText(move.card) : moveText(move);
+}
+
+/** What an open offer to play again has left: "starts in 24 s, without those who have not accepted". */
+function rematchClock(rematch) {
+  if (!rematch?.until || rematch.new) return "";
+  return t("table.rematch_clock", { seconds: Math.max(0, Math.round((rematch.until - Date.now()) / 1000)) });
 }

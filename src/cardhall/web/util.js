@@ -48,13 +48,19 @@ export function errorText(code) {
 }
 
 /** A person's name leading to his page (/#player/<id>, profile.js); plain text without an id (a bot,
- * an empty seat, a frame from an older server). `guest`: marked as a guest. */
+ * an empty seat, a frame from an older server). `guest`: marked as a guest with his player number,
+ * "Ann (guest #12)", so that two guests of one name are told apart (guests' names are not unique). */
 export function playerLink(id, name, guest = false) {
   if (id === null || id === undefined) return document.createTextNode(name);
   return h(
     "a",
     { href: `#player/${id}`, class: `player-link${guest ? " guest" : ""}`, "data-player": String(id) },
     name,
-    guest ? h("span", { class: "guest-mark", text: ` (${t("account.guest")})` }) : null,
+    guest ? h("span", { class: "guest-mark", text: ` (${guestMark(id)})` }) : null,
   );
+}
+
+/** A guest's mark: "guest #12" (his player number), in the page's language. */
+export function guestMark(id) {
+  return t("account.guest_number", { id: Number(id) });
 }

@@ -43,7 +43,8 @@ Choices:
 - Bots wait ``bot_pace_ms`` before each move so people can follow; a bot that searches thinks in a worker
   process (the server's event loop never runs a search), the others here (well under a millisecond).
 - A person who leaves during the match leaves for good: the stand-in bot plays his seat to the end,
-  and his result still counts.
+  and the match counts for him as a loss, as it does when the stand-in made more than half of his
+  seat's decisions (each committed action says whether a stand-in made it: :mod:`cardhall.server.ratings`).
 """
 
 from cardhall.server.host.audience import Listener

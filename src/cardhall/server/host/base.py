@@ -5,7 +5,8 @@ turning the table's state into frames for its connections."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
@@ -17,7 +18,7 @@ from cardhall.server.host.queue import OwnerQueue, Work
 from cardhall.server.host.timers import Timers
 from cardhall.server.outage import StoreWatch
 from cardhall.server.pacing import Pacing, Wait
-from cardhall.server.protocol import ProtocolError, ServerFrame, TableFrame
+from cardhall.server.protocol import ChatFrame, ProtocolError, ServerFrame, TableFrame
 from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow, TableStatus
 from cardhall.table import Event, Occupant, Table
 
@@ -60,7 +61,7 @@ class Services(Protocol):
     def table_owned(self, table_id: str) -> None: ...
 
     def rating(
-        self, game: Game, players: Sequence[int | None], scores: Sequence[int]
+        self, game: Game, players: Sequence[int | None], scores: Sequence[int], absent: Collection[int] = ()
     ) -> RatingRequest | None: ...
 
 
@@ -72,6 +73,9 @@ class HostBase:
         self.audience = Audience(len(row.seats))
         self.timers = Timers(self._post_time_up, self._post_gone)
         self.stored = 0  # the actions of the match the store holds: the next is number stored + 1
+        # Per seat: the stored actions the bot standing in for its person made (ratings.absence counts
+        # a match played by a stand-in from them; a restart counts them again from the stored actions).
+        self.by_stand_in = [0] * len(row.seats)
         self.paused: str | None = None  # why the table waits (STORE_UNAVAILABLE), None while it plays
         self.finish_due = False  # the match is over but its end not stored yet
         self.max_actions = bounds.max_actions(row.game.partition("(")[0])
@@ -83,6 +87,9 @@ class HostBase:
         self.hint_tasks: set[asyncio.Task[None]] = set()
         self.queue = OwnerQueue(f"table {row.id}")
         self.lost = False  # another process took the table (its fence moved on): nothing more here
+        # The table's last chat lines, as their frames (table_host.py); None until read from the store
+        # (a table brought back after a restart, or taken over), empty for a new table.
+        self.chat_lines: deque[ChatFrame] | None = None
 
     @property
     def id(self) -> str:
@@ -276,6 +283,9 @@ class HostBase:
         raise NotImplementedError
 
     async def store_row(self, row: TableRow, ref: Any = None, invitation: str | None = None) -> None:
+        raise NotImplementedError
+
+    async def chat_history(self, listener: Listener) -> None:
         raise NotImplementedError
 
     # --- for tests and the lobby -----------------------------------------------------------------

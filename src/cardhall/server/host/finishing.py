@@ -1,5 +1,6 @@
 """The end of a table: a match played out (its results and the players' new ratings stored, then the
-table held as finished), or stopped by the operator or by the cap on a match's length (stored as
+table held as finished; a person whose match a stand-in played gets a loss: :mod:`cardhall.server.ratings`),
+or stopped by the operator or by the cap on a match's length (stored as
 ``abandoned``, every connection told why). Either is held in memory only once stored: whoever sees the
 table over (the lobby, a summary) can read its record, and the lobby drops finished tables from memory,
 never one mid-write. A store that fails to take a match's end pauses the table, which finishes it when
@@ -11,6 +12,7 @@ import logging
 from dataclasses import replace
 from datetime import datetime
 
+from cardhall.server import ratings
 from cardhall.server.host.base import HostBase
 from cardhall.server.host.writes import write_retried
 from cardhall.server.protocol import StoppedFrame
@@ -30,8 +32,16 @@ class Finishing(HostBase):
         self.timers.clear_turns()
         winners = state.winners
         players = [s.player_id if s.kind == SeatKind.PERSON else None for s in self.row.seats]
+        absent = self.absences()
         results = [
-            ResultRow(self.id, s, players[s], state.scores[s], 1 / len(winners) if s in winners else 0.0)
+            ResultRow(
+                self.id,
+                s,
+                players[s],
+                state.scores[s],
+                1 / len(winners) if s in winners and s not in absent else 0.0,
+                absent.get(s),
+            )
             for s in range(len(players))
         ]
         finished = replace(self.row, status=TableStatus.FINISHED, finished_at=datetime.now().astimezone())
@@ -45,7 +55,7 @@ class Finishing(HostBase):
             # The ratings are read and written in the transaction of the match's end (no lost update);
             # a table with hints is casual (hints.py): never rated.
             rated = not gives_hints(self.row.settings)
-            rating = self.ctx.rating(table.game, players, list(state.scores)) if rated else None
+            rating = self.ctx.rating(table.game, players, list(state.scores), absent) if rated else None
             await write_retried(
                 f"table {self.id}", lambda: store.finish(finished, results, rating=rating), landed
             )
@@ -60,6 +70,22 @@ class Finishing(HostBase):
         self.row.status, self.row.finished_at = finished.status, finished.finished_at
         self.ctx.lobby_changed(self)
         return True
+
+    def absences(self) -> dict[int, str]:
+        """The seats of the people whose match a stand-in played, and why (:func:`ratings.absence`):
+        from the seats (who left) and the actions the stand-ins made, counted as they were stored."""
+        table = self.table
+        assert table is not None
+        decisions = [0] * len(self.row.seats)
+        for seat, _ in table.state.history:
+            decisions[seat] += 1
+        found = {}
+        for s in self.row.seats:
+            if s.kind == SeatKind.PERSON:
+                why = ratings.absence(s.left, decisions[s.seat], self.by_stand_in[s.seat])
+                if why is not None:
+                    found[s.seat] = why
+        return found
 
     async def halt(self, reason: str) -> bool:
         """Stop the table here and now (the operator's ``cardhall admin stop``, or the cap on actions of

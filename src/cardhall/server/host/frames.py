@@ -83,6 +83,7 @@ def seat_entries(rows: Sequence[SeatRow], table: Table | None, connected: Sequen
             stand_in=table.stand_in_for(s.seat) if table is not None else None,
             left=s.left,
             player=s.player_id if s.kind == SeatKind.PERSON else None,
+            guest=s.guest if s.kind == SeatKind.PERSON else None,
         )
         for s in rows
     ]

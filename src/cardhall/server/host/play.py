@@ -94,7 +94,8 @@ class Play(HostBase):
             await self._roll_back()
             return False
         acted, action = history[-1]
-        row = ActionRow(self.id, number, acted, action)
+        # (a person's own move clears his stand-in before it is committed: see act)
+        row = ActionRow(self.id, number, acted, action, table.stand_in_for(acted) is not None)
         committer, store = self.ctx.committer, self.ctx.store
         try:
             await committer.commit([row], self.fence)  # (the common case, without the retries' closures)
@@ -110,6 +111,7 @@ class Play(HostBase):
             if not await self._committed_after_all(row, landed):
                 return False
         self.stored = number
+        self.by_stand_in[acted] += row.stand_in
         return True
 
     async def _committed_after_all(self, row: ActionRow, landed: Callable[[], Awaitable[bool]]) -> bool:

@@ -6,20 +6,25 @@ a bot, saying one is back; and storing every change of the seats before the tabl
   refused before anything is stored), then the row is stored as ``playing``, then held.
 - A person who leaves a waiting table frees his seat (the table is ``abandoned`` when no person is
   left); one who leaves during the match leaves for good (the stand-in plays his seat to the end, and
-  his result still counts).
+  the match counts for him as a loss: :mod:`cardhall.server.ratings`). When the last person leaves
+  before the first deal was scored, the table is stopped (``abandoned``, unrated): nobody plays it.
 - A match needs a person: a bot that would fill the last seat of a table with no person is refused.
 """
 
 from __future__ import annotations
 
+import logging
+from collections import deque
 from dataclasses import replace
 from typing import Any
 
 from cardhall.server.host.audience import Listener
 from cardhall.server.host.base import STORE_UNAVAILABLE, HostBase
 from cardhall.server.host.writes import write_retried
-from cardhall.server.protocol import ProtocolError
+from cardhall.server.protocol import CHAT_HISTORY, ProtocolError
 from cardhall.store import FencedError, SeatKind, SeatRow, StoreUnavailableError, TableRow, TableStatus
+
+log = logging.getLogger(__name__)
 
 
 class Seating(HostBase):
@@ -51,21 +56,25 @@ class Seating(HostBase):
             self._check_seat_number(seat, ref)
             if self.row.seats[seat].kind != SeatKind.EMPTY:
                 raise ProtocolError("seat_taken", f"seat {seat} of table {self.id} is taken", ref)
-            person = SeatRow(seat, SeatKind.PERSON, player.name, player.id)
+            person = SeatRow(seat, SeatKind.PERSON, player.name, player.id, guest=player.guest)
             await self.take_seats(self._seats_with(person), ref)
             mine = seat
         elif seat is not None and seat != mine:
             raise ProtocolError("seat_taken", f"you already hold seat {mine} of table {self.id}", ref)
+        arriving = listener not in self.audience
         self._attach(listener, mine)
         await self.back_to(mine)
         listener.send(self.full_frame(listener, since))
         self.broadcast(seats_changed=True)
+        if arriving:
+            await self.chat_history(listener)
 
     async def watch(self, listener: Listener, since: int, invitation: str | None = None) -> None:
         if listener.player is not None and listener not in self.audience:
             await self.ctx.social.check_table(self, listener.player, invitation, None)
         old = self.audience.seat_of(listener)
         watchers = self.audience.spectators(self.row.seats)
+        arriving = listener not in self.audience
         self._attach(listener, None)
         listener.send(self.full_frame(listener, since))
         if old is not None:  # this connection held a seat: the seat may now have none
@@ -74,6 +83,8 @@ class Seating(HostBase):
             self.broadcast(seats_changed=True)
         elif self.audience.spectators(self.row.seats) != watchers:  # one more watching: all see the count
             self.broadcast()
+        if arriving:
+            await self.chat_history(listener)
 
     def _attach(self, listener: Listener, seat: int | None) -> None:
         self.audience.attach(listener, seat)
@@ -105,7 +116,20 @@ class Seating(HostBase):
         elif self.row.status == TableStatus.PLAYING:
             seats = self._seats_with(replace(self.row.seats[seat], left=True))
             await self.store_row(replace(self.row, seats=seats), ref)
+            if self._abandoned_early():
+                try:
+                    await self.halt("every person left before the first deal was scored")
+                    return
+                except ProtocolError:  # (the store did not take the stop: the stand-ins play on)
+                    log.warning("table %s: its people left early, but its stop was not stored", self.id)
             await self.stand_in(seat)
+
+    def _abandoned_early(self) -> bool:
+        """Whether every person has left the match before its first deal was scored: then nobody plays
+        it, and it is stopped unrated (cardhall.server.ratings)."""
+        people = [s for s in self.row.seats if s.kind == SeatKind.PERSON]
+        table = self.table
+        return table is not None and table.state.deals_finished == 0 and all(s.left for s in people)
 
     async def back(self, listener: Listener, ref: Any) -> None:
         seat = self.seat_of(listener.player)
@@ -210,4 +234,5 @@ class Seating(HostBase):
         # One transaction: stored apart, a process that died between the two writes would leave a
         # table without its invitation, which a restore (or another process taking it over) brings
         # back open to all.
+        self.chat_lines = deque(maxlen=CHAT_HISTORY)  # (a new table: nothing said yet, nothing to read)
         await self.take_seats(self.row.seats, invitation=self.invitation)

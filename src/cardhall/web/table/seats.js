@@ -66,7 +66,7 @@ export function seatBox(view, seat) {
       "aria-label": turn ? t("table.seat_turn", { name }) : name,
       "aria-current": turn ? "true" : null,
     },
-    h("div", { class: "seat-name" }, entry.kind === "person" ? playerLink(entry.player, name) : name),
+    h("div", { class: "seat-name" }, entry.kind === "person" ? playerLink(entry.player, name, entry.guest) : name),
     h("div", { class: "badges" }, badges),
     // each fact its own span: a phone shows the first two (the scores are in their table below)
     facts.length ? h("div", { class: "facts" }, facts.map((fact) => h("span", { text: fact }))) : null,
