@@ -274,3 +274,52 @@ def test_markup_in_a_password_or_a_sign_in_name_is_only_text(client: TestClient,
     assert text not in answer.text
     assert sign_in(client, "Bob", password).status_code == 201
     assert made.headers["content-type"] == "application/json"
+
+
+# Every class of character that shows as nothing, or as no more than the name beside it, put after (or in)
+# a name: each would have made a second "Annabel" (issue 47; the first four were found in an attack).
+SHOWS_AS_NOTHING = {
+    "U+3164 HANGUL FILLER": "Annabel\u3164",
+    "U+FE0F VARIATION SELECTOR-16": "Annabel\ufe0f",
+    "U+2800 BRAILLE PATTERN BLANK": "Annabel\u2800",
+    "U+034F COMBINING GRAPHEME JOINER": "Annabel\u034f",
+    "U+115F HANGUL CHOSEONG FILLER": "Annabel\u115f",
+    "U+1160 HANGUL JUNGSEONG FILLER": "Annabel\u1160",
+    "U+FFA0 HALFWIDTH HANGUL FILLER": "Annabel\uffa0",
+    "U+E0100 VARIATION SELECTOR-17": "Annabel\U000e0100",
+    "U+180B MONGOLIAN FREE VARIATION SELECTOR ONE": "Annabel\u180b",
+    "U+180E MONGOLIAN VOWEL SEPARATOR": "Annabel\u180e",
+    "U+00AD SOFT HYPHEN": "Anna\u00adbel",
+    "U+2060 WORD JOINER": "Anna\u2060bel",
+    "U+2064 INVISIBLE PLUS": "Annabel\u2064",
+    "U+E0041 TAG LATIN CAPITAL LETTER A": "Annabel\U000e0041",
+    "U+1D173 MUSICAL SYMBOL BEGIN BEAM": "Annabel\U0001d173",
+    "U+3000 IDEOGRAPHIC SPACE": "Annabel\u3000x",
+    "U+00A0 NO-BREAK SPACE": "Anna\u00a0bel",
+    "U+2007 FIGURE SPACE": "Anna\u2007bel",
+    "U+0335 COMBINING SHORT STROKE OVERLAY on l": "Annabel\u0335",
+    "U+0332 COMBINING LOW LINE on l": "Annabel\u0332",
+    "U+200C ZERO WIDTH NON-JOINER": "Anna\u200cbel",
+}
+
+
+@pytest.mark.parametrize("name", list(SHOWS_AS_NOTHING.values()), ids=list(SHOWS_AS_NOTHING))
+def test_a_name_with_a_character_that_shows_as_nothing_is_refused(client: TestClient, name: str) -> None:
+    account(client, "Annabel")
+    # A guest of that name is refused, naming the character (never a second "Annabel" at a table).
+    made = client.post("/api/players", json={"name": name})
+    assert made.status_code == 400, made.text
+    assert "U+" in made.json()["message"], made.json()
+    # And an account of it.
+    _, token = guest(client, "Mallory")
+    response = client.post("/api/account", json={"name": name, "password": PASSWORD}, headers=auth(token))
+    assert response.status_code in (400, 409), response.text
+    assert response.json()["error"] in ("bad_name", "name_taken")
+
+
+@pytest.mark.parametrize("name", ["Anne-Marie", "O'Neil", "José", "Zoë", "রহিম", "অর্ণব", "Ann Bel", "김민수"])
+def test_real_names_of_every_script_still_pass(client: TestClient, name: str) -> None:
+    _, token = guest(client, name)
+    made = client.post("/api/account", json={"name": name, "password": PASSWORD}, headers=auth(token))
+    assert made.status_code == 201, made.text
+    assert made.json()["name"] == name

@@ -11,6 +11,15 @@ Choices:
   spaces in a row, or more than :data:`MAX_MARKS` combining marks on one letter (stacked marks that
   spill over the lines around). Letters of every script are welcome (Bengali names need their vowel
   signs, which are marks).
+- **A Unicode profile for user names** (issue 47: ``Annabel`` followed by U+3164 HANGUL FILLER,
+  U+FE0F, U+2800 BRAILLE PATTERN BLANK or U+034F COMBINING GRAPHEME JOINER made a new account that
+  showed exactly as ``Annabel``): each word of a name (the parts between its single spaces: RFC 8265's
+  userparts) must pass the PRECIS ``UsernameCasePreserved`` profile of RFC 8265, through the kept
+  ``precis-i18n`` package: letters and digits of every script and ASCII's punctuation, nothing that
+  shows as nothing (Unicode's default ignorables), no symbols, no joiners out of their context; its
+  width mapping is taken (fullwidth ``Ａnn`` is ``Ann``). Besides, a combining mark left on a Latin,
+  Greek or Cyrillic letter after NFC is refused: such a letter's accents are its own precomposed forms,
+  and one that composes with nothing (U+0335 over an ``l``) can pass for no accent at all.
 - **Length.** Guests' names 1 to :data:`cardhall.server.protocol.MAX_NAME` characters, as before; an
   account's user name :data:`MIN_ACCOUNT` to :data:`MAX_ACCOUNT`.
 - **Unique up to case and look.** An account name is stored with its key, unique in the store: NFKC,
@@ -35,6 +44,8 @@ import functools
 import unicodedata
 from importlib import resources
 from typing import Final
+
+import precis_i18n
 
 from cardhall.server.protocol import MAX_NAME, ProtocolError
 
@@ -84,7 +95,50 @@ def clean_name(raw: str, *, code: str = "bad_name", low: int = 1, high: int = MA
             raise ProtocolError(
                 code, f"a name may not stack more than {MAX_MARKS} combining marks (at position {i + 1})"
             )
-    return name
+        if category.startswith("M") and i > 0 and _alphabetic(name[i - 1]):
+            raise ProtocolError(
+                code,
+                f"a name may not hold combining marks that are not part of their letter: {_describe(char)} "
+                f"at position {i + 1} (type the accented letter itself)",
+            )
+    return " ".join(_userpart(part, name, code) for part in name.split(" "))
+
+
+# RFC 8265's reasons, as a person reads them.
+_PRECIS_REASONS: Final = {
+    "precis_ignorable_properties": "a character that shows as nothing",
+    "symbols": "a symbol (letters, digits and ASCII punctuation only)",
+    "spaces": "a space other than the plain one",
+    "zero_width_joiner": "a joiner outside a conjunct",
+    "zero_width_nonjoiner": "a joiner outside a conjunct",
+    "punctuation": "punctuation other than ASCII's",
+    "has_compat": "a compatibility character",
+    "other_letter_digits": "a character of no script's letters or digits",
+}
+
+
+def _userpart(part: str, name: str, code: str) -> str:
+    """One word of a name through PRECIS ``UsernameCasePreserved`` (its width mapping taken), or
+    ``ProtocolError(code)`` naming the first character it refuses and why."""
+    try:
+        enforced: str = _USERNAME.enforce(part)
+    except UnicodeEncodeError as e:
+        char = part[e.start] if e.start < len(part) else ""
+        why = _PRECIS_REASONS.get(e.reason.partition("/")[2], "a character user names may not hold")
+        at = name.find(part) + e.start + 1
+        raise ProtocolError(code, f"a name may not hold {why}: {_describe(char)} at position {at}") from None
+    return enforced
+
+
+_USERNAME = precis_i18n.get_profile("UsernameCasePreserved")
+
+
+@functools.cache
+def _alphabetic(char: str) -> bool:
+    """A Latin, Greek or Cyrillic letter: scripts whose accented letters are precomposed characters."""
+    return unicodedata.category(char).startswith("L") and unicodedata.name(char, "").startswith(
+        ("LATIN", "GREEK", "CYRILLIC")
+    )
 
 
 def account_name(raw: str) -> str:
