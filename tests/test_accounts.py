@@ -96,7 +96,8 @@ def test_signing_in_on_another_device_gives_another_session_of_the_same_player(c
     response = sign_in(client, "ann")  # the name's case does not matter
     assert response.status_code == 201, response.text
     second = response.json()["token"]
-    assert response.json() == {"id": ann, "name": "Ann", "guest": False, "token": second}
+    device = response.json()["device"]  # (the proof of this sign-in, for the next: cardhall.server.devices)
+    assert response.json() == {"id": ann, "name": "Ann", "guest": False, "token": second, "device": device}
     assert second != first
     for token in (first, second):
         assert client.get("/api/players/me", headers=auth(token)).json()["id"] == ann

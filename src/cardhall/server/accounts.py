@@ -25,7 +25,6 @@ Choices:
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 from typing import Any, Final
@@ -37,7 +36,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from cardhall.registry import game_classes
-from cardhall.server import names, ratings, sessions
+from cardhall.server import devices, names, ratings, sessions
+from cardhall.server.hashing import Hashing
 from cardhall.server.protocol import MAX_NAME, ProtocolError, decode_as, encode
 from cardhall.server.sessions import Identity, identify
 from cardhall.store import NameTakenError, PlayerRow, Store
@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 MIN_PASSWORD: Final = 8
 MAX_PASSWORD: Final = 256
+MAX_SESSIONS: Final = 20  # sessions an account keeps: a new one ends the oldest beyond
 RECENT_MATCHES: Final = 20  # matches a player's page lists
 # The HTTP status of each error code of this module (the application's table adds them).
 STATUS: Final = {
@@ -69,6 +70,7 @@ class SignIn(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     password: str
     cookie: bool = False
+    device: str = ""  # an API client's proof of an earlier sign-in (the browser's is its cookie)
 
 
 class SignOut(msgspec.Struct, forbid_unknown_fields=True):
@@ -92,6 +94,11 @@ def _store(request: Request) -> Store:
 def _hasher(request: Request) -> PasswordHasher:
     hasher: PasswordHasher = request.app.state.passwords
     return hasher
+
+
+def _hashing(request: Request) -> Hashing:
+    hashing: Hashing = request.app.state.hashing
+    return hashing
 
 
 def _address(request: Request) -> str | None:
@@ -136,14 +143,31 @@ async def whoami(request: Request) -> Identity:
     return await identify(request, _store(request))
 
 
-def _answer(request: Request, player: PlayerRow, token: str, cookie: bool, status: int) -> Response:
+def _answer(
+    request: Request, player: PlayerRow, token: str, cookie: bool, status: int, device: str
+) -> Response:
     data: dict[str, Any] = {"id": player.id, "name": player.name, "guest": player.guest}
     if not cookie:
         data["token"] = token
+        data["device"] = device
     response = _json(data, status)
     if cookie:
         sessions.set_cookie(response, request, token)
+        devices.set_cookie(response, request, device)
     return response
+
+
+async def _new_session(request: Request, player_id: int) -> str:
+    """A session for the player, ending his oldest beyond :data:`MAX_SESSIONS` (and their websockets)."""
+    store = _store(request)
+    token = await store.create_session(player_id, sessions.expiry())
+    ended = set(await store.end_oldest_sessions(player_id, MAX_SESSIONS))
+    if ended:
+        for connection in list(request.app.state.ctx.connections):
+            mine = connection.player is not None and connection.player.id == player_id
+            if mine and connection.session and sessions.token_hash(connection.session) in ended:
+                connection.session_ended()
+    return token
 
 
 async def sign_up(request: Request) -> Response:
@@ -166,7 +190,7 @@ async def sign_up(request: Request) -> Response:
         log.info("sign-up refused from %s: the name %r is taken", _address(request), name)
         raise taken
     request.app.state.ctx.limiter.new_account(_address(request))
-    hashed = await asyncio.to_thread(_hasher(request).hash, password)
+    hashed = await _hashing(request).run(_hasher(request).hash, password)
     try:
         made = await store.create_account(who.player.id, name, key, hashed)
     except NameTakenError:  # taken meanwhile: the store's unique key decides
@@ -174,19 +198,21 @@ async def sign_up(request: Request) -> Response:
         raise taken from None
     if not made:
         raise ProtocolError("already_an_account", f"{who.player.name} is an account already")
-    token = await store.create_session(who.player.id, sessions.expiry())
+    token = await _new_session(request, who.player.id)
     player = PlayerRow(who.player.id, name, guest=False)
     log.info("player %d is now the account %r", player.id, name)
-    return _answer(request, player, token, data.cookie, 201)
+    return _answer(request, player, token, data.cookie, 201, devices.proof(player.id, hashed))
 
 
 async def sign_in(request: Request) -> Response:
+    """A sign-in: the rates first (failures per address and name, per address, per name unless this
+    browser signed in to the account before; sign-ins per address, and per account when they work),
+    then one hash in its turn (:mod:`cardhall.server.hashing`), then a session."""
     data = decode_as(await request.body(), SignIn, "request body")
     typed = data.name.strip()[: MAX_NAME * 2]
     key = names.name_key(typed)
     address = _address(request)
     limiter = request.app.state.ctx.limiter
-    limiter.may_sign_in(key, address)
     store = _store(request)
     try:
         names.account_name(typed)
@@ -194,15 +220,21 @@ async def sign_in(request: Request) -> Response:
         found = None  # no account has a name that may not be one (and the store never sees it)
     else:
         found = await store.account(key)
+    known = found is not None and devices.signed_in_before(
+        devices.presented(request, data.device), found[0].id, found[1]
+    )
+    limiter.may_sign_in(key, address, trusted=known, account=found[0].id if found is not None else None)
+    limiter.sign_in_tried(address)
     hasher = _hasher(request)
     hashed = found[1] if found is not None else _dummy(hasher)
-    good = await asyncio.to_thread(_verify, hasher, hashed, data.password)
+    good = await _hashing(request).run(_verify, hasher, hashed, data.password)
     if found is None or not good:
-        limiter.sign_in_failed(key, address)
+        limiter.sign_in_failed(key, address, trusted=known)
         log.warning("failed sign-in from %s", address)
         raise ProtocolError("bad_credentials", "no account has this name and password")
-    token = await store.create_session(found[0].id, sessions.expiry())
-    return _answer(request, found[0], token, data.cookie, 201)
+    limiter.signed_in(found[0].id)
+    token = await _new_session(request, found[0].id)
+    return _answer(request, found[0], token, data.cookie, 201, devices.proof(found[0].id, found[1]))
 
 
 async def sign_out(request: Request) -> Response:
@@ -235,13 +267,14 @@ async def change_password(request: Request) -> Response:
     key = names.name_key(who.player.name)
     address = _address(request)
     limiter = request.app.state.ctx.limiter
-    limiter.may_sign_in(key, address)
+    limiter.may_sign_in(key, address, trusted=True)  # (he is signed in: the name's bucket is not his)
     hasher = _hasher(request)
-    if not await asyncio.to_thread(_verify, hasher, hashed, data.current):
-        limiter.sign_in_failed(key, address)
+    hashing = _hashing(request)
+    if not await hashing.run(_verify, hasher, hashed, data.current):
+        limiter.sign_in_failed(key, address, trusted=True)
         log.warning("a wrong current password for player %d from %s", who.player.id, address)
         raise ProtocolError("bad_credentials", "the current password is not this account's")
-    await store.set_password(who.player.id, await asyncio.to_thread(hasher.hash, new), keep=who.session)
+    await store.set_password(who.player.id, await hashing.run(hasher.hash, new), keep=who.session)
     _end_connections(request, who.player.id, None, who.session)
     return _json({"id": who.player.id, "name": who.player.name, "guest": False})
 

@@ -49,6 +49,7 @@ from cardhall.server.cluster import ClusterOptions
 from cardhall.server.cluster.views import HallViews, admin_entry, entry, people
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
+from cardhall.server.hashing import Hashing
 from cardhall.server.host import TableHost
 from cardhall.server.host.frames import seat_entries
 from cardhall.server.http import (
@@ -590,4 +591,5 @@ def create_app(
         exception_handlers={413: body_too_large},
     )
     app.state.passwords = password_hasher or PasswordHasher()
+    app.state.hashing = Hashing()  # (its hashes, a few at a time: cardhall.server.hashing)
     return app

@@ -40,6 +40,7 @@ STATUS = {
     "store_unavailable": 503,
     "table_moved": 503,
     "reviews_busy": 503,
+    "passwords_busy": 503,
     # playing with people one knows (cardhall.server.social)
     "no_such_player": 404,
     "no_such_request": 404,
@@ -70,7 +71,7 @@ def error_response(e: ProtocolError) -> Response:
     response = json_response({"error": e.code, "message": e.message}, STATUS.get(e.code, 400))
     if isinstance(e, RateLimited):
         response.headers["Retry-After"] = e.retry_after_header
-    if e.code in ("store_unavailable", "reviews_busy"):
+    if e.code in ("store_unavailable", "reviews_busy", "passwords_busy"):
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 

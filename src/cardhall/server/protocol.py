@@ -141,6 +141,7 @@ ERROR_CODES: Final = (
     "no_hints",
     "not_a_player",
     "reviews_busy",
+    "passwords_busy",
     "not_your_turn",
     "bad_content_type",
     # playing with people one knows (issue 25, part B: cardhall.server.social)

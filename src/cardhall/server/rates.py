@@ -1,7 +1,9 @@
 """Rate limits per person and per address: token buckets keyed by player id or by client address, for
 creating players, creating tables (``POST /api/tables``, quick play, a rematch that makes a new table),
 websocket messages (every connection of a player together, every connection of an address together),
-making accounts, and failed sign-ins (per name and per address: guessing passwords).
+making accounts, failed sign-ins (per address and name, per address, per name: guessing passwords)
+and sign-ins themselves (per address, and per account when they succeed: each costs a hash and a
+session).
 Beside them each connection keeps its own bucket (:mod:`cardhall.server.connection`).
 
 Choices:
@@ -77,11 +79,19 @@ FRIEND_REQUESTS_PER_PLAYER: Final = Rate(1 / 30, 10)
 INVITATIONS_PER_PLAYER: Final = Rate(1 / 5, 10)
 REPORTS_PER_PLAYER: Final = Rate(1 / 30, 5)
 
-# Failed sign-ins (a wrong password, or a name no account has: told apart by nobody): a person who
-# mistypes gets a few tries at once, then one a minute per name; a guesser spreading over many names
-# from one address meets the address's bucket.
-SIGNIN_FAILURES_PER_NAME: Final = Rate(1 / 60, 5)
+# Failed sign-ins (a wrong password, or a name no account has: told apart by nobody). Slow the guesser,
+# not the owner (OWASP): an address guessing one name gets a few tries, then one a minute; one spreading
+# over names meets the address's bucket; many addresses guessing one name meet the name's, which is
+# larger and does not apply to a browser that signed in to the account before (its device cookie), so
+# nobody can lock the owner out of the devices he uses. (Before, 6 wrong passwords from anywhere kept
+# the right one out for a minute, and one more a minute kept it out for good.)
+SIGNIN_FAILURES_PER_ADDRESS_AND_NAME: Final = Rate(1 / 60, 5)
+SIGNIN_FAILURES_PER_NAME: Final = Rate(1 / 10, 50)
 SIGNIN_FAILURES_PER_ADDRESS: Final = Rate(1 / 6, 20)
+# Every sign-in costs a 64 MiB argon2id hash and a session: rated per address whatever its outcome, and
+# per account when it succeeds (taken after the password was right, checked before any hashing).
+SIGNINS_PER_ADDRESS: Final = Rate(1 / 3, 20)
+SIGNINS_PER_ACCOUNT: Final = Rate(1 / 60, 10)
 ACCOUNTS_PER_ADDRESS: Final = Rate(1 / 60, 10)  # guests made accounts (each hashes a password)
 ADMIN_FAILURES_PER_ADDRESS: Final = Rate(1 / 60, 10)  # wrong admin tokens (cardhall admin: the operator)
 WAITING_TABLES_PER_PLAYER: Final = 5  # waiting tables one player created, at once
@@ -105,8 +115,11 @@ class Limits:
     friend_requests_per_player: Rate | None = FRIEND_REQUESTS_PER_PLAYER
     invitations_per_player: Rate | None = INVITATIONS_PER_PLAYER
     reports_per_player: Rate | None = REPORTS_PER_PLAYER
+    signin_failures_per_address_and_name: Rate | None = SIGNIN_FAILURES_PER_ADDRESS_AND_NAME
     signin_failures_per_name: Rate | None = SIGNIN_FAILURES_PER_NAME
     signin_failures_per_address: Rate | None = SIGNIN_FAILURES_PER_ADDRESS
+    signins_per_address: Rate | None = SIGNINS_PER_ADDRESS
+    signins_per_account: Rate | None = SIGNINS_PER_ACCOUNT
     accounts_per_address: Rate | None = ACCOUNTS_PER_ADDRESS
     admin_failures_per_address: Rate | None = ADMIN_FAILURES_PER_ADDRESS
     waiting_tables_per_player: int | None = WAITING_TABLES_PER_PLAYER
@@ -126,8 +139,11 @@ class Limits:
             friend_requests_per_player=None,
             invitations_per_player=None,
             reports_per_player=None,
+            signin_failures_per_address_and_name=None,
             signin_failures_per_name=None,
             signin_failures_per_address=None,
+            signins_per_address=None,
+            signins_per_account=None,
             accounts_per_address=None,
             admin_failures_per_address=None,
         )
@@ -235,10 +251,15 @@ class Limiter:
         )
         self.invitations_per_player = buckets(lim.invitations_per_player, "invitations from one player")
         self.reports_per_player = buckets(lim.reports_per_player, "reports from one player")
+        self.signin_failures_per_address_and_name = buckets(
+            lim.signin_failures_per_address_and_name, "failed sign-ins for one name from one address"
+        )
         self.signin_failures_per_name = buckets(lim.signin_failures_per_name, "failed sign-ins for one name")
         self.signin_failures_per_address = buckets(
             lim.signin_failures_per_address, "failed sign-ins from one address"
         )
+        self.signins_per_address = buckets(lim.signins_per_address, "sign-ins from one address")
+        self.signins_per_account = buckets(lim.signins_per_account, "sign-ins of one account")
         self.accounts_per_address = buckets(lim.accounts_per_address, "new accounts from one address")
         self.admin_failures_per_address = buckets(
             lim.admin_failures_per_address, "wrong admin tokens from one address"
@@ -284,28 +305,52 @@ class Limiter:
     def report(self, player: int) -> None:
         self._pass([(self.reports_per_player, player)], None)
 
-    def _failures(self, key: str, address: str | None) -> list[tuple[Buckets | None, Hashable]]:
+    def _failures(
+        self, key: str, address: str | None, trusted: bool
+    ) -> list[tuple[Buckets | None, Hashable]]:
+        """The buckets a failure for the name of ``key`` from ``address`` fills: the pair's first, the
+        address's, and the name's unless the asker's browser signed in to the account before
+        (``trusted``: the name's bucket is what many addresses guessing one name meet)."""
+        where = address_key(address)
         return [
-            (self.signin_failures_per_name, key),
-            (self.signin_failures_per_address, address_key(address)),
+            (self.signin_failures_per_address_and_name, (where, key)),
+            (self.signin_failures_per_address, where),
+            (None if trusted else self.signin_failures_per_name, key),
         ]
 
-    def may_sign_in(self, key: str, address: str | None) -> None:
-        """Refuse (:class:`RateLimited`) a sign-in for the name of ``key`` while its failures, or its
-        address's, are beyond their rate; takes nothing (only a failure does)."""
+    def _check(self, checks: Sequence[tuple[Buckets | None, Hashable]]) -> None:
         now = self.clock()
-        for b, bucket_key in self._failures(key, address):
+        for b, bucket_key in checks:
             if b is not None:
                 tokens = b.tokens(bucket_key, now)
                 if tokens < 1:
                     raise RateLimited(f"too many {b.what}: at most {b.rate.describe()}", b.wait(tokens))
 
-    def sign_in_failed(self, key: str, address: str | None) -> None:
-        """A failed sign-in: a token from the name's bucket and the address's."""
+    def may_sign_in(
+        self, key: str, address: str | None, trusted: bool = False, account: int | None = None
+    ) -> None:
+        """Refuse (:class:`RateLimited`) a sign-in for the name of ``key`` from ``address`` while its
+        failures are beyond their rate (:meth:`_failures`), or the account's sign-ins are (``account``:
+        the id the name leads to, if any); takes nothing (a failure or a success does)."""
+        self._check(self._failures(key, address, trusted))
+        if account is not None:
+            self._check([(self.signins_per_account, account)])
+
+    def sign_in_tried(self, address: str | None) -> None:
+        """A sign-in is about to hash a password: a token from its address's sign-ins, or refused."""
+        self._pass([(self.signins_per_address, address_key(address))], None)
+
+    def sign_in_failed(self, key: str, address: str | None, trusted: bool = False) -> None:
+        """A failed sign-in: a token from each bucket of :meth:`_failures`."""
         now = self.clock()
-        for b, bucket_key in self._failures(key, address):
+        for b, bucket_key in self._failures(key, address, trusted):
             if b is not None:
                 b.take(bucket_key, now)
+
+    def signed_in(self, account: int) -> None:
+        """A sign-in that worked: a token from the account's sign-ins."""
+        if self.signins_per_account is not None:
+            self.signins_per_account.take(account, self.clock())
 
     def new_account(self, address: str | None) -> None:
         self._pass([(self.accounts_per_address, address_key(address))], None)
@@ -335,8 +380,11 @@ class Limiter:
             self.friend_requests_per_player,
             self.invitations_per_player,
             self.reports_per_player,
+            self.signin_failures_per_address_and_name,
             self.signin_failures_per_name,
             self.signin_failures_per_address,
+            self.signins_per_address,
+            self.signins_per_account,
             self.accounts_per_address,
             self.admin_failures_per_address,
         )

@@ -27,6 +27,7 @@ Every refusal here is logged (the address and why, never a credential).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -63,6 +64,11 @@ class Identity:
     player: PlayerRow
     session: str | None
     cookie: bool
+
+
+def token_hash(token: str) -> str:
+    """How the store keeps a token: its SHA-256, hex (never the token itself)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _address(connection: HTTPConnection) -> str:

@@ -126,6 +126,11 @@ class Store(ABC):
     async def sessions(self, player_id: int) -> int:
         """How many sessions the player has (expired ones included until swept)."""
 
+    @abstractmethod
+    async def end_oldest_sessions(self, player_id: int, keep: int) -> list[str]:
+        """End the player's sessions but the ``keep`` newest; the SHA-256 hex of each token ended (its
+        open connections are closed by who asked)."""
+
     # --- tables --------------------------------------------------------------------------------
 
     @abstractmethod

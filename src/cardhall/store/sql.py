@@ -799,6 +799,21 @@ class SqlStore(SocialSql, Store):
         async with self._reading() as c:
             return int((await c.execute(query)).scalar() or 0)
 
+    async def end_oldest_sessions(self, player_id: int, keep: int) -> list[str]:
+        newest = (
+            select(SESSIONS.c.token_hash)
+            .where(SESSIONS.c.player_id == player_id)
+            .order_by(SESSIONS.c.created_at.desc(), SESSIONS.c.token_hash)
+            .limit(keep)
+        )
+        query = (
+            SESSIONS.delete()
+            .where(SESSIONS.c.player_id == player_id, SESSIONS.c.token_hash.not_in(newest.scalar_subquery()))
+            .returning(SESSIONS.c.token_hash)
+        )
+        async with self._writing() as c:
+            return list((await c.execute(query)).scalars())
+
     # --- tables --------------------------------------------------------------------------------
 
     def _save_table(self, table: TableRow) -> tuple[Insert, dict[str, Any]]:
