@@ -343,11 +343,21 @@ def test_a_block_ends_the_friendship_and_is_never_told(social: Hall) -> None:
     assert social.client.get("/api/friends", headers=ann.headers).json()["blocked"] == [
         {"id": bob.id, "name": "Bob"}
     ]
-    refused(social.post(f"/api/friends/{ann.id}/request", bob), 404, "no_such_player")  # as for nobody
+    # Bob's request is answered as sent (issue 47: "no such player", while Ann's page answered, told him
+    # of the block), his own list shows it sent, and Ann never sees it.
+    asked = social.post(f"/api/friends/{ann.id}/request", bob)
+    assert (asked.status_code, asked.json()) == (201, {"status": "requested"})
+    assert [p["id"] for p in social.client.get("/api/friends", headers=bob.headers).json()["outgoing"]] == [
+        ann.id
+    ]
+    assert social.client.get("/api/friends", headers=ann.headers).json()["incoming"] == []
     refused(social.post(f"/api/friends/{bob.id}/request", ann), 409, "blocking")
     assert social.post(f"/api/blocks/{bob.id}/remove", ann).json() == {"status": "unblocked"}
     refused(social.post(f"/api/blocks/{bob.id}/remove", ann), 404, "no_such_player")
-    assert social.post(f"/api/friends/{ann.id}/request", bob).status_code == 201
+    # Unblocked, Ann sees the request he sent meanwhile.
+    assert [p["id"] for p in social.client.get("/api/friends", headers=ann.headers).json()["incoming"]] == [
+        bob.id
+    ]
 
 
 # --- reports and moderators --------------------------------------------------------------------------

@@ -153,8 +153,8 @@ def test_a_blocked_person_tries_every_way_in(social: Hall, caplog: pytest.LogCap
     table, invitation = social.private_table(ann)
     social.post(f"/api/blocks/{eve.id}", ann)
     caplog.set_level(logging.INFO)
-    # A friend request, a request again, an accept of an old request, a removal: nothing opens.
-    refused(social.post(f"/api/friends/{ann.id}/request", eve), 404, "no_such_player")
+    # A friend request (answered as sent, never shown to Ann), an accept of an old request: nothing opens.
+    assert social.post(f"/api/friends/{ann.id}/request", eve).json() == {"status": "requested"}
     refused(social.post(f"/api/friends/{ann.id}/accept", eve), 404, "no_such_request")
     # An invitation (they are no longer friends), to Ann's own table, to Eve's.
     refused(social.post("/api/invitations", eve, {"table": table, "player": ann.id}), 404, "no_such_table")
@@ -169,7 +169,7 @@ def test_a_blocked_person_tries_every_way_in(social: Hall, caplog: pytest.LogCap
                 assert e.error(type=kind, table=table, invitation=invitation)["code"] == "no_such_table"
     assert seats(social, table) == [None, None, None]
     assert social.read(social.store.friends, ann.id) == []
-    assert social.read(social.store.friend_requests, ann.id) == ([], [])
+    assert social.read(social.store.friend_requests, ann.id) == ([], [])  # (Eve's is not shown to her)
     assert "refused player" in caplog.text
 
 

@@ -78,11 +78,14 @@ async def test_a_block_ends_friendship_and_requests_and_stops_new_ones(store: Sq
         and await store.blocks(ann, bob)
         and not await store.blocks(bob, ann)
     )
-    assert await store.request_friend(bob, ann) == "blocked"
+    # Bob's request is kept as any other, answered as sent, and never shown to Ann (the block untold).
+    assert await store.request_friend(bob, ann) == "requested"
+    assert await store.friend_requests(bob) == ([], [ann])
     assert await store.request_friend(ann, bob) == "blocked"
     assert await store.friend_requests(ann) == ([], [])
     assert await store.unblock(ann, bob) and not await store.unblock(ann, bob)
-    assert await store.request_friend(bob, ann) == "requested"
+    assert await store.friend_requests(ann) == ([bob], [])
+    assert await store.request_friend(bob, ann) == "pending"
 
 
 async def test_the_database_keeps_friendships_ordered_and_roles_known(store: SqlStore) -> None:

@@ -294,6 +294,14 @@ def _end_connections(request: Request, player_id: int, ended: str | None, keep: 
     return closed
 
 
+async def asker_id(request: Request) -> int | None:
+    """Who asks, if anyone says (a page anyone may read answers without credentials too)."""
+    try:
+        return (await identify(request, _store(request))).player.id
+    except ProtocolError:
+        return None
+
+
 def _game_name(game: str) -> str:
     return game.partition("(")[0]
 
@@ -309,6 +317,21 @@ async def profile(request: Request) -> Response:
     rows = await store.player_ratings(player_id)
     history = await store.rating_history(player_id)
     matches = await store.matches(player_id, RECENT_MATCHES)
+    # A private table is named only to its people: to anyone else its id (and with it its record) is
+    # left out of the page (issue 47: the ids on players' pages led to every card of private matches).
+    asker = await asker_id(request)
+    private = set(await store.private_tables([m.table_id for m in matches] + [h.table_id for h in history]))
+    people = {m.table_id: {s.player_id for s in m.seats} for m in matches}
+
+    def shown_table(table_id: str) -> str | None:
+        if table_id not in private:
+            return table_id
+        return (
+            table_id
+            if asker is not None and (asker == player_id or asker in people.get(table_id, ()))
+            else None
+        )
+
     totals: dict[str, list[float]] = {}
     for game, (count, wins) in (await store.totals(player_id)).items():
         entry = totals.setdefault(_game_name(game), [0, 0.0])
@@ -319,7 +342,7 @@ async def profile(request: Request) -> Response:
     for r in rows:
         points = [
             {
-                "table": h.table_id,
+                "table": shown_table(h.table_id),
                 "mu": h.mu,
                 "sigma": h.sigma,
                 "rating": ratings.shown(h.mu),
@@ -355,7 +378,7 @@ async def profile(request: Request) -> Response:
             ],
             "matches": [
                 {
-                    "table": m.table_id,
+                    "table": shown_table(m.table_id),
                     "game": m.game,
                     "finished_at": None if m.finished_at is None else m.finished_at.isoformat(),
                     "seat": m.seat,

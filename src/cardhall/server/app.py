@@ -65,6 +65,7 @@ from cardhall.server.http import (
 )
 from cardhall.server.protocol import ProtocolError
 from cardhall.server.rates import Limits, RateLimited
+from cardhall.server.relations import same
 from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
 from cardhall.server.reviews import ReviewsBusy
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
@@ -213,13 +214,24 @@ async def table_summary(request: Request) -> Response:
     )
 
 
+async def may_see_private(request: Request, row: TableRow) -> bool:
+    """Whether the asker may see ``row``'s record: any table open to all; a private one only for its
+    people or with its invitation (``?invitation=``: the link they share). To anyone else a private
+    table is no table at all, as before its match ended."""
+    invitation = (await context(request).store.private_tables([row.id])).get(row.id)
+    if invitation is None or same(request.query_params.get("invitation"), invitation):
+        return True
+    asker = await accounts.asker_id(request)
+    return asker is not None and asker in {s.player_id for s in row.seats} | {row.owner_id}
+
+
 async def finished_table(request: Request, what: str) -> tuple[Any, Any]:
     """The stored row and record of the table in the path, refused while its match is being played: its
     seed would show every hidden card. ``what`` (record, replay) names what was asked for in the error."""
     table_id = request.path_params["table"]
     store = context(request).store
     row = await store.table(table_id)
-    if row is None:
+    if row is None or not await may_see_private(request, row):
         raise ProtocolError("no_such_table", f"no table {table_id!r}")
     if row.status not in ("finished", "abandoned"):
         raise ProtocolError(

@@ -187,7 +187,7 @@ class Lobby:
             if not isinstance(game_text, str):
                 raise InvalidOptionError(f"a game string is text, got {game_text!r}")
             bounds.check(game)
-            checked = table_settings(settings)
+            checked = table_settings(settings, private=invitation is not None)
         except CardhallError as e:
             raise ProtocolError("bad_game", str(e)) from None
         seats = [SeatRow(s) for s in range(game.num_players)]

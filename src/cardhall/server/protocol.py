@@ -157,6 +157,7 @@ ERROR_CODES: Final = (
     "not_moderator",
     "banned",
     "muted",
+    "chat_closed",
     "bad_name",
     "bad_password",
     "bad_credentials",

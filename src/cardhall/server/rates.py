@@ -75,6 +75,10 @@ MESSAGES_PER_CONNECTION: Final = Rate(20, 40)
 # Playing with people one knows (issue 25, part B): a person talks, befriends, invites and reports
 # at a person's pace; spam beyond it is refused (the chat's besides the messages' own rate).
 CHAT_PER_PLAYER: Final = Rate(1, 5)
+# And per address and per table (issue 47: 25 fresh guests of one address put 171 lines, 16 a second,
+# into one table in 10 s, each guest within his own rate).
+CHAT_PER_ADDRESS: Final = Rate(2, 10)
+CHAT_PER_TABLE: Final = Rate(2, 20)
 FRIEND_REQUESTS_PER_PLAYER: Final = Rate(1 / 30, 10)
 INVITATIONS_PER_PLAYER: Final = Rate(1 / 5, 10)
 REPORTS_PER_PLAYER: Final = Rate(1 / 30, 5)
@@ -112,6 +116,8 @@ class Limits:
     messages_per_address: Rate | None = MESSAGES_PER_ADDRESS
     messages_per_connection: Rate | None = MESSAGES_PER_CONNECTION
     chat_per_player: Rate | None = CHAT_PER_PLAYER
+    chat_per_address: Rate | None = CHAT_PER_ADDRESS
+    chat_per_table: Rate | None = CHAT_PER_TABLE
     friend_requests_per_player: Rate | None = FRIEND_REQUESTS_PER_PLAYER
     invitations_per_player: Rate | None = INVITATIONS_PER_PLAYER
     reports_per_player: Rate | None = REPORTS_PER_PLAYER
@@ -136,6 +142,8 @@ class Limits:
             messages_per_player=None,
             messages_per_address=None,
             chat_per_player=None,
+            chat_per_address=None,
+            chat_per_table=None,
             friend_requests_per_player=None,
             invitations_per_player=None,
             reports_per_player=None,
@@ -246,6 +254,8 @@ class Limiter:
         self.messages_per_player = buckets(lim.messages_per_player, "messages from one player")
         self.messages_per_address = buckets(lim.messages_per_address, "messages from one address")
         self.chat_per_player = buckets(lim.chat_per_player, "chat lines from one player")
+        self.chat_per_address = buckets(lim.chat_per_address, "chat lines from one address")
+        self.chat_per_table = buckets(lim.chat_per_table, "chat lines at one table")
         self.friend_requests_per_player = buckets(
             lim.friend_requests_per_player, "friend requests from one player"
         )
@@ -293,8 +303,16 @@ class Limiter:
         else:
             self._pass(((self.messages_per_player, player), (self.messages_per_address, where)), None)
 
-    def chat(self, player: int, ref: int | str | None = None) -> None:
-        self._pass([(self.chat_per_player, player)], ref)
+    def chat(
+        self, player: int, ref: int | str | None = None, address: str | None = None, table: str | None = None
+    ) -> None:
+        """A chat line of ``player`` from ``address`` at ``table``: a token from each of their buckets."""
+        checks: list[tuple[Buckets | None, Hashable]] = [(self.chat_per_player, player)]
+        if address is not None:
+            checks.append((self.chat_per_address, address_key(address)))
+        if table is not None:
+            checks.append((self.chat_per_table, table))
+        self._pass(checks, ref)
 
     def friend_request(self, player: int) -> None:
         self._pass([(self.friend_requests_per_player, player)], None)
@@ -377,6 +395,8 @@ class Limiter:
             self.messages_per_player,
             self.messages_per_address,
             self.chat_per_player,
+            self.chat_per_address,
+            self.chat_per_table,
             self.friend_requests_per_player,
             self.invitations_per_player,
             self.reports_per_player,

@@ -34,7 +34,17 @@ TABLE_SETTINGS: Final = (
     Option("bot_pace_ms", 700, "how long a bot waits before it plays, so people can follow", None, 0, 10_000),
     Option("stand_in", "rules", "the bot that plays for a person who is away", ("random", "rules")),
     Option("hints", False, "a person may ask the search for a move on his turn; the table is not rated"),
+    Option(
+        "chat",
+        "everyone",
+        "who may talk at the table: everyone there (spectators too), its seated people, or people with "
+        "an account (a private table's default: seated)",
+        ("everyone", "seated", "accounts"),
+    ),
 )
+# A private table's chat is its seated people's unless its maker says otherwise (issue 47: a person
+# blocked made a fresh guest, opened the blocker's private table by its link, watched and talked).
+PRIVATE_DEFAULTS: Final = {"chat": "seated"}
 
 
 def gives_hints(settings: Mapping[str, object]) -> bool:
@@ -42,11 +52,19 @@ def gives_hints(settings: Mapping[str, object]) -> bool:
     return settings.get("hints") is True
 
 
-def table_settings(raw: Mapping[str, object] | None) -> dict[str, OptionValue]:
-    """The settings of a new table: ``raw`` checked, the others at their defaults."""
+def table_settings(raw: Mapping[str, object] | None, private: bool = False) -> dict[str, OptionValue]:
+    """The settings of a new table: ``raw`` checked, the others at their defaults (a ``private``
+    table's: :data:`PRIVATE_DEFAULTS` first)."""
     if raw is not None and not isinstance(raw, Mapping):
         raise InvalidOptionError(f"table settings must be an object, got {raw!r}")
-    return resolve_options("table", TABLE_SETTINGS, dict(raw or {}))
+    given = {**(PRIVATE_DEFAULTS if private else {}), **dict(raw or {})}
+    return resolve_options("table", TABLE_SETTINGS, given)
+
+
+def who_may_chat(settings: Mapping[str, object]) -> str:
+    """``everyone``, ``seated`` or ``accounts`` (a table stored before the setting: everyone)."""
+    value = settings.get("chat", "everyone")
+    return value if isinstance(value, str) else "everyone"
 
 
 def bot_for_level(level: object) -> str:

@@ -12,9 +12,10 @@ Choices:
 - **People are named by their player id** (``/players/{id}`` is a person's page; chat lines carry
   it), never by name, which is not unique. The operator's ``cardhall admin moderator add`` takes a
   name too, refused when two players have it.
-- **A block is never told to the blocked**: a friend request to someone who blocks you is answered
-  as for a player that does not exist (404 ``no_such_player``), an invitation to him as to someone who
-  is not your friend (a block ends the friendship), his private tables as tables that do not exist.
+- **A block is never told to the blocked**: a friend request to someone who blocks you is answered as
+  sent, and kept, but never shown to him (answering it as for a player that does not exist, while his
+  page answered, told the block: issue 47); an invitation to him is answered as to someone who is not
+  your friend (a block ends the friendship), his private tables as tables that do not exist.
 - **Every refusal is logged** (with the player ids), and changes nothing.
 - **Rates** (:mod:`cardhall.server.rates`): friend requests, invitations and reports per person,
   taken only once a request passed every other check.
@@ -248,8 +249,11 @@ async def request_friend(request: Request) -> Response:
         raise refused(me, "already_asked", f"you asked player {other.id} already", "a friend request")
     ctx.social.limiter.friend_request(me.id)  # (after the checks: a refused request costs nothing)
     outcome = await store.request_friend(me.id, other.id)
-    if outcome == "blocked":  # he blocks me: answered as for nobody (see the module)
-        raise refused(me, "no_such_player", f"no player {other.id}", "a friend request")
+    if outcome == "blocked":  # (I block him: found blocking above, unless it changed meanwhile)
+        raise refused(me, "blocking", f"you block player {other.id}: unblock him first", "a friend request")
+    if outcome == "requested" and other.id in (await store.blockers(me.id)):
+        log.info("a friend request from %d to %d, who blocks him: kept, never shown", me.id, other.id)
+        return core.json_response({"status": "requested"}, 201)  # (answered as sent: see the module)
     if outcome == "pending":
         raise refused(me, "already_asked", f"you asked player {other.id} already", "a friend request")
     if outcome == "friends":

@@ -190,16 +190,6 @@ class SocialSql:
 
     # --- friends -------------------------------------------------------------------------------
 
-    async def _blocked_either(self, c: AsyncConnection, a: int, b: int) -> bool:
-        blocks = self.social["blocks"]
-        query = select(blocks.c.blocker_id).where(
-            or_(
-                and_(blocks.c.blocker_id == a, blocks.c.blocked_id == b),
-                and_(blocks.c.blocker_id == b, blocks.c.blocked_id == a),
-            )
-        )
-        return (await c.execute(query)).first() is not None
-
     async def _friends(self, c: AsyncConnection, a: int, b: int) -> bool:
         friends = self.social["friends"]
         low, high = _pair(a, b)
@@ -228,13 +218,31 @@ class SocialSql:
             self.social["friends"].insert().values(low_id=low, high_id=high, since=datetime.now(UTC))
         )
 
+    async def _blocks(self, c: AsyncConnection, blocker: int, blocked: int) -> bool:
+        blocks = self.social["blocks"]
+        query = select(blocks.c.blocker_id).where(
+            blocks.c.blocker_id == blocker, blocks.c.blocked_id == blocked
+        )
+        return (await c.execute(query)).first() is not None
+
     async def request_friend(self, sender: int, recipient: int) -> str:
         """``sender`` asks ``recipient`` to be friends: ``requested`` (stored), ``accepted`` (he had
         asked first: they are friends now), ``pending`` (asked already), ``friends`` (they are), or
-        ``blocked`` (one blocks the other: nothing stored)."""
+        ``blocked`` (the sender blocks the recipient: nothing stored). A request to someone who blocks
+        the sender is stored as any other and answered ``requested`` (he is never told of the block,
+        not even by his own list of requests sent); the recipient never sees it
+        (:meth:`friend_requests`)."""
         async with self._writing() as c:
-            if await self._blocked_either(c, sender, recipient):
+            if await self._blocks(c, sender, recipient):
                 return "blocked"
+            if await self._blocks(c, recipient, sender):
+                if not await self._request_exists(c, sender, recipient):
+                    await c.execute(
+                        self.social["requests"]
+                        .insert()
+                        .values(sender_id=sender, recipient_id=recipient, created_at=datetime.now(UTC))
+                    )
+                return "requested"
             if await self._friends(c, sender, recipient):
                 return "friends"
             if await self._request_exists(c, recipient, sender):
@@ -298,16 +306,19 @@ class SocialSql:
             return await self._friends(c, a, b)
 
     async def friend_requests(self, player: int) -> tuple[list[int], list[int]]:
-        """The requests ``player`` received (their senders) and sent (their recipients), oldest first."""
-        requests = self.social["requests"]
+        """The requests ``player`` received (their senders, but those he blocks) and sent (their
+        recipients), oldest first."""
+        requests, blocks = self.social["requests"], self.social["blocks"]
         query = (
             select(requests.c.sender_id, requests.c.recipient_id)
             .where(or_(requests.c.sender_id == player, requests.c.recipient_id == player))
             .order_by(requests.c.created_at)
         )
+        blocked = select(blocks.c.blocked_id).where(blocks.c.blocker_id == player)
         async with self._reading() as c:
             rows = (await c.execute(query)).all()
-        incoming = [r.sender_id for r in rows if r.recipient_id == player]
+            hidden = set((await c.execute(blocked)).scalars())
+        incoming = [r.sender_id for r in rows if r.recipient_id == player and r.sender_id not in hidden]
         outgoing = [r.recipient_id for r in rows if r.sender_id == player]
         return incoming, outgoing
 

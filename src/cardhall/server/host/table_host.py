@@ -17,6 +17,7 @@ from cardhall.server.host.hints import Hints
 from cardhall.server.host.play import Play
 from cardhall.server.host.seating import Seating
 from cardhall.server.protocol import CHAT_HISTORY, ChatFrame, ProtocolError
+from cardhall.server.settings import who_may_chat
 from cardhall.store import ActionRow, ChatRow, SeatKind, StoreUnavailableError, TableStatus
 
 
@@ -47,18 +48,25 @@ class TableHost(Seating, Play, Bots, Finishing, Hints):
 
     async def chat(self, listener: Listener, text: str, ref: Any) -> None:
         """A chat line: from a connection at the table, printable (no control characters: a line is
-        one line), from a person who may talk (not banned, not muted by a moderator) and within his
-        chat rate; stored, then sent to every connection at the table except those of people who
-        block the speaker."""
+        one line), from a person the table lets talk (its ``chat`` setting: everyone, its seated
+        people, or accounts; ``chat_closed`` otherwise) who may talk (not banned, not muted by a
+        moderator), within his chat rate, his address's and the table's; stored, then sent to every
+        connection at the table except those of people who block the speaker."""
         player = listener.player
         assert player is not None
         if listener not in self.audience:
             raise ProtocolError("not_seated", f"join or watch table {self.id} to talk there", ref)
         if not text.isprintable():
             raise ProtocolError("bad_message", "a chat line holds printable characters only (one line)", ref)
+        who = who_may_chat(self.row.settings)
+        if who == "seated" and self.audience.seat_of(listener) is None:
+            raise ProtocolError("chat_closed", f"only the players seated at table {self.id} talk there", ref)
+        if who == "accounts" and player.guest:
+            raise ProtocolError("chat_closed", f"only people with an account talk at table {self.id}", ref)
         try:
             await self.ctx.social.check_chat(player, ref)
-            self.ctx.social.limiter.chat(player.id, ref)
+            address = getattr(listener, "address", None)
+            self.ctx.social.limiter.chat(player.id, ref, address=address or "?", table=self.id)
             deaf = await self.ctx.social.deaf_to(player.id)
             line = await self.ctx.store.add_chat(ChatRow(self.id, player.id, player.name, text))
         except StoreUnavailableError:
