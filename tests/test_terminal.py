@@ -37,7 +37,9 @@ NEW_DEAL = ("--- Deal", "--- Svara deal")
 
 
 def spawn(args: list[str], colour: bool = False) -> pexpect.spawn:
-    env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "80", "LINES": "24"}
+    # This tree's code first; what else PYTHONPATH names stays importable.
+    path = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "COLUMNS": "80", "LINES": "24"}
     env.pop("NO_COLOR", None)
     env["TERM"] = "xterm-256color" if colour else "dumb"
     if colour:
@@ -150,7 +152,7 @@ def test_a_deal_of_each_game_in_a_pseudo_terminal(name: str, tmp_path: Path) -> 
         ["play", game, "--seed", "4", "--delay", "0", "--bots", "rules", "--ascii", "--save", str(save)]
     )
     child.expect(PROMPT)
-    assert "you are seat 0" in child.before and "Your hand:" in child.before
+    assert "you are seat 1" in child.before and "Your hand:" in child.before
     answers_in_one_line(child, "99", "99 is not in the list")
     answers_in_one_line(child, "fly away", "cannot read action 'fly away'")
     answers_in_one_line(child, "", "type a number")
@@ -208,7 +210,7 @@ def test_hearts_never_shows_another_seats_pass(tmp_path: Path) -> None:
             "--save",
             str(save),
             "--seat",
-            "2",
+            "3",  # engine seat 2: seats are typed counted from 1
         ]
     )
     out = drive(child, save, 2, random.Random(3))
@@ -341,7 +343,7 @@ def test_replay_show_steps_with_every_hand_open(tmp_path: Path, capsys: pytest.C
     last = out.split("[3/")[0]
     for seat in range(3):
         hand = sorted(format_card(c) for c in state.zones()[f"hand {seat}"])
-        shown = re.findall(rf"seat {seat}: (.*)", last)[-1].split()
+        shown = re.findall(rf"seat {seat + 1}: (.*)", last)[-1].split()  # seats counted from 1
         assert sorted(shown) == hand
     assert main_with(["replay", str(path), "--show", "--ascii"], "\n" * 200) == 0
     assert "End of the record (over)" in capsys.readouterr().out
