@@ -12,10 +12,10 @@ import re
 import socket
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
-import wcwidth
 
 import cardhall
 from cardhall.cli import main
@@ -28,8 +28,14 @@ SRC = ROOT / "src"
 
 def cells(line: str) -> int:
     """The columns a terminal (xterm, tmux, VTE) gives a line."""
-    width: int = wcwidth.width(line)
-    return width
+    return sum(
+        0
+        if unicodedata.category(ch) in ("Mn", "Me", "Cf")
+        else 2
+        if unicodedata.east_asian_width(ch) in "WF"
+        else 1
+        for ch in line
+    )
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "") -> tuple[int, str, str]:

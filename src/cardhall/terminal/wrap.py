@@ -8,11 +8,16 @@ cluster (ক + ্ + ষ) in two.
 
 Decisions:
 
-- Widths are the ``wcwidth`` library's (``wcwidth.width``: East Asian wide characters 2, combining marks
-  0, spacing marks 1, as those terminals draw them); a terminal that joins a cluster into fewer columns
-  only gets a line a little shorter than the width, never longer.
+- Widths are counted code point by code point, as xterm, tmux and VTE draw them (glibc's ``wcwidth``):
+  0 for a combining mark (Mn, Me) or a format character (Cf), 2 for an East Asian wide or full-width
+  one, 1 for everything else, a spacing vowel sign (Mc) too. Measured in tmux, every word of the Bengali
+  rules takes exactly that. The ``wcwidth`` library's own ``width`` joins a conjunct (ক্ত) into fewer
+  columns, as grapheme-aware terminals (kitty, foot, WezTerm) draw it: 3 for চুক্তি where tmux takes
+  4, and lines measured so still ran over. A terminal that draws a cluster narrower only gets a line a
+  little shorter than the width, never longer.
 - Lines break at spaces; a word wider than the whole line (a long game string) is broken between two
-  grapheme clusters (``wcwidth.iter_graphemes``), never inside one.
+  grapheme clusters (the ``wcwidth`` library's ``iter_graphemes``, Unicode's segmentation), never
+  inside one.
 - A wrapped line is printed as it is (``soft_wrap``): rich neither wraps it again nor pads it. A text's
   own leading spaces stay on its first line (the seats of a table laid out in columns).
 - The text is rich markup or a :class:`rich.text.Text`, so a styled word (bold, a red card) keeps its style
@@ -21,6 +26,9 @@ Decisions:
 
 from __future__ import annotations
 
+import unicodedata
+from functools import cache
+
 import wcwidth
 from rich.console import Console
 from rich.text import Text
@@ -28,10 +36,16 @@ from rich.text import Text
 WIDTH = 80
 
 
+@cache
+def _cell(ch: str) -> int:
+    if unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
 def cells(text: str) -> int:
     """The columns a terminal gives ``text`` (one line, no control codes)."""
-    width: int = wcwidth.width(text)
-    return width
+    return sum(_cell(ch) for ch in text)
 
 
 def _pieces(word: str, room: int, width: int) -> list[str]:
