@@ -166,7 +166,7 @@ def test_play_explains_a_wrong_input_and_asks_again(capsys: pytest.CaptureFixtur
     assert code == 0
     assert "99 is not in the list" in out
     assert "cannot read action 'bid 11'" in out
-    assert "is not legal now" in out
+    assert "'play AS' is not legal now: you may not 'play AS' now" in out  # not "seat 0 may not"
     assert "you are seat 1" in out.lower()  # the first seat, counted from 1 as the page counts it
     assert "Your hand:" in out
     assert "Left the table (you were seat 1)" in out

@@ -195,10 +195,14 @@ class Session:
         self.console.print(escape(text), highlight=False, soft_wrap=True)  # a command to copy: unbroken
 
     def why(self, action: int) -> str:
+        """The rules' reason an action is illegal now, said to the person (the engine's "hokm: seat 0 may
+        not ..." names the seat as the API counts it: here it is "you may not ...")."""
         try:
             self.table.state.clone().apply(self.me, action)
         except CardhallError as e:
-            return str(e)
+            text = str(e)
+            engine = f"{self.table.game}: seat {self.me} may not "
+            return "you may not " + text[len(engine) :] if text.startswith(engine) else text
         return "the table has moved on"
 
     def ask(self) -> int | None:
