@@ -173,8 +173,11 @@ def test_play_explains_a_wrong_input_and_asks_again(capsys: pytest.CaptureFixtur
 
 
 @pytest.mark.slow
-def test_play_to_the_end_with_labels_only(capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_to_the_end_with_labels_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Answer every prompt with the first legal action number until the match ends.
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # where the finished match is kept
     code, out, _ = run(
         ["play", "hokm(max_hands=1)", "--seed", "2", "--bots", "random,random"],
         capsys,
@@ -182,6 +185,8 @@ def test_play_to_the_end_with_labels_only(capsys: pytest.CaptureFixture[str]) ->
     )
     assert code == 0
     assert "Match over" in out
+    [kept] = tmp_path.iterdir()
+    assert f"  cardhall review {kept}\n" in out
 
 
 def test_play_leaves_cleanly_on_end_of_input(capsys: pytest.CaptureFixture[str]) -> None:

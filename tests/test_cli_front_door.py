@@ -71,14 +71,25 @@ def test_make_run_takes_a_port_and_a_host() -> None:
     assert serve_line(env={**os.environ, "HOST": "somewhere"}).rstrip() == ".venv/bin/cardhall serve"
 
 
+HALL = [
+    "--workers",
+    "2",
+    "--redis",
+    "redis://127.0.0.1:1/0",
+    "--db",
+    "postgresql+asyncpg://u:p@127.0.0.1:1/h",
+]
+
+
 @pytest.mark.process
-def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("options", [[], HALL], ids=["one process", "workers"])
+def test_serve_on_a_busy_port_says_so_in_one_line(options: list[str], tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "cardhall", "serve", "--port", str(port)],
+            [sys.executable, "-m", "cardhall", "serve", "--port", str(port), *options],
             cwd=tmp_path,
             env=_env(),
             capture_output=True,

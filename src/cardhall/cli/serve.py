@@ -88,6 +88,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             )
         from cardhall.server.workers import Supervisor
 
+        listen(args.host, args.port).close()  # a port in use: said once here, not by each worker in turn
         console.print(
             f"cardhall: {args.workers} workers on http://{args.host}:{args.port}/ (one port, SO_REUSEPORT)",
             markup=False,
