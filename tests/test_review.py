@@ -336,6 +336,36 @@ def test_a_random_seat_scores_far_below_a_normal_bots_seat(name: str) -> None:
     assert figures["easy"] <= figures["normal"] - 15, figures
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_deal_lost_by_a_kaboot_bid_does_not_read_as_accurate(seed: int) -> None:
+    """Issue 51: a match lost by a Kaboot bid showed 86%. Seat 0 plays as the rules bot but bids Kaboot
+    at its turn to bid, and loses the contract: one blunder among a dozen decisions, the one that
+    decided the deal."""
+    from cardhall.bots import make_bot
+
+    game = cardhall.load_game("hokm(max_hands=1)")
+    state = game.new_game(seed=seed)
+    bots = [make_bot("rules", game) for _ in range(3)]
+    rng = random.Random(seed)
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        kaboot = [a for a in legal if game.action_label(a) == "bid kaboot"]
+        if seat == 0 and kaboot:
+            action = kaboot[0]
+        else:
+            action = (
+                legal[0]
+                if len(legal) == 1
+                else bots[seat].act(state.observation(seat, ints=True), legal, rng)
+            )
+        state.apply(seat, action)
+    assert state.scores[0] <= -100  # the Kaboot failed
+    r = review(state.record(), 0, budget=16, seed=0)
+    assert r["decisions"][0]["played"]["label"] == "bid kaboot" and r["decisions"][0]["verdict"] == "blunder"
+    assert r["match"]["accuracy"] < 50, r["match"]
+
+
 def test_a_good_move_against_a_blunder() -> None:
     """A rules-bot seat scores better accuracy than a random seat in the same kind of match."""
     rules = review(bot_record("hokm(max_hands=2)", seed=8), 0, budget=12, seed=0)
