@@ -29,10 +29,14 @@ $(ENGINE): $(STAMP) $(ENGINE_SOURCES)
 	$(BIN)/python src/cardhall/engine_build.py
 
 # The server on SQLite (cardhall.db here). A compiled engine from an earlier `make setup` is kept up to
-# date; without one the engine runs as plain Python.
+# date; without one the engine runs as plain Python. `make run PORT=8001 HOST=0.0.0.0` serves elsewhere
+# than 127.0.0.1:8000; only values given on make's command line count (some shells export HOST as the
+# machine's name, which would put the server on the network unasked).
+RUN_OPTIONS := $(if $(filter command line,$(origin HOST)),--host $(HOST)) \
+	$(if $(filter command line,$(origin PORT)),--port $(PORT))
 run: $(RUN_STAMP)
 	@if [ -f $(ENGINE) ]; then $(MAKE) --no-print-directory $(ENGINE); fi
-	$(BIN)/cardhall serve
+	$(BIN)/cardhall serve $(strip $(RUN_OPTIONS))
 
 lint: setup
 	$(BIN)/ruff check $(LINTED)

@@ -98,7 +98,8 @@ def test_replay_reads_records_back(capsys: pytest.CaptureFixture[str], tmp_path:
         (["simulate", "hokm", "--games", "1", "--bots", "random,random"], "2 bots"),
         (["simulate", "hokm", "--games", "1", "--bots", "rules,,random"], "a bot name is missing"),
         (["play", "nosuchgame"], "unknown game"),
-        (["play", "hokm", "--seat", "5"], "seat must be 0..2"),
+        (["play", "hokm", "--seat", "4"], "--seat 4: hokm has seats 1 to 3"),
+        (["play", "hokm", "--seat", "0"], "--seat 0: hokm has seats 1 to 3"),
         (["simulate", "hokm", "--games", "1", "--jobs", "0"], f"--jobs must be 1..{max_jobs()}"),
         (["simulate", "hokm", "--games", "1", "--jobs", "-2"], f"--jobs must be 1..{max_jobs()}"),
         (["simulate", "hokm", "--games", "1", "--jobs", str(max_jobs() + 1)], "--jobs must be 1.."),
@@ -158,22 +159,25 @@ def test_a_file_error_is_one_line_naming_the_file(
 
 def test_play_explains_a_wrong_input_and_asks_again(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
-        ["play", "hokm", "--seat", "0", "--seed", "0", "--bots", "random"],
+        ["play", "hokm", "--seat", "1", "--seed", "0", "--bots", "random"],
         capsys,
         stdin="99\nbid 11\nplay AS\n1\nquit\n",
     )
     assert code == 0
     assert "99 is not in the list" in out
     assert "cannot read action 'bid 11'" in out
-    assert "is not legal now" in out
-    assert "You are seat 0".lower() in out.lower()
+    assert "'play AS' is not legal now: you may not 'play AS' now" in out  # not "seat 0 may not"
+    assert "you are seat 1" in out.lower()  # the first seat, counted from 1 as the page counts it
     assert "Your hand:" in out
-    assert "seat 0" in out and "Left the table" in out
+    assert "Left the table (you were seat 1)" in out
 
 
 @pytest.mark.slow
-def test_play_to_the_end_with_labels_only(capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_to_the_end_with_labels_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Answer every prompt with the first legal action number until the match ends.
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # where the finished match is kept
     code, out, _ = run(
         ["play", "hokm(max_hands=1)", "--seed", "2", "--bots", "random,random"],
         capsys,
@@ -181,6 +185,8 @@ def test_play_to_the_end_with_labels_only(capsys: pytest.CaptureFixture[str]) ->
     )
     assert code == 0
     assert "Match over" in out
+    [kept] = tmp_path.iterdir()
+    assert f"  cardhall review {kept}\n" in out
 
 
 def test_play_leaves_cleanly_on_end_of_input(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,12 +13,14 @@ import json
 import math
 import pickle
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import cardhall
+from cardhall.cards import format_card, parse_card
 from cardhall.cli import main
 from cardhall.core import Record
 from cardhall.errors import InvalidOptionError, InvalidRecordError
@@ -28,13 +30,17 @@ from cardhall.review import (
     VERDICTS,
     Thresholds,
     accuracy,
+    aggregate,
+    chances_lost,
     count_decisions,
     counted_loss,
     review,
+    stake,
     thresholds,
     verdict,
 )
 from cardhall.table import Table
+from cardhall.terminal.style import Style
 from tests.benchmark_scripts import load_script
 
 # One short form of each game (a deal or two), and one seat to review in it.
@@ -82,22 +88,38 @@ def test_a_verdict_is_the_worst_class_the_loss_clears_by_two_standard_errors(
     assert verdict(loss, se, LIMITS) == expected
 
 
-def test_accuracy_counts_only_the_loss_clear_of_noise() -> None:
+def test_accuracy_is_lichess_curve_of_the_chances_a_decision_gave_away() -> None:
     assert counted_loss(10.0, 2.0) == 6.0
     assert counted_loss(3.0, 2.0) == 0.0
-    assert accuracy(0.0, 0.0, LIMITS) == 100.0
-    assert accuracy(3.0, 2.0, LIMITS) == 100.0
-    assert accuracy(15.0, 0.0, LIMITS) == pytest.approx(50.0)  # one mistake threshold: 50%
-    assert accuracy(19.0, 2.0, LIMITS) == pytest.approx(50.0)
-    assert accuracy(30.0, 0.0, LIMITS) == pytest.approx(25.0)
-    assert 0.0 <= accuracy(1e6, 0.0, LIMITS) < 1e-6
+    # A decision's stake: the spread of its candidates' values, at least the blunder threshold (40).
+    assert (stake(100.0, LIMITS), stake(12.0, LIMITS)) == (100.0, 40.0)
+    assert chances_lost(50.0, 0.0, 100.0, LIMITS) == 50.0 and chances_lost(12.0, 0.0, 12.0, LIMITS) == 30.0
+    assert chances_lost(30.0, 5.0, 80.0, LIMITS) == 25.0  # only the loss clear of the noise counts
+    assert accuracy(0.0, 0.0, 100.0, LIMITS) == 100.0
+    assert accuracy(3.0, 2.0, 100.0, LIMITS) == 100.0
+    # lichess: 103.1668 * exp(-0.04354 * lost) - 3.1669, plus its "uncertainty bonus" of 1
+    for loss in (5.0, 10.0, 20.0, 50.0):
+        expected = 103.1668 * math.exp(-0.04354 * loss) - 2.1669
+        assert accuracy(loss, 0.0, 100.0, LIMITS) == pytest.approx(expected)
+    assert accuracy(50.0, 0.0, 100.0, LIMITS) == pytest.approx(9.5, abs=0.05)  # half the stake
+    assert accuracy(90.0, 0.0, 100.0, LIMITS) == 0.0 and accuracy(1e6, 0.0, 1e6, LIMITS) == 0.0
+
+
+def test_many_decisions_accuracy_is_the_mean_of_a_stake_weighted_mean_and_a_harmonic_mean() -> None:
+    """One blunder in 30 decisions is not averaged away (issue 51: a match lost by a Kaboot bid showed
+    86%), nor is a long match of careful play sunk by it; the decisions that could swing more count more."""
+    assert aggregate([], []) is None
+    assert aggregate([100.0] * 10, [40.0] * 10) == pytest.approx(100.0)
+    assert aggregate([80.0, 20.0], [40.0, 40.0]) == pytest.approx((50.0 + 2 / (1 / 80 + 1 / 20)) / 2)
+    assert aggregate([80.0, 20.0], [120.0, 40.0]) == pytest.approx((65.0 + 2 / (1 / 80 + 1 / 20)) / 2)
+    assert aggregate([100.0] * 29 + [0.0], [40.0] * 30) == pytest.approx((29 * 100 / 30 + 30 / 1.29) / 2)
+    assert aggregate([100.0] * 299 + [0.0], [40.0] * 300) == pytest.approx(87.4, abs=0.05)
 
 
 def test_every_game_has_thresholds_in_increasing_order() -> None:
     for name in game_classes():
         limits = thresholds(cardhall.load_game(name))
         assert 0 < limits.inaccuracy < limits.mistake < limits.blunder
-        assert limits.scale == pytest.approx(limits.mistake / math.log(2))
     assert thresholds(cardhall.load_game("hokm")) == Thresholds(5.0, 15.0, 40.0)
     # Svara's are in antes: the table's stakes.
     assert thresholds(cardhall.load_game("svara(ante=10)")) == Thresholds(20.0, 60.0, 200.0)
@@ -125,7 +147,7 @@ def test_a_review_is_json_and_says_what_it_reviewed(hokm_record: Record, hokm_re
         1,
         11,
         6,
-        2,
+        3,
     )
     assert (
         r["unit"] == "points"
@@ -148,6 +170,10 @@ def test_a_review_is_json_and_says_what_it_reviewed(hokm_record: Record, hokm_re
         assert d["verdict"] in (*VERDICTS, None)
         assert d["verdict"] == verdict(d["loss"], d["loss_se"], thresholds(cardhall.load_game("hokm")))
         assert 0 <= d["accuracy"] <= 100
+        values = [c["value"] for c in d["candidates"]]
+        hokm = thresholds(cardhall.load_game("hokm"))
+        assert d["stake"] == pytest.approx(stake(max(values) - min(values), hokm), abs=2e-3)
+        assert d["accuracy"] == pytest.approx(accuracy(d["loss"], d["loss_se"], d["stake"], hokm), abs=1e-2)
         # A better move only where it is clearly better; an honest interval over the sampled deals.
         assert d["samples"] == 6
         clear = d["loss"] - 2 * d["loss_se"] > 0
@@ -160,7 +186,8 @@ def test_a_review_is_json_and_says_what_it_reviewed(hokm_record: Record, hokm_re
     for deal in r["deals"]:
         mine = [d for d in r["decisions"] if d["deal"] == deal["deal"]]
         assert sum(deal["verdicts"].values()) + deal["unclear"] == deal["decisions"] == len(mine)
-        assert deal["accuracy"] == pytest.approx(sum(d["accuracy"] for d in mine) / len(mine), abs=1e-3)
+        accuracies, stakes = [d["accuracy"] for d in mine], [d["stake"] for d in mine]
+        assert deal["accuracy"] == pytest.approx(aggregate(accuracies, stakes), abs=1e-2)
         assert deal["result"] is not None  # both deals were finished
 
 
@@ -279,6 +306,66 @@ def test_a_move_the_game_leaves_to_the_rules_player_is_valued_not_compared() -> 
         assert (d["loss"], d["loss_se"], d["verdict"], d["accuracy"]) == (0.0, 0.0, "good", 100.0)
 
 
+# A short match of each game: the figure is per decision, so a deal or two reads as a match does
+# (benchmarks/review-accuracy.md measures whole matches at the default budget).
+BOT_MATCHES = {
+    "hokm": "hokm(max_hands=2)",
+    "kierki": "kierki(first_deal=1,last_deal=4)",
+    "hearts": "hearts(decks=1,players=4,max_hands=2)",
+    "gin": "gin(players=2,max_hands=2)",
+    "svara": "svara(players=3,max_deals=4)",
+}
+
+
+@pytest.mark.slow  # twelve matches played and reviewed a game: 2-5 s each on an idle core
+@pytest.mark.parametrize("name", sorted(BOT_MATCHES))
+def test_a_random_seat_scores_far_below_a_normal_bots_seat(name: str) -> None:
+    """Issue 51: a seat that played at random scored 86.2%. The headline figure now means what a player
+    thinks it does: in every game the random (easy) bot's seat scores far below the normal (rules) bot's,
+    both against normal bots, over six matches each at a budget of 8 (the noise of so small a budget is
+    forgiven, so the gap here, at least 15 points, is narrower than at the default budget)."""
+    game = cardhall.load_game(BOT_MATCHES[name])
+    figures = {}
+    for level in ("easy", "normal"):
+        seats = [level] + ["normal"] * (game.num_players - 1)
+        found = []
+        for seed in range(1, 7):
+            record = Table(game, seats, seed, events=False).play().record()
+            found.append(review(record, 0, budget=8, seed=0)["match"]["accuracy"])
+        figures[level] = sum(found) / len(found)
+    assert figures["easy"] <= figures["normal"] - 15, figures
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_deal_lost_by_a_kaboot_bid_does_not_read_as_accurate(seed: int) -> None:
+    """Issue 51: a match lost by a Kaboot bid showed 86%. Seat 0 plays as the rules bot but bids Kaboot
+    at its turn to bid, and loses the contract: one blunder among a dozen decisions, the one that
+    decided the deal."""
+    from cardhall.bots import make_bot
+
+    game = cardhall.load_game("hokm(max_hands=1)")
+    state = game.new_game(seed=seed)
+    bots = [make_bot("rules", game) for _ in range(3)]
+    rng = random.Random(seed)
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        kaboot = [a for a in legal if game.action_label(a) == "bid kaboot"]
+        if seat == 0 and kaboot:
+            action = kaboot[0]
+        else:
+            action = (
+                legal[0]
+                if len(legal) == 1
+                else bots[seat].act(state.observation(seat, ints=True), legal, rng)
+            )
+        state.apply(seat, action)
+    assert state.scores[0] <= -100  # the Kaboot failed
+    r = review(state.record(), 0, budget=16, seed=0)
+    assert r["decisions"][0]["played"]["label"] == "bid kaboot" and r["decisions"][0]["verdict"] == "blunder"
+    assert r["match"]["accuracy"] < 50, r["match"]
+
+
 def test_a_good_move_against_a_blunder() -> None:
     """A rules-bot seat scores better accuracy than a random seat in the same kind of match."""
     rules = review(bot_record("hokm(max_hands=2)", seed=8), 0, budget=12, seed=0)
@@ -377,8 +464,8 @@ def records_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_command_prints_one_json_review_a_line(
     records_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(
-        ["review", str(records_file), "--seat", "1", "--budget", "3", "--json", "--seed", "4"], capsys
+    code, out, _ = run(  # --seat counts from 1: the second seat is the review's seat 1
+        ["review", str(records_file), "--seat", "2", "--budget", "3", "--json", "--seed", "4"], capsys
     )
     assert code == 0
     lines = out.splitlines()
@@ -392,7 +479,7 @@ def test_the_command_prints_one_json_review_a_line(
         ["review", str(records_file), "--match", "2", "--budget", "3", "--json", "--quiet"], capsys
     )
     assert code == 0 and len(out.splitlines()) == 1 and json.loads(out)["record"]["seed"] == 2
-    assert json.loads(out)["seat"] == 0  # a record does not say whose review: seat 0
+    assert json.loads(out)["seat"] == 0  # a record does not say whose review: the first seat
 
 
 def test_the_command_reads_one_pretty_printed_record_and_a_save_files_seat(
@@ -410,14 +497,17 @@ def test_the_human_summary_names_flagged_decisions_deals_and_the_match(
 ) -> None:
     code, out, _ = run(["review", str(records_file), "--match", "2", "--budget", "4"], capsys)
     assert code == 0
-    assert "hokm(max_hands=1), seed 2" in out
-    assert "per deal" in out and "Match:" in out and "accuracy" in out
+    assert out.startswith("Reviewing the play of seat 1: hokm(max_hands=1), seed 2, ")
+    assert out.splitlines()[1] == f"(from {records_file} line 2)"
+    out = " ".join(out.split())  # (the prose is wrapped at 80 columns)
+    assert "Per deal:" in out and "Match:" in out and "accuracy" in out
     assert "inaccuracy from 5, mistake from 15, blunder from 40" in out
     r = review(json.loads(records_file.read_text().splitlines()[1]), 0, budget=4)
     flagged = [d for d in r["decisions"] if d["verdict"] in ("inaccuracy", "mistake", "blunder")]
     assert flagged  # random play blunders (this match's seat 0 once at least)
     for d in flagged:
-        assert d["played"]["label"] in out and d["best"]["label"] in out
+        shown = Style(pretty=True, colour=False)  # cards as the positions show them: play A♠
+        assert shown.label(d["played"]["label"]) in out and shown.label(d["best"]["label"]) in out
     assert f"{r['match']['accuracy']:.1f}%" in out
 
 
@@ -425,10 +515,7 @@ def test_the_human_summary_names_flagged_decisions_deals_and_the_match(
     ("argv", "message"),
     [
         (["review", "MISSING.jsonl"], "MISSING.jsonl: no such file"),
-        (
-            ["review", "{file}", "--seat", "3"],
-            "--seat: hokm(max_hands=1): the seat to review must be 0..2, got 3",
-        ),
+        (["review", "{file}", "--seat", "4"], "--seat 4: hokm(max_hands=1) has seats 1 to 3"),
         (["review", "{file}", "--budget", "0"], "budget (determinizations per decision) must be an int"),
         (["review", "{file}", "--seed", "-1"], "review seed must be an int"),
         (["review", "{file}", "--match", "3"], "--match must be 1..2"),
@@ -468,8 +555,11 @@ def test_the_command_fetches_a_record_from_a_server(
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            seats = [{"seat": 0, "name": "Ann"}, {"seat": 1, "bot": "rules"}, {"seat": 2, "bot": "rules"}]
             if self.path == "/api/tables/t%201/record":
                 body, status = json.dumps(record).encode(), 200
+            elif self.path.startswith("/api/tables/t%201/replay"):  # the seats' names
+                body, status = json.dumps({"seats": seats, "positions": []}).encode(), 200
             else:
                 body, status = json.dumps({"error": "no_such_table", "message": "no table 'x'"}).encode(), 404
             self.send_response(status)
@@ -486,11 +576,61 @@ def test_the_command_fetches_a_record_from_a_server(
         url = f"http://127.0.0.1:{server.server_address[1]}"
         code, out, _ = run(["review", "--server", url, "--table", "t 1", "--budget", "2", "--json"], capsys)
         assert code == 0 and json.loads(out) == review(record, 0, budget=2)
+        code, out, _ = run(["review", "--server", url, "--table", "t 1", "--budget", "2", "--quiet"], capsys)
+        assert out.startswith("Reviewing Ann's play (seat 1): hokm(max_hands=1), seed 6,")
+        assert out.splitlines()[1] == "(from table t 1)"
         code, out, err = run(["review", "--server", url, "--table", "x", "--budget", "2"], capsys)
         assert code == 2 and "HTTP 404 no table 'x'" in err
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_review_names_whose_play_it_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``cardhall review --seat 1`` reviewed Bot 2 without a word (issue 51): the first line names the
+    player and the seat, counted from 1 as everywhere a person reads seats."""
+    record = bot_record("hokm(max_hands=1)", seed=3)
+    path = tmp_path / "match.json"  # a save file of ``cardhall play``: the person sat in the third seat
+    path.write_text(json.dumps({**record, "seat": 2, "bots": ["normal", "hard", None]}), encoding="utf-8")
+    code, out, _ = run(["review", str(path), "--budget", "2", "--quiet"], capsys)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("Reviewing your play (seat 3): hokm(max_hands=1), seed 3,")
+    assert lines[1] == f"(from {path})"
+    code, out, _ = run(["review", str(path), "--seat", "2", "--budget", "2", "--quiet"], capsys)
+    assert out.startswith("Reviewing the hard bot's play (seat 2): ")
+    code, out, _ = run(["review", str(path), "--seat", "2", "--budget", "2", "--json"], capsys)
+    assert json.loads(out)["seat"] == 1  # the JSON's seats are the API's, from 0
+
+
+def test_each_flagged_decision_shows_its_position(
+    records_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under each flagged decision, its move (what ``replay --show --move N`` opens at) and the position
+    as the seat saw it before the move: the seats with their bids and tricks, the trump, the trick so far
+    and the seat's hand then."""
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(["review", str(records_file), "--match", "2", "--seat", "1", "--budget", "4"], capsys)
+    assert code == 0
+    record = json.loads(records_file.read_text().splitlines()[1])
+    r = review(record, 0, budget=4)
+    flagged = [d for d in r["decisions"] if d["verdict"] in ("inaccuracy", "mistake", "blunder")]
+    assert flagged
+    assert f"\n  cardhall replay {records_file} --show --move N\n" in out
+    blocks = re.split(r"^(?=Move \d+, deal \d+: )", out, flags=re.M)[1:]
+    assert len(blocks) == len(flagged)
+    state = cardhall.replay({**record, "actions": []})
+    shown = {d["index"]: block for d, block in zip(flagged, blocks, strict=True)}
+    for i, (seat, action) in enumerate(record["actions"]):
+        if i in shown:
+            block = shown[i]
+            assert block.startswith(f"Move {i + 1}, deal ")
+            hand = re.search(r"^    Your hand: (.*)$", block, flags=re.M)
+            assert hand is not None, block
+            faces = sorted(format_card(parse_card(face)) for face in hand.group(1).split())  # Q♠ or QS
+            assert faces == sorted(format_card(c) for c in state.zones()["hand 0"])
+            assert "Trump " in block and "Trick: " in block and "> seat 1 you" in block
+        state.apply(seat, action)
+    assert all(len(line) <= 80 for line in out.splitlines() if str(records_file) not in line)
 
 
 # --- the benchmarks' smoke tests ------------------------------------------------------------------------
@@ -506,6 +646,20 @@ def test_the_calibration_benchmark_runs_quick(capsys: pytest.CaptureFixture[str]
     assert data["reviewed"] > 0
     for row in data["decisions"]:
         assert row["class"] in ("good", "unclear", "inaccuracy", "mistake", "blunder")
+
+
+def test_the_accuracy_benchmark_runs_quick(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bench = load_script("review_accuracy.py")
+    out = tmp_path / "accuracy.json"
+    assert bench.main(["--quick", "--games", "hokm,svara", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "**hokm** (`hokm(max_hands=2)`)" in printed and "| easy (`random`) | 1 |" in printed
+    data = json.loads(out.read_text())
+    assert [(m["game"], m["level"]) for m in data["matches"]] == [
+        (g, level) for g in ("hokm", "svara") for level in ("easy", "normal")
+    ]
+    assert bench.main(["--summarize", str(out)]) == 0  # the tables again, from the decisions kept
+    assert "**svara**" in capsys.readouterr().out
 
 
 def test_the_default_budget_is_the_documented_one() -> None:

@@ -11,6 +11,7 @@ import os
 import random
 import re
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from cardhall.cards import format_card
 from cardhall.cli import main
 from cardhall.records import replay
 from cardhall.table import Occupant, Table
+from cardhall.terminal.rulebook_text import options_line
 from cardhall.terminal.session import Session
 from cardhall.terminal.style import Style
 
@@ -36,12 +38,16 @@ MENU_LINE = re.compile(r"\s*1\. ")
 NEW_DEAL = ("--- Deal", "--- Svara deal")
 
 
-def spawn(args: list[str], colour: bool = False) -> pexpect.spawn:
-    env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "80", "LINES": "24"}
+def spawn(args: list[str], colour: bool = False, tmpdir: Path | None = None) -> pexpect.spawn:
+    # This tree's code first; what else PYTHONPATH names stays importable.
+    path = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "COLUMNS": "80", "LINES": "24"}
     env.pop("NO_COLOR", None)
     env["TERM"] = "xterm-256color" if colour else "dumb"
     if colour:
         env["FORCE_COLOR"] = "1"
+    if tmpdir is not None:  # the temporary folder of the child (where a finished match is kept)
+        env["TMPDIR"] = str(tmpdir)
     return pexpect.spawn(
         sys.executable, ["-m", "cardhall", *args], env=env, encoding="utf-8", dimensions=(24, 80), timeout=30
     )
@@ -150,7 +156,7 @@ def test_a_deal_of_each_game_in_a_pseudo_terminal(name: str, tmp_path: Path) -> 
         ["play", game, "--seed", "4", "--delay", "0", "--bots", "rules", "--ascii", "--save", str(save)]
     )
     child.expect(PROMPT)
-    assert "you are seat 0" in child.before and "Your hand:" in child.before
+    assert "you are seat 1" in child.before and "Your hand:" in child.before
     answers_in_one_line(child, "99", "99 is not in the list")
     answers_in_one_line(child, "fly away", "cannot read action 'fly away'")
     answers_in_one_line(child, "", "type a number")
@@ -208,7 +214,7 @@ def test_hearts_never_shows_another_seats_pass(tmp_path: Path) -> None:
             "--save",
             str(save),
             "--seat",
-            "2",
+            "3",  # engine seat 2: seats are typed counted from 1
         ]
     )
     out = drive(child, save, 2, random.Random(3))
@@ -341,7 +347,7 @@ def test_replay_show_steps_with_every_hand_open(tmp_path: Path, capsys: pytest.C
     last = out.split("[3/")[0]
     for seat in range(3):
         hand = sorted(format_card(c) for c in state.zones()[f"hand {seat}"])
-        shown = re.findall(rf"seat {seat}: (.*)", last)[-1].split()
+        shown = re.findall(rf"seat {seat + 1}: (.*)", last)[-1].split()  # seats counted from 1
         assert sorted(shown) == hand
     assert main_with(["replay", str(path), "--show", "--ascii"], "\n" * 200) == 0
     assert "End of the record (over)" in capsys.readouterr().out
@@ -495,3 +501,107 @@ def test_hints_and_rules_in_bengali_at_the_prompt() -> None:
     hint = next(line for line in out.getvalue().splitlines() if line.startswith("Hint:"))
     assert re.search("[\u0980-\u09ff]{3}", hint)
     assert out.getvalue().count("Your move") == 2 and "Options in force" in out.getvalue()
+
+
+# --- 80 columns, the end of a match, replay --show --move ---------------------------------------------
+
+
+def columns(line: str) -> int:
+    """The columns xterm, tmux and VTE give a line (Bengali vowel signs take one, virama none)."""
+    return sum(
+        0
+        if unicodedata.category(ch) in ("Mn", "Me", "Cf")
+        else 2
+        if unicodedata.east_asian_width(ch) in "WF"
+        else 1
+        for ch in line
+    )
+
+
+def source_words(game: str, lang: str) -> set[str]:
+    from cardhall import rulebook
+
+    text = rulebook.rules_text(game, lang=lang).replace("**", "")
+    return {w for w in text.split() if w not in ("#", "##", "###", "-")}
+
+
+@pytest.mark.process
+@pytest.mark.parametrize(("game", "lang"), [("hokm", "bn"), ("kierki", "bn"), ("hokm", "en")])
+def test_the_rules_fit_80_columns_broken_only_between_words(game: str, lang: str) -> None:
+    """Bengali rules at 80 columns broke mid-word with doubled blank lines (issue 51): rich measured
+    the vowel signs as 0 columns, its lines ran past the edge. Each line now fits, no word is cut, and
+    blocks are one blank line apart."""
+    child = spawn(["rules", game, "--lang", lang], colour=True)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    lines = ANSI.sub("", child.before).replace("\r\n", "\n").split("\n")
+    wide = [(columns(line), line) for line in lines if columns(line) > 80]
+    assert not wide, wide
+    assert "\n\n\n" not in "\n".join(line.rstrip() for line in lines)
+    words = {w for line in lines for w in line.split() if w not in ("•", "-")}
+    known = source_words(game, lang) | set(options_line(cardhall.load_game(game)).split())
+    assert words - known == set()  # every word shown whole, as the rules text has it
+    assert len(words) > 100
+
+
+@pytest.mark.process
+def test_a_bengali_hint_at_the_prompt_fits_80_columns() -> None:
+    child = spawn(["play", "hokm", "--seed", "3", "--delay", "0", "--lang", "bn"], colour=True)
+    child.expect(PROMPT)
+    screen = ANSI.sub("", child.before).replace("\r\n", "\n").split("\n")
+    assert any(line.startswith("Hint:") and re.search("[\u0980-\u09ff]{3}", line) for line in screen)
+    assert all(columns(line) <= 80 for line in screen), [line for line in screen if columns(line) > 80]
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.process
+def test_the_end_of_a_match_names_the_command_that_reviews_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No --save: the finished match is kept in a new file of the temporary folder, and the last lines
+    name the exact commands that review the person's play and step through the match."""
+    child = spawn(["play", "hokm(max_hands=1)", "--seed", "4", "--delay", "0", "--ascii"], tmpdir=tmp_path)
+    for _ in range(100):
+        if child.expect([PROMPT, pexpect.EOF]) == 1:
+            break
+        child.sendline("1")
+    child.close()
+    assert child.exitstatus == 0
+    end = ANSI.sub("", child.before).replace("\r\n", "\n")
+    assert "Match over." in end
+    saved_in = re.search(r"^The match is saved in (.+)\.$", end, flags=re.M)
+    assert saved_in is not None, end
+    path = Path(saved_in.group(1))
+    assert path.parent == tmp_path and path.name.startswith("cardhall-hokm-")
+    assert f"\n  cardhall review {path}\n" in end
+    assert f"\n  cardhall replay {path} --show\n" in end
+    assert main_with(["review", str(path), "--budget", "2", "--quiet"], "") == 0
+    assert capsys.readouterr().out.startswith("Reviewing your play (seat 1): hokm(max_hands=1), seed 4, ")
+
+
+def test_replay_show_opens_at_a_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = Table("hokm(max_hands=1)", ["rules"] * 3, seed=4)
+    table.play()
+    record = table.record()
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert main_with(["replay", str(path), "--show", "--ascii", "--move", "20"], "\nq\n") == 0
+    out = capsys.readouterr().out
+    assert "opened at move 20" in out
+    assert [s for s, _ in re.findall(r"\[(\d+)/(\d+)\]", out)] == ["20", "21"]
+    state = cardhall.load_game("hokm(max_hands=1)").new_game(seed=4)
+    for seat, action in record["actions"][:19]:
+        state.apply(seat, action)
+    opening = out.split("[20/")[0]
+    for seat in range(3):  # every hand as it was before move 20
+        hand = sorted(format_card(c) for c in state.zones()[f"hand {seat}"])
+        assert sorted(re.findall(rf"seat {seat + 1}: (.*)", opening)[-1].split()) == hand
+    seat, action = record["actions"][19]
+    assert f"seat {seat + 1}: {state.game.action_label(action)}" in out.split("[20/")[1]
+    steps = len(record["actions"])
+    assert main_with(["replay", str(path), "--show", "--move", str(steps + 1)], "") == 2
+    assert f"--move {steps + 1}: this match has moves 1 to {steps}" in capsys.readouterr().err
+    assert main_with(["replay", str(path), "--move", "3"], "") == 2
+    assert "give --show too" in capsys.readouterr().err

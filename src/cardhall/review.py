@@ -58,14 +58,33 @@ How a decision is valued (the decisions made):
   svara   2 / 6 / 20 antes       chips scale with the table's stakes, so in antes (20 / 60 / 200 at ante 10)
   ======  =====================  ==========================================================================
 
-- **Accuracy**: a decision's is ``100 * exp(-counted / scale)``, where ``counted = max(0, loss - 2 se)`` (the
-  part of the loss clear of the noise, 0 for a good decision) and ``scale`` = mistake threshold
-  / ln 2: a counted loss of one mistake threshold scores 50%, of an inaccuracy threshold 76-79%, of a
-  blunder threshold 10-19%. A deal's and the match's accuracy are the mean over their reviewed decisions
-  (forced ones excluded); ``loss`` there is the sum of the counted losses: the points the seat *left on
-  the table*, what the better moves the search found would have added at least (measured against those
-  moves, not against the other players: a match won has them too). Both depend a little on the budget
-  (less noise, less forgiven).
+- **Accuracy**, the headline figure, made as lichess makes its accuracy from the winning chances each move
+  gave away, with the deal's expected result in the place of chess's winning chances (issue 51: the mean
+  of a per-decision score on a fixed scale let a seat that played at random score 86%):
+
+  - a decision's **stake** is what it could swing: the best candidate's expected deal result minus the
+    worst candidate's, at least the blunder threshold (a decision where every move is worth about the
+    same is not made to look momentous by a small loss);
+  - the **chances** it gave away, in points of 100: ``lost = 100 * counted / stake``, where
+    ``counted = max(0, loss - 2 se)`` is the part of the loss clear of the noise (0 for a good decision);
+  - its accuracy is lichess's curve of them, ``103.1668 * exp(-0.04354 * lost) - 2.1669`` (lichess's
+    constants and its "uncertainty bonus" of 1) within 0..100: 100 for nothing given away, 81 for a
+    twentieth of the stake, 65 for a tenth, 41 for a fifth, 9.5 for half, 0 from 89 points of 100;
+  - a deal's and the match's accuracy (over their reviewed decisions; forced ones excluded) is, as
+    lichess's game accuracy, the mean of two means of the decisions' accuracies: weighted by their
+    stakes (lichess weighs each move by how much the position's chances swing) and harmonic (each at
+    least 1 there), so the decisions that mattered count most, and a few gross errors are not averaged
+    away by the many decisions where any card would do.
+
+  Measured on the bots (``benchmarks/review-accuracy.md``, the default budget): a seat that plays at
+  random scores far below the ``normal`` (rules) bot's in every game, and the ``hard`` (search) bot,
+  which plays as the review values, close to 100. ``tests/test_review.py`` holds the first at a small
+  budget.
+
+  ``loss`` of a deal and of the match is the sum of the counted losses: the points the seat *left on the
+  table*, what the better moves the search found would have added at least (measured against those moves,
+  not against the other players: a match won has them too). Both depend a little on the budget (less
+  noise, less forgiven).
 - **Budget**: ``DEFAULT_BUDGET`` (200) determinizations a decision: a whole Hokm match (to 500, some 300
   decisions of a seat) is reviewed in about half a minute on one core, Kierki (12 deals) in about 15 s;
   ``benchmarks/review.md`` has the cost per game and the calibration.
@@ -78,8 +97,9 @@ lie as the game's sampler draws them (uniformly given what the seat saw; gin and
 opponents' hands by what they did). A move is judged by what it gains against such players, and by a
 search that is stronger than the rules bot but not perfect.
 
-The result (``REVIEW_VERSION`` 2; version 1 lacked ``unit``, ``samples``, ``better``, ``interval``,
-``agree`` and the candidates' ``move``):
+The result (``REVIEW_VERSION`` 3; version 2's ``accuracy`` was the mean of ``100 * exp(-counted / scale)``,
+``scale`` the mistake threshold / ln 2, which meant something else, and it had no ``stake``; version 1
+also lacked ``unit``, ``samples``, ``better``, ``interval``, ``agree`` and the candidates' ``move``):
 
 - ``game``, ``seat``, ``seed`` (the review's), ``budget``, ``z``, ``unit`` (``"points"`` or ``"chips"``),
   ``thresholds`` (``{"inaccuracy", "mistake", "blunder"}``), ``record`` (``{"seed", "actions", "over"}``);
@@ -94,8 +114,8 @@ The result (``REVIEW_VERSION`` 2; version 1 lacked ``unit``, ``samples``, ``bett
   "label", "move"}``: the rules bot's move), ``candidates`` (best first: ``{"action", "label", "move",
   "value", "se", "loss", "loss_se"}``; ``move`` is the action as data, :meth:`Game.action_info`, which a
   client words as its own button for that move), ``loss``, ``loss_se``, ``interval`` (``[low, high]``
-  of the loss), ``agree``, ``verdict`` (one of ``VERDICTS`` or null), ``accuracy``. Numbers are rounded
-  to 3 decimals.
+  of the loss), ``agree``, ``verdict`` (one of ``VERDICTS`` or null), ``stake`` (what the decision could
+  swing, for its accuracy: see above), ``accuracy``. Numbers are rounded to 3 decimals.
 
 Bad input is refused before any search, naming what was wrong: a record that does not replay
 (:class:`InvalidRecordError`, as :func:`cardhall.records.replay` words it), a seat not at the table, a
@@ -118,7 +138,7 @@ from cardhall.errors import CardhallError, InvalidOptionError, InvalidRecordErro
 from cardhall.records import actions as record_actions
 from cardhall.records import check_record
 
-REVIEW_VERSION: Final = 2
+REVIEW_VERSION: Final = 3
 DEFAULT_BUDGET: Final = 200
 MAX_BUDGET: Final = 100_000
 Z: Final = 2.0
@@ -147,11 +167,6 @@ class Thresholds:
     inaccuracy: float
     mistake: float
     blunder: float
-
-    @property
-    def scale(self) -> float:
-        """The accuracy's scale: a counted loss of one mistake threshold scores 50%."""
-        return self.mistake / math.log(2)
 
     def as_dict(self) -> dict[str, float]:
         return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
@@ -197,9 +212,42 @@ def counted_loss(loss: float, se: float, z: float = Z) -> float:
     return max(0.0, loss - z * se)
 
 
-def accuracy(loss: float, se: float, limits: Thresholds, z: float = Z) -> float:
-    """A decision's accuracy in percent: ``100 * exp(-counted_loss / scale)``."""
-    return 100.0 * math.exp(-counted_loss(loss, se, z) / limits.scale)
+def stake(spread: float, limits: Thresholds) -> float:
+    """What a decision could swing, for its accuracy: the spread of its candidates' expected deal results
+    (the best's minus the worst's), at least the blunder threshold."""
+    return max(spread, limits.blunder)
+
+
+def chances_lost(loss: float, se: float, spread: float, limits: Thresholds, z: float = Z) -> float:
+    """The chances a decision gave away, in points of 100: ``100 * counted / stake`` (at most 100)."""
+    return min(100.0, 100.0 * counted_loss(loss, se, z) / stake(spread, limits))
+
+
+def accuracy(loss: float, se: float, spread: float, limits: Thresholds, z: float = Z) -> float:
+    """A decision's accuracy in percent: lichess's curve of the chances it gave away."""
+    lost = chances_lost(loss, se, spread, limits, z)
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * lost) - 2.1669))
+
+
+def aggregate(accuracies: list[float], stakes: list[float]) -> float | None:
+    """Many decisions' accuracy: the mean of their stake-weighted mean and their harmonic mean (each
+    accuracy at least 1 there); None without decisions."""
+    if not accuracies:
+        return None
+    weighted = sum(a * w for a, w in zip(accuracies, stakes, strict=True)) / sum(stakes)
+    harmonic = len(accuracies) / sum(1.0 / max(1.0, a) for a in accuracies)
+    return (weighted + harmonic) / 2
+
+
+def match_accuracy(game: Game, decisions: list[dict[str, Any]]) -> float | None:
+    """The accuracy of some reviewed decisions of ``game``, each with its ``loss``, ``loss_se`` and the
+    ``spread`` of its candidates' values (or, as a review's decisions, its ``stake``)."""
+    limits = thresholds(game)
+    spreads = [d["spread"] if "spread" in d else d["stake"] for d in decisions]
+    accuracies = [
+        accuracy(d["loss"], d["loss_se"], s, limits) for d, s in zip(decisions, spreads, strict=True)
+    ]
+    return aggregate(accuracies, [stake(s, limits) for s in spreads])
 
 
 @dataclass(frozen=True)
@@ -348,6 +396,7 @@ def review_decision(
     mine = next(r for r in rows if r["action"] == played)
     top = next(r for r in rows if r["action"] == candidates[best])
     loss, loss_se = mine["loss"], mine["loss_se"]
+    spread = max(means) - min(means)
     return {
         "index": decision.index,
         "turn": decision.turn,
@@ -365,7 +414,8 @@ def review_decision(
         "interval": [_r(loss - Z * loss_se), _r(loss + Z * loss_se)],
         "agree": agree,
         "verdict": verdict(loss, loss_se, limits),
-        "accuracy": _r(accuracy(loss, loss_se, limits)),
+        "stake": _r(stake(spread, limits)),
+        "accuracy": _r(accuracy(loss, loss_se, spread, limits)),
     }
 
 
@@ -437,5 +487,5 @@ def _summary(decisions: list[dict[str, Any]], forced: int) -> dict[str, Any]:
         "verdicts": counts,
         "unclear": unclear,
         "loss": _r(sum(counted_loss(d["loss"], d["loss_se"]) for d in decisions)),
-        "accuracy": _r(sum(d["accuracy"] for d in decisions) / len(decisions)) if decisions else None,
+        "accuracy": _maybe(aggregate([d["accuracy"] for d in decisions], [d["stake"] for d in decisions])),
     }

@@ -9,8 +9,10 @@ command's ``--help`` starts with that line (no reStructuredText in any help: a t
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 from typing import Any
 
 from rich.console import Console
@@ -35,8 +37,18 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
         return parser
 
 
+def version() -> str:
+    """The installed package's version (the project's pyproject.toml), or where it is run from a
+    source tree that was never installed, that it is not known."""
+    try:
+        return metadata.version("cardhall")
+    except metadata.PackageNotFoundError:
+        return "(not installed: version unknown)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardhall", description=DESCRIPTION, epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"cardhall {version()}")
     sub = parser.add_subparsers(
         dest="command", required=True, title="commands", metavar="COMMAND", action=_Commands
     )
@@ -69,8 +81,10 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # Piped output (a file, CI, a test) is not cut to 80 columns: wide tables stay readable.
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
+    # Piped output (a file, CI, a test) is not cut to 80 columns: wide tables stay readable; a width
+    # asked for in COLUMNS is kept, piped or not.
+    wide = not sys.stdout.isatty() and not os.environ.get("COLUMNS")
+    console = Console(highlight=False, width=200 if wide else None)
     try:
         return COMMANDS[args.command](args, console)
     except (CardhallError, ValueError) as e:

@@ -4,7 +4,12 @@ through them with every hand open.
 A missing file, a folder or a file with no record is one line of error (exit status 2); a record that
 does not replay is reported with its line number and the run ends with status 1; the last line is
 always the summary (``3 records: 2 finished, 1 unfinished, 0 bad``), and ``--quiet`` prints that line alone
-(and the bad records).
+(and the bad records). Seats are printed counted from 1 (:mod:`cardhall.terminal.seats`).
+
+``--show --move N`` opens the first match (``--match K``: the K-th) at its move N, counted from 1 as the
+viewer's ``[N/total]`` and the review's ``move`` column count them: every action before it is applied
+unseen, the position before move N is shown, and Enter steps on from there. A move past the end of the
+match is refused in one line before anything is shown.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from rich.console import Console
 from cardhall.errors import CardhallError, InvalidRecordError
 from cardhall.records import replay
 from cardhall.terminal import saved
+from cardhall.terminal.seats import seat_name, seat_names
 from cardhall.terminal.session import read_line
 from cardhall.terminal.style import terminal_style
 from cardhall.terminal.viewer import show_file
@@ -45,7 +51,10 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     if args.show:
         if args.file == "-":
             raise CardhallError("--show reads its steps from the keyboard: give a file, not '-'")
-        return show_file(Path(args.file), console, terminal_style(console, args.ascii), read_line)
+        style = terminal_style(console, args.ascii)
+        return show_file(Path(args.file), console, style, read_line, move=args.move, match=args.match)
+    if args.move is not None or args.match is not None:
+        raise CardhallError("--move and --match open a match in the viewer: give --show too")
     seen = over = bad = 0
     for lineno, line in enumerate(_lines(args.file), 1):
         if not line.strip():
@@ -62,11 +71,11 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
             continue
         if args.verbose:
             for seat, action in state.history:
-                console.print(f"  seat {seat}: {state.game.action_label(action)}", markup=False)
+                console.print(f"  {seat_name(seat)}: {state.game.action_label(action)}", markup=False)
         status = "over" if state.is_over else "in progress"
         console.print(
             f"line {lineno}: {state.game} seed {state.seed}: {len(state.history)} actions, "
-            f"{status}, scores {list(state.scores)}, winners {list(state.winners)}",
+            f"{status}, scores {list(state.scores)}, winners {seat_names(list(state.winners))}",
             markup=False,
         )
     if not seen:
@@ -87,3 +96,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--show", action="store_true", help="step through each match with every hand open (Enter, q)"
     )
     r.add_argument("--ascii", action="store_true", help="with --show: cards as QS 10H, no colour")
+    r.add_argument(
+        "--move",
+        type=int,
+        metavar="N",
+        help="with --show: open at move N (from 1; the review's 'move' column names it)",
+    )
+    r.add_argument("--match", type=int, metavar="K", help="with --show: only the K-th record of the file")

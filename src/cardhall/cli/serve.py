@@ -2,6 +2,10 @@
 :mod:`cardhall.server.transport` (connections, timeouts, open files) and
 :mod:`cardhall.server.guard` (request bodies) as options an operator may change.
 
+The port is bound before the server says where it serves: a port another server holds is one line
+(``port 8000 on 127.0.0.1 is taken ...: choose another with --port 8001 (make run PORT=8001)``), exit
+status 2, never "serving on" followed by uvicorn's ``[Errno 98]``.
+
 The operator's token (for ``cardhall admin``) comes from ``--admin-token-file`` or
 ``CARDHALL_ADMIN_TOKEN``; the server says only whether it has one, never what it is.
 ``--bots redis://host:6379/0`` sends the search bots' moves to the bot tier's workers over Redis
@@ -28,6 +32,7 @@ stop is doing, asked for by the ``--workers`` supervisor before it kills such a 
 from __future__ import annotations
 
 import argparse
+import errno
 import faulthandler
 import ipaddress
 import signal
@@ -83,11 +88,15 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             )
         from cardhall.server.workers import Supervisor
 
+        listen(args.host, args.port).close()  # a port in use: said once here, not by each worker in turn
         console.print(
             f"cardhall: {args.workers} workers on http://{args.host}:{args.port}/ (one port, SO_REUSEPORT)",
             markup=False,
         )
         return Supervisor(args.workers, _worker_argv(args), args.port).run()
+    # The port is taken before anything is opened or said: a port in use is one line naming it.
+    listener = listen(args.host, args.port, reuse_port=args.reuse_port)
+    port = listener.getsockname()[1]  # (the one the system chose, for --port 0)
     cap = transport.connection_cap(transport.raise_file_limit())
     wanted = [n for n in (cap, args.max_connections) if n is not None]
     limits = transport.Limits(
@@ -115,7 +124,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         cluster=cluster,
     )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
-    console.print(f"cardhall: serving on http://{shown}:{args.port}/  (database {_public_url(args.db)})")
+    console.print(f"cardhall: serving on http://{shown}:{port}/  (database {_public_url(args.db)})")
     console.print(
         f"cardhall: admin {'on' if token else 'off'} (cardhall admin)"
         + ("; no rates per person or per address" if args.no_rate_limits else ""),
@@ -141,19 +150,29 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         # rolling restart never waits without bound.
         timeout_graceful_shutdown=10,
     )
-    server = uvicorn.Server(config)
-    if args.reuse_port:  # (one of --workers: the kernel spreads connections over the processes)
-        server.run(sockets=[_reuse_port_socket(args.host, args.port)])
-    else:
-        server.run()
+    uvicorn.Server(config).run(sockets=[listener])
     return 0
 
 
-def _reuse_port_socket(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
+    """The server's listening socket, bound as uvicorn binds it (``reuse_port``: SO_REUSEPORT, one of
+    ``--workers``: the kernel spreads connections over the processes). A port in use, or an address
+    this machine does not have, is one line naming it and how to choose another."""
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            other = port + 1 if port < 65535 else 8000
+            raise CardhallError(
+                f"port {port} on {host} is taken (another server is listening there): choose another with "
+                f"--port {other} (make run PORT={other})"
+            ) from None
+        raise CardhallError(f"cannot listen on {host} port {port}: {e.strerror or e}") from None
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock

@@ -6,6 +6,9 @@ Everything is checked before the first match is played, so a mistake costs nothi
 small multiple leaves room for a machine whose cores are shared, and more is refused as a likely typo
 that would start that many processes), the seeds ``seed..seed+games-1`` must be valid seeds, and
 ``--records`` must name a file (not a folder) in a folder that exists and may be written.
+
+The tables count seats from 1, as a person does everywhere (:mod:`cardhall.terminal.seats`); ``--json``
+keeps the engine's seats, from 0, as the API does.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -26,6 +30,7 @@ from cardhall.errors import CardhallError
 from cardhall.registry import load_game
 from cardhall.sim.ray_runner import RayExecutor
 from cardhall.sim.simulate import resolve_bots, simulate
+from cardhall.terminal.seats import shown
 
 
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
@@ -62,24 +67,30 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         print(json.dumps(summary))
         return 0
-    table = Table(title=f"{summary['games']} matches of {game}", title_justify="left")
-    for col in ("seat", "bot", "mean score (95% CI)", "wins", "win rate (95% CI)"):
-        table.add_column(col)
+    table = Table(title=f"{summary['games']} matches of {game}", title_justify="left", **TABLE_STYLE)
+    for col in ("seat", "bot", "mean score", "wins", "win rate"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
     for row in summary["seats"]:
-        m, w = row["mean_score"], row["win_rate"]
         table.add_row(
-            str(row["seat"]),
+            str(shown(row["seat"])),
             row["bot"],
-            f"{m['value']:.1f} [{m['low']:.1f}, {m['high']:.1f}]",
+            plus_minus(row["mean_score"]),
             f"{row['wins']:g}",
-            f"{w['value']:.3f} [{w['low']:.3f}, {w['high']:.3f}]",
+            percent(row["win_rate"]),
         )
     console.print(table)
     if args.rotate:
         _print_by_bot(console, summary)
+    else:
+        console.print(INTERVALS, markup=False)
     if args.records:
         console.print(f"Records written to {args.records}")
     return 0
+
+
+# The tables fit 80 columns (issue 51): no vertical rules, the intervals written short.
+TABLE_STYLE: dict[str, Any] = {"box": box.SIMPLE_HEAD, "pad_edge": False, "show_edge": False}
+INTERVALS = "(± and [low, high]: 95% intervals; a shared win counts as a fraction)"
 
 
 def max_jobs() -> int:
@@ -118,19 +129,31 @@ def _print_by_bot(console: Console, summary: dict[str, Any]) -> None:
         f"per bot: {summary['seeds']} deals x {len(summary['bots'])} rotations "
         "(margin: mean score minus the other bots', paired by deal)"
     )
-    table = Table(title=title, title_justify="left")
-    for col in ("bot", "seats", "mean score (95% CI)", "win rate (95% CI)", "margin (95% CI)"):
-        table.add_column(col)
+    table = Table(title=title, title_justify="left", **TABLE_STYLE)
+    for col in ("bot", "seats", "mean score", "win rate", "margin"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
     for row in summary["by_bot"]:
-        m, w, d = row["mean_score"], row["win_rate"], row["margin"]
+        d = row["margin"]
         table.add_row(
             row["bot"],
             str(row["seats_played"]),
-            f"{m['value']:.1f} [{m['low']:.1f}, {m['high']:.1f}]",
-            f"{w['value']:.3f} [{w['low']:.3f}, {w['high']:.3f}]",
-            "-" if d is None else f"{d['value']:+.1f} [{d['low']:+.1f}, {d['high']:+.1f}]",
+            plus_minus(row["mean_score"]),
+            percent(row["win_rate"]),
+            "-" if d is None else plus_minus(d, sign=True),
         )
     console.print(table)
+    console.print(INTERVALS, markup=False)
+
+
+def plus_minus(ci: dict[str, float], sign: bool = False) -> str:
+    """A mean and its (symmetric, normal) 95% interval: ``-71.7 ± 34.8``."""
+    half = (ci["high"] - ci["low"]) / 2
+    return f"{ci['value']:{'+' if sign else ''}.1f} ± {half:.1f}"
+
+
+def percent(ci: dict[str, float]) -> str:
+    """A rate and its (Wilson, not symmetric) 95% interval, in percent: ``83.3% [43.6, 97.0]``."""
+    return f"{100 * ci['value']:.1f}% [{100 * ci['low']:.1f}, {100 * ci['high']:.1f}]"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

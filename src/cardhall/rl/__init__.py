@@ -7,8 +7,10 @@ env = cardhall.rl.env("hearts(players=8)")                      # PettingZoo AEC
 gym_env = cardhall.rl.gym_env("gin(players=2)", seat=0, opponents="rules")
 ```
 
-Needs the ``rl`` extra (pettingzoo, gymnasium, numpy). ``docs/rl.md`` documents the spaces, the rewards
-and every encoder's layout (``python -m cardhall.rl GAME`` prints one).
+Needs the ``rl`` extra (pettingzoo, gymnasium, numpy); without it the import ends in one sentence
+naming the extra and the command that installs it, as ``cardhall serve`` does for the server's.
+``docs/rl.md`` documents the spaces, the rewards and every encoder's layout (``python -m cardhall.rl GAME``
+prints one).
 """
 
 from __future__ import annotations
@@ -16,9 +18,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardhall.core import Game
-from cardhall.rl.aec import CardhallAEC
-from cardhall.rl.encoders import Encoder, make_encoder
-from cardhall.rl.single import CardhallGym
+
+# What the rl extra brings (pyproject.toml); a missing module of these is the extra not installed.
+EXTRA = ("numpy", "gymnasium", "pettingzoo")
+
+try:
+    from cardhall.rl.aec import CardhallAEC
+    from cardhall.rl.encoders import Encoder, make_encoder
+    from cardhall.rl.single import CardhallGym
+except ModuleNotFoundError as e:
+    if (e.name or "").split(".")[0] not in EXTRA:
+        raise
+    raise ModuleNotFoundError(
+        f"cardhall.rl needs its extra: pip install 'cardhall[rl]' (in a clone: .venv/bin/pip install -e "
+        f"'.[rl]'); {e.name} is not installed",
+        name=e.name,
+    ) from None
 
 
 def env(game: Game | str, rewards: str = "deal", render_mode: str | None = None) -> CardhallAEC:

@@ -15,6 +15,7 @@ from typing import Any
 from rich.markup import escape
 
 from cardhall.terminal.games import game_module, signed
+from cardhall.terminal.seats import seat_name
 from cardhall.terminal.style import Style
 
 Event = dict[str, Any]
@@ -33,14 +34,14 @@ class Narrator:
         if seat == self.me:
             return "you"
         name = self.names[seat] if seat < len(self.names) else ""
-        return f"seat {seat} ({escape(name)})" if name else f"seat {seat}"
+        return f"{seat_name(seat)} ({escape(name)})" if name else seat_name(seat)
 
     def verb(self, seat: int, verb: str) -> str:
         """``verb`` agreeing with the seat: "you take", "seat 2 (rules) takes"."""
         return verb if seat == self.me else verb + "s"
 
     def short(self, seat: int) -> str:
-        return "you" if seat == self.me else f"seat {seat}"
+        return "you" if seat == self.me else seat_name(seat)
 
     def per_seat(self, values: Sequence[Any], fmt: Callable[[Any], str] = str) -> str:
         return ", ".join(f"{self.short(s)} {fmt(v)}" for s, v in enumerate(values))

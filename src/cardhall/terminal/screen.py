@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from rich.markup import escape
 
 from cardhall.terminal.games import Obs, at, game_module
+from cardhall.terminal.seats import seat_name
 from cardhall.terminal.style import Style
 
 WIDTH = 80
@@ -38,7 +39,7 @@ def seat_lines(game: str, obs: Obs, names: Sequence[str], me: int | None, style:
         mark = ">" if seat in to_act else ("D" if obs.get("dealer") == seat else " ")
         size = 8 if wide else 6
         who = "you" if seat == me else name[:size]
-        text = f"{mark} seat {seat} {who:<{size}} {_seat_stats(game, obs, seat, wide)}"[: cell - 1]
+        text = f"{mark} {seat_name(seat)} {who:<{size}} {_seat_stats(game, obs, seat, wide)}"[: cell - 1]
         cells.append(style.em(text.ljust(cell)) if seat == me else escape(text.ljust(cell)))
     per_line = 1 if wide else 2
     return ["".join(cells[k : k + per_line]).rstrip() for k in range(0, len(cells), per_line)]

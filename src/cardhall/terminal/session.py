@@ -11,11 +11,18 @@ Decisions:
 - The screen (the compact table, the phase's one-sentence hint, the menu) is shown before each choice;
   ``help`` explains how to answer, ``rules`` prints the rules of the game with its options in force.
 - With a save file, the record is written after every action (see :mod:`.saved`).
+- At the end of a match the person is shown the two commands that look back at it, exact and unbroken:
+  ``cardhall review FILE`` (what his decisions cost) and ``cardhall replay FILE --show``. Without
+  ``--save`` the finished match is written to a new file in the temporary folder for them.
+- Seats are shown counted from 1, as the page counts them (:mod:`.seats`).
 """
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,8 +37,10 @@ from cardhall.terminal import saved
 from cardhall.terminal.menu import Menu, build_menu, read_answer
 from cardhall.terminal.narrate import Narrator
 from cardhall.terminal.rulebook_text import phase_hint, show_rules
-from cardhall.terminal.screen import screen
+from cardhall.terminal.screen import WIDTH, screen
+from cardhall.terminal.seats import seat_name, seat_names
 from cardhall.terminal.style import Style
+from cardhall.terminal.wrap import print_wrapped
 
 HELP = (
     "Answer with the number of a choice, or type the action itself ('play QS', 'bid 5', 'raise 250'; "
@@ -67,8 +76,9 @@ class Session:
     # --- output --------------------------------------------------------------------------------
 
     def say(self, markup: str) -> None:
-        # Wrapped at word boundaries to the terminal's width (80 columns when it is not a terminal).
-        self.console.print(markup, highlight=False, width=min(self.console.width, 80))
+        # Wrapped at words to the terminal's width (80 columns at most, and when it is not a terminal),
+        # measured as the terminal draws Bengali (:mod:`.wrap`).
+        print_wrapped(self.console, markup, WIDTH)
 
     def tell(self) -> bool:
         """Narrate the person's new events; whether any showed something worth a pause (another
@@ -86,7 +96,7 @@ class Session:
         table, game = self.table, self.table.game
         obs = table.observation(self.me)
         line, dot = ("─", "·") if self.style.pretty else ("-", "-")
-        title = f"{line * 2} {game.title} {dot} {game} {dot} you are seat {self.me} "
+        title = f"{line * 2} {game.title} {dot} {game} {dot} you are {seat_name(self.me)} "
         self.say(escape((title + line * max(0, 80 - len(title)))[:80]))
         hand = list(obs.get("hand") or [])
         new = self.new_cards(hand)
@@ -138,7 +148,9 @@ class Session:
             if table.is_over:
                 break
             if self.me not in table.waiting_for():
-                raise CardhallError(f"{table.game}: the table waits for seats {table.waiting_for()}")
+                raise CardhallError(
+                    f"{table.game}: the table waits for {seat_names(list(table.waiting_for()))}"
+                )
             action = self.ask()
             if action is None:
                 self.leave()
@@ -146,24 +158,51 @@ class Session:
             table.apply(self.me, action)
             self.write_save()
             self.tell()
-        if self.save is not None:
-            text = f"The record is in {self.save} ('cardhall replay {self.save} --show' steps through it)."
-            self.console.print(escape(text), highlight=False, soft_wrap=True)
+        self.finish()
         return 0
+
+    def finish(self) -> None:
+        """Where the finished match is kept, and the commands that review it and step through it (each
+        on a line of its own, unbroken, to copy)."""
+        path = self.save if self.save is not None else self.keep()
+        quoted = shlex.quote(str(path))
+        for text in (
+            f"The match is saved in {path}.",
+            "Review your play (what each of your decisions cost, from what you could see):",
+            f"  cardhall review {quoted}",
+            "Step through the match with every hand open:",
+            f"  cardhall replay {quoted} --show",
+        ):
+            self.console.print(escape(text), highlight=False, soft_wrap=True)
+
+    def keep(self) -> Path:
+        """A finished match played without ``--save`` is written to a new file in the temporary folder
+        (a save file: ``cardhall review`` reads the person's seat from it), so that the commands shown
+        after it name a real file; nothing is written in the current folder unasked."""
+        fd, name = tempfile.mkstemp(prefix=f"cardhall-{self.table.game.name}-", suffix=".json")
+        os.close(fd)
+        path = Path(name)
+        bots: list[str | None] = [o.bot or None for o in self.table.seats]
+        saved.write(path, self.table.record(), self.me, bots)
+        return path
 
     def leave(self) -> None:
         table = self.table
         done = len(table.state.history)
-        text = f"Left the table (you were seat {self.me}); seed {table.seed}, {done} actions."
+        text = f"Left the table (you were {seat_name(self.me)}); seed {table.seed}, {done} actions."
         if self.save is not None:
             text += f" Continue with: cardhall play --resume {self.save}"
         self.console.print(escape(text), highlight=False, soft_wrap=True)  # a command to copy: unbroken
 
     def why(self, action: int) -> str:
+        """The rules' reason an action is illegal now, said to the person (the engine's "hokm: seat 0 may
+        not ..." names the seat as the API counts it: here it is "you may not ...")."""
         try:
             self.table.state.clone().apply(self.me, action)
         except CardhallError as e:
-            return str(e)
+            text = str(e)
+            engine = f"{self.table.game}: seat {self.me} may not "
+            return "you may not " + text[len(engine) :] if text.startswith(engine) else text
         return "the table has moved on"
 
     def ask(self) -> int | None:
@@ -194,7 +233,7 @@ class Session:
                 self.show_menu(menu)
             elif answer.command == "rules":
                 try:
-                    show_rules(self.console, table.game, self.lang, plain=not self.style.colour)
+                    show_rules(self.console, table.game, self.lang, style=self.style)
                 except CardhallError as e:
                     self.console.print(self.style.warn(str(e)), highlight=False, soft_wrap=True)
                     continue

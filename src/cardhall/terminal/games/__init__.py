@@ -43,7 +43,7 @@ def at(values: Any, seat: int, default: Any = None) -> Any:
 def trick_line(obs: Obs, style: Style, me: int | None) -> str:
     plays = obs.get("trick") or []
     shown = "  ".join(
-        ("you" if p["seat"] == me else str(p["seat"])) + " " + style.card(p["card"]) for p in plays
+        ("you" if p["seat"] == me else str(p["seat"] + 1)) + " " + style.card(p["card"]) for p in plays
     )
     return "Trick: " + (shown or "(empty)")
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from cardhall.terminal.games import Obs, at, signed
+from cardhall.terminal.seats import seat_name
 
 if TYPE_CHECKING:
     from cardhall.terminal.narrate import Event, Narrator
@@ -38,9 +39,9 @@ def table_lines(obs: Obs, style: Style, me: int | None) -> list[str]:
     knock = obs.get("knock")
     if knock:
         melds = "  ".join("[" + style.cards(m) + "]" for m in knock.get("melds", []))
-        lines.append(f"Knock by seat {knock['seat']}: {melds}  deadwood {knock.get('deadwood')}")
+        lines.append(f"Knock by {seat_name(knock['seat'])}: {melds}  deadwood {knock.get('deadwood')}")
         if knock.get("layoffs"):
-            laid = ", ".join(f"{style.card(x['card'])} (seat {x['seat']})" for x in knock["layoffs"])
+            laid = ", ".join(f"{style.card(x['card'])} ({seat_name(x['seat'])})" for x in knock["layoffs"])
             lines.append("Laid off: " + laid)
     return lines
 

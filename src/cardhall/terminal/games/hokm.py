@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardhall.terminal.games import Obs, at, trick_line
+from cardhall.terminal.seats import seat_name
 
 if TYPE_CHECKING:
     from cardhall.terminal.narrate import Event, Narrator
@@ -22,7 +23,7 @@ def table_lines(obs: Obs, style: Style, me: int | None) -> list[str]:
     trump = style.suit(obs["trump"]) if obs.get("trump") else "not named yet"
     declarer = obs.get("declarer")
     contract = next((b["contract"] for b in obs.get("bids", []) if b["seat"] == declarer), None)
-    who = "-" if declarer is None else f"seat {declarer} (contract {contract})"
+    who = "-" if declarer is None else f"{seat_name(declarer)} (contract {contract})"
     return [f"Trump {trump}   declarer {who}   target {obs.get('target')}", trick_line(obs, style, me)]
 
 
