@@ -543,6 +543,6 @@ def test_cli_simulate_and_play(capsys: pytest.CaptureFixture[str], monkeypatch: 
     assert main(["simulate", "kierki", "--games", "2", "--json"]) == 0
     assert '"games": 2' in capsys.readouterr().out
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 800))
-    assert main(["play", "kierki", "--seat", "0", "--bots", "random", "--seed", "3", "--delay", "0"]) == 0
+    assert main(["play", "kierki", "--seat", "1", "--bots", "random", "--seed", "3", "--delay", "0"]) == 0
     out = capsys.readouterr().out
     assert "Deal 12: lottery" in out and "Match over" in out

@@ -49,11 +49,9 @@ DEFAULT_DB = "sqlite+aiosqlite:///cardhall.db"
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 (here only to say what is missing before anything starts)
 
-        from cardhall.server import transport
-        from cardhall.server.app import create_app
-        from cardhall.server.rates import Limits
+        import cardhall.server.app  # noqa: F401
     except ImportError as e:
         raise CardhallError(f"the server needs its extra: pip install 'cardhall[server]' ({e})") from None
     if not 0 <= args.port < 65536:
@@ -94,8 +92,30 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             markup=False,
         )
         return Supervisor(args.workers, _worker_argv(args), args.port).run()
+    token = read_token(args.admin_token_file, "--admin-token-file")  # (refused before the port is taken)
     # The port is taken before anything is opened or said: a port in use is one line naming it.
     listener = listen(args.host, args.port, reuse_port=args.reuse_port)
+    try:
+        return _serve(args, console, listener, token, trusted, bots_url)
+    finally:
+        listener.close()
+
+
+def _serve(
+    args: argparse.Namespace,
+    console: Console,
+    listener: socket.socket,
+    token: str | None,
+    trusted: list[str],
+    bots_url: str | None,
+) -> int:
+    """The server on ``listener`` until it stops (its options checked already)."""
+    import uvicorn
+
+    from cardhall.server import transport
+    from cardhall.server.app import create_app
+    from cardhall.server.rates import Limits
+
     port = listener.getsockname()[1]  # (the one the system chose, for --port 0)
     cap = transport.connection_cap(transport.raise_file_limit())
     wanted = [n for n in (cap, args.max_connections) if n is not None]
@@ -106,7 +126,6 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         total=min(wanted) if wanted else None,
     )
     http, ws = transport.protocols(limits)
-    token = read_token(args.admin_token_file, "--admin-token-file")
     rates = Limits().without_rates() if args.no_rate_limits else Limits()
     cluster = None
     if args.redis is not None:

@@ -85,7 +85,11 @@ class Lobby:
         # Owner id -> ids of the tables he made (some perhaps gone from ``hosts``: pruned when read).
         self._owned: dict[int, set[str]] = {}
         # Play again: the offers open and the rematches made (cardhall.server.rematch).
-        self.rematches = Rematches(self._make_rematch, ctx.store.players)
+        self.rematches = Rematches(self._make_rematch, self._players)
+
+    async def _players(self, ids: list[int]) -> dict[int, PlayerRow]:
+        """Players by id, from the store (read when asked: a lobby is made before its store is open)."""
+        return await self.ctx.store.players(ids)
 
     async def restore(self) -> int:
         """Bring back every waiting and playing table from the store; how many. A table that cannot
