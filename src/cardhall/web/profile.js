@@ -1,4 +1,4 @@
-// A person's page, in a dialog over any page (/#player/<id>, or showProfile(id)): his name (a guest marked
+// A person's page, in a dialog over any page (/players/<id>, or showProfile(id)): his name (a guest marked
 // as one), each rating (a game and a pool: its value mu - 3 sigma, its rated matches, provisional while
 // under the people's board's ten) with its history drawn as an SVG line (no charting library: a polyline
 // on a fixed grid, each point's value in its <title>), his matches and wins per game, and his last
@@ -119,7 +119,7 @@ function matches(data) {
             .flatMap((s, i) => [i ? ", " : "", s.kind === "person" ? playerLink(s.player, s.name) : t("badge.bot")]),
         ),
         " ",
-        h("a", { href: `#replay/${m.table}`, class: "replay-link", text: t("replay.open") }),
+        h("a", { href: `/tables/${m.table}/replay`, class: "replay-link", text: t("replay.open") }),
       ),
     ),
   );
