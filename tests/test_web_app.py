@@ -36,10 +36,30 @@ def kept(page: Page) -> list[str]:
     return found
 
 
+def until(page: Page, predicate: str) -> None:
+    """Wait until ``predicate`` (JavaScript: an expression whose promise resolves to a truth value) holds.
+    (Playwright's ``wait_for_function`` takes a promise for a truth: it waits for nothing asked this way.)"""
+    page.evaluate(
+        """async ([predicate, ms]) => {
+            const deadline = Date.now() + ms;
+            while (!(await (0, eval)(predicate))) {
+                if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${predicate}`);
+                await new Promise((wake) => setTimeout(wake, 100));
+            }
+        }""",
+        [predicate, WAIT_MS],
+    )
+
+
+def wait_kept(page: Page, condition: str) -> None:
+    """Wait until the versions kept (``k``, a list) meet ``condition`` (a JavaScript expression)."""
+    until(page, f"{KEPT}.then((k) => {condition})")
+
+
 def worker_ready(page: Page) -> None:
     """Wait for the page's service worker to be active (its files kept: it installs by keeping them)."""
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function(f"{KEPT}.then((k) => k.length === 1)")
+    until(page, "navigator.serviceWorker.getRegistration().then((r) => r?.active?.state === 'activated')")
+    wait_kept(page, "k.length === 1")
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -133,10 +153,14 @@ def test_a_new_version_of_the_client_reaches_the_browser(browser: Browser, hall:
         page.wait_for_selector("#name")
         worker_ready(page)
         [first] = kept(page)
+        loads: list[Any] = []
+        page.on("load", lambda loaded: loads.append(loaded))
         with new_version():
             # A page not touched yet (just opened): the new version takes over at once (it reloads).
             page.reload()
-            page.wait_for_function(f"{KEPT}.then((k) => k.length === 1 && k[0] !== {first!r})")
+            while len(loads) < 2:  # (the reload, then the new version's)
+                page.wait_for_event("load")
+            wait_kept(page, f"k.length === 1 && k[0] !== {first!r}")
             page.wait_for_selector("#name")
             [second] = kept(page)
             with new_version():
@@ -144,7 +168,9 @@ def test_a_new_version_of_the_client_reaches_the_browser(browser: Browser, hall:
                 page.click("#name")
                 page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
                 page.wait_for_selector("#update-note")
-                assert kept(page) == [second] or len(kept(page)) == 2  # (the old one serves this page)
-                page.click("#update-reload")
-                page.wait_for_function(f"{KEPT}.then((k) => k.length === 1 && k[0] !== {second!r})")
+                assert kept(page)[0] == second  # (this page's version, until it reloads)
+                shot(page, "update-en-desktop", full_page=False)
+                with page.expect_event("load"):
+                    page.click("#update-reload")
+                wait_kept(page, f"k.length === 1 && k[0] !== {second!r}")
                 page.wait_for_selector("#name")

@@ -10,11 +10,12 @@ against the client of c90bd0d. Screenshots (both languages, both sizes) to ``tes
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
 from tests.test_web_routes import hall, path, person  # noqa: F401 (the module's server)
-from tests.web_helpers import DESKTOP, PHONE, Browser, Page, api, browser, enter, shot  # noqa: F401
+from tests.web_helpers import DESKTOP, PHONE, WAIT_MS, Browser, Page, api, browser, enter, shot  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -101,13 +102,13 @@ def test_the_lobby_puts_playing_first_and_folds_the_rest_on_a_phone(browser: Bro
     """D22: the phone's lobby was 3,500 px tall, Friends before playing."""
     with person(browser, hall, PHONE) as page:
         enter(page, "Ann")
-        page.wait_for_selector(".fold-games")
+        page.wait_for_selector(".lobby .game", state="attached")  # (its last part, drawn)
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height <= PHONE_LOBBY_MOST, f"the phone's lobby is {height} px tall"
         order = page.evaluate(
             "() => [...document.querySelectorAll('.lobby > *')].map(el => el.dataset.fold || el.classList[1])"
         )
         assert order.index("quick") < order.index("tables") < order.index("friends"), order
-        height = page.evaluate("document.documentElement.scrollHeight")
-        assert height <= PHONE_LOBBY_MOST, f"the phone's lobby is {height} px tall"
         assert page.locator(".lobby > details.fold:not([open])").count() >= 5
         shot(page, "lobby-en-phone")
         # A fold opens at a tap, and stays open when the lobby is drawn again.
@@ -134,13 +135,10 @@ def test_the_lobby_lists_only_the_matches_people_are_playing(browser: Browser, h
         # Ann's quick play, where she never sits: her stand-in plays at once; nobody plays it.
         settings = {"bot_pace_ms": 5000, "away_seconds": 0}
         left = api(ann, "POST", "/api/quickplay", {"game": "hokm", "settings": settings})["table"]
-        ann.wait_for_function(
-            """async (table) => {
-                const seats = (await (await fetch(`/api/tables/${table}`)).json()).seats;
-                return seats[0].stand_in !== null;
-            }""",
-            arg=left,
-        )
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while api(ann, "GET", f"/api/tables/{left}")["seats"][0]["stand_in"] is None:
+            assert time.monotonic() < deadline, "no stand-in came"
+            time.sleep(0.1)
         # Bob plays his.
         enter(bob, "Bob")
         bob.select_option("#qp-game", "kierki")

@@ -24,6 +24,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.server_helpers import free_port, running_server, server_log
+from tests.test_web_lobby import wait_status
 from tests.web_helpers import (  # noqa: F401 (fixtures)
     DESKTOP,
     PHONE,
@@ -165,9 +166,7 @@ def test_a_finished_matchs_address_leads_to_its_replay(browser: Browser, hall: s
         settings = {"bot_pace_ms": 0, "away_seconds": 0}
         body = {"game": "hokm(max_hands=1)", "settings": settings}
         table = api(ann, "POST", "/api/quickplay", body)["table"]
-        ann.wait_for_function(
-            "async (t) => (await (await fetch(`/api/tables/${t}`)).json()).status === 'finished'", arg=table
-        )
+        wait_status(ann, table, ("finished",))
     with person(browser, hall) as bob:
         enter(bob, "Bob")
         bob.goto(f"/tables/{table}")  # a bookmark of the match, over: its replay is one click away
@@ -194,10 +193,10 @@ def test_an_invitation_link_offers_a_seat_and_takes_none(browser: Browser, hall:
         enter(cid, "Cid")
         cid.goto(made["link"])
         cid.wait_for_selector(".room-seats .room-seat")
-        # The table's own address in the bar, the invitation kept by the page (not left in the bar).
-        assert path(cid) == f"/tables/{made['table']}" and "#" not in cid.url
         assert cid.locator("#take-seat").count() == 1, "the link took a seat without asking"
         assert cid.locator(".room-seat.me").count() == 0
+        # The table's own address in the bar, the invitation kept by the page (not left in the bar).
+        assert path(cid) == f"/tables/{made['table']}" and "#" not in cid.url
         assert api(cid, "GET", "/api/players/me/tables")["tables"] == []
         axe = pytest.importorskip("tests.test_web_axe", reason="axe-core: the dev extra")
         found = axe.serious(cid, "a seat offered")

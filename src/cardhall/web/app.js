@@ -15,8 +15,9 @@
 // A table's address opened by someone who holds a seat there joins it; by anyone else, it watches it
 // (in its waiting room a seat is offered: "Take a seat" or "Watch"), so a link never seats anyone
 // unasked. What the person asked for in the page (Join, Watch, Play now, a friend's invitation) goes
-// with the address as its intent. The page opened at / goes to the table it was at (kept in
-// localStorage), as it always has after a reload or a closed tab.
+// with the address as its intent. The page opened (or reloaded) at / goes to the table kept in
+// localStorage, as it always has after a reload or a closed tab: the lobby, once drawn, forgets it, so
+// this is a tab closed at a table, or another tab's table.
 import { setLanguage, language, initialLanguage, t } from "./i18n.js";
 import { api, store } from "./util.js";
 import { renderLobby, WaitingRoom } from "./lobby.js";
@@ -313,7 +314,7 @@ start(draw, (state) => {
     rememberInvitation(invite.table, invite.invitation);
     return { screen: paths.table(invite.table), dialogs: [], pushed: false, intent: { mode: "offer" } };
   }
-  // Opened at / with a table kept (a reload from before addresses, a tab closed at the table): that table.
+  // Opened at / with a table kept (a tab closed at the table, a reload from before addresses): that table.
   const table = store.get("table");
   if (state.screen === "/" && !state.dialogs.length && signedIn() && table) {
     return { ...state, screen: paths.table(table) };

@@ -6,7 +6,7 @@
 //   play..."), for as long as the browser is offline; a screen that could not load says it in its place,
 //   with "Try again"; it draws itself again when the network is back.
 // - The worker is registered once the page is idle (the first page never waits for it); its files come
-//   in the background.
+//   in the background. At each visit the page asks whether the worker changed (/sw.js, a few KiB).
 // - A new version of the client (a new worker, installed and waiting: sw.js) takes over at once while the
 //   person has not touched the page yet (it has just opened: it reloads, from the new version's files);
 //   once he has, the page says a new version is ready, with a button to reload into it, and never reloads
@@ -54,7 +54,7 @@ export function offlineScreen(main, retry) {
       "section",
       { class: "panel offline-screen", "aria-labelledby": "offline-title" },
       h("h2", { id: "offline-title", text: t("offline.title") }),
-      h("p", { text: t("offline.note") }),
+      h("p", { text: t("offline.screen") }),
       h("button", { type: "button", id: "offline-retry", class: "primary", text: t("offline.retry"), onclick: retry }),
     ),
   );
@@ -85,13 +85,17 @@ export function installWorker() {
     } catch {
       return; // (no worker: the page works as before, from the network)
     }
-    if (registration.waiting) waiting(registration.waiting);
-    registration.addEventListener("updatefound", () => {
-      const worker = registration.installing;
+    const installing = (worker) =>
       worker?.addEventListener("statechange", () => {
         if (worker.state === "installed") waiting(worker);
       });
-    });
+    // (a new version found before this page listened is installed already, or installing still)
+    if (registration.waiting) waiting(registration.waiting);
+    installing(registration.installing);
+    registration.addEventListener("updatefound", () => installing(registration.installing));
+    // Asked at every visit: a browser's own check may wait (registering the same worker again asks
+    // nothing), and a new version must not wait for it.
+    registration.update().catch(() => {});
   });
 }
 

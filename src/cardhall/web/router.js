@@ -145,7 +145,8 @@ export function dialogClosed(path) {
 
 /** Start: draw the address the page was opened at (`draw(state, before)` draws a state), then follow
  * Back, Forward, an old link's fragment and the page's links. `resume(state)`: a last word on the first
- * state (app.js: the table it was at, when opened at /). Returns the first state. */
+ * state, opened afresh or reloaded (app.js: the table it was at, when opened at /). Returns the first
+ * state. */
 export function start(drawer, resume = (state) => state) {
   draw = drawer;
   let state;
@@ -155,7 +156,7 @@ export function start(drawer, resume = (state) => state) {
     const here = parse(location.pathname)?.screen ? location.pathname : "/";
     state = { screen: here, dialogs: [old], pushed: false };
   } else if (saved && Array.isArray(saved.dialogs) && top(saved) === location.pathname) {
-    state = saved; // a reload: its entry, as it was
+    state = resume(saved); // a reload: its entry, as it was
   } else {
     state = resume(fresh(location.pathname));
   }
