@@ -89,8 +89,9 @@ def test_chromium_finds_the_site_installable_in_both_languages(
         page = context.new_page()
         page.goto("/")
         page.wait_for_selector("#name")
-        worker_ready(page)
         cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        worker_ready(page)  # (and with its worker running)
         assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
         manifest = cdp.send("Page.getAppManifest")
         assert manifest["url"].endswith("/static/manifest-en.webmanifest") and not manifest["errors"]
