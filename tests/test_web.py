@@ -403,9 +403,9 @@ def test_the_bengali_lobby_shows_no_english(page: Page) -> None:
     shot(page, "lobby-bn-desktop")
     page.set_viewport_size(PHONE)
     shot(page, "lobby-bn-phone")
-    # The choice is remembered: a reload keeps the page in Bengali.
+    # The choice is remembered: a reload keeps the page in Bengali. (On a phone the games are folded.)
     page.reload()
-    page.wait_for_selector('.game strong:text("হোকম এগবারি")')
+    page.wait_for_selector('.game strong:text("হোকম এগবারি")', state="attached")
     assert page.get_attribute("html", "lang") == "bn"
 
 

@@ -55,6 +55,9 @@ def test_a_guest_signs_up_and_finds_his_history(page: Page, lang: str, size: str
     enter(page, "Ann", lang)
     table = finished_match(page)
     page.reload()
+    if size == "phone":  # (on a phone the lobby's account and boards are folded)
+        page.click(".fold-account > summary")
+        page.click(".fold-leaderboards > summary")
     page.wait_for_selector("#account[data-state='guest']")
     shot(page, f"account-guest-{lang}-{size}")
     assert page.input_value("#signup-name") == "Ann"
@@ -100,6 +103,7 @@ def test_one_account_in_two_browsers_and_signed_out_everywhere(
         ann = me(first)["id"]
 
         second.goto("/")
+        second.click(".first-signin > summary")  # ("Already have an account?": folded on the first page)
         second.wait_for_selector("#signin-form")
         shot(second, "account-first-page-en-phone")
         second.fill("#signin-name", "ANN")  # any case
@@ -108,6 +112,7 @@ def test_one_account_in_two_browsers_and_signed_out_everywhere(
         second.wait_for_selector("#signin-form .error:has-text('No account has this name and password')")
         second.fill("#signin-password", PASSWORD)
         second.click("#signin-form button[type=submit]")
+        second.click(".fold-account > summary")  # (on a phone the lobby's account is folded)
         second.wait_for_selector("#account[data-state='account']")
         assert me(second)["id"] == ann
         assert second.locator("#who").inner_text().endswith("Ann")  # no longer a guest

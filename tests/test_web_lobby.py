@@ -86,7 +86,13 @@ def test_a_person_creates_a_table_with_options_and_fills_it_with_bots(page: Page
     page.wait_for_selector(".room-seats .room-seat.me")
     table = page.get_attribute(".room", "data-table")
     assert table
-    assert page.inner_text(".room .game-string") == "hokm(max_hands=1,bidding=auction,must_overtrump=true)"
+    assert page.url.endswith(f"/tables/{table}")  # the waiting room's address
+    # The game's options in words, each by its title (issue 46, D21: not the game string as it is).
+    hokm = next(g for g in api(page, "GET", "/api/games")["games"] if g["name"] == "hokm")
+    titles = {o["name"]: o["text"]["en"]["title"] for o in hokm["options"]}
+    shown = page.locator(".room-options li").all_inner_texts()
+    assert [x.split(":")[0] for x in shown] == [titles[o] for o in ("max_hands", "bidding", "must_overtrump")]
+    assert shown[0].endswith(": 1") and shown[2].endswith(": yes"), shown
     assert page.locator(".room-seat.empty").count() == 2
     assert "Waiting for 2 more" in page.inner_text(".room-status")
     shot(page, "room-en-desktop")
@@ -254,6 +260,7 @@ def test_the_rules_page_in_english_and_in_bengali(page: Page) -> None:
             shot(page, "rules-bn-desktop", full_page=False)
             page.set_viewport_size(PHONE)
             shot(page, "rules-bn-phone", full_page=False)
+            page.set_viewport_size({"width": 1366, "height": 768})  # (on a phone the games are folded)
         page.keyboard.press("Escape")
         page.wait_for_selector("#rules-dialog", state="hidden")
 
@@ -371,6 +378,7 @@ def test_a_finished_match_of_every_game_replays_by_its_table_id(page: Page) -> N
     table = tables["kierki"][0]
     page.goto(f"/#replay/{table}")
     page.wait_for_selector(f'#replay-dialog[data-table="{table}"] .replay-seat .card')
+    assert page.evaluate("location.pathname + location.hash") == f"/tables/{table}/replay"  # its address
     page.keyboard.press("Escape")
     page.wait_for_selector("#replay-dialog", state="hidden")
     # Closed and opened again at once, before the dialog's "close" event comes (which empties the dialog
@@ -396,32 +404,36 @@ def test_a_finished_match_of_every_game_replays_by_its_table_id(page: Page) -> N
 
 
 def test_a_link_followed_as_a_replay_closes_opens_its_own_replay(page: Page) -> None:
-    # A replay opened from the form, closed, and a link followed before the closed dialog's "close"
-    # event is handled (the order CI's whole suite once met: the link's "hashchange" after that "close").
-    # The closed dialog drops only the link that opened it, so the link's replay opens.
+    # A replay opened from the form, closed, and a link of the page followed before the closed dialog's
+    # "close" event is handled (the order CI's whole suite once met). The closed dialog drops only its
+    # own address, so the link's replay opens, at its address.
     enter(page, "Ann")
     first, second = finished_match(page), finished_match(page)
     page.fill("#replay-id", first)
     page.click("#replay-go")
     page.wait_for_selector(f'#replay-dialog[data-table="{first}"] .replay-seat .card')
+    assert page.evaluate("location.pathname") == f"/tables/{first}/replay"
     page.evaluate(
         """(second) => {
             const dialog = document.getElementById("replay-dialog");
+            const link = Object.assign(document.createElement("a"), { href: `/tables/${second}/replay` });
+            document.body.append(link);
             // (a capturing listener on the window runs before the dialog's own)
-            const follow = (e) => { if (e.target === dialog) location.hash = `#replay/${second}`; };
+            const follow = (e) => { if (e.target === dialog) link.click(); };
             window.addEventListener("close", follow, { capture: true, once: true });
             dialog.close();
         }""",
         second,
     )
     page.wait_for_selector(f'#replay-dialog[data-table="{second}"] .replay-seat .card')
-    assert page.evaluate("location.hash") == f"#replay/{second}"
-    # Closed, the link's replay drops its link, so the same link opens it again.
+    assert page.evaluate("location.pathname") == f"/tables/{second}/replay"
+    # Closed, the replay's address goes: Back does not open it again, and the old link still opens it.
     page.keyboard.press("Escape")
     page.wait_for_selector("#replay-dialog", state="hidden")
-    page.wait_for_function("location.hash === ''")
+    page.wait_for_function("location.pathname === '/'")
     page.evaluate("(second) => { location.hash = `#replay/${second}`; }", second)
     page.wait_for_selector(f'#replay-dialog[data-table="{second}"] .replay-seat .card')
+    assert page.evaluate("location.pathname + location.hash") == f"/tables/{second}/replay"
 
 
 def test_the_lobby_shows_a_new_table_by_itself_and_a_spectator_may_sit_down(page: Page) -> None:

@@ -1,8 +1,9 @@
 """Playing with people one knows, in a real browser (Debian's headless Chromium through Playwright,
 against ``cardhall serve``): two friends meet at a private table, one by a friend's invitation and a
 guest by the table's link, and chat there, in the waiting room and at the table, on a desktop and on a
-phone, with markup and script in their names and lines shown as typed and never run; a blocked
-person's link leads nowhere. Screenshots (both sizes, both languages) go to ``tests/screenshots/``."""
+phone, with markup and script in their names and lines shown as typed and never run (a link offers
+its seat: the guest takes it); a blocked person's link leads nowhere. Screenshots (both sizes, both
+languages) go to ``tests/screenshots/``."""
 
 # ruff: noqa: F811  (the browser fixtures are imported by name, then asked for as arguments)
 
@@ -62,6 +63,7 @@ def test_two_friends_meet_at_a_private_table_and_chat(browser: Browser, base_url
     enter(bob, SCRIPT_NAME)
     # Friends through the lobby: Bob asks by Ann's number, Ann accepts (her panel is told at once).
     ann.wait_for_selector(".my-number")
+    bob.click(".fold-friends > summary")  # (on a phone the lobby's friends are folded)
     bob.fill("#friend-id", str(me(ann)))
     bob.click("#friend-add")
     bob.wait_for_selector(".friend-cancel")
@@ -70,6 +72,7 @@ def test_two_friends_meet_at_a_private_table_and_chat(browser: Browser, base_url
     ann.click(".friend-accept")
     ann.wait_for_selector(".friend .presence.online")
     bob.reload()
+    bob.click(".fold-friends > summary")
     bob.wait_for_selector(".friend .presence.online")
     assert bob.locator(".friend-name").inner_text() == "Ann"
     shot(bob, "friends-en-phone")
@@ -105,11 +108,12 @@ def test_two_friends_meet_at_a_private_table_and_chat(browser: Browser, base_url
     no_script_ran(ann, bob)
     shot(ann, "private-room-en-desktop")
     shot(bob, "private-room-en-phone")
-    # A guest comes by the link, gives a name, and takes the last seat: the match starts.
+    # A guest comes by the link, gives a name, is offered the last seat and takes it: the match starts.
     cid.goto(link.replace(base_url, ""))
     cid.wait_for_selector("#name")
     cid.fill("#name", "Cid")
     cid.click("#enter")
+    cid.click("#take-seat")
     for page in (ann, bob, cid):
         page.wait_for_selector(".table-view[data-status='playing']")
     # The lines said while waiting are still there at the table, and the chat goes on.
@@ -166,6 +170,8 @@ def test_the_friends_panel_and_the_table_chat_in_each_language(
     viewport = DESKTOP if size == "desktop" else PHONE
     ann = new_page(browser, base_url, viewport, errors)
     enter(ann, "Ann", lang)
+    if size == "phone":
+        ann.click(".fold-friends > summary")  # (on a phone the lobby's friends are folded)
     ann.wait_for_selector("#friends .my-number")
     assert "null" not in ann.locator("#friends").inner_text()  # (no part left out shows as "null")
     shot(ann, f"friends-{lang}-{size}")
@@ -186,6 +192,7 @@ def test_the_friends_panel_and_the_table_chat_in_each_language(
     # A private table's waiting room: its badge, its link to copy, its chat.
     made = api(ann, "POST", "/api/private-tables", {"game": "hokm", "settings": {"bot_pace_ms": 0}})
     ann.goto(made["link"])
+    ann.click("#take-seat")  # (the link offers a seat, even to the table's creator: issue 46, D6)
     ann.wait_for_selector(".room-seat.me")
     ann.wait_for_selector("#copy-invite")
     assert ann.locator("#invite-link").input_value().endswith(made["link"])

@@ -146,7 +146,8 @@ def set_options(page: Page, prefix: str, options: str) -> None:
         return
     field = page.locator(f"[id^='{prefix}-']").first
     if not field.is_visible():
-        page.locator(f"details:has([id^='{prefix}-']) > summary").first.click()
+        # (the innermost fold: the lobby's fold of the whole form holds the controls too)
+        page.locator(f"details:has([id^='{prefix}-']) > summary").last.click()
     for pair in options.split(","):
         name, _, value = pair.partition("=")
         control = page.locator(f"#{prefix}-{name.strip()}")

@@ -1,6 +1,6 @@
 """The ASGI application: the JSON HTTP API (players, games, the lobby, records, replays, leaderboards,
-rules), the websocket for play at ``/ws``, and the browser client at ``/`` (its files under
-``/static/``).
+rules), the websocket for play at ``/ws``, and the browser client at ``/`` and at each of its screens'
+addresses (its files under ``/static/``, its service worker at ``/sw.js``: :mod:`cardhall.server.pages`).
 
 The HTTP API (every route in ``docs/protocol.md``): request bodies are checked with msgspec like the
 websocket messages; errors are ``{"error": code, "message": ...}`` with 400 (bad input), 401 (no or bad
@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -34,10 +33,8 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
 from starlette.websockets import WebSocket
 
 from cardhall.errors import CardhallError
@@ -63,6 +60,7 @@ from cardhall.server.http import (
     operator,
     query_int,
 )
+from cardhall.server.pages import WEB, ClientFiles, page_routes
 from cardhall.server.protocol import ProtocolError
 from cardhall.server.rates import Limits, RateLimited
 from cardhall.server.relations import same
@@ -473,31 +471,6 @@ async def play(websocket: WebSocket) -> None:
     await Connection(websocket, context(websocket)).serve()
 
 
-WEB = Path(__file__).resolve().parent.parent / "web"
-INDEX = WEB / "index.html"
-
-
-REVALIDATE = {"Cache-Control": "no-cache"}  # kept by the browser, checked with the server each time
-
-
-class ClientFiles(StaticFiles):
-    """The client's static files, with ETags (Starlette's) and ``Cache-Control: no-cache``."""
-
-    async def get_response(self, path: str, scope: Scope) -> Response:
-        response = await super().get_response(path, scope)
-        if response.status_code in (200, 304):
-            response.headers.update(REVALIDATE)
-        return response
-
-
-async def index(request: Request) -> Response:
-    if INDEX.exists():
-        return HTMLResponse(INDEX.read_text(encoding="utf-8"), headers=REVALIDATE)
-    return HTMLResponse(
-        "<!doctype html><title>cardhall</title><p>cardhall server: the API is at /api/games.</p>"
-    )
-
-
 def create_app(
     store_url: str,
     bot_workers: int = 1,
@@ -560,7 +533,7 @@ def create_app(
         return Route(path, endpoint, methods=["POST"], max_body_size=max_body)
 
     routes = [
-        Route("/", index),
+        *page_routes(),  # the page at each screen's address, the service worker (pages.py)
         reading("/api/players", create_player),
         Route("/api/players/me", me),
         Route("/api/players/{player}", api(accounts.profile)),

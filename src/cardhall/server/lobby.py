@@ -14,6 +14,9 @@ Choices:
   ended (``finished``) and looks at those alone: walking every table at every change made seating N
   people cost N² steps. For the same reason a player's tables are found through an index of the
   tables he owns, not by walking the hall's.
+- The lobby's listing shows every open table (seats to take) and the running matches people are playing
+  (:func:`people_playing`): one whose people all left, or all have stand-ins playing for them, is not
+  listed.
 - A restart brings back every waiting and playing table that replays under this server's rules; one
   that does not (another rules version, a gap in its actions, an action that is not legal) is kept as
   ``broken`` with the reason, and the server starts with the others.
@@ -40,6 +43,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import load_game
@@ -72,6 +76,20 @@ def restore_problem(row: TableRow, actions: Sequence[ActionRow]) -> str | None:
         if action.number != expected:
             return f"its stored actions go from number {expected - 1} to {action.number}"
     return None
+
+
+def people_playing(summary: dict[str, Any]) -> bool:
+    """Whether a running table's people are playing it (the lobby lists it only then, issue 46 D22): one
+    of them has a connection to it, or went away less than the table's ``away_seconds`` ago (his seat
+    not yet handed to a stand-in, and not left). A match whose people have all left, or all have
+    stand-ins playing for them, is the bots' alone to finish: listing it offered nobody to watch.
+    (Its people still find it under their own tables, ``GET /api/players/me/tables``.) In a hall of
+    many processes another process's tables are as of its last listing (it publishes one when its
+    lobby changes: a seat taken or left, a match over), so one may stay listed a while longer."""
+    seats: list[dict[str, Any]] = summary["seats"]
+    return any(
+        s["kind"] == "person" and (s["connected"] or (not s["left"] and s["stand_in"] is None)) for s in seats
+    )
 
 
 class Lobby:
@@ -139,12 +157,14 @@ class Lobby:
         return host
 
     def listing(self) -> dict[str, list[dict[str, object]]]:
-        """Open tables (seats to take) and running games, for the lobby (a private table is not
-        listed: its invitation's link leads there)."""
+        """Open tables (seats to take) and the running games people are playing, for the lobby (a
+        private table is not listed: its invitation's link leads there). See :func:`people_playing`
+        for which running games those are."""
         hosts = [h for h in self.hosts.values() if h.invitation is None]
+        running = [h.summary() for h in hosts if h.row.status == "playing"]
         return {
             "open": [h.summary() for h in hosts if h.row.status == "waiting"],
-            "running": [h.summary() for h in hosts if h.row.status == "playing"],
+            "running": [summary for summary in running if people_playing(summary)],
         }
 
     def _hold(self, host: TableHost) -> None:

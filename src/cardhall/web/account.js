@@ -112,7 +112,7 @@ export function accountPanel(done) {
       "section",
       { class: "panel account", id: "account", "aria-labelledby": "account-title", "data-state": "account" },
       title,
-      h("p", {}, t("account.signed_in", { name }), " ", id ? h("a", { href: `#player/${id}`, id: "my-page", text: t("account.my_page") }) : null),
+      h("p", {}, t("account.signed_in", { name }), " ", id ? h("a", { href: `/players/${id}`, id: "my-page", text: t("account.my_page") }) : null),
       h(
         "div",
         { class: "row" },

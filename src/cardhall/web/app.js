@@ -1,23 +1,33 @@
 // The browser client's bootstrap: the websocket connection (said hello once, rejoining its table after a
-// drop), the header (name, connection, language), and which page shows: the name form, the lobby
-// (lobby.js), a table's waiting room (lobby.js) or the table (table.js, loaded when a table opens). Rules
-// (rules.js) and replays (replay.js) open in dialogs over any page, loaded when first opened:
-// `window.cardhall.showRules(game)` and `showReplay(table)`, or from a link: /#rules/hokm, /#replay/<id>.
-// No build step: plain ES modules served under /static/, over the protocol of docs/protocol.md.
+// drop), the header (name, connection, language), and what the address shows (router.js): the first page
+// for someone new (first.js), the lobby (lobby.js), a table's waiting room (lobby.js) or the table
+// (table.js, loaded when a table opens), and over them the rules, a person's page and a replay
+// (dialogs.js). No build step: plain ES modules served under /static/, over the protocol of
+// docs/protocol.md; the service worker and the page without a network are offline.js's.
 //
-// Decisions: the first page loads only what the name form and the lobby need (this module, the
+// Decisions: the first page loads only what the first page and the lobby need (this module, the
 // catalogue, the lobby); the table's modules and the dialogs' come once the lobby is shown (in the
-// background, when the browser is idle) or when first needed, whichever is first. The connection's state goes to
-// the header and to the open table, which shows a lost connection on the table itself. A message sent
-// while offline waits for the connection, except a move, which the table refuses instead (a move is
+// background, when the browser is idle) or when first needed, whichever is first. The connection's state
+// goes to the header and to the open table, which shows a lost connection on the table itself. A message
+// sent while offline waits for the connection, except a move, which the table refuses instead (a move is
 // never played later into a position the player has not seen).
+//
+// A table's address opened by someone who holds a seat there joins it; by anyone else, it watches it
+// (in its waiting room a seat is offered: "Take a seat" or "Watch"), so a link never seats anyone
+// unasked. What the person asked for in the page (Join, Watch, Play now, a friend's invitation) goes
+// with the address as its intent. The page opened (or reloaded) at / goes to the table kept in
+// localStorage, as it always has after a reload or a closed tab: the lobby, once drawn, forgets it, so
+// this is a tab closed at a table, or another tab's table.
 import { setLanguage, language, initialLanguage, t } from "./i18n.js";
-import { store } from "./util.js";
-import { renderLobby, renderName, WaitingRoom } from "./lobby.js";
-import { showRules, showReplay, showProfile } from "./dialogs.js";
+import { api, store } from "./util.js";
+import { renderLobby, WaitingRoom } from "./lobby.js";
+import { renderFirst } from "./first.js";
+import { openDialog, closeDialog, showRules, showReplay, showProfile } from "./dialogs.js";
 import { chatError } from "./chat.js";
-import { friendsChanged, invitationFor, invitationLink, rememberInvitation, showInvitation } from "./friends.js";
-import { signedIn, forget, accountPanel, firstPageSignIn, checkSession } from "./account.js";
+import { friendsChanged, rememberInvitation, shareSeats, showInvitation } from "./friends.js";
+import { signedIn, forget, accountPanel, checkSession } from "./account.js";
+import { KINDS, current, invitationLink, invitations, navigate, parse, paths, settle, start } from "./router.js";
+import { installWorker, networkNote, networkNoteAgain, offlineScreen, isOffline } from "./offline.js";
 
 window.cardhall = { showRules, showReplay, showProfile };
 
@@ -91,32 +101,37 @@ function header() {
   button.textContent = language() === "en" ? "বাংলা" : "English";
   button.setAttribute("aria-label", t("lang.switch"));
   button.setAttribute("lang", language() === "en" ? "bn" : "en");
+  // The app to install is named in the page's language (a manifest per language).
+  document.querySelector("link[rel=manifest]")?.setAttribute("href", `/static/manifest-${language()}.webmanifest`);
 }
+
+const seated = (v) => v.state?.you !== null && v.state?.you !== undefined;
+
+/** The table the page shows now, if any (its id). */
+const tableShown = () => parse(current()?.screen ?? "/")?.table ?? null;
 
 function connect() {
   if (link) return link;
   link = new Link(
     (frame) => {
-      // A friend's invitation or request reaches this page whatever it shows (issue 25).
+      // A friend's invitation or request reaches this page whatever it shows (issue 25): answering it
+      // ("Go to the table") takes a seat there.
       if (frame.type === "invited") {
-        return showInvitation(frame, (id) => {
-          store.set("invited_to", id); // (a full table is watched instead: below)
-          openTable(id, "join", true);
-        });
+        return showInvitation(frame, (id) => navigate(paths.table(id), { intent: { mode: "join", waiting: true } }));
       }
       if (frame.type === "friends") return friendsChanged(frame);
       if (frame.type === "error" && String(frame.ref).startsWith("chat:")) return chatError(frame);
-      // The table of an invitation is full: watch it instead.
-      if (frame.type === "error" && frame.code === "seat_taken" && view && view.mode === "join" && (invitationFor(view.id) || store.get("invited_to") === view.id) && !view.state?.seats?.some((s) => s.name === store.get("name") && s.kind === "person")) {
-        openTable(view.id, "watch");
-        return;
-      }
+      if (frame.seats && frame.table) shareSeats(frame.table, frame.seats); // (invite only who is not there)
       if (frame.type === "error") {
+        if (frame.code === "bad_token") return logout();
+        // Asked for a seat where there is none (every seat taken, the match started): watch instead.
+        if (frame.code === "seat_taken" && view && view.mode === "join" && !seated(view)) {
+          return openTable(view.id, { mode: "watch", said: frame });
+        }
         if (view) view.error(frame);
-        if (frame.code === "bad_token") logout();
-        if (["no_such_table", "table_over", "seat_taken"].includes(frame.code) && view) view.gone(frame);
+        if (["no_such_table", "table_over"].includes(frame.code) && view) view.gone(frame);
       } else if (frame.type === "rematch" && typeof frame.ref === "string" && frame.ref.startsWith("rematch:")) {
-        openTable(frame.new, "join"); // the play-again table this person asked for
+        navigate(paths.table(frame.new), { intent: { mode: "join", waiting: false } }); // the play-again table he asked for
       } else if (loading) {
         loading.push(frame);
       } else if (view && frame.table === view.id) {
@@ -135,8 +150,9 @@ function connect() {
 
 function logout() {
   forget();
+  dropTable();
   if (link) link.ws?.close(); // a new connection says hello as whoever comes next
-  render();
+  drawScreen(current());
 }
 
 function hooks(id) {
@@ -144,10 +160,10 @@ function hooks(id) {
     send: (message) => connect().send(message),
     leave: () => {
       connect().send({ type: "leave", table: id });
-      closeTable();
+      navigate(paths.lobby());
     },
-    lobby: () => closeTable(),
-    open: (other) => openTable(other, "join"),
+    lobby: () => navigate(paths.lobby()),
+    open: (other) => navigate(paths.table(other), { intent: { mode: "join", waiting: false } }),
     rules: (game) => showRules(game),
     replay: () => showReplay(id), // once the match is over
   };
@@ -160,14 +176,42 @@ async function tableView(id, mode) {
   return made;
 }
 
-/** Open table `id` to "join" or "watch" it; `waiting`: its seats are still being taken (the waiting room). */
-async function openTable(id, mode, waiting = false) {
+/** How to open table `id`: to join it (a seat he holds or asked for) or to watch it, in its waiting room
+ * or at the table; `offer`: a seat is offered in the waiting room. `intent`: what he asked for. */
+async function seatFor(id, intent) {
+  if (intent?.mode === "join") return { mode: "join", waiting: intent.waiting ?? true };
+  if (intent?.mode === "watch") return { mode: "watch", waiting: intent.waiting ?? true, offer: false };
+  if (!intent && store.get("table") === id && store.get("mode")) {
+    return { mode: store.get("mode"), waiting: store.get("room") === "1" }; // a reload at the table
+  }
+  let mine = [];
+  try {
+    mine = (await api("GET", "/api/players/me/tables")).tables;
+  } catch {
+    /* not known: watch (a seat he holds is joined from the waiting room's seats, or the lobby) */
+  }
+  const held = mine.find((x) => x.table === id);
+  if (held) return { mode: "join", waiting: held.status === "waiting" };
+  // Not his: watched, from the waiting room (which hands over to the table if the match is on).
+  return { mode: "watch", waiting: true, offer: true };
+}
+
+/** Open table `id` (the screen of its address); `intent`: what the person asked for (see seatFor). */
+async function openTable(id, intent) {
+  const shownBefore = view;
   if (view) view.forget();
+  view = null;
+  if (shownBefore?.id !== id) main.replaceChildren();
+  settle(); // (the intent is used once: Back to this address decides anew)
+  const how = await seatFor(id, intent);
+  if (tableShown() !== id || view) return; // another screen was asked for meanwhile
   store.set("table", id);
-  store.set("mode", mode);
-  if (waiting) store.set("room", "1");
+  store.set("mode", how.mode);
+  if (how.waiting) store.set("room", "1");
   else store.drop("room");
-  view = waiting ? new WaitingRoom(main, id, mode, hooks(id)) : await tableView(id, mode);
+  const made = how.waiting ? new WaitingRoom(main, id, how.mode, hooks(id), { offer: how.offer, said: intent?.said }) : await tableView(id, how.mode);
+  if (tableShown() !== id || view) return made.forget();
+  view = made;
   connect().wanted = () => view.attach();
   connect().send(view.attach());
 }
@@ -186,78 +230,95 @@ async function promote(frame) {
   for (const f of held) if (f.table === id) view.frame(f);
 }
 
-function closeTable() {
+/** No table shown any more: it is forgotten (the page opened at / goes to the lobby). */
+function dropTable() {
   store.drop("table");
   store.drop("room");
   if (view) view.forget();
   view = null;
+  loading = null;
   if (link) link.wanted = null;
-  render();
 }
 
-async function render() {
+/** Draw the screen of `state` (the router's): the first page, the lobby, or a table. */
+async function drawScreen(state) {
   header();
-  if (view) return view.render();
+  const what = parse(state.screen) ?? { screen: "lobby" };
   if (!signedIn()) {
-    renderName(main, render);
-    main.append(firstPageSignIn(signedInNow));
-    return;
+    dropTable();
+    return renderFirst(main, { done: signedInNow, table: what.table, play: (id) => navigate(paths.table(id), { intent: { mode: "join", waiting: false } }) });
   }
-  const invited = store.get("pending_invite");
-  if (invited) {
-    // Came by a private table's link before having a name: the name is given, to the table now.
-    store.drop("pending_invite");
-    return openTable(invited, "join", true);
-  }
+  if (what.screen === "table") return openTable(what.table, state.intent);
+  dropTable();
   checkSession(logout); // (a lobby still loading then finds nobody signed in, and draws nothing)
   connect(); // the lobby holds the websocket too: friends see him online, invitations reach him
-  const shown = renderLobby(main, { openTable, render: signedInNow, busy: () => view !== null || !signedIn(), account: () => accountPanel(signedInNow) });
+  try {
+    await renderLobby(main, {
+      openTable: (id, mode, waiting) => navigate(paths.table(id), { intent: { mode, waiting } }),
+      render: () => drawScreen(current()), // (Refresh: asked again, the connection kept)
+      busy: () => current()?.screen !== "/" || !signedIn(),
+      account: () => accountPanel(signedInNow),
+    });
+  } catch (e) {
+    if (current()?.screen !== "/") return;
+    if (isOffline(e)) return offlineScreen(main, () => drawScreen(current()));
+    throw e;
+  }
   // Once the lobby is up, the table's modules load in the background: the first table opens at once.
   (window.requestIdleCallback || setTimeout)(() => {
     for (const module of ["./table.js", "./replay.js", "./rules.js"]) import(module).catch(() => {});
   });
-  return shown;
+}
+
+/** The router's drawer: the screen when it changed (or what it is for), then the dialogs over it. */
+function draw(state, before) {
+  const screen = !before || before.screen !== state.screen || state.intent ? drawScreen(state) : null;
+  const wanted = new Set(state.dialogs.map((d) => parse(d).dialog));
+  for (const kind of KINDS) if (!wanted.has(kind)) closeDialog(kind);
+  // (in the order they were opened: the last one on top)
+  const opened = state.dialogs.map((d) => openDialog(parse(d).dialog, d));
+  return opened.length ? Promise.all(opened) : screen;
 }
 
 document.getElementById("lang").addEventListener("click", async () => {
   await setLanguage(language() === "en" ? "bn" : "en");
-  setConnection(document.getElementById("conn").dataset.status || status);
-  render();
+  if (link) setConnection(document.getElementById("conn").dataset.status || status); // (none on the first page)
+  header();
+  networkNoteAgain();
+  if (view) view.render();
+  else drawScreen(current());
 });
 
 /** The player changed (signed in, out, or made an account): the connection says hello again. */
 function signedInNow() {
   if (link) link.ws?.close(); // it reopens at once, saying hello with the new credential
-  render();
+  drawScreen(current());
 }
 
-/** The dialog a link names (#rules/<game>, #replay/<table>, #player/<id>), if any; a private table's
- * link (#invite/<table>/<invitation>) opens that table, once the person has a name. */
-function followLink() {
+/** A private table's link (#invite/<table>/<invitation>): the invitation is kept, the table's address
+ * shown, and its waiting room offers a seat (once the person has a name). */
+function invited(invite, replace = true) {
+  rememberInvitation(invite.table, invite.invitation);
+  return navigate(paths.table(invite.table), { replace, intent: { mode: "offer" } });
+}
+invitations((invite) => invited(invite));
+
+await setLanguage(initialLanguage());
+header();
+networkNote(() => {
+  if (!view) drawScreen(current()); // the network is back: the lobby asks again
+});
+start(draw, (state) => {
   const invite = invitationLink(location.hash);
   if (invite) {
     rememberInvitation(invite.table, invite.invitation);
-    history.replaceState(null, "", location.pathname); // (the invitation is kept, not left in the bar)
-    if (signedIn()) openTable(invite.table, "join", true);
-    else {
-      store.set("pending_invite", invite.table);
-      render();
-    }
-    return;
+    return { screen: paths.table(invite.table), dialogs: [], pushed: false, intent: { mode: "offer" } };
   }
-  const m = /^#(rules|replay|player)\/([\w-]+)$/.exec(location.hash);
-  if (m && m[1] === "rules") showRules(m[2], m[0]);
-  else if (m && m[1] === "player") showProfile(m[2], m[0]);
-  else if (m) showReplay(m[2], m[0]);
-}
-window.addEventListener("hashchange", followLink);
-
-await setLanguage(initialLanguage());
-const table = store.get("table");
-header();
-if (invitationLink(location.hash)) followLink();
-else {
-  if (signedIn() && table) openTable(table, store.get("mode") || "join", store.get("room") === "1");
-  else render();
-  followLink();
-}
+  // Opened at / with a table kept (a tab closed at the table, a reload from before addresses): that table.
+  const table = store.get("table");
+  if (state.screen === "/" && !state.dialogs.length && signedIn() && table) {
+    return { ...state, screen: paths.table(table) };
+  }
+  return state;
+});
+installWorker();

@@ -5,10 +5,16 @@
 //
 // Decisions:
 // - A person is named by his player number (the server's id: names are not unique); the panel shows
-//   one's own, to give to friends, and chat names link to /players/{id}.
+//   one's own, to give to friends, and names link to his page, /players/{id}.
 // - A private table's invitation is kept per table in localStorage once known (from its link, from an
 //   invitation, or as its creator), so a reload joins again; the link carries it in its fragment
 //   (/#invite/{table}/{invitation}), which the browser never sends to the server.
+// - The share row asks the server for a table's link only when the table may be private: one whose
+//   invitation the page knows shows its link at once, and one that the lobby's summary
+//   (GET /api/tables/{id}) answers for is open to all; only a table that summary does not show asks for
+//   its invitation (a player of a private table on another device). A quick-play table asks for none.
+// - A friend is offered for an invitation only while he is online and not at the table (the seats of
+//   the table's frames: shareSeats).
 import { t } from "./i18n.js";
 import { api, errorText, h, store } from "./util.js";
 
@@ -18,12 +24,6 @@ export function invitationFor(table) {
 
 export function rememberInvitation(table, invitation) {
   if (invitation) store.set(`invite.${table}`, invitation);
-}
-
-/** The private table and invitation a link names (#invite/<table>/<invitation>), or null. */
-export function invitationLink(hash) {
-  const m = /^#invite\/([\w-]+)\/([\w-]+)$/.exec(hash);
-  return m ? { table: m[1], invitation: m[2] } : null;
 }
 
 function person(p, ...controls) {
@@ -146,7 +146,37 @@ export function friendsChanged(frame) {
   setTimeout(() => note.remove(), 8000);
 }
 
-const shares = new Map();
+const shares = new Map(); // table id -> its share row (made once)
+const seatedAt = new Map(); // table id -> the player ids seated there (its frames' seats)
+
+/** The seats of table `id` changed (a frame's): the friends offered for an invitation follow. */
+export function shareSeats(id, seats) {
+  const seated = new Set(seats.filter((s) => s.player !== null && s.player !== undefined).map((s) => s.player));
+  const before = seatedAt.get(id);
+  if (before && before.size === seated.size && [...seated].every((p) => before.has(p))) return;
+  seatedAt.set(id, seated);
+  shares.get(id)?.draw?.();
+}
+
+/** The link of private table `id` for someone at it, or null for a table open to all (see the module's
+ * decisions: no request for the invitation of a table known to be open to all). */
+async function privateLink(id) {
+  const known = invitationFor(id);
+  if (known) return `${location.origin}/#invite/${id}/${known}`;
+  try {
+    await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+    return null; // the lobby's summary shows it: open to all
+  } catch (e) {
+    if (e.error !== "no_such_table") return null;
+  }
+  try {
+    const data = await api("GET", `/api/private-tables/${encodeURIComponent(id)}/invitation`);
+    rememberInvitation(id, data.invitation);
+    return `${location.origin}${data.link}`;
+  } catch {
+    return null; // not his to share
+  }
+}
 
 /** The share row of table `id`: a private table's link to copy, and a friend to invite (made once). */
 export function sharePanel(id) {
@@ -155,21 +185,9 @@ export function sharePanel(id) {
   row = h("div", { class: "share", "data-table": id });
   shares.set(id, row);
   const note = h("span", { class: "share-note", role: "status" });
-  (async () => {
-    let link = null;
-    try {
-      const data = await api("GET", `/api/private-tables/${encodeURIComponent(id)}/invitation`);
-      rememberInvitation(id, data.invitation);
-      link = `${location.origin}${data.link}`;
-    } catch {
-      /* a table open to all: no link to copy */
-    }
-    let friends = [];
-    try {
-      friends = (await api("GET", "/api/friends")).friends.filter((f) => f.online);
-    } catch {
-      /* none */
-    }
+  let link = null;
+  let friends = [];
+  const draw = () => {
     const parts = [];
     if (link) {
       const text = h("input", { id: "invite-link", type: "text", readonly: true, value: link, "aria-label": t("share.link") });
@@ -192,8 +210,10 @@ export function sharePanel(id) {
         text,
       );
     }
-    if (friends.length) {
-      const pick = h("select", { id: "invite-friend", "aria-label": t("share.friend") }, friends.map((f) => h("option", { value: String(f.id), text: f.name })));
+    const seated = seatedAt.get(id) ?? new Set();
+    const away = friends.filter((f) => !seated.has(f.id)); // (one at the table is not invited to it)
+    if (away.length) {
+      const pick = h("select", { id: "invite-friend", "aria-label": t("share.friend") }, away.map((f) => h("option", { value: String(f.id), text: f.name })));
       parts.push(
         pick,
         h("button", {
@@ -211,7 +231,17 @@ export function sharePanel(id) {
         }),
       );
     }
-    if (parts.length) row.replaceChildren(...parts, note);
+    row.replaceChildren(...(parts.length ? [...parts, note] : []));
+  };
+  (async () => {
+    link = await privateLink(id);
+    try {
+      friends = (await api("GET", "/api/friends")).friends.filter((f) => f.online);
+    } catch {
+      /* none */
+    }
+    row.draw = draw;
+    draw();
   })();
   return row;
 }

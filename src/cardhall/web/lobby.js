@@ -1,14 +1,22 @@
-// The lobby: the player's name, his own tables first (a button back to each, a badge when it is his
-// turn there), quick play, creating a table (game, options, table settings), the open and running
-// tables (join, watch), the five games with their options explained, the leaderboards, the finished
-// matches to replay, and the waiting room of a table whose seats are still being taken.
+// The lobby: the player's own tables first (a button back to each, a badge when it is his turn there),
+// then playing at once (quick play) and the open and running tables (join, watch), then the rest:
+// creating a table (game, options, table settings), friends, the account, the leaderboards, the finished
+// matches to replay, the five games with their options explained; and the waiting room of a table whose
+// seats are still being taken.
 // Texts come from the catalogue (lobby.*, leaderboard.*); each option's name, explanation and the words
 // of its values come from the server's option list in the page's language (GET /api/games: `text`), and
 // each option is offered as the control its type calls for (a checkbox, a list of its values, a number
 // within its range), never as text to type. Refusals are worded from their error code.
+//
+// Decisions: what a person comes for is first (his tables, play now, the tables to join); on a phone
+// (a window under 700 px wide) the rest is folded under its title (<details>), so the lobby is a screen
+// or two tall rather than five; a fold he opens stays open while the page is open. The waiting room
+// names the game and its options in words (never the game string), and offers a seat to someone who
+// came by its address and holds none ("Take a seat" or "Watch": nobody is seated unasked).
 import { t, num, language } from "./i18n.js";
-import { h, api, store, errorText } from "./util.js";
-import { showRules, showReplay } from "./dialogs.js";
+import { h, api, store, errorText, playerLink } from "./util.js";
+import { showReplay } from "./dialogs.js";
+import { paths } from "./router.js";
 import { chatPanel } from "./chat.js";
 import { friendsPanel, invitationFor, rememberInvitation, sharePanel } from "./friends.js";
 import { leaderboards } from "./boards.js";
@@ -58,39 +66,6 @@ function seatLabel(seat) {
   if (seat.kind === "empty") return t("lobby.seat_empty");
   if (seat.kind === "bot") return botLabel(seat.bot || seat.name);
   return seat.name;
-}
-
-// --- the name form ------------------------------------------------------------------------------------
-
-export function renderName(main, done) {
-  main.replaceChildren(
-    h(
-      "form",
-      {
-        class: "panel name-form",
-        onsubmit: async (event) => {
-          event.preventDefault();
-          const name = event.target.elements.name.value.trim();
-          if (!name) return;
-          try {
-            const player = await api("POST", "/api/players", { name });
-            store.set("token", player.token);
-            store.set("name", player.name);
-            store.set("id", String(player.id));
-            done();
-          } catch (e) {
-            event.target.querySelector(".error").textContent = t("error.name");
-          }
-        },
-      },
-      h("h2", { text: t("name.title") }),
-      h("label", { for: "name", text: t("name.label") }),
-      h("input", { id: "name", name: "name", maxlength: 40, required: true, autocomplete: "nickname", autofocus: true }),
-      h("button", { type: "submit", id: "enter", text: t("name.enter") }),
-      h("p", { class: "error", role: "alert" }),
-    ),
-  );
-  main.querySelector("#name").focus(); // (autofocus counts only when the page loads)
 }
 
 // --- controls for options and settings, from their description ("2|3", "int 1..", "true|false") --------
@@ -181,16 +156,39 @@ export async function renderLobby(main, nav) {
       "div",
       { class: "lobby" },
       yourTables(mine, nav),
-      friendsPanel(nav),
       quickPlay(catalogue, nav),
-      createTable(catalogue, nav),
-      nav.account ? nav.account() : null,
       tables(listing, nav, new Set(mine.tables.map((x) => x.table))),
-      leaderboards(catalogue),
-      replays(finished),
-      gamesPanel(catalogue),
+      fold("create", t("lobby.create"), createTable(catalogue, nav)),
+      fold("friends", t("friends.title"), friendsPanel(nav)),
+      nav.account ? fold("account", t("account.title"), nav.account()) : null,
+      fold("leaderboards", t("leaderboard.title"), leaderboards(catalogue)),
+      fold("replays", t("replay.recent"), replays(finished)),
+      fold("games", t("lobby.games"), gamesPanel(catalogue)),
     ),
   );
+}
+
+const opened = new Set(); // the folds opened on a phone, kept open while the page is open
+const phone = window.matchMedia("(max-width: 700px)");
+// (a window that becomes a phone's width, or a desktop's, folds or unfolds the lobby as if drawn at it)
+phone.addEventListener("change", () => {
+  for (const el of document.querySelectorAll(".lobby > .fold")) el.open = !phone.matches || opened.has(el.dataset.fold);
+});
+
+/** A part of the lobby under its title, folded on a phone (see the module's decisions); `panel` keeps its
+ * own heading for screen readers, shown only by the fold's title. */
+function fold(name, title, panel) {
+  panel.classList.add("fold-body");
+  const el = h(
+    "details",
+    { class: `panel fold fold-${name}`, "data-fold": name, open: !phone.matches || opened.has(name) },
+    h("summary", { class: "fold-title" }, h("span", { text: title })),
+    panel,
+  );
+  el.addEventListener("toggle", () => {
+    if (phone.matches) el.open ? opened.add(name) : opened.delete(name);
+  });
+  return el;
 }
 
 function gameSelect(id, catalogue, label, onchange) {
@@ -437,12 +435,11 @@ function gamesPanel(catalogue) {
           h(
             "div",
             { class: "game-links" },
-            h("button", {
-              type: "button",
-              class: "rules-link",
+            h("a", {
+              class: "rules-link button-link",
+              href: paths.rules(g.name),
               text: t("lobby.rules"),
               "aria-label": t("lobby.rules_of", { game: gameTitle(g.name) }),
-              onclick: () => showRules(g.name),
             }),
             h("button", {
               type: "button",
@@ -451,6 +448,8 @@ function gamesPanel(catalogue) {
               "aria-label": t("lobby.leaderboard_of", { game: gameTitle(g.name) }),
               onclick: () => {
                 const select = document.getElementById("lb-game");
+                const folded = select.closest("details");
+                if (folded) folded.open = true;
                 select.value = g.name;
                 select.dispatchEvent(new Event("change"));
                 select.scrollIntoView({ block: "center" });
@@ -470,6 +469,7 @@ function replays(finished) {
   const me = store.get("id");
   const mine = (table) => table.seats.some((s) => s.player !== null && String(s.player) === me);
   const sorted = [...finished.tables.filter(mine), ...finished.tables.filter((x) => !mine(x))];
+  const bad = h("p", { class: "error", role: "alert" });
   const id = h("input", {
     id: "replay-id",
     name: "table",
@@ -509,27 +509,54 @@ function replays(finished) {
         class: "row",
         onsubmit: (event) => {
           event.preventDefault();
-          if (id.value.trim()) showReplay(id.value.trim());
+          const wanted = id.value.trim();
+          bad.textContent = wanted && !/^[\w-]+$/.test(wanted) ? t("replay.bad_id") : "";
+          if (wanted && !bad.textContent) showReplay(wanted);
         },
       },
       h("label", { text: t("replay.by_id") }, id),
       h("button", { type: "submit", id: "replay-go", text: t("replay.open") }),
     ),
+    bad,
   );
 }
 
 // --- the waiting room: seats being taken, bots added, the match starting when every seat is taken --------
 
+/** The value a game string gives an option ("max_hands=3": "3"), as the option's type has it. */
+function typedValue(option, text) {
+  if (option.type === "bool") return text === "true";
+  if (option.type === "int") return Number(text);
+  return (option.values || []).find((v) => String(v) === text) ?? text;
+}
+
+/** A game string's options in words ("Hands at most: 3"), from the game's option list; [] before the
+ * list came (the room is drawn again then). */
+export function gameOptionsText(game) {
+  const name = gameName(game);
+  const described = games?.games.find((g) => g.name === name);
+  const inner = /\((.*)\)$/.exec(game)?.[1];
+  if (!described || !inner) return [];
+  return inner.split(",").map((pair) => {
+    const [key, value = ""] = pair.split("=");
+    const option = described.options.find((o) => o.name === key.trim());
+    return option ? `${optionText(option).title}: ${optionValue(option, typedValue(option, value.trim()))}` : null;
+  }).filter(Boolean);
+}
+
 export class WaitingRoom {
-  constructor(root, id, mode, hooks) {
+  /** `offer`: offer a seat (or watching) to a person who holds none (he came by the table's address);
+   * `said`: a refusal to show at first (the seat asked for was taken). */
+  constructor(root, id, mode, hooks, { offer = false, said = null } = {}) {
     this.root = root;
     this.id = id;
     this.mode = mode;
     this.hooks = hooks;
+    this.offer = offer;
     this.waiting = true; // app.js hands the table over to the table view once the match starts
     this.chat = chatPanel(id, (message) => hooks.send(message));
     this.state = null;
-    this.message = "";
+    this.message = said ? errorText(said.code) : "";
     this.render();
     gameList()
       .then(() => this.state && this.render()) // (the settings' names, after a reload into the room)
@@ -557,9 +584,25 @@ export class WaitingRoom {
   gone() {
     this.message = t("error.gone");
     this.render();
+    // A match over and gone from the server's memory (an old bookmark): its replay is one click away.
+    api("GET", `/api/tables/${encodeURIComponent(this.id)}`)
+      .then((summary) => {
+        this.replayable = summary.status === "finished";
+        if (this.replayable) this.render();
+      })
+      .catch(() => {});
   }
 
   forget() {}
+
+  /** Take a seat (`seat`: that one; none: the first free one). */
+  sit(seat) {
+    this.mode = "join";
+    this.offer = false;
+    store.set("mode", "join");
+    this.hooks.send({ type: "join", table: this.id, seat, invitation: invitationFor(this.id) });
+    this.render();
+  }
 
   render() {
     const s = this.state;
@@ -603,11 +646,7 @@ export class WaitingRoom {
             class: "sit",
             text: t("lobby.sit"),
             "aria-label": t("lobby.sit_at", { seat: x.seat + 1 }),
-            onclick: () => {
-              this.mode = "join";
-              store.set("mode", "join");
-              this.hooks.send({ type: "join", table: this.id, seat: x.seat });
-            },
+            onclick: () => this.sit(x.seat),
           }),
         );
       }
@@ -626,14 +665,38 @@ export class WaitingRoom {
           return h("li", {}, o ? `${optionText(o).title}: ${optionValue(o, v)}` : `${k}: ${v}`);
         })
       : [];
+    const options = s ? gameOptionsText(s.game) : [];
+    const offered = this.offer && s && s.you === null && s.status === "waiting" && empty > 0;
     const typing = document.activeElement === this.chat.input;
+    const focus = document.activeElement?.id;
     this.chat.draw();
     this.root.replaceChildren(
       h(
         "section",
         { class: "panel room", "aria-labelledby": "room-title", "data-table": this.id },
         h("h2", { id: "room-title", text: t("lobby.room_title", { game: title }) }),
-        s && s.game.includes("(") ? h("p", { class: "game-string" }, h("code", { text: s.game })) : null,
+        options.length ? h("ul", { class: "room-options", "aria-label": t("lobby.room_options") }, options.map((text) => h("li", { text }))) : null,
+        offered
+          ? h(
+              "div",
+              { class: "seat-offer", role: "group", "aria-labelledby": "offer-text" },
+              h("p", { id: "offer-text", text: t("lobby.offer") }),
+              h(
+                "div",
+                { class: "row" },
+                h("button", { type: "button", id: "take-seat", class: "primary", text: t("lobby.take_seat"), onclick: () => this.sit() }),
+                h("button", {
+                  type: "button",
+                  id: "just-watch",
+                  text: t("lobby.just_watch"),
+                  onclick: () => {
+                    this.offer = false;
+                    this.render();
+                  },
+                }),
+              ),
+            )
+          : null,
         h("p", { class: "room-id" }, t("lobby.room_id"), " ", h("code", { text: this.id })),
         sharePanel(this.id),
         s
@@ -651,12 +714,13 @@ export class WaitingRoom {
         h(
           "div",
           { class: "row" },
+          this.replayable ? h("a", { id: "room-replay", class: "button-link", href: paths.replay(this.id), text: t("replay.open") }) : null,
           s
             ? h("button", {
                 type: "button",
                 id: "room-rules",
                 text: t("lobby.rules"),
-                onclick: () => showRules(gameName(s.game)),
+                onclick: () => this.hooks.rules(gameName(s.game)),
               })
             : null,
           h("button", { type: "button", id: "room-lobby", text: t("lobby.back"), onclick: () => this.hooks.lobby() }),
@@ -668,5 +732,10 @@ export class WaitingRoom {
       this.chat.element,
     );
     if (typing) this.chat.input.focus({ preventScroll: true }); // (redrawn while he types)
+    else if (focus && focus !== "take-seat") document.getElementById(focus)?.focus({ preventScroll: true });
+    if (offered && !this.offerShown) {
+      this.offerShown = true;
+      this.root.querySelector("#take-seat")?.focus({ preventScroll: true });
+    }
   }
 }

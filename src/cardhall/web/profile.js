@@ -1,11 +1,12 @@
-// A person's page, in a dialog over any page (/#player/<id>, or showProfile(id)): his name (a guest marked
+// A person's page, in a dialog over any page (/players/<id>, or showProfile(id)): his name (a guest marked
 // as one), each rating (a game and a pool: the displayed rating, 1500 to start, with "?" while
 // provisional, under the boards' ten rated matches; one line says what the scale means) with its
 // history drawn as an SVG line (no charting library: a polyline on a fixed grid, each point's value in
 // its <title>), his matches and wins per game, and his last matches, each with the other players' names
-// (links to their pages) and a link to its replay. A match a stand-in played for him says so ("left; a
-// bot finished") instead of its result: it counts as a loss (ratings.py). Every value comes from
-// GET /api/players/{id}; names go in as text only.
+// (links to their pages) and a link to its replay (none for a private table shown to someone not at
+// it: the server leaves its id out). A match a stand-in played for him says so ("left; a bot finished")
+// instead of its result: it counts as a loss (ratings.py). Every value comes from GET /api/players/{id};
+// names go in as text only.
 import { t, language, num } from "./i18n.js";
 import { h, api, errorText, guestMark, playerLink } from "./util.js";
 import { sheetDialog } from "./rules.js";
@@ -128,7 +129,7 @@ function matches(data) {
             .flatMap((s, i) => [i ? ", " : "", s.kind === "person" ? playerLink(s.player, s.name, s.guest) : t("badge.bot")]),
         ),
         " ",
-        h("a", { href: `#replay/${m.table}`, class: "replay-link", text: t("replay.open") }),
+        m.table ? h("a", { href: `/tables/${m.table}/replay`, class: "replay-link", text: t("replay.open") }) : null,
       ),
     ),
   );

@@ -16,6 +16,7 @@
 import { t, language, localDigits } from "./i18n.js";
 import { h, api } from "./util.js";
 import { gameList, optionText, optionValue } from "./lobby.js";
+import { dialogClosed } from "./router.js";
 
 const INLINE = /\*\*(.+?)\*\*|`([^`]+)`/g;
 
@@ -107,24 +108,24 @@ async function gameOptions(game) {
   }
 }
 
-/** A dialog opened from a link (#rules/hokm, #replay/<table>) drops that link when it closes, so the same
- * link opens it again. Only that link: the "close" event comes a task late, and a link followed meanwhile
- * (a dialog opened by a button, closed, then a link clicked at once) is the next dialog's, not this one's. */
+/** A dialog closed by the person (its close button, Escape) drops its address from the history (router.js),
+ * so Back does not open it again. Only its own address: the "close" event comes a task late, and a dialog
+ * opened meanwhile (closed, then the next replay opened at once) has an address of its own. */
 function forgetLink(el) {
-  const link = el.dataset.link;
-  delete el.dataset.link;
-  if (link && location.hash === link) history.replaceState(null, "", location.pathname + location.search);
+  const route = el.dataset.route;
+  delete el.dataset.route;
+  dialogClosed(route);
 }
 
-/** Note that the sheet dialog `id` was opened from `link` in the address bar (see forgetLink). */
-export function openedFromLink(id, link) {
+/** Note that the sheet dialog `id` shows the address `path` (see forgetLink). */
+export function openedAt(id, path) {
   const el = document.getElementById(id);
-  if (el) el.dataset.link = link;
+  if (el) el.dataset.route = path;
 }
 
-/** The sheet dialog `id` (made at its first use), emptied and its link dropped when it closes. The
+/** The sheet dialog `id` (made at its first use), emptied and its address dropped when it closes. The
  * "close" event comes a task after `close()`: if the dialog was opened again meanwhile (the next rules, the
- * next replay), the event is late and must leave the new content and link alone. */
+ * next replay), the event is late and must leave the new content and address alone. */
 export function sheetDialog(id) {
   let el = document.getElementById(id);
   if (el) return el;

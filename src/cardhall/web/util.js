@@ -47,14 +47,14 @@ export function errorText(code) {
   return has(`error.code.${code}`) ? t(`error.code.${code}`) : t("error.refused", { code });
 }
 
-/** A person's name leading to his page (/#player/<id>, profile.js); plain text without an id (a bot,
+/** A person's name leading to his page (/players/<id>, profile.js); plain text without an id (a bot,
  * an empty seat, a frame from an older server). `guest`: marked as a guest with his player number,
  * "Ann (guest #12)", so that two guests of one name are told apart (guests' names are not unique). */
 export function playerLink(id, name, guest = false) {
   if (id === null || id === undefined) return document.createTextNode(name);
   return h(
     "a",
-    { href: `#player/${id}`, class: `player-link${guest ? " guest" : ""}`, "data-player": String(id) },
+    { href: `/players/${id}`, class: `player-link${guest ? " guest" : ""}`, "data-player": String(id) },
     name,
     guest ? h("span", { class: "guest-mark", text: ` (${guestMark(id)})` }) : null,
   );
