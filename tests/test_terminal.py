@@ -422,8 +422,9 @@ def _write(path: Path, text: str) -> Path:
 
 
 def test_replay_ends_with_a_summary_and_quiet_prints_only_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # (piped and no width asked: one record a line)
     done = Table("hokm(max_hands=1)", ["random"] * 3, seed=1)
     done.play()
     started = Table("hokm", ["random"] * 3, seed=2)
