@@ -91,6 +91,9 @@ def view(page: Page, lang: str, size: dict[str, int]) -> None:
         page.click("#lang")
         page.wait_for_function(f"document.documentElement.lang === {lang!r}")
         page.wait_for_selector("#lb-game:not([data-old])")
+    # (on a phone the lobby folds the boards under their title: opened, as a person would)
+    for fold in page.locator("details:has(#lb-game):not([open]) > summary").all():
+        fold.click()
 
 
 def test_who_left_after_two_deals_reads_it_on_his_page_and_is_on_no_board(

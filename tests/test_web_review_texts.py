@@ -408,8 +408,10 @@ def create_form_names(page: Page, game: str) -> list[str]:
     page.select_option("#ct-game", game)
     first = page.locator(f"#ct-opt-{cardhall.game_classes()[game].option_spec[0].name}")
     first.wait_for(state="attached")
-    if not first.is_visible():  # the game's options are folded until opened
-        page.locator("details:has([id^='ct-opt-']) > summary").first.click()
+    # The game's options are folded until opened, inside the lobby's fold of the whole form on a phone:
+    # every closed fold holding them is opened, the outermost first.
+    for fold in page.locator("details:has([id^='ct-opt-']):not([open]) > summary").all():
+        fold.click()
     first.wait_for()
     return page.locator(".create .game-options .field label").all_inner_texts()
 
