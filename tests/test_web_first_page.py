@@ -98,6 +98,25 @@ def test_a_name_of_spaces_is_refused_in_words(browser: Browser, hall: str, lang:
         shot(page, f"first-name-refused-{lang}-desktop", full_page=False)
 
 
+@pytest.mark.parametrize("lang", ["en", "bn"])
+def test_a_name_that_shows_as_another_is_refused_naming_the_character(
+    browser: Browser, hall: str, lang: str
+) -> None:
+    """Issue 47: "Annabel" and a character that shows as nothing (U+3164 HANGUL FILLER) made a second
+    Annabel; the server refuses it, and the first page says which character, in its language."""
+    with person(browser, hall) as page:
+        page.goto("/")
+        page.wait_for_selector("#name")
+        if lang == "bn":
+            page.click("#lang")
+            page.wait_for_function("document.documentElement.lang === 'bn'")
+        page.fill("#name", "Annabel\u3164")
+        page.click("#enter")
+        said = page.wait_for_selector(".name-form .error:not(:empty)").inner_text()
+        assert "U+3164" in said and ("letters" in said if lang == "en" else "অক্ষর" in said), said
+        assert page.evaluate("localStorage.getItem('cardhall.token')") is None
+
+
 def test_the_lobby_puts_playing_first_and_folds_the_rest_on_a_phone(browser: Browser, hall: str) -> None:
     """D22: the phone's lobby was 3,500 px tall, Friends before playing."""
     with person(browser, hall, PHONE) as page:

@@ -229,6 +229,8 @@ def test_the_rules_page_in_english_and_in_bengali(page: Page) -> None:
     shot(page, "rules-en-desktop", full_page=False)
     page.keyboard.press("Escape")
     page.wait_for_selector("#rules-dialog", state="hidden")
+    # (closing goes Back a moment later: a link typed in the bar meanwhile would be cut short by it)
+    page.wait_for_function("!location.pathname.startsWith('/rules/')")
     # A link opens the rules page too; closing it drops the link, so that it opens it again.
     page.goto("/#rules/svara")
     page.wait_for_selector('#rules-dialog[data-game="svara"] h2')
@@ -374,6 +376,7 @@ def test_a_finished_match_of_every_game_replays_by_its_table_id(page: Page) -> N
         shot(page, f"replay-{game}-en-desktop", full_page=False)
         page.keyboard.press("Escape")
         page.wait_for_selector("#replay-dialog", state="hidden")
+        page.wait_for_function("!location.pathname.endsWith('/replay')")  # (its Back has come)
     # A link opens a replay too.
     table = tables["kierki"][0]
     page.goto(f"/#replay/{table}")

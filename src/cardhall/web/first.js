@@ -60,7 +60,7 @@ export async function renderFirst(main, { done, play, table = null }) {
       store.set("id", String(player.id));
       return true;
     } catch (e) {
-      error.textContent = isOffline(e) ? t("offline.short") : e.error === "bad_message" ? t("error.name") : errorText(e.error);
+      error.textContent = isOffline(e) ? t("offline.short") : e.error === "bad_message" ? nameRefused(e.message) : errorText(e.error);
       input.focus();
       return false;
     }
@@ -168,4 +168,11 @@ export async function renderFirst(main, { done, play, table = null }) {
       );
     }),
   );
+}
+
+/** The server's refusal of a name, in the page's language: the character it names (its code point, "U+3164
+ * HANGUL FILLER", from the message) when there is one, else what a name may hold. */
+function nameRefused(message) {
+  const char = /U\+[0-9A-F]{4,6}(?: [A-Z0-9 -]+?)?(?= at position|$)/.exec(message || "");
+  return char ? t("error.name_char", { char: char[0] }) : t("error.name");
 }

@@ -11,7 +11,7 @@ import { cardElement, actionText, didText } from "./cards.js";
 import { sheetDialog } from "./rules.js";
 import { gameModule } from "./games/index.js";
 import { dealSummary } from "./table/summary.js";
-import { ReviewPanel } from "./review.js";
+import { ReviewPanel, shared } from "./review.js";
 
 const PAGE = 20; // positions asked for at once (the server's most)
 
@@ -33,7 +33,7 @@ class Replay {
   async load(step) {
     const from = Math.floor(step / PAGE) * PAGE;
     if (!this.pages.has(from)) {
-      const data = await api("GET", `/api/tables/${encodeURIComponent(this.table)}/replay?from=${from}&count=${PAGE}`);
+      const data = await api("GET", `/api/tables/${encodeURIComponent(this.table)}/replay?from=${from}&count=${PAGE}${shared(this.table)}`);
       this.meta = { ...data, marks: data.marks ?? this.meta?.marks ?? null };
       this.pages.set(from, data.positions);
     }

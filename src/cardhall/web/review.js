@@ -20,6 +20,7 @@
 import { t, num } from "./i18n.js";
 import { h, api, store, errorText } from "./util.js";
 import { actionText, moveText } from "./cards.js";
+import { invitationFor } from "./friends.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 2000;
@@ -103,7 +104,7 @@ export class ReviewPanel {
   }
 
   url(seat) {
-    return `/api/tables/${encodeURIComponent(this.replay.table)}/review?seat=${seat}`;
+    return `/api/tables/${encodeURIComponent(this.replay.table)}/review?seat=${seat}${shared(this.replay.table)}`;
   }
 
   async ask(seat) {
@@ -326,4 +327,11 @@ export function ticks(lo, hi) {
   const bottom = Math.floor(lo / step) * step;
   const top = Math.ceil(hi / step) * step;
   return [bottom, top > bottom ? top : bottom + step, step];
+}
+
+/** A private table's invitation as a query (its record is for its people and its link's holders: the
+ * page that opened the link shows its replay and review too); nothing for another table. */
+export function shared(table) {
+  const invitation = invitationFor(table);
+  return invitation ? `&invitation=${encodeURIComponent(invitation)}` : "";
 }

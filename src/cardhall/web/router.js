@@ -74,6 +74,8 @@ const top = (state) => state.dialogs[state.dialogs.length - 1] ?? state.screen;
 let shown = null; // the state drawn now: {screen, dialogs, pushed, intent}
 let draw = null; // (state, before) => the page drawn as `state` says (app.js)
 let goingBack = 0; // the steps back asked for by dialogs closed, not come yet
+let wentBack = null; // resolved when they have come (a navigation waits for them: see navigate)
+let backDone = () => {};
 
 /** An entry's state for `path` opened afresh: a screen alone, or a dialog over the lobby. */
 function fresh(path) {
@@ -103,9 +105,13 @@ export function current() {
 /** Go to `path` (a screen or a dialog). `replace`: instead of the entry shown (no new entry for Back);
  * `intent`: what a table screen is for ("join", "watch", "offer"). Resolves when the screen or dialog is
  * drawn (a dialog: once its content came). */
-export function navigate(path, { replace = false, intent } = {}) {
+export async function navigate(path, { replace = false, intent } = {}) {
+  // A dialog just closed went back in the history, which the browser does a moment later: an entry
+  // pushed before then would be the one it leaves (the replay opened next, closed at once by it).
+  // (A second at most: a Back the browser never did must not hold the page.)
+  if (goingBack && wentBack) await Promise.race([wentBack, new Promise((r) => setTimeout(r, 1000))]);
   const what = parse(path);
-  if (!what || !shown) return Promise.resolve();
+  if (!what || !shown) return;
   if (path === top(shown) && !intent) replace = true; // (the address shown: no second entry of it)
   let state;
   if (what.screen) {
@@ -135,6 +141,7 @@ export function dialogClosed(path) {
   const state = { ...shown, dialogs: shown.dialogs.filter((d) => d !== path) };
   if (top(shown) === path && shown.pushed) {
     shown = state; // (Back then finds it drawn already)
+    if (!goingBack) wentBack = new Promise((resolve) => (backDone = resolve));
     goingBack += 1;
     history.back();
     return;
@@ -164,6 +171,10 @@ export function start(drawer, resume = (state) => state) {
   window.addEventListener("popstate", (event) => {
     // Two dialogs closed at once go back twice: the entry between is not drawn, only the last.
     if (goingBack && --goingBack) return;
+    if (wentBack) {
+      wentBack = null;
+      backDone(); // (a navigation waiting for it goes on once this entry is drawn)
+    }
     const next = event.state && Array.isArray(event.state.dialogs) ? event.state : fresh(location.pathname);
     if (!event.state) history.replaceState(next, "", location.href);
     apply(next);
