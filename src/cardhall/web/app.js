@@ -33,6 +33,9 @@ window.cardhall = { showRules, showReplay, showProfile };
 
 // --- the websocket: one connection, said hello once, rejoining its table after a drop ------------------
 
+const RETRY_MAX_MS = 4000; // the longest wait between two tries to connect again
+const MOVING_RETRY_MS = [1500, 3000, 5000]; // a table between servers: its attach sent again after these
+
 class Link {
   constructor(onFrame, onStatus) {
     this.onFrame = onFrame;
@@ -65,8 +68,11 @@ class Link {
       if (this.ws !== ws) return;
       this.ready = false;
       this.onStatus("offline");
-      setTimeout(() => this.open(), this.retry);
-      this.retry = Math.min(this.retry * 2, 8000);
+      // A server that died drops every page at once: each comes back a little apart (a quarter either
+      // way), and never more than 4 s after the last try (issue 47: the next move after a failover must
+      // reach people within 5 s).
+      setTimeout(() => this.open(), this.retry * (0.75 + Math.random() / 2));
+      this.retry = Math.min(this.retry * 2, RETRY_MAX_MS);
     };
   }
 
@@ -107,6 +113,25 @@ function header() {
 
 const seated = (v) => v.state?.you !== null && v.state?.you !== undefined;
 
+/** The table shown is between two servers (``table_moved``: its server died or is being replaced): the
+ * server attaches this connection by itself once the table is back, and the page, to be sure, asks
+ * again a few times until a whole ``table`` frame comes (the table says it is moving meanwhile). */
+let movingTimer = null;
+function moving(shown, attempt = 0) {
+  if (movingTimer !== null || attempt >= MOVING_RETRY_MS.length) return;
+  movingTimer = setTimeout(() => {
+    movingTimer = null;
+    if (view !== shown) return;
+    connect().send(shown.attach());
+    moving(shown, attempt + 1);
+  }, MOVING_RETRY_MS[attempt]);
+}
+
+function moved() {
+  if (movingTimer !== null) clearTimeout(movingTimer);
+  movingTimer = null;
+}
+
 /** The table the page shows now, if any (its id). */
 const tableShown = () => parse(current()?.screen ?? "/")?.table ?? null;
 
@@ -130,11 +155,13 @@ function connect() {
         }
         if (view) view.error(frame);
         if (["no_such_table", "table_over"].includes(frame.code) && view) view.gone(frame);
+        if (frame.code === "table_moved" && view) moving(view);
       } else if (frame.type === "rematch" && typeof frame.ref === "string" && frame.ref.startsWith("rematch:")) {
         navigate(paths.table(frame.new), { intent: { mode: "join", waiting: false } }); // the play-again table he asked for
       } else if (loading) {
         loading.push(frame);
       } else if (view && frame.table === view.id) {
+        if (frame.type === "table") moved(); // (back from a move: at its new server)
         if (view.waiting && frame.type === "table" && frame.status !== "waiting") {
           promote(frame);
           return;
