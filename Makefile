@@ -43,12 +43,14 @@ lint: setup
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
 
+# Every test: the quick run's tests on QUICK_WORKERS processes, then the slow ones in one process (its
+# real-server, cluster and browser tests have deadlines that a second busy core would make flaky).
 test: setup lint
-	$(BIN)/python -m pytest --durations=20
+	$(BIN)/python -m pytest -m "not slow" -n $(QUICK_WORKERS) --durations=10
+	$(BIN)/python -m pytest -m slow --durations=20
 
 # The quick run (README, "Testing"): every test not marked slow, on QUICK_WORKERS processes
-# (pytest-xdist; each has its own PostgreSQL and Redis). `make test` stays one process: its real-server,
-# cluster and browser tests have deadlines that a second busy core would make flaky.
+# (pytest-xdist; each has its own PostgreSQL and Redis).
 QUICK_WORKERS ?= 2
 quick: setup
 	$(BIN)/python -m pytest -m "not slow" -n $(QUICK_WORKERS) --durations=10
