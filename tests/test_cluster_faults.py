@@ -153,3 +153,32 @@ def assert_every_pause_resumed(clients: list[Client]) -> None:
     for c in clients:
         said = [k for k in c.kinds if k in ("paused", "resumed")]
         assert not said or said[-1] == "resumed", (c.table, c.kinds)
+
+
+def test_a_process_taken_for_gone_while_alive_attaches_its_people_again(
+    tmp_path: Path, pg: PostgresServer, redis: RedisServer
+) -> None:
+    """A Redis restarted comes back empty: the hall's directory with it, so the first beat of a process
+    after it sees only itself and drops the other's connections from its tables, while that other, alive
+    and listening, went on waiting for their frames (CI: ``the tables stopped moving`` after Redis was
+    restarted). Emptied for 3 s here under a match: the person on the other process plays on."""
+    import redis as redis_client
+
+    with hall(tmp_path, pg.url(database(pg)), redis.url, 2) as (a, b):
+        ann = http(a.port, "POST", "/api/players", {"name": "Ann"})["token"]
+        bob = http(a.port, "POST", "/api/players", {"name": "Bob"})["token"]
+        table = new_table(a.port, ann, GAME, {"2": "easy"})  # owned by a; Bob plays through b
+        clients = [Client(a.port, ann, table, 0), Client(b.port, bob, table, 1)]
+        for c in clients:
+            c.connect()
+        play(clients, lambda: sum(len(c.acked) for c in clients) >= 4)
+        keys = redis_client.Redis.from_url(redis.url)
+        until = time.monotonic() + 3 * 1.0
+        while time.monotonic() < until:  # (every beat of a in these seconds finds b missing)
+            keys.flushdb()
+            for c in clients:
+                c.pump(0.01)
+            clients[0].move()  # (Bob, dropped, only waits: his next move is his to be told)
+        keys.close()
+        play(clients, lambda: all(c.over for c in clients), timeout=60)
+        check_record(a.port, table, clients)

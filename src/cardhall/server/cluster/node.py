@@ -348,11 +348,17 @@ class Cluster:
                     self._gone(channel.removeprefix("cardhall:node:"))
 
     def _gone(self, node: str) -> None:
-        """``node`` no longer listens: its connections leave the tables here."""
+        """``node`` no longer listens: its connections leave the tables here. The hall is told, so
+        that a ``node`` that was alive after all (a Redis restarted empties the directory, and a
+        process's first beat after it sees only itself) attaches its connections here again."""
+        dropped = False
         for conn_id, remote in list(self.remotes.items()):
             if remote.node == node:
                 del self.remotes[conn_id]
                 self.spawn(remote.close())
+                dropped = True
+        if dropped:
+            self._send(HALL, {"k": "dropped", "node": node, "by": self.node})
 
     def _on_inbox(self, data: bytes) -> None:
         message = msgspec.json.decode(data)
@@ -426,6 +432,11 @@ class Cluster:
             node = message["node"]
             tables = {t for _, t, at in self._remote_places() if at.node == node}
             for table in tables:
+                self.spawn(self._reattach(table, force=True))
+        elif kind == "dropped" and message["node"] == self.node:
+            # Taken for gone by ``by`` while alive: what it held of ours is lost; attach again.
+            by = message["by"]
+            for table in {t for _, t, at in self._remote_places() if at.node == by}:
                 self.spawn(self._reattach(table, force=True))
         elif kind == "released":
             node = message["node"]
