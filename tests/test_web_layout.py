@@ -60,8 +60,9 @@ MEASURE = """(expectValue) => {
         return [el.tagName.toLowerCase(), ...cls].join(".") + card;
     };
     const box = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
-    // `what` inside the window and found at `points` (of its box, or of `at`'s box: a card's corner)
-    const check = (el, what, at = null) => {
+    // `what` inside the window and found at `points` (of its box, or of `at`'s box: a card's corner;
+    // `edges`: near its four edges too, for a box that must be seen whole, as a seat's lines)
+    const check = (el, what, at = null, edges = false) => {
         const r = el.getBoundingClientRect();
         if (r.width < 1 || r.height < 1) return problems.push(`${what}: not shown`);
         if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
@@ -69,7 +70,9 @@ MEASURE = """(expectValue) => {
         const p = (at || el).getBoundingClientRect();
         const points = at
             ? [[p.left + p.width / 2, p.top + p.height / 2]]
-            : [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.25], [0.5, 0.75]].map(
+            : [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.25], [0.5, 0.75]]
+                  .concat(edges ? [[0.5, 0.06], [0.5, 0.94], [0.06, 0.5], [0.94, 0.5]] : [])
+                  .map(
                   ([x, y]) => [p.left + x * p.width, p.top + y * p.height],
               );
         for (const [x, y] of points) {
@@ -94,7 +97,7 @@ MEASURE = """(expectValue) => {
     if (value) check(value, "hand value");
     const me = document.querySelector(".arena .seat.me");
     if (!me) problems.push("no seat of his");
-    else check(me, "his seat");
+    else check(me, "his seat", null, true);
     all(".felt .played .card").forEach((el) => card(el, "trick card"));
     for (const sel of [".felt .pot", ".felt .stock", ".felt .pile"]) all(sel).forEach((el) => check(el, sel));
     all(".felt .stock .card, .felt .pile .card.top").forEach((el) => check(el, "stock or pile card"));
