@@ -65,6 +65,7 @@ test("an action label in the page's words", () => {
   assert.equal(cards.actionText("play QS"), "play Q♠", "a card in it as printed");
   assert.equal(cards.actionText("trump C"), "trumps ♣ clubs", "a suit after the first word");
   assert.equal(cards.actionText("check 40"), "check 40");
+  assert.equal(cards.actionText("D 2"), "D 2", "the first word is the action's, never a suit");
   assert.equal(cards.actionText("suggest bid bas"), "Suggest: Bas");
 });
 

@@ -72,4 +72,10 @@ test("the catalogue is asked for once; a game string's options in words once it 
   assert.deepEqual(catalogue.gameOptionsText("hokm(open=false,nonsense=1)"), ["Open hands: no"], "an option the game lacks is left out");
   assert.deepEqual(catalogue.gameOptionsText("hokm"), []);
   assert.deepEqual(catalogue.gameOptionsText("gin(max_hands=1)"), [], "a game the catalogue lacks");
+  await speak("bn", { en, bn });
+  try {
+    assert.deepEqual(catalogue.gameOptionsText("hokm(target=5)"), ["জেতার পয়েন্ট: ৫"], "a number in the page's digits");
+  } finally {
+    await speak("en", { en });
+  }
 });

@@ -1,7 +1,7 @@
 // router.js's entries of the browser's history: a dialog over the screen it was opened from, Back closing
 // it, a dialog of a kind open already taking its place, a close that goes back only to this site's own
-// entry, an intent used once. The History API is played here by a list of entries (popstate comes a
-// moment after back(), as in a browser).
+// entry, an intent used once. The History API is played here by a list of entries (back() moves to the
+// entry before a moment later, and popstate comes then, as in a browser).
 import "./shim.mjs";
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -34,10 +34,13 @@ globalThis.history = {
     go(url);
   },
   back() {
-    if (index === 0) return;
-    index -= 1;
-    go(entries[index].url);
-    setTimeout(() => listeners.popstate.forEach((f) => f({ state: entries[index].state })));
+    // (as a browser: the entry changes a moment later, and popstate comes then)
+    setTimeout(() => {
+      if (index === 0) return;
+      index -= 1;
+      go(entries[index].url);
+      listeners.popstate.forEach((f) => f({ state: entries[index].state }));
+    });
   },
 };
 const popped = () => new Promise((resolve) => setTimeout(resolve, 5));
