@@ -1,6 +1,6 @@
-// The browser client's bootstrap: the websocket connection (said hello once, rejoining its table after a
-// drop), the header (name, connection, language), and what the address shows (router.js): the first page
-// for someone new (first.js), the lobby (lobby.js), a table's waiting room (lobby.js) or the table
+// The browser client's bootstrap: the websocket connection (link.js: said hello once, rejoining its table
+// after a drop), the header (name, connection, language), and what the address shows (router.js): the
+// first page for someone new (first.js), the lobby (lobby.js), a table's waiting room (lobby.js) or the table
 // (table.js, loaded when a table opens), and over them the rules, a person's page and a replay
 // (dialogs.js). No build step: plain ES modules served under /static/, over the protocol of
 // docs/protocol.md; the service worker and the page without a network are offline.js's.
@@ -27,60 +27,14 @@ import { chatError } from "./chat.js";
 import { friendsChanged, rememberInvitation, shareSeats, showInvitation } from "./friends.js";
 import { signedIn, forget, accountPanel, checkSession } from "./account.js";
 import { KINDS, current, invitationLink, invitations, navigate, parse, paths, settle, start } from "./router.js";
+import { Link } from "./link.js";
 import { installWorker, networkNote, networkNoteAgain, offlineScreen, isOffline } from "./offline.js";
 
 window.cardhall = { showRules, showReplay, showProfile };
 
-// --- the websocket: one connection, said hello once, rejoining its table after a drop ------------------
+// --- the websocket (link.js): one connection, said hello once, rejoining its table after a drop ---------
 
-const RETRY_MAX_MS = 4000; // the longest wait between two tries to connect again
 const MOVING_RETRY_MS = [1500, 3000, 5000]; // a table between servers: its attach sent again after these
-
-class Link {
-  constructor(onFrame, onStatus) {
-    this.onFrame = onFrame;
-    this.onStatus = onStatus;
-    this.ws = null;
-    this.ready = false;
-    this.queue = [];
-    this.retry = 500;
-    this.wanted = null; // () => the message that (re)attaches this connection to its table
-  }
-
-  open() {
-    this.onStatus(this.ws ? "offline" : "connecting");
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-    this.ws = ws;
-    // An account's browser has no token: its hello leans on the session cookie (account.js).
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: store.get("token"), id: "hello" }));
-    ws.onmessage = (message) => {
-      const frame = JSON.parse(message.data);
-      if (frame.type === "welcome") {
-        this.ready = true;
-        this.retry = 500;
-        this.onStatus("online");
-        if (this.wanted) ws.send(JSON.stringify(this.wanted()));
-        for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
-      }
-      this.onFrame(frame);
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ready = false;
-      this.onStatus("offline");
-      // A server that died drops every page at once: each comes back a little apart (a quarter either
-      // way), and never more than 4 s after the last try (issue 47: the next move after a failover must
-      // reach people within 5 s).
-      setTimeout(() => this.open(), this.retry * (0.75 + Math.random() / 2));
-      this.retry = Math.min(this.retry * 2, RETRY_MAX_MS);
-    };
-  }
-
-  send(message) {
-    if (this.ready) this.ws.send(JSON.stringify(message));
-    else this.queue.push(message);
-  }
-}
 
 // --- the page --------------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
 // text only.
 import { t, num } from "./i18n.js";
 import { h, api, store, playerLink } from "./util.js";
-import { gameTitle } from "./lobby.js";
+import { gameTitle } from "./catalogue.js";
 
 function gameSelect(id, catalogue, label, onchange) {
   return h(

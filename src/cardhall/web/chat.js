@@ -46,8 +46,23 @@ export function chatPanel(id, send) {
 
 /** A refusal of a chat line (its message's id starts with "chat:"): shown in the table's panel. */
 export function chatError(frame) {
-  const id = String(frame.ref).slice("chat:".length).split(":")[0];
-  panels.get(id)?.refused(frame);
+  panels.get(chatTable(frame.ref))?.refused(frame);
+}
+
+/** The lines kept in view once `frame` (a chat line) came to `lines` (in the order said): null when it
+ * is there already (a reconnect sends a table's last lines again), else {lines, fresh}: the new list,
+ * in the order said whatever order they came in, the last `keep` only, and `fresh` when it is the
+ * newest line (not an older one sent again on arrival). */
+export function keepLine(lines, frame, keep = KEEP) {
+  if (lines.some((line) => line.line === frame.line)) return null;
+  const fresh = !lines.length || frame.line > lines[lines.length - 1].line;
+  const kept = [...lines, frame].sort((a, b) => a.line - b.line).slice(-keep);
+  return { lines: kept, fresh };
+}
+
+/** The table a refused chat line was for, from its message's id ("chat:<table>:<count>"). */
+export function chatTable(ref) {
+  return String(ref).slice("chat:".length).split(":")[0];
 }
 
 class ChatPanel {
@@ -92,12 +107,10 @@ class ChatPanel {
   }
 
   add(frame) {
-    if (this.lines.some((line) => line.line === frame.line)) return; // (said before: sent again on arrival)
-    const fresh = !this.lines.length || frame.line > this.lines[this.lines.length - 1].line;
-    this.lines.push(frame);
-    this.lines.sort((a, b) => a.line - b.line);
-    this.lines = this.lines.slice(-KEEP);
-    if (fresh) this.note.textContent = "";
+    const kept = keepLine(this.lines, frame);
+    if (!kept) return;
+    this.lines = kept.lines;
+    if (kept.fresh) this.note.textContent = "";
     this.draw();
   }
 

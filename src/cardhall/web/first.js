@@ -13,7 +13,7 @@
 //   shows once he has a name (its waiting room offers him a seat).
 import { t } from "./i18n.js";
 import { h, api, store, errorText } from "./util.js";
-import { gameList, gameTitle } from "./lobby.js";
+import { gameList, gameTitle } from "./catalogue.js";
 import { signInForm } from "./account.js";
 import { paths } from "./router.js";
 import { isOffline } from "./offline.js";

@@ -13,52 +13,18 @@
 // or two tall rather than five; a fold he opens stays open while the page is open. The waiting room
 // names the game and its options in words (never the game string), and offers a seat to someone who
 // came by its address and holds none ("Take a seat" or "Watch": nobody is seated unasked).
-import { t, num, language } from "./i18n.js";
+import { t } from "./i18n.js";
 import { h, api, store, errorText, playerLink } from "./util.js";
 import { showReplay } from "./dialogs.js";
+import { gameList, gameName, gameOptionsText, gameString, gameTitle, gamesKnown, optionHelp, optionText, optionValue } from "./catalogue.js";
 import { paths } from "./router.js";
 import { chatPanel } from "./chat.js";
 import { friendsPanel, invitationFor, rememberInvitation, sharePanel } from "./friends.js";
 import { leaderboards } from "./boards.js";
 
-let games = null; // GET /api/games, asked once
-
-export async function gameList() {
-  if (!games) games = await api("GET", "/api/games");
-  return games;
-}
-
-export function gameTitle(name) {
-  return t(`game.${name}.title`);
-}
-
-/** The name of a game string's game: "hokm(target=300)" -> "hokm". */
-export function gameName(text) {
-  return text.split("(")[0];
-}
-
-/** An option's texts in the page's language (its title, its explanation, its values' words). */
-export function optionText(option) {
-  return option.text?.[language()] ?? option.text?.en ?? { title: option.name, help: option.help };
-}
-
-/** An option of a game (or a table setting) explained in the page's language. */
-export function optionHelp(option) {
-  return optionText(option).help;
-}
-
-/** A value of an option in the page's language: its words, a number in the page's digits, yes or no. */
-export function optionValue(option, value) {
-  const words = optionText(option).values?.[String(value)];
-  if (words) return words;
-  if (typeof value === "boolean") return t(value ? "lobby.yes" : "lobby.no");
-  if (typeof value === "number") return num(value);
-  return String(value);
-}
-
 /** A bot by its level's name ("bot: easy") when it is one of the lobby's levels, else its bot string. */
 export function botLabel(bot) {
-  const level = Object.entries(games?.bot_levels || {}).find(([, spec]) => spec === bot);
+  const level = Object.entries(gamesKnown()?.bot_levels || {}).find(([, spec]) => spec === bot);
   return t("lobby.seat_bot", { bot: level ? t(`level.${level[0]}`) : bot });
 }
 
@@ -121,11 +87,6 @@ function optionFields(prefix, options) {
     return out;
   };
   return [h("div", { class: "fields" }, rows.map((r) => r.el)), values];
-}
-
-function gameString(game, options) {
-  const parts = Object.entries(options).map(([k, v]) => `${k}=${v}`);
-  return parts.length ? `${game}(${parts.join(",")})` : game;
 }
 
 // --- the lobby ----------------------------------------------------------------------------------------
@@ -523,27 +484,6 @@ function replays(finished) {
 
 // --- the waiting room: seats being taken, bots added, the match starting when every seat is taken --------
 
-/** The value a game string gives an option ("max_hands=3": "3"), as the option's type has it. */
-function typedValue(option, text) {
-  if (option.type === "bool") return text === "true";
-  if (option.type === "int") return Number(text);
-  return (option.values || []).find((v) => String(v) === text) ?? text;
-}
-
-/** A game string's options in words ("Hands at most: 3"), from the game's option list; [] before the
- * list came (the room is drawn again then). */
-export function gameOptionsText(game) {
-  const name = gameName(game);
-  const described = games?.games.find((g) => g.name === name);
-  const inner = /\((.*)\)$/.exec(game)?.[1];
-  if (!described || !inner) return [];
-  return inner.split(",").map((pair) => {
-    const [key, value = ""] = pair.split("=");
-    const option = described.options.find((o) => o.name === key.trim());
-    return option ? `${optionText(option).title}: ${optionValue(option, typedValue(option, value.trim()))}` : null;
-  }).filter(Boolean);
-}
-
 export class WaitingRoom {
   /** `offer`: offer a seat (or watching) to a person who holds none (he came by the table's address);
    * `said`: a refusal to show at first (the seat asked for was taken). */
@@ -658,7 +598,7 @@ export class WaitingRoom {
         h("span", { class: "seat-controls" }, controls),
       );
     };
-    const described = new Map((games?.settings || []).map((o) => [o.name, o]));
+    const described = new Map((gamesKnown()?.settings || []).map((o) => [o.name, o]));
     const settings = s
       ? Object.entries(s.settings).map(([k, v]) => {
           const o = described.get(k);

@@ -10,12 +10,12 @@
 import { t, language, num } from "./i18n.js";
 import { h, api, errorText, guestMark, playerLink } from "./util.js";
 import { sheetDialog } from "./rules.js";
-import { gameTitle, gameName } from "./lobby.js";
+import { gameTitle, gameName } from "./catalogue.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const W = 320; // the plot's drawing grid; it scales with the page
-const H = 120;
-const PAD = 8;
+export const W = 320; // the plot's drawing grid; it scales with the page
+export const H = 120;
+export const PAD = 8;
 
 function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);
@@ -27,8 +27,20 @@ function svg(tag, attrs = {}, ...children) {
 const round = (x) => Math.round(x * 10) / 10;
 
 /** A displayed rating, "?" after it while provisional. */
-function ratingText(rating, provisional) {
+export function ratingText(rating, provisional) {
   return `${num(rating)}${provisional ? "?" : ""}`;
+}
+
+/** Where the plot of `values` puts each on its W x H grid ([x, y], y downwards): oldest on the left,
+ * the range of the values from the bottom line to the top one; one value (or all equal) is a level line
+ * across the middle. */
+export function plotPoints(values) {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const span = high - low || 1;
+  const x = (i) => (values.length === 1 ? W / 2 : PAD + (i * (W - 2 * PAD)) / (values.length - 1));
+  const y = (v) => (high === low ? H / 2 : H - PAD - ((v - low) / span) * (H - 2 * PAD));
+  return values.map((v, i) => [x(i), y(v)]);
 }
 
 /** The rating after each rated match, as a line: oldest on the left, the range of the values top to
@@ -37,19 +49,16 @@ export function ratingPlot(points, label) {
   const values = points.map((p) => p.rating);
   const low = Math.min(...values);
   const high = Math.max(...values);
-  const span = high - low || 1;
-  const x = (i) => (values.length === 1 ? W / 2 : PAD + (i * (W - 2 * PAD)) / (values.length - 1));
-  // One value (or all equal): a level line across the middle.
-  const y = (v) => (high === low ? H / 2 : H - PAD - ((v - low) / span) * (H - 2 * PAD));
+  const at = plotPoints(values);
   const plot = svg(
     "svg",
     { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", role: "img", "aria-label": label },
     svg("title", {}, label),
     svg("line", { x1: PAD, y1: PAD, x2: W - PAD, y2: PAD, class: "axis" }),
     svg("line", { x1: PAD, y1: H - PAD, x2: W - PAD, y2: H - PAD, class: "axis" }),
-    svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "line" }),
+    svg("polyline", { points: at.map(([x, y]) => `${x},${y}`).join(" "), class: "line" }),
   );
-  values.forEach((v, i) => plot.append(svg("circle", { cx: x(i), cy: y(v), r: 3, class: "point" }, svg("title", {}, num(round(v))))));
+  values.forEach((v, i) => plot.append(svg("circle", { cx: at[i][0], cy: at[i][1], r: 3, class: "point" }, svg("title", {}, num(round(v))))));
   return h(
     "figure",
     { class: "plot" },

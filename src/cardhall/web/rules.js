@@ -8,14 +8,14 @@
 // Options are named as the lobby's create form names them (issue 46, D13), never by their code words: the
 // texts name an option and its values in bold by code (`**max_deals**`, `**svara_join**: **anyone**`, what
 // the command line types), and the page puts in the option's title and its values' words in the page's
-// language, from the server's option list (GET /api/games, through the lobby's optionText and
+// language, from the server's option list (GET /api/games, through catalogue.js's optionText and
 // optionValue). Which bold words are codes: in the Options section (a text's last "##" section, as the
 // rulebook writes every text), an item's first bold word is its option and the bold words after it are
 // that option's values (or another option); elsewhere only an option's name written as code is (a word
 // with "_": the plain ones, **widow**, are also the game's own terms there).
 import { t, language, localDigits } from "./i18n.js";
 import { h, api } from "./util.js";
-import { gameList, optionText, optionValue } from "./lobby.js";
+import { gameList, optionText, optionValue } from "./catalogue.js";
 import { dialogClosed } from "./router.js";
 
 const INLINE = /\*\*(.+?)\*\*|`([^`]+)`/g;

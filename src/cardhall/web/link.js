@@ -1,0 +1,64 @@
+// The page's one websocket connection (docs/protocol.md): it says hello once open (with the guest's
+// token; an account's browser leans on its session cookie), sends what waited while it was down, and
+// after a drop opens again, rejoining the table it was attached to (`wanted`).
+//
+// Decisions: a server that died drops every page at once, so each page comes back a little apart (its
+// wait a quarter either way of the schedule's), and the waits double from half a second up to 4 s at
+// most (issue 47: the next move after a failover must reach people within 5 s). The schedule is pure
+// (nextRetry, jittered) so that it is tested outside a browser (tests/web_unit/).
+import { store } from "./util.js";
+
+export const FIRST_RETRY_MS = 500; // the wait after the first drop (and after every connection that worked)
+export const RETRY_MAX_MS = 4000; // the longest wait between two tries to connect again
+
+/** The wait after the next drop, `retry` being this one's: twice as long, at most RETRY_MAX_MS. */
+export function nextRetry(retry) {
+  return Math.min(retry * 2, RETRY_MAX_MS);
+}
+
+/** A wait of `retry` ms, a quarter either way (`random` in [0, 1), as Math.random gives). */
+export function jittered(retry, random = Math.random()) {
+  return retry * (0.75 + random / 2);
+}
+
+export class Link {
+  constructor(onFrame, onStatus) {
+    this.onFrame = onFrame;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.ready = false;
+    this.queue = [];
+    this.retry = FIRST_RETRY_MS;
+    this.wanted = null; // () => the message that (re)attaches this connection to its table
+  }
+
+  open() {
+    this.onStatus(this.ws ? "offline" : "connecting");
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    this.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: store.get("token"), id: "hello" }));
+    ws.onmessage = (message) => {
+      const frame = JSON.parse(message.data);
+      if (frame.type === "welcome") {
+        this.ready = true;
+        this.retry = FIRST_RETRY_MS;
+        this.onStatus("online");
+        if (this.wanted) ws.send(JSON.stringify(this.wanted()));
+        for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
+      }
+      this.onFrame(frame);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ready = false;
+      this.onStatus("offline");
+      setTimeout(() => this.open(), jittered(this.retry));
+      this.retry = nextRetry(this.retry);
+    };
+  }
+
+  send(message) {
+    if (this.ready) this.ws.send(JSON.stringify(message));
+    else this.queue.push(message);
+  }
+}
