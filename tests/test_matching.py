@@ -13,6 +13,7 @@ from cardhall.server.matching import (
     BAND_START,
     BOT_WAIT,
     RECENT_GRACE,
+    TAKEOVER_AFTER,
     NewTable,
     OpenTable,
     Seeker,
@@ -88,16 +89,18 @@ def test_a_leaver_waits_behind_those_who_stay() -> None:
 def test_a_bots_seat_at_a_table_of_people_goes_to_a_person_who_fits_everyone_there() -> None:
     table = OpenTable("t1", (seeker("x"), seeker("y", avoid=frozenset({"blocked"}))), open=1)
     waiting = [seeker("blocked"), seeker("fits", since=1)]
-    wave = match(waiting, 3, now=2, open_tables=[table])
+    assert match(waiting, 3, now=2, open_tables=[table]).takeovers == []  # (a table of people first)
+    wave = match(waiting, 3, now=1 + TAKEOVER_AFTER, open_tables=[table])
     assert [(t.table, t.player) for t in wave.takeovers] == [("t1", "fits")]
     assert "blocked" not in wave.seated()
 
 
 def test_people_only_takes_only_a_tables_last_bots_seat() -> None:
     table = OpenTable("t1", (seeker("x"),), open=2)
-    assert match([seeker("p", choice="people_only")], 3, now=1, open_tables=[table]).takeovers == []
+    now = TAKEOVER_AFTER
+    assert match([seeker("p", choice="people_only")], 3, now, open_tables=[table]).takeovers == []
     table = OpenTable("t1", (seeker("x"), seeker("y")), open=1)
-    assert len(match([seeker("p", choice="people_only")], 3, now=1, open_tables=[table]).takeovers) == 1
+    assert len(match([seeker("p", choice="people_only")], 3, now, open_tables=[table]).takeovers) == 1
 
 
 @pytest.mark.parametrize(
@@ -185,6 +188,7 @@ def check_wave(
         table = next(t for t in tables if t.table == takeover.table)
         assert all(fits(by_name[takeover.player], p, now) for p in table.people)
         assert table.next_deal <= bound(by_name[takeover.player], now, bot_wait)
+        assert by_name[takeover.player].waited(now) >= TAKEOVER_AFTER
         if by_name[takeover.player].choice == "people_only":
             assert open_left[takeover.table] == 0
     for s in waiting:
@@ -233,8 +237,8 @@ def test_over_waves_everyone_who_accepts_bots_is_seated_within_his_bound(
 def test_a_bots_seat_is_taken_only_if_its_next_deal_comes_within_his_bound() -> None:
     later = OpenTable("t1", (seeker("x"),), open=2, next_deal=100)
     soon = OpenTable("t2", (seeker("y"),), open=2, next_deal=5)
-    wave = match([seeker("a", since=0)], 3, now=1, open_tables=[later, soon])
+    wave = match([seeker("a", since=0)], 3, now=TAKEOVER_AFTER, open_tables=[later, soon])
     assert [(t.table, t.player) for t in wave.takeovers] == [("t2", "a")]
     last = OpenTable("t1", (seeker("x"),), open=1, next_deal=100)
-    wave = match([seeker("a", since=0, choice="people_only")], 2, now=1, open_tables=[last])
+    wave = match([seeker("a", since=0, choice="people_only")], 2, now=TAKEOVER_AFTER, open_tables=[last])
     assert [(t.table, t.player) for t in wave.takeovers] == [("t1", "a")]
