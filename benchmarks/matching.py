@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from cardhall.server.matching import BOT_WAIT, OpenTable, Seeker, match
+from cardhall.server.matchmaker import WAVE_GAP
 
 GAMES = {  # seats, seconds a deal lasts, deals a match (as played through the page: issue 46's runs)
     "hokm": (3, 50.0, 12),
@@ -124,14 +125,23 @@ def simulate(game: str, rate: float, minutes: float, wave_every: float, seed: in
             result.matched += 1
             tables[takeover.table].joining.append(waiting.pop(takeover.player))
 
+    last_wave, soon = -WAVE_GAP, False
     while events:
         now, _, kind, what = heapq.heappop(events)
         if kind == "arrive":
             assert isinstance(what, Seeker)
             waiting[what.player] = what
             if len(waiting) >= seats or what.choice == "now":
-                run_wave(now)
-        elif kind == "wave":
+                if now - last_wave >= WAVE_GAP:
+                    last_wave = now
+                    run_wave(now)
+                elif not soon:  # (as the matchmaker's loop: waves at most every WAVE_GAP seconds)
+                    soon = True
+                    heapq.heappush(events, (last_wave + WAVE_GAP, order, "soon", None))
+                    order += 1
+        elif kind in ("wave", "soon"):
+            soon = soon and kind != "soon"
+            last_wave = now
             run_wave(now)
         else:
             table = tables[str(what)]

@@ -166,7 +166,8 @@ async def test_a_leader_that_dies_hands_its_pools_to_another(
     assert hall.tables == [("hokm", NewTable(("a", "b", "c"), 0))]
 
 
-async def test_the_loop_waves_when_poked_and_when_someone_is_due() -> None:
+async def test_the_loop_waves_when_poked_and_when_someone_is_due(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(matchmaker_module, "WAVE_GAP", 0.01)
     queue, hall = MemorySeekers(), Hall()
     loop = asyncio.get_running_loop()
     m = Matchmaker(

@@ -159,11 +159,24 @@ def match(
     ratings = [s.rating for s in by_rating]
     taken: set[str] = set()
     wave = Wave()
+    # Each person's wait and band once a wave (``fits`` computes them per pair: most of a wave's time).
+    waited = {s.player: s.waited(now) for s in waiting}
+    bands = {s.player: s.band(now) for s in waiting}
+
+    def together(a: Seeker, b: Seeker) -> bool:
+        """``fits(a, b, now)`` for two waiting people, from the wave's waits and bands."""
+        if a.player == b.player or a.player in b.avoid or b.player in a.avoid:
+            return False
+        if (a.player in b.recent or b.player in a.recent) and min(
+            waited[a.player], waited[b.player]
+        ) < RECENT_GRACE:
+            return False
+        return abs(a.rating - b.rating) <= min(bands[a.player], bands[b.player])
 
     def group_for(anchor: Seeker, accept_people_only: bool) -> list[Seeker]:
         """``anchor`` and those nearest his rating who fit everyone chosen, up to ``seats``."""
         group = [anchor]
-        band = anchor.band(now)
+        band = bands[anchor.player]
         lo = bisect.bisect_left(ratings, anchor.rating - band)
         hi = bisect.bisect_right(ratings, anchor.rating + band)
         near = sorted(
@@ -175,7 +188,7 @@ def match(
                 break
             if not accept_people_only and candidate.choice == "people_only":
                 continue
-            if all(fits(candidate, member, now) for member in group):
+            if all(together(candidate, member) for member in group):
                 group.append(candidate)
         return group
 
@@ -186,6 +199,8 @@ def match(
 
     # 1. Full tables of people, the longest waiting first.
     for anchor in waiting:
+        if len(waiting) - len(taken) < seats:
+            break
         if anchor.player in taken:
             continue
         group = group_for(anchor, accept_people_only=True)

@@ -31,6 +31,8 @@ from cardhall.server.stopping import cancel_and_wait
 log = logging.getLogger(__name__)
 
 WAVE_SECONDS = 2.0
+WAVE_GAP = 0.25  # at least this between two waves of a process: at 100 arrivals a second, a wave for
+# each cost 3.2 ms of CPU per person seated in Hearts' pool (benchmarks/matching.md)
 LEAD_SECONDS = 6.0  # (three waves: a leader that stalls for one wave keeps its pools)
 
 MakeTable = Callable[[str, NewTable, list[Seeker]], Awaitable[str]]
@@ -126,10 +128,11 @@ class Matchmaker:
 
     async def _run(self) -> None:
         while True:
-            self._wake.clear()  # (before the wave: a poke during it runs another at once)
+            self._wake.clear()  # (before the wave: a poke during it runs another soon)
             pause = await self.run_once()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), pause)
+            await asyncio.sleep(WAVE_GAP)  # (the pokes of a burst of arrivals make one wave)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="play now waves")
