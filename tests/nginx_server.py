@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import pwd
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -27,6 +28,22 @@ from tests.server_helpers import free_port, http
 INSTALL_HINT = "apt-get install nginx"
 TEMPLATE = Path(__file__).resolve().parent.parent / "deploy" / "nginx" / "cardhall.conf"
 TEMPLATE_UPSTREAMS = ("127.0.0.1:8001", "127.0.0.1:8002")
+UNIT = TEMPLATE.parent.parent / "systemd" / "cardhall@.service"
+
+
+def unit_serve_options(port: int, node: str, db: str, redis: str) -> list[str]:
+    """The options ``deploy/systemd/cardhall@.service`` gives ``cardhall serve`` (what follows
+    ``serve`` in its ExecStart), for the instance on ``port`` named ``node`` of a hall on ``db`` and
+    ``redis`` (its EnvironmentFile's CARDHALL_DB and CARDHALL_REDIS)."""
+    text = UNIT.read_text().replace("\\\n", " ")
+    found = re.search(r"^ExecStart=(.*)$", text, re.M)
+    assert found, "no ExecStart in the unit"
+    words = shlex.split(found.group(1))
+    assert "serve" in words, words
+    values = {"%i": str(port), "%H-%i": node, "${CARDHALL_DB}": db, "${CARDHALL_REDIS}": redis}
+    options = [values.get(word, word) for word in words[words.index("serve") + 1 :]]
+    assert not [w for w in options if "%" in w or "$" in w], f"a specifier the test does not know: {options}"
+    return options
 
 
 def nginx_binary() -> str | None:

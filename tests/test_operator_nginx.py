@@ -1,7 +1,8 @@
 """The operator's guide's hall, for real (docs/operator.md, "Many processes behind nginx"): Debian's
 nginx running ``deploy/nginx/cardhall.conf`` (:mod:`tests.nginx_server`) in front of two ``cardhall
 serve`` processes on one PostgreSQL and one Redis, started as ``deploy/systemd/cardhall@.service``
-starts them (``--trusted-proxy 127.0.0.1``, the server's default rates).
+starts them (its ExecStart's options: ``--trusted-proxy 127.0.0.1``, ``--max-connections-per-address
+0``; the server's default rates).
 
 - The per-address limits count a client's own address: through nginx (which sets X-Forwarded-For to
   the address it saw, whatever the client sent), and, for a client that reaches a process directly
@@ -17,6 +18,7 @@ import json
 import os
 import sys
 import time
+import urllib.error
 from http.client import HTTPConnection
 from pathlib import Path
 
@@ -25,7 +27,7 @@ from websockets.exceptions import InvalidHandshake
 
 from cardhall.server.rates import PLAYERS_PER_ADDRESS
 from tests.cluster_helpers import Client, Node, check_record, new_table, play
-from tests.nginx_server import INSTALL_HINT, Nginx, nginx_binary, nginx_server
+from tests.nginx_server import INSTALL_HINT, Nginx, nginx_binary, nginx_server, unit_serve_options
 from tests.postgres import PostgresServer
 from tests.server_helpers import free_port, http
 
@@ -105,16 +107,17 @@ def test_two_processes_behind_nginx_count_clients_addresses_and_restart_one_at_a
     nodes = []
     for name in ("n0", "n1"):
         port = free_port()
-        argv = [
-            *(sys.executable, "-m", "cardhall", "serve", "--host", "127.0.0.1", "--port", str(port)),
-            *("--db", db, "--redis", redis_url, "--node", name, "--trusted-proxy", "127.0.0.1"),
-        ]
+        argv = [sys.executable, "-m", "cardhall", "serve", *unit_serve_options(port, name, db, redis_url)]
         nodes.append(Node(name, port, tmp_path / f"{name}.log", argv))
     try:
         for node in nodes:
             node.start()
         with nginx_server([n.port for n in nodes]) as front:
             check_addresses(front, nodes[0])
+            assert http(front.port, "GET", "/healthz/ready")["status"] == "ready"
+            with pytest.raises(urllib.error.HTTPError) as refused:  # (each process's own, not the world's)
+                http(front.port, "GET", "/metrics")
+            assert refused.value.code == 403
 
             port = front.port  # everything below goes through nginx
             ann = http(port, "POST", "/api/players", {"name": "Ann"})["token"]
