@@ -1,5 +1,6 @@
-"""The operator's files agree with one another and with ``cardhall serve`` (docs/operator.md): the
-systemd unit's options are ones ``cardhall serve`` takes, its variables are the environment file's,
+"""The operator's files agree with one another and with ``cardhall serve`` (docs/operator.md): systemd
+reads the unit and the target without a complaint (``systemd-analyze verify``, where installed); the
+unit's options are ones ``cardhall serve`` takes, its variables are the environment file's,
 the target starts the processes nginx's upstream names; and ``deploy/systemd/cardhall-rolling-restart``
 restarts one process at a time, waiting for each one's ``/healthz/ready`` before the next (run with a
 stand-in ``systemctl`` that writes down what it was asked, and two small servers answering
@@ -12,12 +13,15 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+import pytest
 
 from cardhall.cli import build_parser
 from tests.nginx_server import TEMPLATE, UNIT, unit_serve_options
@@ -133,3 +137,20 @@ def test_the_rolling_restart_stops_at_a_process_that_never_gets_ready(tmp_path: 
     assert calls.read_text().splitlines() == [f"systemctl restart cardhall@{never}.service"]  # not 8002
     usage = subprocess.run([str(SCRIPT)], capture_output=True, text=True, timeout=30, env=env)
     assert usage.returncode == 2 and "usage" in usage.stderr
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_systemd_reads_the_unit_and_the_target_without_a_complaint(tmp_path: Path) -> None:
+    # The unit as installed, but for the program it starts (the clone is not in /opt/cardhall here).
+    unit = UNIT.read_text().replace("/opt/cardhall/.venv/bin/cardhall", shutil.which("echo") or "/bin/echo")
+    (tmp_path / "cardhall@.service").write_text(unit)
+    (tmp_path / "cardhall@8001.service").symlink_to(tmp_path / "cardhall@.service")
+    shutil.copy(SYSTEMD / "cardhall.target", tmp_path / "cardhall.target")
+    done = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", "cardhall@8001.service", "cardhall.target"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "cardhall" not in done.stdout + done.stderr, done
