@@ -71,15 +71,6 @@ class SqlBase:
         self._write_lock = lock if self.dialect.one_writer else None
         self._read_lock = lock if memory else None
 
-    @property
-    def sqlite(self) -> bool:
-        """Whether the store is SQLite (else PostgreSQL)."""
-        return not self.dialect.locks_rows
-
-    @property
-    def _now(self) -> str:
-        return self.dialect.now
-
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.url}>"
 

@@ -41,7 +41,7 @@ class _Leasing:
         # The sweep: the processes whose lease ran out (a few names, most often none), then the
         # unfinished tables with no node or one of those, found by the (node, status) index. In one
         # statement (``node IN (SELECT ...)``) PostgreSQL read every unfinished table instead, not
-        # knowing how few the names would be (see SqlStore._free).
+        # knowing how few the names would be (see SqlLeases._free).
         self.lapsed = select(NODES.c.name).where(NODES.c.lease_until < literal_column(now))
         self.expired = (
             select(TABLES.c.id)
