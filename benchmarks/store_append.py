@@ -88,6 +88,7 @@ def main() -> None:
     parser.add_argument("--batches", type=int, default=2000)
     parser.add_argument("--size", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cases", nargs="*", help="only these, e.g. 'sqlite plain' 'postgresql fenced'")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     best: dict[str, Figures] = {}
@@ -96,6 +97,8 @@ def main() -> None:
             for backend in ("sqlite", "postgresql"):
                 for fenced in (False, True):
                     case = f"{backend} {'fenced' if fenced else 'plain'}"
+                    if args.cases and case not in args.cases:
+                        continue
                     url = (
                         f"sqlite+aiosqlite:///{tmp}/{r}-{int(fenced)}.db"
                         if backend == "sqlite"
