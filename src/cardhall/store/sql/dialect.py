@@ -20,6 +20,9 @@ What differs, and why:
   hall starting together on an empty database take turns (:data:`MIGRATION_LOCK`). On SQLite, foreign
   keys are off meanwhile (a migration that changes a table copies it, and dropping the old copy would
   otherwise delete or refuse what refers to it) and checked before the commit.
+- **Where the data is.** An SQLite database is a file, checked at every use
+  (:meth:`Dialect.file`), or in memory, one connection's (:meth:`Dialect.in_memory`, one connection
+  shared for the store's life); PostgreSQL's is the server's.
 - **Connections.** SQLite's get the pragmas of :func:`sqlite_pragmas` and a plain ``BEGIN`` instead of
   the driver's transaction handling (SQLAlchemy's documented recipe: reads see one snapshot, DDL is
   transactional); PostgreSQL's a connect timeout.
@@ -32,11 +35,13 @@ from typing import Any, Final
 
 from sqlalchemy import Connection, Table, event
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.dml import Insert
 
 from cardhall.store.errors import StoreError
+from cardhall.store.sqlite_file import SqliteFile
 
 # An INSERT that can say what to do on a conflict: each dialect's own construct in SQLAlchemy.
 ConflictInsert = sqlite.Insert | postgresql.Insert
@@ -80,6 +85,19 @@ class Dialect:
         return insert.on_conflict_do_update(
             index_elements=list(keys), set_={c: insert.excluded[c] for c in update}
         )
+
+    def in_memory(self, url: URL) -> bool:
+        """Whether ``url`` is a database in memory (SQLite's ``:memory:``): one connection's, gone with it."""
+        if self is not SQLITE:
+            return False
+        return url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
+
+    def file(self, url: URL) -> SqliteFile | None:
+        """The database's file, checked at every use (:mod:`cardhall.store.sqlite_file`): SQLite's, not
+        in memory."""
+        if self is not SQLITE or self.in_memory(url) or not url.database:
+            return None
+        return SqliteFile(url.database)
 
     def engine_options(self, memory: bool) -> dict[str, Any]:
         """``create_async_engine``'s options (``memory``: one SQLite database in memory, one connection

@@ -17,24 +17,24 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from cardhall.store.action_log import ActionLog
 from cardhall.store.base import Store
 from cardhall.store.errors import StoreError
 from cardhall.store.sql.connection import SqlBase, reason, shown_url
-from cardhall.store.sql.dialect import DIALECTS, SQLITE, SQLITE_BUSY_TIMEOUT_MS, Dialect
+from cardhall.store.sql.dialect import DIALECTS, SQLITE_BUSY_TIMEOUT_MS, Dialect
 from cardhall.store.sql.postgres_log import PostgresActionLog
 from cardhall.store.sql.sqlite_log import OwnConnections, SharedConnection, SqliteActionLog
 from cardhall.store.sql.store import SqlStore
-from cardhall.store.sqlite_file import SqliteFile
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -74,10 +74,6 @@ async def _migrate(engine: AsyncEngine, dialect: Dialect) -> None:
                 await driver.execute("PRAGMA foreign_keys=ON")
 
 
-def _is_memory(url: URL) -> bool:
-    return url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
-
-
 def _sqlite_workers() -> set[threading.Thread]:
     """aiosqlite's worker threads. A connection that fails to open leaves its worker to stop on its own;
     if the event loop closes first, the worker dies on it noisily ("Event loop is closed", aiosqlite
@@ -108,7 +104,7 @@ async def open_store(url: str, *, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS)
     if dialect is None or dialect.driver != driver:
         expected = " or ".join(f"{d.name}+{d.driver}://" for d in DIALECTS.values())
         raise error(f"the store runs on {expected} (asyncio drivers), not {backend}+{driver}://")
-    memory = dialect is SQLITE and _is_memory(parsed)
+    memory = dialect.in_memory(parsed)
     options = dialect.engine_options(memory)
     try:
         engine = create_async_engine(parsed, **options)
@@ -123,17 +119,29 @@ async def open_store(url: str, *, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS)
         for worker in _sqlite_workers() - workers:
             await asyncio.to_thread(worker.join, 5)
         raise error(reason(e)) from e
-    file = None
-    if dialect is SQLITE and not memory and parsed.database:
-        file = SqliteFile(parsed.database)
+    file = dialect.file(parsed)
 
     def action_log(store: SqlBase) -> ActionLog:
-        if dialect is not SQLITE:
-            _, connect_args = engine.dialect.create_connect_args(engine.url)
-            arguments: dict[str, Any] = {**connect_args, **options.get("connect_args", {})}
-            return PostgresActionLog(arguments, shown)
-        if file is None:  # (a database in memory lives in the store's one connection)
-            return SqliteActionLog(SharedConnection(store), shown)
-        return SqliteActionLog(OwnConnections(file.path, busy_timeout_ms, file, store._write_lock), shown)
+        return ACTION_LOGS[dialect.name](store, engine, options, busy_timeout_ms)
 
     return SqlStore(engine, shown, action_log, memory=memory, file=file)
+
+
+def _sqlite_log(store: SqlBase, _engine: AsyncEngine, _options: Mapping[str, Any], busy_ms: int) -> ActionLog:
+    if store.file is None:  # (a database in memory lives in the store's one connection)
+        return SqliteActionLog(SharedConnection(store), store.url)
+    return SqliteActionLog(OwnConnections(store.file.path, busy_ms, store.file, store._write_lock), store.url)
+
+
+def _postgres_log(
+    store: SqlBase, engine: AsyncEngine, options: Mapping[str, Any], _busy_ms: int
+) -> ActionLog:
+    _, connect_args = engine.dialect.create_connect_args(engine.url)
+    return PostgresActionLog({**connect_args, **options.get("connect_args", {})}, store.url)
+
+
+# Each database's action log (the hottest write's one seam), made for a store.
+ACTION_LOGS: dict[str, Callable[[SqlBase, AsyncEngine, Mapping[str, Any], int], ActionLog]] = {
+    "sqlite": _sqlite_log,
+    "postgresql": _postgres_log,
+}
