@@ -40,7 +40,7 @@ FROM generate_series(1, :n) AS g
 
 def scan_statement(store: SqlStore) -> sa.Select[tuple[str]]:
     """The sweep's one statement before the thirteenth session."""
-    live = sa.select(NODES.c.name).where(NODES.c.lease_until >= sa.literal_column(store._now))
+    live = sa.select(NODES.c.name).where(NODES.c.lease_until >= sa.literal_column(store.dialect.now))
     free = TABLES.c.status.in_(UNFINISHED) & (TABLES.c.node.is_(None) | TABLES.c.node.not_in(live))
     return sa.select(TABLES.c.id).where(free).order_by(TABLES.c.created_at).limit(64)
 

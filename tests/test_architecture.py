@@ -349,3 +349,26 @@ def test_the_web_client_keeps_no_list_of_games() -> None:
 def test_every_key_of_every_schema_is_explained(document: str) -> None:
     problems = schemas.undocumented(schemas.documents()[document])
     assert not problems, problems[:10]
+
+
+# The store by aggregate (issue 48): one small module a part, none over about 400 lines.
+STORE_MODULE_LINES = 420
+
+
+def long_modules(package: Path, limit: int) -> dict[str, int]:
+    """The modules under ``package`` longer than ``limit`` lines, with their lengths."""
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > limit:
+            found[str(path.relative_to(package))] = lines
+    return found
+
+
+def test_no_module_of_the_store_is_over_420_lines(tmp_path: Path) -> None:
+    assert not long_modules(SRC / "store", STORE_MODULE_LINES)
+    # The check finds what it looks for.
+    (tmp_path / "sql").mkdir()
+    (tmp_path / "sql" / "big.py").write_text("x = 1\n" * (STORE_MODULE_LINES + 1), encoding="utf-8")
+    (tmp_path / "small.py").write_text("x = 1\n" * STORE_MODULE_LINES, encoding="utf-8")
+    assert long_modules(tmp_path, STORE_MODULE_LINES) == {"sql/big.py": STORE_MODULE_LINES + 1}

@@ -93,7 +93,7 @@ async def test_a_batch_waiting_on_a_takeover_in_progress_writes_nothing_once_it_
     update): another process raises the fence in a transaction not yet committed; a batch of the old
     owner waits for that row's lock, and once the takeover commits it finds the fence moved and writes
     nothing, of that table or of the other in the batch."""
-    if store.sqlite:
+    if store.dialect.name == "sqlite":
         pytest.skip("SQLite writers never overlap")
     await store.renew("a", 60.0)
     await store.renew("b", 60.0)
@@ -169,7 +169,7 @@ async def test_a_renewal_writes_one_row_whatever_the_tables(store: SqlStore) -> 
     async with store.engine.connect() as c:
         nodes = (await c.execute(select(store.nodes_table))).all()
         left = (
-            await c.execute(select(store.nodes_table.c.lease_until - literal_column(store._now)))
+            await c.execute(select(store.nodes_table.c.lease_until - literal_column(store.dialect.now)))
         ).scalar_one()
     assert [n.name for n in nodes] == ["a"]
     assert 50 < left <= 60.0
@@ -237,7 +237,7 @@ async def test_a_table_names_only_a_process_with_a_lease_row_and_loses_it_with_t
 async def test_a_sweep_reads_only_the_tables_it_may_take(store: SqlStore) -> None:
     """On PostgreSQL the sweep of a hall with many open tables held by live processes reads none of
     them: it read every unfinished table four times a second in each process before."""
-    if store.sqlite:
+    if store.dialect.name == "sqlite":
         pytest.skip("PostgreSQL's plan")
     await store.renew("live", 60.0)
     async with store.engine.begin() as c:

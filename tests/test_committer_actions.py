@@ -3,8 +3,9 @@ process (issue 47: a planted bug that told every table of the batch it was taken
 
 Two tables' actions are handed in together, so they go in one batch; one table's row holds a fence its
 owner no longer has. The other table's actions must be stored, and only the moved table's owner must
-get :class:`~cardhall.store.FencedError`. On SQLite (SQLAlchemy's statement) and on PostgreSQL (the one
-asyncpg statement of ``cardhall.store.postgres_append``), the two paths a hall's actions take with fences.
+get :class:`~cardhall.store.FencedError`. On SQLite (``cardhall.store.sql.sqlite_log``: the fences read in
+the batch's transaction) and on PostgreSQL (the one asyncpg statement of
+``cardhall.store.sql.postgres_log``), the two action logs.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from cardhall.store import (
 )
 from cardhall.store.rows import RatingInputs, RatingRequest
 from cardhall.store.sql import PLAYERS, metadata, migrations_config
-from cardhall.store.sqlite_append import ROWS_PER_STATEMENT
+from cardhall.store.sql.sqlite_log import ROWS_PER_STATEMENT, OwnConnections, SqliteActionLog
 from cardhall.table import Table
 from tests.postgres import PostgresServer
 
@@ -219,18 +219,15 @@ async def test_a_batch_of_5000_actions_of_50_tables_is_one_insert_and_comes_back
     # Interleaved as the server's group commit sends them: action n of every table, then n + 1.
     batch = [ActionRow(r.id, n, n % 3, (n * 7 + i) % 52) for n in range(1, 101) for i, r in enumerate(rows)]
     inserts = count_statements(store, "INSERT")
+    log = store.action_log
     appended: list[str] = []
-    if store.appender is not None:  # (an SQLite file: sqlite3 writes the batch, on its own thread)
-        store.appender.trace = appended.append
-    run = store.postgres_appender.statements if store.postgres_appender else 0
+    if isinstance(log, SqliteActionLog) and isinstance(log.connections, OwnConnections):
+        log.connections.trace = appended.append  # (an SQLite file: sqlite3 writes it, on its own thread)
+    run = log.batches
     await store.append_actions(batch)
-    if store.postgres_appender is not None:  # (asyncpg: the fences and the rows in one statement)
-        assert inserts == []
-        assert store.postgres_appender.statements == run + 1
-    elif store.appender is None:
-        assert inserts == [True]  # one executemany, in one transaction
-    else:
-        assert inserts == []
+    assert inserts == []  # (not through SQLAlchemy's statements: the action log's own)
+    assert log.batches == run + 1  # (PostgreSQL: the fences and the rows in one statement)
+    if appended:
         # One transaction: BEGIN, the rows in statements of many rows each, COMMIT.
         words = [s.split()[0].upper() for s in appended]
         statements = -(-len(batch) // ROWS_PER_STATEMENT)

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cardhall.store import ActionRow, StoreUnavailableError, TableStatus, open_store
-from cardhall.store import sql as sql_store
+from cardhall.store import ActionRow, StoreUnavailableError, TableStatus, open_store, sqlite_file
 from tests.server_helpers import new_player, new_table, server, session
 from tests.test_committer_tables import waiting
 
@@ -24,7 +23,7 @@ LIMIT = 1024 * 1024  # the log's bound in these tests (the server's is 64 MiB)
 def test_a_log_never_left_alone_is_emptied_at_its_bound(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sql_store, "WAL_LIMIT_BYTES", LIMIT)
+    monkeypatch.setattr(sqlite_file, "WAL_LIMIT_BYTES", LIMIT)
     path = tmp_path / "hall.db"
     wal = Path(f"{path}-wal")
 

@@ -3,6 +3,10 @@
 ``open_store(url)`` gives a :class:`~cardhall.store.base.Store` on SQLite (``sqlite+aiosqlite:///file``,
 the embedded default) or PostgreSQL (``postgresql+asyncpg://...``), its schema brought up to date by
 the Alembic migrations in ``cardhall/store/migrations``.
+
+The store is one object made of aggregates (:mod:`cardhall.store.base` lists them), each a small
+interface in its own module here and its SQL part in :mod:`cardhall.store.sql`; the hottest write, a
+batch of actions, goes through one seam, :class:`~cardhall.store.action_log.ActionLog`.
 """
 
 from cardhall.store.base import (

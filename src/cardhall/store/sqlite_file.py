@@ -24,7 +24,7 @@ import logging
 import os
 from typing import Final
 
-from cardhall.store.base import StoreUnavailableError
+from cardhall.store.errors import StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
