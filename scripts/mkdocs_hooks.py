@@ -44,7 +44,7 @@ class _GithubDuplicates(Treeprocessor):
 
 
 class GithubAnchors(Extension):
-    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Markdown's name)
+    def extendMarkdown(self, md: Markdown) -> None:
         # priority 5, registered after toc's: runs after toc and before MkDocs' anchor collector
         md.treeprocessors.register(_GithubDuplicates(md), "github_anchors", 5)
 

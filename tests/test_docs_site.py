@@ -29,7 +29,17 @@ def _build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
     pytest.importorskip("material", reason="the docs extra (make setup installs it)")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # Material's banner about its successor
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site)],
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(config),
+            "--site-dir",
+            str(site),
+        ],
         cwd=config.parent,
         env=env,
         capture_output=True,

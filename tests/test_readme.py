@@ -72,7 +72,7 @@ CANNOT_RUN = {
     "make run": "starts the server and runs until stopped (what it runs, cardhall serve, is tested here)",
     "make test": "runs ruff, mypy and this very test suite",
     "make quick": "runs this very test suite (the tests not marked slow)",
-    ".venv/bin/pip install -e '.[rl]'": "installs into the clone's .venv; the tests run in a venv that has the extra",
+    ".venv/bin/pip install -e '.[rl]'": "installs into the clone's .venv; the tests' venv has the extra",
     ".venv/bin/pip install -e '.[train]'": "installs torch (heavy) into the clone's .venv; not part of `all`",
     "nice .venv/bin/python examples/train_gin.py --steps 300000 --opponent rules --deals 500": (
         "trains for about six minutes with torch (the `train` extra); docs/rl.md has its result"
@@ -123,7 +123,9 @@ def test_no_page_shows_a_bare_pip_install(page: Path) -> None:
     assert not bare, f"{_name(page)}: say .venv/bin/pip (or make setup): {bare}"
 
 
-@pytest.mark.parametrize(("page", "block"), BLOCKS, ids=[f"{_name(p)}-{i}" for i, (p, _) in enumerate(BLOCKS)])
+@pytest.mark.parametrize(
+    ("page", "block"), BLOCKS, ids=[f"{_name(p)}-{i}" for i, (p, _) in enumerate(BLOCKS)]
+)
 def test_a_readme_example_runs(page: Path, block: str) -> None:
     if _name(page) in FRAGMENTS:
         pytest.skip(f"{_name(page)}: {FRAGMENTS[_name(page)]}")
