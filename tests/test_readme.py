@@ -1,11 +1,14 @@
-"""Every example of the README runs as pasted: each Python block, and each command of the shell blocks.
+"""Every example of the README and of the documentation site (``docs/**/*.md``) runs as pasted: each
+Python block, and each command of the shell blocks.
 
-The shell commands run in a fresh folder, in the README's order (``replay out.jsonl`` reads what the
-``simulate ... --records out.jsonl`` before it wrote), as ``python -m cardhall``. A command that would take
-long runs with smaller numbers (``SMALLER``: the exact text replaced, so an edit of the README's numbers is
+The shell commands run in a fresh folder, in the order of the README and then of the docs' pages
+(``replay out.jsonl`` reads what the ``simulate ... --records out.jsonl`` before it wrote), as
+``python -m cardhall``: ``.venv/bin/cardhall`` (the README's form, which works in a fresh shell of the
+clone) and ``cardhall`` (the docs', after ``. .venv/bin/activate``) alike. A command that would take
+long runs with smaller numbers (``SMALLER``: the exact text replaced, so an edit of the numbers is
 noticed); ``cardhall serve`` runs until it answers on a free port and is then stopped; the few commands
-that cannot run in a test are skipped with the reason (``CANNOT_RUN``). A command the README gains is
-run as pasted, or classified here.
+that cannot run in a test are skipped with the reason (``CANNOT_RUN``), and so are the Python blocks that
+are fragments of a file (``FRAGMENTS``). A command the docs gain is run as pasted, or classified here.
 """
 
 from __future__ import annotations
@@ -23,18 +26,36 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
-TEXT = README.read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```python\n(.*?)```", TEXT, flags=re.S)
-COMMANDS = [
-    line.split("  #")[0].strip()
-    for block in re.findall(r"```sh\n(.*?)```", TEXT, flags=re.S)
-    for line in block.splitlines()
-    if line.strip() and not line.lstrip().startswith("#")
-]
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+# The README first, then the site's pages in a fixed order: the order the shell commands run in.
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+TEXTS = {page: page.read_text(encoding="utf-8") for page in PAGES}
+TEXT = TEXTS[README]
+PYTHON = re.compile(r"```python\n(.*?)```", flags=re.S)
+SHELL = re.compile(r"```sh\n(.*?)```", flags=re.S)
+BLOCKS = [(page, block) for page in PAGES for block in PYTHON.findall(TEXTS[page])]
+VENV = ".venv/bin/cardhall "
+
+
+def _commands(text: str) -> list[str]:
+    return [
+        line.split("  #")[0].strip()
+        for block in SHELL.findall(text)
+        for line in block.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
+README_COMMANDS = _commands(TEXT)
+# Each command once (a page may repeat the README's), in the order it first appears.
+COMMANDS = list(dict.fromkeys(c for page in PAGES for c in _commands(TEXTS[page])))
 
 # README command -> (text in it, what replaces it in the test): the same command, quicker.
 SMALLER: dict[str, list[tuple[str, str]]] = {
+    ".venv/bin/cardhall simulate 'hokm(max_hands=1)' --bots hard,normal,normal --rotate --games 3": [
+        ("--games 3", "--games 1")
+    ],
     "cardhall simulate 'hokm(max_hands=5)' --games 1000 --jobs 2 --json --records out.jsonl": [
         ("--games 1000", "--games 12")
     ],
@@ -50,6 +71,12 @@ SMALLER: dict[str, list[tuple[str, str]]] = {
 CANNOT_RUN = {
     "make run": "starts the server and runs until stopped (what it runs, cardhall serve, is tested here)",
     "make test": "runs ruff, mypy and this very test suite",
+    "make quick": "runs this very test suite (the tests not marked slow)",
+    ".venv/bin/pip install -e '.[rl]'": "installs into the clone's .venv; the tests' venv has the extra",
+    ".venv/bin/pip install -e '.[train]'": "installs torch (heavy) into the clone's .venv; not part of `all`",
+    "nice .venv/bin/python examples/train_gin.py --steps 300000 --opponent rules --deals 500": (
+        "trains for about six minutes with torch (the `train` extra); docs/rl.md has its result"
+    ),
     "cardhall simulate 'hokm(max_hands=1)' --bots 'search(iterations=200),rules,rules' --rotate --games 5000 "
     "--ray auto": "joins a running Ray cluster (tests/test_ray.py starts one with `ray start`, plays on it)",
     "cardhall serve --db postgresql+asyncpg://user:password@host/cardhall": (
@@ -65,18 +92,44 @@ CANNOT_RUN = {
 }
 # What a command's stdin holds: play asks for moves, and leaves at 'quit'.
 STDIN = {"play": "quit\n"}
+# Python blocks that are a piece of a file, not a program (page -> why).
+FRAGMENTS = {
+    "docs/adding-a-game.md": "the ENTRY that ends a game module: its names exist only in that module",
+}
+
+
+def _name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
 
 
 def test_the_readme_has_examples() -> None:
-    assert len(BLOCKS) >= 3
-    assert len(COMMANDS) >= 8
-    assert all(c.startswith(("cardhall ", "make ")) for c in COMMANDS), COMMANDS
-    assert set(SMALLER) | set(CANNOT_RUN) <= set(COMMANDS), "a command named here left the README"
+    assert sum(page == README for page, _ in BLOCKS) >= 2
+    assert len(README_COMMANDS) >= 6
+    assert len(BLOCKS) >= 8 and len(COMMANDS) >= 25
+    assert all(c.startswith(("cardhall ", VENV, "make ")) or c in CANNOT_RUN for c in COMMANDS), COMMANDS
+    assert set(SMALLER) | set(CANNOT_RUN) <= set(COMMANDS), "a command named here left the docs"
+    assert set(FRAGMENTS) <= {_name(page) for page, _ in BLOCKS}, "a fragment named here left the docs"
 
 
-@pytest.mark.parametrize("number", range(len(BLOCKS)))
-def test_a_readme_example_runs(number: int) -> None:
-    exec(compile(BLOCKS[number], f"README.md example {number + 1}", "exec"), {})
+def test_every_readme_command_works_in_a_fresh_shell() -> None:
+    """A fresh shell has no activated .venv: the README's commands name it, or are make's."""
+    assert all(c.startswith((VENV, "make ")) for c in README_COMMANDS), README_COMMANDS
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_no_page_shows_a_bare_pip_install(page: Path) -> None:
+    """``pip install`` alone installs into whatever pip is first on the PATH, not the clone's .venv."""
+    bare = re.findall(r"(?<![\w/.-])pip install[^`\n]*", TEXTS[page])
+    assert not bare, f"{_name(page)}: say .venv/bin/pip (or make setup): {bare}"
+
+
+@pytest.mark.parametrize(
+    ("page", "block"), BLOCKS, ids=[f"{_name(p)}-{i}" for i, (p, _) in enumerate(BLOCKS)]
+)
+def test_a_readme_example_runs(page: Path, block: str) -> None:
+    if _name(page) in FRAGMENTS:
+        pytest.skip(f"{_name(page)}: {FRAGMENTS[_name(page)]}")
+    exec(compile(block, f"{_name(page)} example", "exec"), {})
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +150,7 @@ def _argv(command: str) -> list[str]:
     for old, new in SMALLER.get(command, []):
         assert old in command
         command = command.replace(old, new)
-    words = shlex.split(command)
+    words = shlex.split(command.removeprefix(".venv/bin/"))
     assert words[0] == "cardhall"
     return [sys.executable, "-m", "cardhall", *words[1:]]
 
@@ -147,9 +200,9 @@ def _serve(argv: list[str], cwd: Path) -> None:
 def test_a_readme_command_runs(command: str, workdir: Path) -> None:
     if command in CANNOT_RUN:
         pytest.skip(f"{command}: {CANNOT_RUN[command]}")
-    assert command.startswith("cardhall "), f"{command!r}: run it here, or say in CANNOT_RUN why not"
+    assert command.startswith(("cardhall ", VENV)), f"{command!r}: run it here, or say in CANNOT_RUN why not"
     argv = _argv(command)
-    if argv[3] == "serve":
+    if argv[3] == "serve" and "--help" not in argv:
         _serve(argv, workdir)
         return
     if argv[3] in ("replay", "review") and not (workdir / argv[4]).exists():  # run alone (-k): make its input
