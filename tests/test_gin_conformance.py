@@ -4,8 +4,8 @@ gin's invariants: hand sizes by phase, a laid knock within the limit, one scorer
 from __future__ import annotations
 
 from cardhall.core import State
-from cardhall.games.gin import GinState
-from cardhall.games.gin_melds import deadwood_mask
+from cardhall.games.gin.melds import deadwood_mask
+from cardhall.games.gin.rules import GinState
 from tests.conformance import ConformanceSuite
 
 

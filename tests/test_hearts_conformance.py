@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import cardhall
 from cardhall.core import State
-from cardhall.games.hearts import HeartsState, points_of
+from cardhall.games.hearts.rules import HeartsState, points_of
 from tests.conformance import ConformanceSuite
 
 

@@ -5,7 +5,7 @@ lottery positive, a whole match zero-sum (-2600 against +2600)."""
 from __future__ import annotations
 
 from cardhall.core import State
-from cardhall.games.kierki import KierkiState
+from cardhall.games.kierki.rules import KierkiState
 from tests.conformance import ConformanceSuite
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from cardhall.errors import InvalidOptionError
-from cardhall.games.kierki import DEAL_INFO
+from cardhall.games.kierki.rules import DEAL_INFO
 from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, deal_hint, phase_hint, rules_text
 from tests import schemas
@@ -231,7 +231,7 @@ def test_the_defaults_the_options_section_names_are_the_engines(game: str) -> No
 
 
 def test_the_svara_hand_values_in_the_text_are_the_engines() -> None:
-    from cardhall.games.svara_hands import hand_value
+    from cardhall.games.svara.hands import hand_value
 
     text = rules_text("svara")
     examples = re.findall(rf"((?:{CARD} ){{2}}{CARD})(?: is worth)? (\d+)\b", text)
@@ -267,7 +267,7 @@ def test_the_hearts_deal_table_is_the_engines() -> None:
 
 def test_the_kierki_robber_example_is_the_engines() -> None:
     from cardhall.cards import mask_of, parse_card
-    from cardhall.games.kierki import trick_penalty
+    from cardhall.games.kierki.rules import trick_penalty
 
     text = rules_text("kierki")
     example = re.search(r"the 7th trick holds (K♥) and (Q♠)\..*: (\d+) points\.", text)
@@ -277,7 +277,7 @@ def test_the_kierki_robber_example_is_the_engines() -> None:
 
 
 def test_the_hokm_example_is_the_engines() -> None:
-    from cardhall.games.hokm import hand_score
+    from cardhall.games.hokm.rules import hand_score
 
     example = next(line for line in rules_text("hokm").split("\n") if line.startswith("Example:"))
     for contract, tricks in ((5, 6), (2, 1), (3, 3)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardhall.games.svara import SvaraState
+from cardhall.games.svara.rules import SvaraState
 from tests.conformance import ConformanceSuite
 
 

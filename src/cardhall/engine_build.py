@@ -6,7 +6,7 @@ the package would stop at the guard below) into extension modules next to the so
 imports an extension module in preference to the ``.py`` of the same name, so a compiled build runs the
 same code 2-3x faster. Without a C compiler the build is skipped and everything runs as Python.
 
-The danger of that arrangement is a stale build: an edited ``hokm.py`` next to an older ``hokm.*.so``
+The danger of that arrangement is a stale build: an edited ``rules.py`` next to an older ``rules.*.so``
 would silently run the old rules. So the build writes a manifest of the sources' hashes, and
 :func:`check_compiled` (run when ``cardhall`` is imported) refuses to start when a compiled module does
 not match its source. This module itself is never compiled.
@@ -33,9 +33,11 @@ ENGINE_DRIVERS: tuple[str, ...] = ("cardhall.sim.playout", "cardhall.rl.encoders
 
 
 def game_modules(src: Path = SRC_DIR) -> tuple[str, ...]:
-    """Every module of the ``cardhall.games`` package."""
+    """Every module of the ``cardhall.games`` package and of each game's folder in it, but the
+    ``__init__`` ones (the package's docstring and each game's registration: read once, not hot)."""
     folder = src / "cardhall" / "games"
-    return tuple(f"cardhall.games.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__")
+    found = sorted(p.relative_to(src).with_suffix("") for p in folder.rglob("*.py") if p.stem != "__init__")
+    return tuple(".".join(path.parts) for path in found)
 
 
 COMPILED_MODULES: tuple[str, ...] = (*ENGINE_CORE, *game_modules(), *ENGINE_DRIVERS)

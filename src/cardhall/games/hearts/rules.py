@@ -82,7 +82,6 @@ from cardhall.cards import (
 )
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError, InvalidOptionError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
@@ -1267,13 +1266,3 @@ class HeartsState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Hearts is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Hearts,
-    rules_bot="cardhall.bots.rules_hearts",
-    encoder="cardhall.rl.encoders.hearts",
-    terminal="cardhall.terminal.games.hearts",
-    bench=("hearts(decks=1,players=4,max_hands=1)", "hearts(max_hands=5)"),
-)

@@ -63,7 +63,6 @@ from cardhall.cards import (
 )
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError, InvalidOptionError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.options import Option
 
@@ -896,13 +895,3 @@ class KierkiState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Kierki is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Kierki,
-    rules_bot="cardhall.bots.rules_kierki",
-    encoder="cardhall.rl.encoders.kierki",
-    terminal="cardhall.terminal.games.kierki",
-    bench=("kierki",),
-)

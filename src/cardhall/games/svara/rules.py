@@ -1,6 +1,6 @@
 """Svara (Svarka): 2-8 players, 32 cards, three cards each, chips, blind bets and the svara replay.
 
-Rules: ``cardhall/rulebook/svara.en.md``. Hand values live in :mod:`cardhall.games.svara_hands`;
+Rules: ``cardhall/rulebook/svara.en.md``. Hand values live in :mod:`cardhall.games.svara.hands`;
 :func:`hand_value` is re-exported here. Choices this module makes where the rules leave room:
 
 - Seats are numbered in the order of play: seat ``s + 1`` is on ``s``'s left and acts after ``s``. The
@@ -79,9 +79,8 @@ from typing import Any, Final, Self
 from cardhall.cards import Card, cards_of, format_card, mask_of, sort_for_display
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng
 from cardhall.errors import InvalidOptionError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained, shuffle_deck
-from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
+from cardhall.games.svara.hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
 from cardhall.options import Option
 
 __all__ = ["Svara", "SvaraState", "hand_value"]
@@ -1028,13 +1027,3 @@ class SvaraState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Svara is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Svara,
-    rules_bot="cardhall.bots.rules_svara",
-    encoder="cardhall.rl.encoders.svara",
-    terminal="cardhall.terminal.games.svara",
-    bench=("svara(max_deals=1)",),
-)

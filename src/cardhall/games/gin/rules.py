@@ -26,7 +26,7 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   cards can be laid out in more than one distinct way with deadwood <= 10, the hand enters the phase
   ``arrange``: he alone chooses (his advisor may suggest), one action per layout, ``arrange 1`` ..
   ``arrange N`` (ints ``ARRANGE_BASE + i``), in the canonical order of
-  :func:`~cardhall.games.gin_melds.arrangements_mask` (least deadwood first, then fewest sets, then by
+  :func:`~cardhall.games.gin.melds.arrangements_mask` (least deadwood first, then fewest sets, then by
   the cards). Every layout within the knock limit counts, as the rules say ("any arrangement whose
   deadwood is <= 10, not only the smallest"): three runs or three sets from the same nine cards, a card
   that fits a run or a set, and a card kept out of a meld it could join (a run laid short, three of four
@@ -86,9 +86,8 @@ from typing import Any, Final, Self
 from cardhall.cards import RANKS, Card, cards_of, format_card, parse_card
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng
 from cardhall.errors import InvalidOptionError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained
-from cardhall.games.gin_melds import (
+from cardhall.games.gin.melds import (
     ARRANGE_CAP,
     CARD_VALUES,
     KNOCK_LIMIT,
@@ -1129,13 +1128,3 @@ class GinState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Gin is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Gin,
-    rules_bot="cardhall.bots.rules_gin",
-    encoder="cardhall.rl.encoders.gin",
-    terminal="cardhall.terminal.games.gin",
-    bench=("gin(players=2,max_hands=1)", "gin(max_hands=5)"),
-)

@@ -58,7 +58,6 @@ from cardhall.cards import (
 )
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.options import Option
 
@@ -733,13 +732,3 @@ class HokmState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Hokm is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Hokm,
-    rules_bot="cardhall.bots.rules_hokm",
-    encoder="cardhall.rl.encoders.hokm",
-    terminal="cardhall.terminal.games.hokm",
-    bench=("hokm(max_hands=5)",),
-)
