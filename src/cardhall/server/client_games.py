@@ -1,0 +1,110 @@
+"""The browser client's per-game files, served from each game's folder at the addresses the page asks.
+
+A game keeps its browser texts and its table in its own folder (``games/<name>/i18n.<lang>.json``,
+``games/<name>/web.js``: :mod:`cardhall.games.pieces`), and the page asks for them where it always has:
+
+- ``/static/i18n/<lang>.json`` is the client's catalogue (``web/i18n/<lang>.json``, the texts of no
+  game) with every registered game's texts after it, by game name (:func:`catalogue`). Choice: merged
+  on the server rather than fetched per game by the page, so the page still loads one catalogue (one
+  request, and what it receives is the same texts as when they were one file).
+- ``/static/games/<name>.js`` is the game's ``web.js`` (:func:`game_module`). ``web/games/index.js``
+  imports it by the name ``GET /api/games`` lists; a game without one gets the shared table
+  (``base.js``), as before.
+
+Both are sent as the other static files are: ``Cache-Control: no-cache`` and an ETag (of the content),
+answered 304 when the browser's copy is current. The service worker keeps them too
+(:func:`client_files`), and its version changes with them (:func:`files_for_version`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from cardhall.registry import entries, folder
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+LANGUAGES = tuple(sorted(p.stem for p in (WEB / "i18n").glob("*.json")))
+REVALIDATE = {"Cache-Control": "no-cache"}
+
+
+def game_folder(name: str) -> Path:
+    return Path(str(folder(name)))
+
+
+def game_module_path(name: str) -> Path | None:
+    """The game's browser table (its folder's ``web.js``), or None when it has none."""
+    path = game_folder(name) / "web.js"
+    return path if path.is_file() else None
+
+
+def catalogue(lang: str, web: Path = WEB) -> dict[str, str]:
+    """The client's catalogue in ``lang``: the texts of no game, then each game's, by game name. KeyError
+    for a language the client has no catalogue in."""
+    if lang not in LANGUAGES:
+        raise KeyError(lang)
+    texts: dict[str, str] = json.loads((web / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    for name in entries():
+        path = game_folder(name) / f"i18n.{lang}.json"
+        if path.is_file():
+            own: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            texts.update(own)
+    return texts
+
+
+def _catalogue_body(lang: str) -> bytes:
+    # Read at each request, as the static files are: an edited text is served at once.
+    return json.dumps(catalogue(lang), ensure_ascii=False, indent=2).encode()
+
+
+def files_for_version() -> list[Path]:
+    """Every game's files the page receives, for the client's version (a change of one is a new version)."""
+    found = []
+    for name in entries():
+        base = game_folder(name)
+        found += [
+            p for p in (base / "web.js", *(base / f"i18n.{lang}.json" for lang in LANGUAGES)) if p.is_file()
+        ]
+    return found
+
+
+def client_files() -> list[str]:
+    """The per-game addresses the service worker keeps (the catalogues are kept as ``web/i18n``'s files)."""
+    return [f"/static/games/{name}.js" for name in entries() if game_module_path(name) is not None]
+
+
+def _send(request: Request, body: bytes, media_type: str) -> Response:
+    tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {**REVALIDATE, "ETag": tag}
+    if tag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
+async def catalogue_file(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in LANGUAGES:
+        return PlainTextResponse("Not Found", status_code=404)
+    return _send(request, _catalogue_body(lang), "application/json")
+
+
+async def game_module(request: Request) -> Response:
+    name = request.path_params["game"]
+    path = game_module_path(name) if name in entries() else None
+    if path is None:
+        return PlainTextResponse("Not Found", status_code=404)
+    return _send(request, path.read_bytes(), "text/javascript")
+
+
+def client_game_routes() -> list[Route]:
+    """The catalogues and each game's table, before the static files (which answer everything else)."""
+    return [
+        Route("/static/i18n/{lang}.json", catalogue_file),
+        Route("/static/games/{game}.js", game_module),
+    ]
