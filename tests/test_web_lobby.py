@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import cardhall
+from cardhall.server.client_games import catalogue as merged_catalogue
 from tests.web_helpers import (  # noqa: F401 (fixtures)
     PHONE,
     SHOTS,
