@@ -1,7 +1,7 @@
 """Gin Rummy: three-hand gin with a player "in the box" (default), or ordinary two-player gin.
 
-Rules: ``cardhall/rulebook/gin.en.md``. One 52-card deck, A low, J Q K worth 10; melds are sets of 3-4
-of a rank and runs of 3+ in a suit. :func:`deadwood` and :func:`best_melds` (from ``gin_melds``) give the
+Rules: ``rulebook.en.md`` (beside it). One 52-card deck, A low, J Q K worth 10; melds are sets of 3-4
+of a rank and runs of 3+ in a suit. :func:`deadwood` and :func:`best_melds` (from ``melds``) give the
 exact minimum deadwood and a best arrangement of any hand. Choices this module makes:
 
 - Seats are numbered in the order of play. With three players the seats draw a card each for roles (K high,
@@ -63,7 +63,7 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   known in that hand until discarded), the knock, the spread hands and lay-offs. The stock order is
   hidden. The score sheet holds numbers only. Each move of the hand (``moves``) carries the card it
   showed (``take discard`` the card taken), so the bots' form (cards and actions as ints) says as much.
-- Events (``docs/schema/gin.json``): ``deal`` (``deal``, ``dealer``, ``roles``, ``upcard``,
+- Events (``schema.json`` (beside it)): ``deal`` (``deal``, ``dealer``, ``roles``, ``upcard``,
   ``stock_size``; privately each holder's ``hand``, and the team hand to the advisor); ``knock`` once the
   knocker has laid out his melds (after ``arrange N`` when he had a choice) and the hands are spread
   (``knocker``, ``gin``, his ``melds`` as laid, ``deadwood_cards``, ``deadwood``, the ``opponent``, his
@@ -119,7 +119,7 @@ TAKE: Final = 157
 PASS: Final = 158
 DONE: Final = 159
 # The knocker's choice of layout: ARRANGE_BASE + i lays out the i-th of the knock's arrangements
-# (``arrange i+1``, in the canonical order of gin_melds.arrangements_mask).
+# (``arrange i+1``, in the canonical order of melds.arrangements_mask).
 ARRANGE_BASE: Final = 160
 SUGGEST_BASE: Final = ARRANGE_BASE + ARRANGE_CAP
 NO_SUGGESTION: Final = SUGGEST_BASE + SUGGEST_BASE

@@ -1,6 +1,6 @@
 """Svara (Svarka): 2-8 players, 32 cards, three cards each, chips, blind bets and the svara replay.
 
-Rules: ``cardhall/rulebook/svara.en.md``. Hand values live in :mod:`cardhall.games.svara.hands`;
+Rules: ``rulebook.en.md`` (beside it). Hand values live in :mod:`cardhall.games.svara.hands`;
 :func:`hand_value` is re-exported here. Choices this module makes where the rules leave room:
 
 - Seats are numbered in the order of play: seat ``s + 1`` is on ``s``'s left and acts after ``s``. The
@@ -53,7 +53,7 @@ Rules: ``cardhall/rulebook/svara.en.md``. Hand values live in :mod:`cardhall.gam
   in ``bots/rules_svara.py``, may deal some hands first). ``observation(seat, ints=True)`` holds the
   same data with every card (the hand, the showdown, the deal log's shown hands) and every action
   (``actions``) as its int.
-- Events (while a Table listens; ``docs/schema/svara.json`` has every field): ``deal`` when an ordinary
+- Events (while a Table listens; ``schema.json`` (beside it) has every field): ``deal`` when an ordinary
   deal is dealt (``deal``, 1-based, svaras are not new deals; ``dealer``, ``ante``, ``min_blind``,
   ``players``, ``pot``, ``stacks``; ``hand`` is null publicly and ``[]`` privately for each player dealt
   in: his cards lie face down); ``looked`` when the blind round ends and the players see their cards

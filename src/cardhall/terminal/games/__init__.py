@@ -2,7 +2,7 @@
 registration (:class:`cardhall.games.GameEntry`, ``cardhall.terminal.games.<name>``), found by the
 game's name through :mod:`cardhall.registry`, never from a list here.
 
-A game's module gives, reading only keys of the observation or the event (``docs/schema/<game>.json``):
+A game's module gives, reading only keys of the observation or the event (the game's ``schema.json``):
 
 - ``seat_stats(obs, seat, wide, cards, score) -> str``: what is public about a seat, after its name
   (``cards`` and ``score``: the shared "10 cards" and "score 40" texts, to use or not);
