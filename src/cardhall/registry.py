@@ -60,6 +60,12 @@ def entry(name: str) -> GameEntry:
     return games[name]
 
 
+def package(name: str) -> str:
+    """The package of the game ``name`` (its folder, ``cardhall.games.<name>``)."""
+    entry(name)
+    return _PACKAGES[name]
+
+
 def folder(name: str) -> Traversable:
     """The folder of the game ``name`` (its package: its rules, texts, schema and data files)."""
     entry(name)
