@@ -1,7 +1,8 @@
 """The browser client's per-game files, served from each game's folder at the addresses the page asks.
 
 A game keeps its browser texts and its table in its own folder (``games/<name>/i18n.<lang>.json``,
-``games/<name>/web.js``: :mod:`cardhall.games.pieces`), and the page asks for them where it always has:
+``games/<name>/web.js``: :mod:`cardhall.games.pieces`), and the page asks for them where it always has
+(the static files' mount asks :func:`response` first, so no route is added):
 
 - ``/static/i18n/<lang>.json`` is the client's catalogue (``web/i18n/<lang>.json``, the texts of no
   game) with every registered game's texts after it, by game name (:func:`catalogue`). Choice: merged
@@ -23,9 +24,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
-from starlette.routing import Route
+from starlette.datastructures import Headers
+from starlette.responses import Response
 
 from cardhall.registry import entries, folder
 
@@ -58,11 +58,6 @@ def catalogue(lang: str, web: Path = WEB) -> dict[str, str]:
     return texts
 
 
-def _catalogue_body(lang: str) -> bytes:
-    # Read at each request, as the static files are: an edited text is served at once.
-    return json.dumps(catalogue(lang), ensure_ascii=False, indent=2).encode()
-
-
 def files_for_version() -> list[Path]:
     """Every game's files the page receives, for the client's version (a change of one is a new version)."""
     found = []
@@ -79,32 +74,25 @@ def client_files() -> list[str]:
     return [f"/static/games/{name}.js" for name in entries() if game_module_path(name) is not None]
 
 
-def _send(request: Request, body: bytes, media_type: str) -> Response:
+def _send(headers: Headers, body: bytes, media_type: str) -> Response:
     tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-    headers = {**REVALIDATE, "ETag": tag}
-    if tag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return Response(body, media_type=media_type, headers=headers)
+    sent = {**REVALIDATE, "ETag": tag}
+    if tag in headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=sent)
+    return Response(body, media_type=media_type, headers=sent)
 
 
-async def catalogue_file(request: Request) -> Response:
-    lang = request.path_params["lang"]
-    if lang not in LANGUAGES:
-        return PlainTextResponse("Not Found", status_code=404)
-    return _send(request, _catalogue_body(lang), "application/json")
-
-
-async def game_module(request: Request) -> Response:
-    name = request.path_params["game"]
-    path = game_module_path(name) if name in entries() else None
-    if path is None:
-        return PlainTextResponse("Not Found", status_code=404)
-    return _send(request, path.read_bytes(), "text/javascript")
-
-
-def client_game_routes() -> list[Route]:
-    """The catalogues and each game's table, before the static files (which answer everything else)."""
-    return [
-        Route("/static/i18n/{lang}.json", catalogue_file),
-        Route("/static/games/{game}.js", game_module),
-    ]
+def response(path: str, headers: Headers) -> Response | None:
+    """The answer to ``/static/<path>`` when it is a catalogue or a game's table (None: any other file,
+    which the static files answer)."""
+    lang = path.removeprefix("i18n/").removesuffix(".json")
+    if path == f"i18n/{lang}.json" and lang in LANGUAGES:
+        # Read at each request, as the static files are: an edited text is served at once.
+        body = json.dumps(catalogue(lang), ensure_ascii=False, indent=2).encode()
+        return _send(headers, body, "application/json")
+    name = path.removeprefix("games/").removesuffix(".js")
+    if path == f"games/{name}.js" and name in entries():
+        module = game_module_path(name)
+        if module is not None:
+            return _send(headers, module.read_bytes(), "text/javascript")
+    return None

@@ -33,6 +33,7 @@ import json
 import re
 from pathlib import Path
 
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -54,10 +55,12 @@ NOT_KEPT = {"sw.js"}
 
 
 class ClientFiles(StaticFiles):
-    """The client's static files, with ETags (Starlette's) and ``Cache-Control: no-cache``."""
+    """The client's static files, with ETags (Starlette's) and ``Cache-Control: no-cache``; the catalogues
+    and the games' tables from the games' folders (:mod:`cardhall.server.client_games`)."""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
-        response = await super().get_response(path, scope)
+        served = client_games.response(path, Headers(scope=scope))  # a catalogue, a game's table
+        response = served if served is not None else await super().get_response(path, scope)
         if response.status_code in (200, 304):
             response.headers.update(REVALIDATE)
         return response
@@ -130,9 +133,8 @@ async def service_worker(request: Request) -> Response:
 
 
 def page_routes() -> list[Route]:
-    """The page at each screen's address, the service worker, and the client's per-game files."""
+    """The page at each screen's address, and the service worker."""
     return [
-        *client_games.client_game_routes(),
         Route("/", index),
         Route("/tables/{table}", table_page),
         Route("/tables/{table}/replay", table_page),
