@@ -41,7 +41,7 @@ def shape(block: list[str]) -> str:
 
 
 def phases(game: str) -> list[str]:
-    """The values of the observation's ``phase`` in ``docs/schema/<game>.json``."""
+    """The values of the observation's ``phase`` in the game's ``schema.json``."""
     doc = schemas.documents()[f"{game}.json"]
     node: dict[str, Any] = doc["$defs"]["observation"]["properties"]["phase"]
     while "$ref" in node:
