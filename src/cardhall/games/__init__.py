@@ -91,7 +91,7 @@ class GameEntry(NamedTuple):
     - ``encoder``: its RL encoder (``cardhall.rl.encoders.<name>``: ``ENCODER``).
     - ``terminal``: how the terminal tells its table and its deal results
       (``cardhall.terminal.games.<name>``: ``seat_stats``, ``table_lines``, ``deal_scored``, optionally
-      ``hand_line``).
+      ``hand_line`` and ``EVENTS``, its own events' sentences).
     - ``bench``: the game strings ``cardhall bench`` plays for it (fixed, moderate lengths, so games/s
       means something and random play always ends).
     - ``conformance``: the game strings the conformance suite plays (short matches covering its options).

@@ -157,7 +157,7 @@ PIECES: Final = (
         "module",
         "terminal",
         "`cardhall.terminal.games.<name>`: `seat_stats`, `table_lines`, `deal_scored`, optionally "
-        "`hand_line`",
+        "`hand_line` and `EVENTS` (its own events' sentences)",
     ),
     Piece("test", "tests/test_<name>_rules.py", "scenario tests of every rule, from the rules of record"),
     Piece("test", "tests/test_<name>_events.py", "its events, per seat, against what each may see"),

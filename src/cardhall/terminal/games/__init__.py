@@ -12,7 +12,9 @@ A game's module gives, reading only keys of the observation or the event (the ga
   totals;
 - optionally ``hand_line(obs, style, shown, new) -> str``: the hand line as the game tells it
   (``shown``: the shared one, ``new``: the cards new in the hand, told after it), for a game whose
-  hand may be face down (Svara).
+  hand may be face down (Svara);
+- optionally ``EVENTS``: its own events (those not every game has), type -> ``(nr, event) -> list[str]``,
+  its sentences (:func:`cardhall.terminal.narrate.handler_of`).
 
 The helpers they share are here.
 """
