@@ -217,7 +217,10 @@ class Game(ABC):
         and the public history kept, known voids and seen cards respected, the hidden cards dealt at
         random, future deals from a fresh seed. ``observation`` is a seat's observation in the form
         bots read (``ints=True``); the sampled state's observation for that seat equals it."""
-        raise NotImplementedError(f"{self}: this game does not implement sample_state")
+        raise NotImplementedError(
+            f"{self}: this game does not implement sample_state, which the search bot (the hard level), "
+            "hints and reviews need (docs/adding-a-game.md)"
+        )
 
 
 def parse_play(words: list[str]) -> int | None:
