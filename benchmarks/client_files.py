@@ -23,9 +23,8 @@ def main() -> None:
                 for _ in range(200):
                     response = client.get(path)
                 runs.append((time.perf_counter() - start) / 200 * 1000)
-            print(
-                f"{path}: {min(runs):.2f} ms a request ({response.status_code}, {len(response.content)} bytes)"
-            )
+            size = len(response.content)
+            print(f"{path}: {min(runs):.2f} ms a request ({response.status_code}, {size} bytes)")
 
 
 if __name__ == "__main__":
