@@ -32,12 +32,18 @@ ENGINE_CORE: tuple[str, ...] = ("cardhall.cards", "cardhall.core")
 ENGINE_DRIVERS: tuple[str, ...] = ("cardhall.sim.playout", "cardhall.rl.encoders.gin_bits")
 
 
+# Modules of the games package that are no engine: the list of a game's pieces, read by the tests and
+# run as ``python -m cardhall.games.pieces`` (which a compiled module cannot be).
+NOT_COMPILED: tuple[str, ...] = ("cardhall.games.pieces",)
+
+
 def game_modules(src: Path = SRC_DIR) -> tuple[str, ...]:
     """Every module of the ``cardhall.games`` package and of each game's folder in it, but the
-    ``__init__`` ones (the package's docstring and each game's registration: read once, not hot)."""
+    ``__init__`` ones (the package's docstring and each game's registration: read once, not hot) and
+    :data:`NOT_COMPILED`."""
     folder = src / "cardhall" / "games"
     found = sorted(p.relative_to(src).with_suffix("") for p in folder.rglob("*.py") if p.stem != "__init__")
-    return tuple(".".join(path.parts) for path in found)
+    return tuple(m for path in found if (m := ".".join(path.parts)) not in NOT_COMPILED)
 
 
 COMPILED_MODULES: tuple[str, ...] = (*ENGINE_CORE, *game_modules(), *ENGINE_DRIVERS)

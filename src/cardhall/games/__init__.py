@@ -15,8 +15,9 @@ in its own layer. ``cardhall new-game NAME --like hokm`` copies a game's folder 
 
 **Rules only, standard library only.** Nothing here knows a bot, an encoder or a screen: a game says what
 is legal, what happens, who may see what. The modules are compiled with mypyc
-(:mod:`cardhall.engine_build` compiles every module of this package but the ``__init__`` ones), which asks
-this of their code, so that the same source runs 2-3x faster compiled and unchanged as plain Python:
+(:mod:`cardhall.engine_build` compiles every module of this package but the ``__init__`` ones and
+``pieces``), which asks this of their code, so that the same source runs 2-3x faster compiled and
+unchanged as plain Python:
 
 - **A blank constructor, then ``start``.** A state class is built as ``State(game, seed)`` with every
   field set to a blank value there, and ``start(deck)`` deals; ``clone``, ``resample`` and
