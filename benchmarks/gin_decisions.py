@@ -30,7 +30,7 @@ import cardhall
 from cardhall.bots.rules_gin import GinRulesBot, ranked_discards, search_candidates
 from cardhall.bots.search import SearchBot, rollout_value
 from cardhall.core import Game, Observation
-from cardhall.games.gin import ARRANGE_BASE, KNOCK_BASE, LAYOFF_BASE, STOCK, Gin, GinState
+from cardhall.games.gin.rules import ARRANGE_BASE, KNOCK_BASE, LAYOFF_BASE, STOCK, Gin, GinState
 
 GAME = "gin(players=2,max_hands=1)"
 

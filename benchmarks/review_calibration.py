@@ -47,7 +47,7 @@ from cardhall.bots import make_bot
 from cardhall.bots.base import Bot
 from cardhall.bots.search import rollout_value
 from cardhall.core import Game, Observation, Record, State
-from cardhall.games.gin import GinState
+from cardhall.games.gin.rules import GinState
 from cardhall.review import DEFAULT_BUDGET, review, thresholds, verdict
 
 CLASSES = ("good", "unclear", "inaccuracy", "mistake", "blunder")

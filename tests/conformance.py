@@ -10,7 +10,7 @@ It plays random seeded matches to the end through a :class:`~cardhall.table.Tabl
 among those to act, a random legal action) and checks at every step: card conservation, legal actions
 sorted, unique and in range, illegal actions and wrong seats refused with the state and the events
 unchanged, replay and same-seed reproduction (events included), every observation and every event of
-every seat's stream valid against the game's schema (``docs/schema/<game>.json``), the bots' form of the
+every seat's stream valid against the game's schema (the game's ``schema.json``), the bots' form of the
 observation equal to the text form card for card, no hidden card in any observation (also in its JSON
 text) nor in any event a seat sees (against what was hidden from it when the event happened),
 ``resample`` keeping the observing seat's observation, and ``clone`` independence.

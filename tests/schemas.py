@@ -1,5 +1,6 @@
-"""The observation and event schemas of ``docs/schema``, for the tests: validators per game, and the
-schema-driven reading of a bot's observation (cards and actions as ints) back into text.
+"""The observation and event schemas (``docs/schema/common.json`` and each game's ``schema.json``), for the
+tests: validators per game, and the schema-driven reading of a bot's observation (cards and actions as ints)
+back into text.
 
 The validators check against each definition with every ``$ref`` already replaced by what it points to
 (:func:`inlined`): the same schema, but validated about 2.5 times faster than through the registry,
@@ -18,6 +19,7 @@ from referencing import Registry, Resource
 
 from cardhall.cards import format_card
 from cardhall.core import Game
+from cardhall.registry import entries, game_file
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "docs" / "schema"
 BASE = "https://cardhall.invalid/schema/"
@@ -27,8 +29,15 @@ ACTION_REF = "common.json#/$defs/action"
 
 @cache
 def documents() -> dict[str, dict[str, Any]]:
-    """Every schema file by file name."""
-    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(SCHEMA_DIR.glob("*.json"))}
+    """Every schema by file name: the shared ones of ``docs/schema`` (``common.json``) and each registered
+    game's (its folder's ``schema.json``) as ``<game>.json``, the name its ``$id`` and references use."""
+    found = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(SCHEMA_DIR.glob("*.json"))}
+    for name in entries():
+        try:
+            found[f"{name}.json"] = json.loads(game_file(name, "schema.json"))
+        except FileNotFoundError:
+            continue  # (the architecture test names the game that has none)
+    return found
 
 
 @cache

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import functools
 import importlib
 import json
 import random
@@ -21,12 +20,11 @@ from cardhall.bots.base import BaseBot
 from cardhall.engine_build import COMPILED_MODULES
 from cardhall.errors import CardhallError
 from cardhall.games import PIECE_PACKAGES, GameEntry
-from cardhall.registry import entries, game_classes
+from cardhall.games.pieces import KINDS, PIECES, Piece, with_table
+from cardhall.registry import entries, folder, game_classes, package
 from cardhall.rl.encoders import Encoder
 from cardhall.rulebook import LANGUAGES, option_text, phase_hint, rules_text
-from cardhall.server.bounds import MAX_ACTIONS
 from tests import schemas
-from tests.conformance import ConformanceSuite
 
 SRC = Path(cardhall.__file__).resolve().parent
 TESTS = Path(__file__).resolve().parent
@@ -199,84 +197,130 @@ def fields(value: object) -> dict[str, object]:
     return {n: getattr(value, n) for n in sorted(names) if hasattr(value, n)}
 
 
-@functools.cache
-def conformance_games() -> frozenset[str]:
-    """The games some test file runs the conformance suite on (read when first asked: importing every
-    test module at collection would let one module's skip skip this whole file)."""
-    found = set()
-    for path in TESTS.glob("test_*.py"):
-        module = importlib.import_module(f"tests.{path.stem}")
-        for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, ConformanceSuite) and value.game_strings:
-                found |= {cardhall.load_game(g).name for g in value.game_strings}
-    return frozenset(found)
-
-
 def piece_problems(name: str, entry: GameEntry) -> list[str]:
-    """What the registered game ``name`` lacks of the pieces docs/adding-a-game.md lists."""
+    """What the registered game ``name`` lacks of the pieces ``cardhall.games.pieces`` lists (and
+    docs/adding-a-game.md shows): each piece of the list is checked by its kind, and a kind or a piece
+    this check does not know fails it, so the list and the check cannot drift apart."""
     problems = []
     if entry.game.name != name:
         problems.append(f"its entry's game is named {entry.game.name!r}")
     if entry.game.__module__ not in COMPILED_MODULES:
         problems.append(f"{entry.game.__module__} is not in the compiled engine")
-    # The modules it names, each in the package of its layer, each with what its layer reads.
-    for kind, package in PIECE_PACKAGES.items():
-        path = getattr(entry, kind)
-        if not path.startswith(package + "."):
-            problems.append(f"its {kind} {path} is not in {package}")
-            continue
-        try:
-            importlib.import_module(path)
-        except ImportError as e:
-            problems.append(f"its {kind} {path} does not import: {e}")
-    if problems:
-        return problems
-    bot = importlib.import_module(entry.rules_bot)
-    if not (isinstance(getattr(bot, "RULES_BOT", None), type) and issubclass(bot.RULES_BOT, BaseBot)):
-        problems.append(f"{entry.rules_bot} has no RULES_BOT")
-    game = cardhall.load_game(name)
-    limits = bot.review_thresholds(game) if hasattr(bot, "review_thresholds") else ()
-    if not (len(limits) == 3 and 0 < limits[0] < limits[1] < limits[2]):
-        problems.append(f"{entry.rules_bot} has no review_thresholds (three rising losses)")
-    encoder = importlib.import_module(entry.encoder)
-    if not (isinstance(getattr(encoder, "ENCODER", None), type) and issubclass(encoder.ENCODER, Encoder)):
-        problems.append(f"{entry.encoder} has no ENCODER")
-    screen = importlib.import_module(entry.terminal)
-    for function in ("seat_stats", "table_lines", "deal_scored"):
-        if not callable(getattr(screen, function, None)):
-            problems.append(f"{entry.terminal} has no {function}")
-    if not entry.bench or any(cardhall.load_game(g).name != name for g in entry.bench):
-        problems.append(f"its bench game strings {entry.bench} are not game strings of {name}")
-    # The files found by the game's name.
-    if f"{name}.json" not in schemas.documents():
-        problems.append(f"no schema (docs/schema/{name}.json)")
-    for lang in LANGUAGES:
-        try:
-            rules_text(name, lang)
-            option_text(name, lang)
-            phase_texts = [phase_hint(name, phase, lang) for phase in schema_phases(name)]
-            assert all(phase_texts)
-        except (CardhallError, KeyError, AssertionError, OSError):
-            problems.append(f"no rules text, option texts or phase hints in {lang} (src/cardhall/rulebook/)")
-    client = SRC / "web" / "games" / f"{name}.js"
-    if not client.exists() or f"export const {name} = " not in client.read_text(encoding="utf-8"):
-        problems.append(f"no browser module exporting `{name}` (src/cardhall/web/games/{name}.js)")
-    for lang in LANGUAGES:
-        catalogue = json.loads((SRC / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-        if not {f"game.{name}.title", f"game.{name}.blurb"} <= set(catalogue):
-            problems.append(f"no title and blurb in the browser's {lang} catalogue (web/i18n/{lang}.json)")
-    if name not in conformance_games():
-        problems.append("no test file runs the conformance suite on it")
-    for kind in ("rules", "events"):
-        if not (TESTS / f"test_{name}_{kind}.py").exists():
-            problems.append(f"no {kind} tests (tests/test_{name}_{kind}.py)")
-    if not list((TESTS / "playthroughs").glob(f"{name}-*.txt")):
-        problems.append(f"no golden playthrough (tests/playthroughs/{name}-*.txt)")
-    if name not in MAX_ACTIONS:
-        problems.append("no cap on a server table's actions (cardhall.server.bounds.MAX_ACTIONS)")
-    if f"`{name}`" not in (SRC.parent.parent / "docs" / "rl.md").read_text(encoding="utf-8"):
-        problems.append("docs/rl.md does not name it")
+    checks = {"file": file_problems, "entry": entry_problems, "module": module_problems}
+    checks |= {"test": missing_test_file, "written": written_problems}
+    assert set(checks) == set(KINDS), "a kind of piece that nothing checks"
+    for piece in PIECES:
+        if piece.required or piece.kind == "module":
+            problems += checks[piece.kind](name, entry, piece)
     return problems
+
+
+def folder_path(name: str) -> Path:
+    return Path(str(folder(name)))
+
+
+def file_problems(name: str, entry: GameEntry, piece: Piece) -> list[str]:
+    where = f"src/cardhall/games/{name}/{piece.where}"
+    base = folder_path(name)
+    if piece.where == "playthroughs/<name>-*.txt":
+        found = {p.name for p in (base / "playthroughs").glob(f"{name}-*.txt")}
+        wanted = {f"{p.name}.txt" for p in entry.playthroughs}
+        return [] if wanted and found == wanted else [f"its playthroughs ({where}) are not its entry's"]
+    paths = [base / piece.where.replace("<lang>", lang) for lang in LANGUAGES]
+    if not all(p.is_file() for p in paths):
+        return [f"no {where}"]
+    if piece.where == "rules.py":
+        return (
+            [] if entry.game.__module__ == f"{package(name)}.rules" else [f"its game class is not in {where}"]
+        )
+    if piece.where == "schema.json":
+        return [] if f"{name}.json" in schemas.documents() else [f"{where} is not a schema"]
+    if piece.where == "i18n.<lang>.json":
+        for path in paths:
+            texts = json.loads(path.read_text(encoding="utf-8"))
+            if not {f"game.{name}.title", f"game.{name}.blurb"} <= set(texts):
+                return [f"no title and blurb in {path.name}"]
+    if piece.where in ("rulebook.<lang>.md", "hints.<lang>.json", "options.<lang>.json"):
+        for lang in LANGUAGES:
+            try:
+                rules_text(name, lang)
+                option_text(name, lang)
+                assert all(phase_hint(name, phase, lang) for phase in schema_phases(name))
+            except (CardhallError, KeyError, AssertionError, OSError):
+                return [f"no rules text, option texts or phase hints in {lang} ({where})"]
+    if piece.where == "web.js":
+        text = paths[0].read_text(encoding="utf-8")
+        if f"export const {name} = " not in text:
+            return [f"{where} does not export `{name}`"]
+    return []
+
+
+def entry_problems(name: str, entry: GameEntry, piece: Piece) -> list[str]:
+    value = getattr(entry, piece.where)
+    if piece.where in ("bench", "conformance"):
+        if not value or any(cardhall.load_game(g).name != name for g in value):
+            return [f"its {piece.where} game strings {value} are not game strings of {name}"]
+    elif piece.where == "playthroughs":
+        if not value or any(cardhall.load_game(p.game).name != name for p in value):
+            return [f"its playthroughs {value} are not of {name}"]
+    elif piece.where == "max_actions":
+        if not (isinstance(value, int) and value > 0):
+            return ["no cap on a server table's actions (its entry's max_actions)"]
+    elif piece.where == "decision_weights":
+        phases = set(schema_phases(name))
+        if (
+            not value
+            or not set(value) <= phases
+            or any(not isinstance(w, int) or w < 1 for w in value.values())
+        ):
+            return [f"its decision_weights {value} are not positive weights of its phases {sorted(phases)}"]
+    elif piece.where != "game":
+        return [f"no check of its entry's {piece.where}"]
+    return []
+
+
+def module_problems(name: str, entry: GameEntry, piece: Piece) -> list[str]:
+    kind, package = piece.where, PIECE_PACKAGES[piece.where]
+    path = getattr(entry, kind)
+    if not path.startswith(package + "."):
+        return [f"its {kind} {path} is not in {package}"]
+    try:
+        module = importlib.import_module(path)
+    except ImportError as e:
+        return [f"its {kind} {path} does not import: {e}"]
+    if kind == "rules_bot":
+        problems = []
+        bot = module.RULES_BOT if hasattr(module, "RULES_BOT") else None
+        if not (isinstance(bot, type) and issubclass(bot, BaseBot)):
+            problems.append(f"{path} has no RULES_BOT")
+        game = cardhall.load_game(name)
+        limits = module.review_thresholds(game) if hasattr(module, "review_thresholds") else ()
+        if not (len(limits) == 3 and 0 < limits[0] < limits[1] < limits[2]):
+            problems.append(f"{path} has no review_thresholds (three rising losses)")
+        return problems
+    if kind == "encoder":
+        encoder = getattr(module, "ENCODER", None)
+        ok = isinstance(encoder, type) and issubclass(encoder, Encoder)
+        return [] if ok else [f"{path} has no ENCODER"]
+    missing = [
+        f for f in ("seat_stats", "table_lines", "deal_scored") if not callable(getattr(module, f, None))
+    ]
+    return [f"{path} has no {f}" for f in missing]
+
+
+def missing_test_file(name: str, entry: GameEntry, piece: Piece) -> list[str]:
+    path = piece.where.replace("<name>", name)
+    return [] if (SRC.parent.parent / path).exists() else [f"no {path}"]
+
+
+def written_problems(name: str, entry: GameEntry, piece: Piece) -> list[str]:
+    assert piece.where == "docs/rl.md", piece
+    text = (SRC.parent.parent / piece.where).read_text(encoding="utf-8")
+    return (
+        []
+        if f"`{name}`" in text
+        else ["docs/rl.md does not name it (python -m cardhall.rl --docs docs/rl.md)"]
+    )
 
 
 def schema_phases(name: str) -> list[str]:
@@ -299,12 +343,24 @@ def test_the_piece_check_fails_for_a_game_missing_a_piece() -> None:
     broken = hokm._replace(rules_bot="cardhall.bots.rules_nothing", encoder="cardhall.table")
     problems = piece_problems("hokm", broken)
     assert any("rules_nothing" in p for p in problems) and any("cardhall.table" in p for p in problems)
+    # ... and for a game whose entry's data is wrong.
+    broken = hokm._replace(max_actions=0, decision_weights={"bidding": 3, "dreaming": 1}, conformance=())
+    problems = piece_problems("hokm", broken)
+    assert len(problems) == 3, problems
+
+
+def test_the_adding_a_game_document_shows_the_pieces_the_check_enforces() -> None:
+    doc = (SRC.parent.parent / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    assert with_table(doc) == doc, "run python -m cardhall.games.pieces docs/adding-a-game.md"
+    for named in ("sample_state", "decision_weights", "DECISION_WEIGHTS", "`deal`", "`deal_scored`"):
+        assert named in doc, named
+    assert "400 to 900 words" in doc and "python -m cardhall.rl --docs docs/rl.md" in doc
+    assert "cardhall new-game" in doc
 
 
 # Above the games, a game is found by its name through the registry; a literal game name compared or
-# used as a key beside another is a hand-kept list. The server's bounds are its own per-game data,
-# checked per game above (MAX_ACTIONS) and explained in its docstring.
-LISTS_ALLOWED = {"cardhall.server.bounds"}
+# used as a key beside another is a hand-kept list. (The server's bounds read each game's entry.)
+LISTS_ALLOWED: set[str] = set()
 
 
 def game_name_lists(tree: ast.AST, names: set[str]) -> list[str]:
@@ -334,6 +390,28 @@ def test_nothing_above_the_games_keeps_a_list_of_games() -> None:
     # The detector finds what it looks for.
     planted = "if game == 'gin': pass\nLINES = {'hokm': 1, 'svara': 2}\n"
     assert len(game_name_lists(ast.parse(planted), names)) == 2
+
+
+def test_no_shared_data_file_holds_a_part_of_a_game() -> None:
+    """A game's texts, browser table and data are in its folder: no data file outside the games'
+    folders is named after a game (``web/games/hokm.js``, ``rulebook/hokm.en.md``), and none keys
+    anything by a game's name (``{"hokm": ...}``, ``"game.hokm.title"``, ``"hokm.bid"``)."""
+    names = set(entries())
+    folders = [folder_path(name) for name in names]
+    wrong = []
+    for path in SRC.rglob("*"):
+        if path.suffix not in (".json", ".md", ".js", ".txt") or any(path.is_relative_to(f) for f in folders):
+            continue
+        if path.name.split(".")[0] in names:
+            wrong.append(f"{path.relative_to(SRC)} is named after a game")
+        if path.suffix == ".json":
+            keys = json.loads(path.read_text(encoding="utf-8"))
+            keys = keys if isinstance(keys, dict) else {}
+            for key in keys:
+                if key.removeprefix("game.").split(".")[0] in names:
+                    wrong.append(f"{path.relative_to(SRC)} has {key!r}")
+                    break
+    assert not wrong, wrong
 
 
 def test_the_web_client_keeps_no_list_of_games() -> None:

@@ -19,7 +19,7 @@ import cardhall
 from cardhall.cards import cards_of, mask_of
 from cardhall.errors import CardhallError
 from cardhall.games._deal import shuffle_deck
-from cardhall.games.hokm import DECK, hand_cards
+from cardhall.games.hokm.rules import DECK, hand_cards
 from cardhall.sim.bench import (
     OPERATIONS,
     add_bench_parser,

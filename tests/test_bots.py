@@ -21,7 +21,7 @@ from cardhall.bots.rules import (
 from cardhall.bots.rules_hokm import HokmRulesBot
 from cardhall.cards import SUIT_MASKS, cards_of, parse_card, parse_cards
 from cardhall.core import Game, State
-from cardhall.games.hokm import HokmState, deck_for_hands
+from cardhall.games.hokm.rules import HokmState, deck_for_hands
 from cardhall.sim.simulate import simulate
 from cardhall.table import Table, run_bot_job
 from tests.helpers import bot_label, playing, random_states

@@ -18,8 +18,8 @@ from cardhall.bots.rules_gin import (
     search_candidates,
 )
 from cardhall.cards import parse_card, parse_cards
-from cardhall.games.gin import KNOCK_BASE, LAYOFF_BASE, NO_SUGGESTION, PASS, STOCK, TAKE, GinState
-from cardhall.games.gin_melds import deadwood_mask
+from cardhall.games.gin.melds import deadwood_mask
+from cardhall.games.gin.rules import KNOCK_BASE, LAYOFF_BASE, NO_SUGGESTION, PASS, STOCK, TAKE, GinState
 from cardhall.sim.simulate import simulate
 from cardhall.table import Table
 from tests.helpers import playing, steps

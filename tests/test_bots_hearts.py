@@ -13,7 +13,7 @@ from cardhall.bots.rules_hearts import HeartsRulesBot, pass_choice, pass_order, 
 from cardhall.bots.search import rollout_value
 from cardhall.cards import SUIT_MASKS, parse_card
 from cardhall.core import State
-from cardhall.games.hearts import FACES, PASS_BASE, Hearts, HeartsState
+from cardhall.games.hearts.rules import FACES, PASS_BASE, Hearts, HeartsState
 from cardhall.sim.simulate import simulate
 from tests.helpers import bounded, playing, steps
 from tests.test_hearts_rules import deal, moon_deal, play, run_hand

@@ -21,7 +21,7 @@ from cardhall.bots.rules_hokm import (
     rank_in_suit,
 )
 from cardhall.cards import SUIT_MASKS, parse_cards
-from cardhall.games.hokm import BID_BASE, DECK, TRUMP_BASE, HokmState, deck_for_hands
+from cardhall.games.hokm.rules import BID_BASE, DECK, TRUMP_BASE, HokmState, deck_for_hands
 from tests.helpers import playing, random_states
 
 VARIANTS = [

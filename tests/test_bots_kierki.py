@@ -12,7 +12,7 @@ from cardhall.bots import make_bot
 from cardhall.bots.rules_kierki import KierkiRulesBot
 from cardhall.cards import SUIT_MASKS, parse_card, parse_cards
 from cardhall.core import State
-from cardhall.games.kierki import PASS, Kierki, KierkiState
+from cardhall.games.kierki.rules import PASS, Kierki, KierkiState
 from cardhall.table import Table
 from tests.helpers import playing, steps
 from tests.test_kierki_rules import SEED, start  # the stacked decks of the rules tests

@@ -10,7 +10,7 @@ import pytest
 import cardhall
 from cardhall.bots import make_bot
 from cardhall.bots.rules_svara import SvaraRulesBot, make_sampler, search_candidates
-from cardhall.games.svara import JOIN, PASS, SvaraState
+from cardhall.games.svara.rules import JOIN, PASS, SvaraState
 from cardhall.sim.simulate import simulate
 from tests.helpers import playing, random_states
 from tests.test_svara_rules import BEST, MID, WORST, act, table

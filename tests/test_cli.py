@@ -206,7 +206,7 @@ def test_help_lists_every_command_in_plain_text(
 ) -> None:
     monkeypatch.setenv("COLUMNS", "200")  # argparse wraps at the terminal's width: no wrapping here
     top = _help([], capsys)
-    listed = re.findall(r"^    (\w+) +(\S.*)$", top, flags=re.M)
+    listed = re.findall(r"^    ([\w-]+) +(\S.*)$", top, flags=re.M)
     assert [name for name, _ in listed] == list(COMMANDS)  # each on one line, with what it does
     assert "`" not in top
     for name, line in listed:

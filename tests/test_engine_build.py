@@ -51,17 +51,17 @@ def test_plain_sources_pass_the_guard(tmp_path: Path) -> None:
 
 
 def test_a_build_matching_its_sources_passes(tmp_path: Path) -> None:
-    src = fake_tree(tmp_path, ("cardhall.games.hokm",))
+    src = fake_tree(tmp_path, ("cardhall.games.hokm.rules",))
     write_manifest(src, {m: source_hash(m, src) for m in COMPILED_MODULES})
     check_compiled(src)
 
 
 def test_an_edited_source_makes_the_build_stale(tmp_path: Path) -> None:
-    src = fake_tree(tmp_path, ("cardhall.games.hokm", "cardhall.core"))
+    src = fake_tree(tmp_path, ("cardhall.games.hokm.rules", "cardhall.core"))
     write_manifest(src, {m: source_hash(m, src) for m in COMPILED_MODULES})
-    with source_path("cardhall.games.hokm", src).open("a") as f:
+    with source_path("cardhall.games.hokm.rules", src).open("a") as f:
         f.write("\n# an edit\n")
-    with pytest.raises(StaleBuildError, match=r"out of date for cardhall\.games\.hokm \(") as info:
+    with pytest.raises(StaleBuildError, match=r"out of date for cardhall\.games\.hokm\.rules \(") as info:
         check_compiled(src)
     assert "cardhall.core" not in str(info.value)
     assert "make setup" in str(info.value)

@@ -12,14 +12,14 @@ import pytest
 import cardhall
 from cardhall.bots.rules_gin import GinRulesBot, arrange_choice
 from cardhall.cards import cards_of
-from cardhall.games.gin import ARRANGE_BASE, NO_SUGGESTION, SUGGEST_BASE, Gin, GinState
-from cardhall.games.gin_melds import (
+from cardhall.games.gin.melds import (
     ARRANGE_CAP,
     RANK_MASKS,
     arrangements_mask,
     deadwood_mask,
     to_mask,
 )
+from cardhall.games.gin.rules import ARRANGE_BASE, NO_SUGGESTION, SUGGEST_BASE, Gin, GinState
 from cardhall.table import Table
 from tests.helpers import playing
 from tests.test_gin_melds import points

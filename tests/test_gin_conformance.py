@@ -4,18 +4,14 @@ gin's invariants: hand sizes by phase, a laid knock within the limit, one scorer
 from __future__ import annotations
 
 from cardhall.core import State
-from cardhall.games.gin import GinState
-from cardhall.games.gin_melds import deadwood_mask
+from cardhall.games.gin.melds import deadwood_mask
+from cardhall.games.gin.rules import GinState
+from cardhall.registry import entry
 from tests.conformance import ConformanceSuite
 
 
 class TestGinConformance(ConformanceSuite):
-    game_strings = [
-        "gin(max_hands=6)",
-        "gin(players=2,max_hands=2)",
-        "gin(max_hands=3,target=10,team_scoring=both,undercut_bonus=25,gin_bonus=20,game_bonus=100,box_bonus=25)",
-        "gin(players=2,max_hands=3,target=10,allow_same_discard=true,game_bonus=100,box_bonus=20)",
-    ]
+    game_strings = list(entry("gin").conformance)  # (its entry, in its folder)
     quick_game_string = "gin(players=2,max_hands=2)"  # the shortest matches
 
     def check_invariants(self, state: State) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from cardhall.cards import format_card, parse_card, parse_cards
-from cardhall.games.gin import GinState
-from cardhall.games.gin_melds import gin_sorted
+from cardhall.games.gin.melds import gin_sorted
+from cardhall.games.gin.rules import GinState
 from cardhall.table import Table
 from tests import schemas
 from tests.helpers import bounded, playing

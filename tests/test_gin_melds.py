@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import cardhall
 from cardhall.cards import format_card, mask_of, parse_cards
 from cardhall.errors import InvalidCardError
-from cardhall.games.gin import best_melds, deadwood
-from cardhall.games.gin_melds import knock_discards, layoff_targets
+from cardhall.games.gin.melds import knock_discards, layoff_targets
+from cardhall.games.gin.rules import best_melds, deadwood
 
 # gin.md, written here rather than read from the engine's tables (so a wrong table fails): "K high,
 # A always low (A-2-3 is a run, Q-K-A is not)"; "A = 1, 2-10 = face value, J Q K = 10".
@@ -147,7 +147,7 @@ def test_layoff_targets() -> None:
 
 
 def test_deadwood_cards_mask_matches_best_melds_and_the_discard_identity() -> None:
-    from cardhall.games.gin_melds import best_melds_mask, deadwood_cards_mask, deadwood_mask
+    from cardhall.games.gin.melds import best_melds_mask, deadwood_cards_mask, deadwood_mask
 
     rng = random.Random(11)
     for _ in range(3000):

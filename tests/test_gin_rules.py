@@ -9,7 +9,7 @@ import pytest
 
 import cardhall
 from cardhall.cards import RANKS, parse_card, parse_cards
-from cardhall.games.gin import GinState, deadwood
+from cardhall.games.gin.rules import GinState, deadwood
 from tests.helpers import bounded
 
 KNOCKER = "AS 2S 3S 4H 4D 4C KH KD KC 9D"  # deadwood 9 (the 9D)

@@ -6,23 +6,13 @@ from __future__ import annotations
 
 import cardhall
 from cardhall.core import State
-from cardhall.games.hearts import HeartsState, points_of
+from cardhall.games.hearts.rules import HeartsState, points_of
+from cardhall.registry import entry
 from tests.conformance import ConformanceSuite
 
 
 class TestHeartsConformance(ConformanceSuite):
-    game_strings = [
-        "hearts(max_hands=2)",
-        "hearts(players=7,max_hands=2,moon_value=52,passing=cycle)",
-        "hearts(players=8,max_hands=2,first_lead=two_clubs,points_on_first_trick=false)",
-        "hearts(players=9,max_hands=2,dead_trick_lead=left,widow=last_trick)",
-        "hearts(players=10,max_hands=2,queen_breaks_hearts=false,moon=plus)",
-        "hearts(players=11,max_hands=2,passing=none,moon=minus)",
-        "hearts(decks=1,players=4,max_hands=3)",
-        "hearts(decks=1,players=3,max_hands=2,passing=cycle,first_lead=two_clubs)",
-        "hearts(decks=1,players=5,max_hands=2,points_on_first_trick=false,moon=none)",
-        "hearts(decks=1,players=7,max_hands=2,target=40)",
-    ]
+    game_strings = list(entry("hearts").conformance)  # (its entry, in its folder)
 
     def check_invariants(self, state: State) -> None:
         assert isinstance(state, HeartsState)

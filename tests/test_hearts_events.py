@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 import cardhall
-from cardhall.games.hearts import MOON_PLUS, HeartsState
+from cardhall.games.hearts.rules import MOON_PLUS, HeartsState
 from cardhall.table import Table
 from tests.helpers import bounded
 from tests.test_hearts_rules import deal, moon_deal, twins

@@ -13,7 +13,7 @@ import cardhall
 from cardhall.cards import RANKS, parse_cards
 from cardhall.core import derived_rng
 from cardhall.games._deal import shuffle_deck
-from cardhall.games.hearts import (
+from cardhall.games.hearts.rules import (
     MOON_MINUS,
     MOON_PLUS,
     PASS_BASE,

@@ -1,5 +1,5 @@
 """Hearts builds each finished trick's entry of an observation once and shares it with the observations
-that follow (cardhall.games.hearts, ``_trick_views``): what every observation shows must stay what a
+that follow (cardhall.games.hearts.rules, ``_trick_views``): what every observation shows must stay what a
 state observed for the first time shows, through every trick, every new hand and every copy, in both
 forms, in one-deck and two-deck Hearts."""
 

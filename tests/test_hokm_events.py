@@ -8,7 +8,7 @@ from typing import Any
 
 import cardhall
 from cardhall.cards import parse_cards
-from cardhall.games.hokm import HokmState, deck_for_hands
+from cardhall.games.hokm.rules import HokmState, deck_for_hands
 from cardhall.table import Table
 from tests import schemas
 from tests.helpers import bounded, playing

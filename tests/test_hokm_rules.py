@@ -9,7 +9,7 @@ import pytest
 
 import cardhall
 from cardhall.cards import parse_card, parse_cards
-from cardhall.games.hokm import (
+from cardhall.games.hokm.rules import (
     BID_BASE,
     DECK,
     TRUMP_BASE,

@@ -5,17 +5,13 @@ lottery positive, a whole match zero-sum (-2600 against +2600)."""
 from __future__ import annotations
 
 from cardhall.core import State
-from cardhall.games.kierki import KierkiState
+from cardhall.games.kierki.rules import KierkiState
+from cardhall.registry import entry
 from tests.conformance import ConformanceSuite
 
 
 class TestKierkiConformance(ConformanceSuite):
-    game_strings = [
-        "kierki",
-        "kierki(trump_chooser=left_of_dealer,trump_leader=left_of_dealer,lottery_start_rank=8)",
-        "kierki(first_deal=8,trump_leader=left_of_dealer,lottery_starter=left_of_dealer)",
-        "kierki(first_deal=3,last_deal=4)",
-    ]
+    game_strings = list(entry("kierki").conformance)  # (its entry, in its folder)
     quick_game_string = "kierki(first_deal=3,last_deal=4)"  # the shortest matches
 
     def check_invariants(self, state: State) -> None:

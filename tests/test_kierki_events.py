@@ -9,7 +9,7 @@ from typing import Any
 
 import cardhall
 from cardhall.cards import format_card, parse_cards
-from cardhall.games.kierki import KierkiState, display_labels, trick_items, trick_penalty
+from cardhall.games.kierki.rules import KierkiState, display_labels, trick_items, trick_penalty
 from cardhall.table import Table
 from tests.helpers import playing
 from tests.test_kierki_rules import DEALER, L1, L2, SEED, stack

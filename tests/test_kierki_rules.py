@@ -11,7 +11,7 @@ import pytest
 import cardhall
 from cardhall.cards import parse_card, parse_cards
 from cardhall.core import derived_rng
-from cardhall.games.kierki import PASS, TRUMP_BASE, KierkiState, trick_penalty
+from cardhall.games.kierki.rules import PASS, TRUMP_BASE, KierkiState, trick_penalty
 from cardhall.rl.encoders import make_encoder
 from tests.helpers import bounded, playing
 

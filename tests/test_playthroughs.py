@@ -1,7 +1,8 @@
-"""The golden playthroughs (``tests/playthroughs/``): each seeded match, played again by the engine as it
-is now, must give its file's text exactly (a changed rule shows as a readable diff: regenerate with
-``python tests/playthroughs/regenerate.py`` when the change is meant, and review it); every game has one,
-and each names every option of its game, so a changed default never changes a playthrough."""
+"""The golden playthroughs (each game's folder's ``playthroughs/``, written by
+``tests/playthroughs/regenerate.py``): each seeded match, played again by the engine as it is now, must give
+its file's text exactly (a changed rule shows as a readable diff: regenerate with ``python
+tests/playthroughs/regenerate.py`` when the change is meant, and review it); every game has one, and each
+names every option of its game, so a changed default never changes a playthrough."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 import cardhall
 from cardhall.registry import game_classes
-from tests.playthroughs.regenerate import HERE, PLAYTHROUGHS, Playthrough, render
+from tests.playthroughs.regenerate import PLAYTHROUGHS, Playthrough, render, stored_files
 
 DIFF_LINES = 80
 
@@ -46,7 +47,7 @@ def test_the_engine_plays_the_playthrough_again(spec: Playthrough) -> None:
 def test_every_game_has_a_playthrough_and_every_file_a_spec() -> None:
     assert {cardhall.load_game(p.game).name for p in PLAYTHROUGHS} == set(game_classes())
     assert len({p.name for p in PLAYTHROUGHS}) == len(PLAYTHROUGHS)
-    assert sorted(p.name for p in HERE.glob("*.txt")) == sorted(p.path.name for p in PLAYTHROUGHS)
+    assert sorted(stored_files()) == sorted(p.path for p in PLAYTHROUGHS)
 
 
 @pytest.mark.parametrize("spec", PLAYTHROUGHS, ids=[p.name for p in PLAYTHROUGHS])

@@ -18,6 +18,7 @@ import cardhall
 import cardhall.rl
 from cardhall.core import State
 from cardhall.registry import game_classes
+from cardhall.rl.__main__ import write_docs
 from cardhall.rl.encoders import Encoder, make_encoder
 from cardhall.rl.encoders.gin_bits import card_bits
 from tests.helpers import playing
@@ -237,3 +238,15 @@ def test_the_gin_fast_path_gives_the_same_array_as_the_observation(game_string: 
     assert suggested or cardhall.load_game(game_string).num_players == 2  # and the advisor's suggestion
     with pytest.raises(ValueError, match="seat"):
         card_bits(cardhall.load_game(game_string).new_game(seed=1), 7, encoder._layout)
+
+
+def test_the_docs_command_writes_every_games_layout(tmp_path: Path) -> None:
+    """``python -m cardhall.rl --docs docs/rl.md`` rewrites the document as it is, and adds the layout of
+    a registered game it does not show yet (here svara's, cut from a copy)."""
+    text = DOCS.read_text(encoding="utf-8")
+    copy = tmp_path / "rl.md"
+    copy.write_text(text, encoding="utf-8")
+    write_docs(copy)
+    assert copy.read_text(encoding="utf-8") == text
+    copy.write_text(text[: text.index("Encoder for `svara`")].rstrip() + "\n", encoding="utf-8")
+    assert write_docs(copy)[-1] == "svara" and copy.read_text(encoding="utf-8") == text

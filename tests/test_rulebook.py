@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from cardhall.errors import InvalidOptionError
-from cardhall.games.kierki import DEAL_INFO
+from cardhall.games.kierki.rules import DEAL_INFO
 from cardhall.registry import game_classes
 from cardhall.rulebook import LANGUAGES, deal_hint, phase_hint, rules_text
 from tests import schemas
@@ -41,7 +41,7 @@ def shape(block: list[str]) -> str:
 
 
 def phases(game: str) -> list[str]:
-    """The values of the observation's ``phase`` in ``docs/schema/<game>.json``."""
+    """The values of the observation's ``phase`` in the game's ``schema.json``."""
     doc = schemas.documents()[f"{game}.json"]
     node: dict[str, Any] = doc["$defs"]["observation"]["properties"]["phase"]
     while "$ref" in node:
@@ -199,10 +199,16 @@ def test_game_strings_with_options_name_their_game() -> None:
 def test_the_texts_are_package_data() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     globs = config["tool"]["setuptools"]["package-data"]["cardhall"]
-    files = sorted(p.name for p in PACKAGE.iterdir() if p.suffix in (".md", ".json"))
-    assert len(files) == len(GAMES) * len(LANGUAGES) + 2 * len(LANGUAGES)  # rules, hints, options
+    src = PACKAGE.parent
+    files = sorted(p.relative_to(src).as_posix() for p in PACKAGE.iterdir() if p.suffix in (".md", ".json"))
+    for game in GAMES:
+        files += [
+            f"games/{game}/{p.name}" for p in (src / "games" / game).iterdir() if p.suffix in (".md", ".json")
+        ]
+    # The table's options, and each game's rules, hints and options in every language.
+    assert len(files) >= len(LANGUAGES) + len(GAMES) * len(LANGUAGES) * 3
     for name in files:
-        assert any(fnmatch.fnmatch(f"rulebook/{name}", g) for g in globs), name
+        assert any(fnmatch.fnmatch(name, g) for g in globs), name
 
 
 # The texts against the engine: where a text states a default, a hand value, a deal or a score, the engine
@@ -231,7 +237,7 @@ def test_the_defaults_the_options_section_names_are_the_engines(game: str) -> No
 
 
 def test_the_svara_hand_values_in_the_text_are_the_engines() -> None:
-    from cardhall.games.svara_hands import hand_value
+    from cardhall.games.svara.hands import hand_value
 
     text = rules_text("svara")
     examples = re.findall(rf"((?:{CARD} ){{2}}{CARD})(?: is worth)? (\d+)\b", text)
@@ -267,7 +273,7 @@ def test_the_hearts_deal_table_is_the_engines() -> None:
 
 def test_the_kierki_robber_example_is_the_engines() -> None:
     from cardhall.cards import mask_of, parse_card
-    from cardhall.games.kierki import trick_penalty
+    from cardhall.games.kierki.rules import trick_penalty
 
     text = rules_text("kierki")
     example = re.search(r"the 7th trick holds (K♥) and (Q♠)\..*: (\d+) points\.", text)
@@ -277,7 +283,7 @@ def test_the_kierki_robber_example_is_the_engines() -> None:
 
 
 def test_the_hokm_example_is_the_engines() -> None:
-    from cardhall.games.hokm import hand_score
+    from cardhall.games.hokm.rules import hand_score
 
     example = next(line for line in rules_text("hokm").split("\n") if line.startswith("Example:"))
     for contract, tricks in ((5, 6), (2, 1), (3, 3)):

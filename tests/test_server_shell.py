@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 import cardhall
+from cardhall.registry import entries, folder
+from cardhall.server.client_games import catalogue
 from cardhall.server.pages import client_files, client_version, worker_source
 from tests.server_helpers import server
 
@@ -96,7 +98,7 @@ def test_the_version_changes_with_any_client_file(tmp_path: Path) -> None:
     shutil.copytree(WEB, web)
     first = client_version(web)
     assert client_version(web) == first  # (the same files, the same version)
-    module = web / "games" / "hokm.js"
+    module = web / "games" / "base.js"
     module.write_text(module.read_text("utf-8") + "\n// changed\n", "utf-8")
     second = client_version(web)
     assert second != first
@@ -113,3 +115,21 @@ def test_the_page_and_the_worker_are_gzipped(path: str) -> None:
     with server() as client:
         response = client.get(path, headers={"Accept-Encoding": "gzip"})
         assert response.headers["content-encoding"] == "gzip"
+
+
+def test_the_catalogues_and_the_games_tables_come_from_the_games_folders() -> None:
+    """The page asks where it always did; the answer is merged from (or read in) each game's folder, with
+    an ETag that a browser's next request turns into a 304 while nothing changed."""
+    with server() as client:
+        for lang in ("en", "bn"):
+            sent = client.get(f"/static/i18n/{lang}.json")
+            assert sent.status_code == 200 and sent.json() == catalogue(lang)
+            assert sent.headers["cache-control"] == "no-cache"
+            again = client.get(f"/static/i18n/{lang}.json", headers={"If-None-Match": sent.headers["etag"]})
+            assert again.status_code == 304
+        for name in entries():
+            module = client.get(f"/static/games/{name}.js")
+            assert module.status_code == 200 and module.headers["content-type"].startswith("text/javascript")
+            assert module.text == (Path(str(folder(name))) / "web.js").read_text("utf-8")
+        assert client.get("/static/games/base.js").status_code == 200  # the shared table, as before
+        assert client.get("/static/games/chess.js").status_code == 404

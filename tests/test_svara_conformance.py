@@ -5,18 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardhall.games.svara import SvaraState
+from cardhall.games.svara.rules import SvaraState
+from cardhall.registry import entry
 from tests.conformance import ConformanceSuite
 
 
 class TestSvaraConformance(ConformanceSuite):
     past_deal_keys = ("deal_log",)
-    game_strings = [
-        "svara(players=2,max_deals=4,stack=200)",
-        "svara(players=3,max_deals=4,stack=300,svara_fee=half_pot,joker=substitute)",
-        "svara(players=3,max_deals=3,stack=100,ante=5,min_blind=2,svara_join=none)",
-        "svara(players=8,max_deals=3,stack=200)",
-    ]
+    game_strings = list(entry("svara").conformance)  # (its entry, in its folder)
 
     def check_invariants(self, state: Any) -> None:
         assert isinstance(state, SvaraState)

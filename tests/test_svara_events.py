@@ -14,8 +14,8 @@ import pytest
 
 import cardhall
 from cardhall.cards import parse_cards
-from cardhall.games.svara import SvaraState
-from cardhall.games.svara_hands import DECK
+from cardhall.games.svara.hands import DECK
+from cardhall.games.svara.rules import SvaraState
 from cardhall.table import Table
 from tests import schemas
 from tests.test_svara_rules import BEST, MID, TIE3, WORST, find, seeds_with_last_dealer, value

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardhall import InvalidCardError, parse_card
-from cardhall.games.svara import hand_value
-from cardhall.games.svara_hands import DECK, JOKER, VALUES
+from cardhall.games.svara.hands import DECK, JOKER, VALUES
+from cardhall.games.svara.rules import hand_value
 
 # The seed's examples, as the rules file lists them, and the rules' own suit-sum examples.
 EXAMPLES = [

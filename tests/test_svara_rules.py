@@ -19,8 +19,8 @@ import cardhall
 from cardhall import IllegalActionError, InvalidActionError, InvalidOptionError
 from cardhall.cards import parse_cards
 from cardhall.core import derived_rng
-from cardhall.games.svara import ALL_IN, CALL, CHECK, FOLD, JOIN, PASS, SvaraState
-from cardhall.games.svara_hands import DECK
+from cardhall.games.svara.hands import DECK
+from cardhall.games.svara.rules import ALL_IN, CALL, CHECK, FOLD, JOIN, PASS, SvaraState
 from cardhall.rl.encoders import make_encoder
 from tests.helpers import playing, steps
 

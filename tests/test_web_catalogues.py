@@ -1,18 +1,20 @@
-"""The browser client's two message catalogues (``src/cardhall/web/i18n/en.json`` and ``bn.json``): the
+"""The browser client's two message catalogues (``src/cardhall/web/i18n/en.json`` and ``bn.json``, with each
+game's ``i18n.<lang>.json`` merged in as the server sends them: ``cardhall.server.client_games``): the
 same keys in the same order, the same placeholders in each text, and every key a module of the client
 asks for by name (``t("table.rules")``) in both. Keys built at run time (``t(`game.${name}.title`)``)
 are checked in the browser by the tests that look for English left on a Bengali screen."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import cardhall
+from cardhall.registry import entries
+from cardhall.server.client_games import catalogue, game_module_path
 
 WEB = Path(cardhall.__file__).parent / "web"
-EN, BN = (json.loads((WEB / "i18n" / f"{lang}.json").read_text("utf-8")) for lang in ("en", "bn"))
+EN, BN = (catalogue(lang) for lang in ("en", "bn"))
 
 
 def placeholders(text: str) -> set[str]:
@@ -31,7 +33,8 @@ def test_each_text_has_the_same_placeholders_in_both_languages() -> None:
 
 def test_every_key_a_module_asks_for_by_name_is_in_the_catalogues() -> None:
     asked: set[str] = set()
-    for module in WEB.rglob("*.js"):
+    modules = [*WEB.rglob("*.js"), *filter(None, map(game_module_path, entries()))]
+    for module in modules:
         asked |= set(re.findall(r'\bt\("([^"]+)"', module.read_text("utf-8")))
     assert len(asked) > 200
     assert not asked - set(EN), sorted(asked - set(EN))

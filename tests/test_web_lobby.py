@@ -7,7 +7,6 @@ and reads the rules in English and in Bengali. Screenshots (desktop and phone, b
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 
 import cardhall
+from cardhall.server.client_games import catalogue as merged_catalogue
 from tests.web_helpers import (  # noqa: F401 (fixtures)
     PHONE,
     SHOTS,
@@ -322,9 +322,7 @@ def test_every_text_the_lobby_pages_ask_for_is_in_both_catalogues() -> None:
     from pathlib import Path
 
     web = Path(cardhall.__file__).parent / "web"
-    catalogues = {
-        lang: json.loads((web / "i18n" / f"{lang}.json").read_text("utf-8")) for lang in ("en", "bn")
-    }
+    catalogues = {lang: merged_catalogue(lang) for lang in ("en", "bn")}
     asked: set[str] = set()
     for module in ("lobby.js", "boards.js", "rules.js", "replay.js"):
         source = (web / module).read_text("utf-8")

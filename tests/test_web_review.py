@@ -7,7 +7,6 @@ Bengali; at a table with hints he asks for one and sees the move suggested. Scre
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 
 import cardhall
+from cardhall.server.client_games import catalogue
 from tests.server_helpers import free_port, running_server, server_log
 from tests.web_helpers import (  # noqa: F401 (fixtures)
     DESKTOP,
@@ -54,7 +54,7 @@ SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 WEB = Path(cardhall.__file__).parent / "web"
-ENGLISH = json.loads((WEB / "i18n" / "en.json").read_text("utf-8"))
+ENGLISH = catalogue("en")
 
 
 def move_text(move: dict[str, Any]) -> str:

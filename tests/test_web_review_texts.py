@@ -13,7 +13,6 @@ named as the create form names them (D13) and "Hands at most" saying what a tie 
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from typing import Any
 import pytest
 
 import cardhall
+from cardhall.server.client_games import catalogue
 from tests.server_helpers import free_port, running_server, server_log
 from tests.web_helpers import (  # noqa: F401 (fixtures)
     DESKTOP,
@@ -39,7 +39,7 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WEB = Path(cardhall.__file__).parent / "web"
-ENGLISH = json.loads((WEB / "i18n" / "en.json").read_text("utf-8"))
+ENGLISH = catalogue("en")
 LATIN_WORD = re.compile(r"[A-Za-z_]{2,}")  # a card's rank is one letter (K♠, J Q K A)
 CARD = re.compile(r"(?:10|[2-9AKQJ])[♣♦♥♠]")
 

@@ -188,7 +188,7 @@ class Game(ABC):
     def action_info(self, action: object) -> dict[str, Any]:
         """What an action int means, as data (``{"kind": "play", "card": "QS"}``, ``{"kind": "raise",
         "amount": 40}``): its ``kind`` and the fields of that kind, as ``$defs.action_info`` of the
-        game's schema (``docs/schema/<game>.json``) lists them. The server sends it beside each legal
+        game's schema (the game's ``schema.json``) lists them. The server sends it beside each legal
         action's label, so a client reads what a move is without parsing its text."""
         if isinstance(action, bool) or not isinstance(action, int):
             raise InvalidActionError(f"{self}: action must be an int, got {action!r}")
@@ -217,7 +217,10 @@ class Game(ABC):
         and the public history kept, known voids and seen cards respected, the hidden cards dealt at
         random, future deals from a fresh seed. ``observation`` is a seat's observation in the form
         bots read (``ints=True``); the sampled state's observation for that seat equals it."""
-        raise NotImplementedError(f"{self}: this game does not implement sample_state")
+        raise NotImplementedError(
+            f"{self}: this game does not implement sample_state, which the search bot (the hard level), "
+            "hints and reviews need (docs/adding-a-game.md)"
+        )
 
 
 def parse_play(words: list[str]) -> int | None:
@@ -348,7 +351,7 @@ class State(ABC):
 
     def observation(self, seat: object, ints: bool = False) -> Observation:
         """JSON-ready data of everything ``seat`` may know (``None``: a spectator), as the game's schema
-        (``docs/schema/<game>.json``) describes it: cards and actions as text. ``ints=True`` gives the
+        (the game's ``schema.json``) describes it: cards and actions as text. ``ints=True`` gives the
         same data with every card as its int and every action as its int: the form bots read, with
         nothing to parse. InvalidOptionError for a seat that is not at the table.
 

@@ -6,7 +6,7 @@ the package would stop at the guard below) into extension modules next to the so
 imports an extension module in preference to the ``.py`` of the same name, so a compiled build runs the
 same code 2-3x faster. Without a C compiler the build is skipped and everything runs as Python.
 
-The danger of that arrangement is a stale build: an edited ``hokm.py`` next to an older ``hokm.*.so``
+The danger of that arrangement is a stale build: an edited ``rules.py`` next to an older ``rules.*.so``
 would silently run the old rules. So the build writes a manifest of the sources' hashes, and
 :func:`check_compiled` (run when ``cardhall`` is imported) refuses to start when a compiled module does
 not match its source. This module itself is never compiled.
@@ -32,10 +32,18 @@ ENGINE_CORE: tuple[str, ...] = ("cardhall.cards", "cardhall.core")
 ENGINE_DRIVERS: tuple[str, ...] = ("cardhall.sim.playout", "cardhall.rl.encoders.gin_bits")
 
 
+# Modules of the games package that are no engine: the list of a game's pieces, read by the tests and
+# run as ``python -m cardhall.games.pieces`` (which a compiled module cannot be).
+NOT_COMPILED: tuple[str, ...] = ("cardhall.games.pieces",)
+
+
 def game_modules(src: Path = SRC_DIR) -> tuple[str, ...]:
-    """Every module of the ``cardhall.games`` package."""
+    """Every module of the ``cardhall.games`` package and of each game's folder in it, but the
+    ``__init__`` ones (the package's docstring and each game's registration: read once, not hot) and
+    :data:`NOT_COMPILED`."""
     folder = src / "cardhall" / "games"
-    return tuple(f"cardhall.games.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__")
+    found = sorted(p.relative_to(src).with_suffix("") for p in folder.rglob("*.py") if p.stem != "__init__")
+    return tuple(m for path in found if (m := ".".join(path.parts)) not in NOT_COMPILED)
 
 
 COMPILED_MODULES: tuple[str, ...] = (*ENGINE_CORE, *game_modules(), *ENGINE_DRIVERS)
@@ -103,6 +111,10 @@ def build(src: Path = SRC_DIR) -> bool:
     # Paths relative to src/, run from there: mypyc names the modules after them, setuptools puts the
     # extension modules next to them, and no pyproject.toml is in the way.
     sources = [str(source_path(m, src).relative_to(src)) for m in COMPILED_MODULES]
+    # The modules the compiled ones import are read for their types, never compiled: their errors are
+    # not the build's (run from src/, mypy has no project config, so the rl extra's untyped PettingZoo,
+    # imported by cardhall.rl beside gin's bit encoder, failed the whole build once it was installed).
+    sources.append("--follow-imports=silent")
     script = (
         "import sys\n"
         "from setuptools import setup\n"

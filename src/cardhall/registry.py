@@ -1,16 +1,23 @@
 """The games by name, and :func:`load_game` for game strings such as ``hearts(players=8)``.
 
-Each game registers itself at one point: its module in :mod:`cardhall.games` ends with an ``ENTRY``
-(a :class:`~cardhall.games.GameEntry`: the game class and its pieces above the rules, by module path).
-Every module of that package is imported once and its entry read; a new game needs no edit here. The
-front ends find a game's pieces here by the game's name (:func:`entry`, :func:`piece`), never from a
-list of their own.
+Each game registers itself at one point: its folder in :mod:`cardhall.games` (a package,
+``games/<name>/``) has an ``ENTRY`` in its ``__init__.py`` (a :class:`~cardhall.games.GameEntry`: the game
+class, its data, and its pieces above the rules by module path). Every module and folder of that package
+is imported once and its entry read; a new game needs no edit here. The front ends find a game's pieces
+here by the game's name (:func:`entry`, :func:`piece`) and its files in its folder (:func:`folder`,
+:func:`game_file`), never from a list of their own.
+
+The package's path may hold more folders than the installed one (``CARDHALL_GAMES``, see
+:mod:`cardhall.games`): a game written with ``cardhall new-game`` into another directory is found the
+same way.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from importlib import resources
+from importlib.resources.abc import Traversable
 from types import ModuleType
 
 from cardhall.core import Game
@@ -19,6 +26,7 @@ from cardhall.games import GameEntry
 from cardhall.options import parse_spec
 
 _ENTRIES: dict[str, GameEntry] = {}
+_PACKAGES: dict[str, str] = {}  # each game's package (its folder), by name
 
 
 def _discover() -> dict[str, GameEntry]:
@@ -34,6 +42,7 @@ def _discover() -> dict[str, GameEntry]:
                 if name in found:
                     raise ImportError(f"cardhall: two modules register the game {name!r}")
                 found[name] = registered
+                _PACKAGES[name] = module.__name__
         _ENTRIES.update(sorted(found.items()))
     return _ENTRIES
 
@@ -49,6 +58,23 @@ def entry(name: str) -> GameEntry:
     if name not in games:
         raise InvalidOptionError(f"unknown game {name!r} (games: {', '.join(games)})")
     return games[name]
+
+
+def package(name: str) -> str:
+    """The package of the game ``name`` (its folder, ``cardhall.games.<name>``)."""
+    entry(name)
+    return _PACKAGES[name]
+
+
+def folder(name: str) -> Traversable:
+    """The folder of the game ``name`` (its package: its rules, texts, schema and data files)."""
+    entry(name)
+    return resources.files(_PACKAGES[name])
+
+
+def game_file(name: str, filename: str) -> str:
+    """The text of a file of the game ``name``'s folder (``"rulebook.en.md"``); OSError when it has none."""
+    return folder(name).joinpath(filename).read_text(encoding="utf-8")
 
 
 def piece(name: str, kind: str) -> ModuleType:

@@ -137,13 +137,12 @@ from cardhall.core import Game, Observation, Record
 from cardhall.errors import CardhallError, InvalidOptionError, InvalidRecordError
 from cardhall.records import actions as record_actions
 from cardhall.records import check_record
+from cardhall.registry import entry
 
 REVIEW_VERSION: Final = 3
 DEFAULT_BUDGET: Final = 200
 MAX_BUDGET: Final = 100_000
 Z: Final = 2.0
-# The unit of a game's points where it is not "points": Svara's scores are the players' chip stacks.
-UNITS: Final = {"svara": "chips"}
 
 
 class Verdict(StrEnum):
@@ -203,8 +202,8 @@ def clearly_positive(loss: float, se: float, z: float = Z) -> bool:
 
 
 def unit(game: Game) -> str:
-    """What the game's points are called (Svara's are chips)."""
-    return UNITS.get(game.name, "points")
+    """What the game's points are called (its entry's ``unit``: Svara's are chips)."""
+    return entry(game.name).unit
 
 
 def counted_loss(loss: float, se: float, z: float = Z) -> float:

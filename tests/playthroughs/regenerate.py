@@ -1,10 +1,12 @@
 """Golden playthroughs: one short seeded match per game and main option set, written out as text (as
-OpenSpiel's ``integration_tests/playthroughs``), so that any change of what the engine does shows in
-review as a diff of these files. ``tests/test_playthroughs.py`` plays each match again and compares.
+OpenSpiel's ``integration_tests/playthroughs``), so that any change of what the engine does shows in review
+as a diff of these files. Each game names its own in its entry (``playthroughs``), and keeps the files in
+its folder (``games/<name>/playthroughs/<spec>.txt``). ``tests/test_playthroughs.py`` plays each match again
+and compares.
 
 Regenerate every file after an intended change of the rules (and read the diff)::
 
-    python tests/playthroughs/regenerate.py            # rewrites tests/playthroughs/*.txt
+    python tests/playthroughs/regenerate.py            # rewrites src/cardhall/games/*/playthroughs/*.txt
     python tests/playthroughs/regenerate.py --check    # says which files differ, writes nothing
 
 A file holds the game string (every option named, so a changed default changes no file), the rules
@@ -29,82 +31,34 @@ from pathlib import Path
 from typing import Any
 
 import cardhall
+from cardhall.registry import entries, folder
 
 HERE = Path(__file__).resolve().parent
 
 
 @dataclass(frozen=True)
 class Playthrough:
-    name: str  # the file is HERE / f"{name}.txt"
+    name: str  # the file is its game's folder's playthroughs/<name>.txt
     game: str  # every option named
     seed: int
     prefer: str = ""  # a label prefix the policy takes when it can ("knock")
+    folder: Path = HERE  # the game's folder's playthroughs/
 
     @property
     def path(self) -> Path:
-        return HERE / f"{self.name}.txt"
+        return self.folder / f"{self.name}.txt"
 
 
-PLAYTHROUGHS = [
-    Playthrough(
-        "hokm-compulsory",
-        "hokm(target=500,max_hands=1,bidding=compulsory,must_trump_when_void=false,must_overtrump=false,"
-        "overtricks=ignore,kaboot_fail=-100)",
-        seed=7,
-    ),
-    Playthrough(
-        "hokm-auction-count-overtrump",
-        "hokm(target=500,max_hands=1,bidding=auction,must_trump_when_void=true,must_overtrump=true,"
-        "overtricks=count,kaboot_fail=-200)",
-        seed=8,
-    ),
-    Playthrough(
-        "kierki-robber-and-trumps",
-        "kierki(trump_chooser=dealer,trump_leader=dealer,lottery_start_rank=7,lottery_starter=dealer,"
-        "first_deal=7,last_deal=8)",
-        seed=3,
-    ),
-    Playthrough(
-        "kierki-lottery-variants",
-        "kierki(trump_chooser=left_of_dealer,trump_leader=left_of_dealer,lottery_start_rank=8,"
-        "lottery_starter=left_of_dealer,first_deal=11,last_deal=12)",
-        seed=4,
-    ),
-    Playthrough(
-        "hearts-cancellation-6",
-        "hearts(players=6,decks=2,target=150,max_hands=1,moon_value=26,moon=choice,passing=alternate,"
-        "first_lead=no_points,points_on_first_trick=true,queen_breaks_hearts=true,dead_trick_lead=leader,"
-        "widow=first_trick)",
-        seed=5,
-    ),
-    Playthrough(
-        "hearts-one-deck-4",
-        "hearts(players=4,decks=1,target=150,max_hands=1,moon_value=26,moon=choice,passing=alternate,"
-        "first_lead=no_points,points_on_first_trick=true,queen_breaks_hearts=true,dead_trick_lead=leader,"
-        "widow=first_trick)",
-        seed=6,
-    ),
-    Playthrough(
-        "gin-three-hand",
-        "gin(players=3,target=100,max_hands=1,allow_same_discard=false,undercut_bonus=10,gin_bonus=25,"
-        "team_scoring=captain,game_bonus=0,box_bonus=0,auto_arrange=false)",
-        seed=48,
-        prefer="knock",
-    ),
-    Playthrough(
-        "gin-two-player",
-        "gin(players=2,target=100,max_hands=1,allow_same_discard=false,undercut_bonus=10,gin_bonus=25,"
-        "team_scoring=captain,game_bonus=0,box_bonus=0,auto_arrange=false)",
-        seed=32,
-        prefer="knock",
-    ),
-    Playthrough(
-        "svara-three",
-        "svara(players=3,ante=10,stack=100,min_blind=1,max_deals=4,svara_join=anyone,svara_fee=share,"
-        "joker=standard,blind_option=false)",
-        seed=8,
-    ),
-]
+def playthroughs() -> list[Playthrough]:
+    """Every registered game's playthroughs (its entry's ``playthroughs``), by game name."""
+    return [
+        Playthrough(*spec, folder=Path(str(folder(name))) / "playthroughs")
+        for name, entry in entries().items()
+        for spec in entry.playthroughs
+    ]
+
+
+PLAYTHROUGHS = playthroughs()
 
 # A match still going after this many actions is written up to there, with a line saying so.
 MAX_ACTIONS = 2_000
@@ -192,6 +146,11 @@ def render(spec: Playthrough) -> str:
     return "\n".join(lines) + "\n"
 
 
+def stored_files() -> set[Path]:
+    """The playthrough files in every registered game's folder."""
+    return {p for name in entries() for p in (Path(str(folder(name))) / "playthroughs").glob("*.txt")}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="say which files differ; write nothing")
@@ -205,16 +164,16 @@ def main(argv: list[str] | None = None) -> int:
         differ.append(spec.path.name)
         if not args.check:
             spec.path.write_text(text, encoding="utf-8")
-    stale = sorted({p.name for p in HERE.glob("*.txt")} - {s.path.name for s in PLAYTHROUGHS})
-    for name in stale:
+    stale = sorted(stored_files() - {s.path for s in PLAYTHROUGHS})
+    for path in stale:
         if not args.check:
-            (HERE / name).unlink()
+            path.unlink()
     verb = "differ" if args.check else "rewritten"
     print(
         f"{len(differ)} of {len(PLAYTHROUGHS)} playthroughs {verb}{': ' if differ else ''}{', '.join(differ)}"
     )
     if stale:
-        print(f"{'stale' if args.check else 'removed'}: {', '.join(stale)}")
+        print(f"{'stale' if args.check else 'removed'}: {', '.join(p.name for p in stale)}")
     return 1 if args.check and (differ or stale) else 0
 
 

@@ -14,15 +14,15 @@ The same module holds what the search bot knows of the game, both optional:
   it searches from an observation (an opponent model; it may keep what it learns of one observation for
   the next draws); default: ``game.sample_state``.
 
-and, required:
+and, required, ``review_thresholds(game) -> tuple[float, float, float]``: what a decision's loss means
+in the game's points, for :mod:`cardhall.review` (the inaccuracy, mistake and blunder thresholds).
 
-- ``review_thresholds(game) -> tuple[float, float, float]``: what a decision's loss means in the game's
-  points, for :mod:`cardhall.review` (the inaccuracy, mistake and blunder thresholds);
-- ``DECISION_WEIGHTS: Mapping[str, int]``: how much a search pays at each kind of decision (the
-  observation's ``phase``), for the bot tier's scheduler (:mod:`cardhall.bot_tier.schedule`): under
-  load it grants the heavier decisions their full think first and cuts the lighter ones to the rules
-  move first. Only the order matters; :data:`NEUTRAL_WEIGHT` where nothing measured says one kind of
-  decision gains more from a search than another. Read through :func:`decision_weight`.
+How much a search pays at each kind of decision (the observation's ``phase``) is the game's data, its
+entry's ``decision_weights`` (:class:`cardhall.games.GameEntry`), for the bot tier's scheduler
+(:mod:`cardhall.bot_tier.schedule`): under load it grants the heavier decisions their full think first
+and cuts the lighter ones to the rules move first. Only the order matters; :data:`NEUTRAL_WEIGHT` where
+nothing measured says one kind of decision gains more from a search than another. Read through
+:func:`decision_weight`.
 """
 
 from __future__ import annotations
@@ -77,23 +77,21 @@ def rules_bot_class(game: Game) -> type[BaseBot]:
 
 
 def decision_weights(game: Game | str) -> Mapping[str, int]:
-    """The game's weight for each kind of decision (its rules module's ``DECISION_WEIGHTS``, by phase);
-    empty for a game without a rules player (every decision then weighs :data:`NEUTRAL_WEIGHT`)."""
+    """The game's weight for each kind of decision (its entry's ``decision_weights``, by phase); empty
+    where it names none (every decision then weighs :data:`NEUTRAL_WEIGHT`)."""
     return _weights(game if isinstance(game, str) else game.name)
 
 
 @functools.lru_cache(maxsize=256)  # (the bot tier asks at every search move, of a few game strings)
 def _weights(game: str) -> Mapping[str, int]:
     name = parse_spec(game, "game")[0]
-    module = _discover().get(name)
-    weights: Mapping[str, int] = getattr(module, "DECISION_WEIGHTS", {})
-    return weights
+    return entries()[name].decision_weights if name in entries() else {}
 
 
 def decision_weight(game: Game | str, observation: Mapping[str, object]) -> int:
     """How much a search pays at this decision (a game string or game, and the deciding seat's
     observation): its phase's weight, :data:`NEUTRAL_WEIGHT` for a phase or game the rules module
-    gives none (the tests require one for every phase a decision is made in)."""
+    the game gives none (the tests require one for every phase a decision is made in)."""
     phase = observation.get("phase")
     weights = decision_weights(game)
     return weights.get(phase, NEUTRAL_WEIGHT) if isinstance(phase, str) else NEUTRAL_WEIGHT

@@ -57,10 +57,18 @@ import random
 from collections.abc import Callable
 from typing import NamedTuple
 
-from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
+from cardhall.bots.base import BaseBot
 from cardhall.cards import cards_of
 from cardhall.core import Game, Observation
-from cardhall.games.gin import (
+from cardhall.games.gin.melds import (
+    CARD_VALUES,
+    RANK_MASKS,
+    deadwood_cards_mask,
+    deadwood_mask,
+    knock_discards,
+    layoff_targets,
+)
+from cardhall.games.gin.rules import (
     ARRANGE_BASE,
     DONE,
     KNOCK_BASE,
@@ -72,14 +80,6 @@ from cardhall.games.gin import (
     TAKE,
     Gin,
     GinState,
-)
-from cardhall.games.gin_melds import (
-    CARD_VALUES,
-    RANK_MASKS,
-    deadwood_cards_mask,
-    deadwood_mask,
-    knock_discards,
-    layoff_targets,
 )
 
 FULL_STOCK = 31
@@ -418,14 +418,6 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
 
 # What a search pays at each kind of decision (the game's phases; see cardhall.bots.rules): neutral,
 # since no measurement shows one kind gaining more from a search than another.
-DECISION_WEIGHTS: dict[str, int] = {
-    "upcard": NEUTRAL_WEIGHT,
-    "draw": NEUTRAL_WEIGHT,
-    "discard": NEUTRAL_WEIGHT,
-    "arrange": NEUTRAL_WEIGHT,
-    "layoff": NEUTRAL_WEIGHT,
-}
-
 RULES_BOT = GinRulesBot
 
 

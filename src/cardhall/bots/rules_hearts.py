@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import random
 
-from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
+from cardhall.bots.base import BaseBot
 from cardhall.cards import ACE, HEARTS, KING, QUEEN, SPADES
 from cardhall.core import Game, Observation
-from cardhall.games.hearts import FACE_MASK, HEARTS2, MOON_MINUS, MOON_PLUS, PASS_BASE, QS2, HeartsState
+from cardhall.games.hearts.rules import FACE_MASK, HEARTS2, MOON_MINUS, MOON_PLUS, PASS_BASE, QS2, HeartsState
 
 QS = SPADES * 13 + QUEEN
 KS = SPADES * 13 + KING
@@ -412,6 +412,4 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
 
 # What a search pays at each kind of decision (the game's phases; see cardhall.bots.rules): neutral,
 # since no measurement shows one kind gaining more from a search than another.
-DECISION_WEIGHTS: dict[str, int] = {"pass": NEUTRAL_WEIGHT, "play": NEUTRAL_WEIGHT, "moon": NEUTRAL_WEIGHT}
-
 RULES_BOT = HeartsRulesBot

@@ -28,11 +28,11 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
+from cardhall.bots.base import BaseBot
 from cardhall.bots.trick_reading import played_and_voids
 from cardhall.cards import ACE, JACK, KING, NINE, QUEEN, SUIT_MASKS, SUITS, TEN
 from cardhall.core import Game, Observation
-from cardhall.games.hokm import (
+from cardhall.games.hokm.rules import (
     BID_BASE,
     BIDDING,
     DECK,
@@ -42,7 +42,6 @@ from cardhall.games.hokm import (
     PLAIN_STRENGTH,
     PLAY,
     PLAYERS,
-    TRUMP,
     TRUMP_BASE,
     TRUMP_STRENGTH,
     HokmState,
@@ -377,6 +376,4 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
 # Hokm's gain lies mostly in the contract: searching only the bids and the trump choice, the rules move
 # on every card, keeps most of what searching every decision gains over the rules bot (measured:
 # benchmarks/load.md, "The strength hard keeps under load"), so under load these are thought first.
-DECISION_WEIGHTS: Final = {BIDDING: 3, TRUMP: 3, PLAY: NEUTRAL_WEIGHT}
-
 RULES_BOT = HokmRulesBot

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import random
 
-from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
+from cardhall.bots.base import BaseBot
 from cardhall.bots.trick_reading import played_and_voids
 from cardhall.cards import HEARTS, JACK, KING, QUEEN, SUIT_MASKS, SUITS
 from cardhall.core import Game, Observation
-from cardhall.games.kierki import LOTTERY, PASS, PLAY, PLAYERS, TRICKS, TRUMP, TRUMP_BASE, KierkiState
+from cardhall.games.kierki.rules import LOTTERY, PASS, PLAY, PLAYERS, TRICKS, TRUMP, TRUMP_BASE, KierkiState
 
 FULL = (1 << 52) - 1
 # BELOW[c] / ABOVE[c]: the cards of c's suit lower / higher than c.
@@ -258,6 +258,4 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
 # What a search pays at each kind of decision (see cardhall.bots.rules): neutral. Kierki's decisions are
 # nearly all cards played, and no measurement shows the trump choice or the lottery gaining more from a
 # search than a card does, so its moves share the tier's time earliest deadline first.
-DECISION_WEIGHTS: dict[str, int] = {TRUMP: NEUTRAL_WEIGHT, LOTTERY: NEUTRAL_WEIGHT, PLAY: NEUTRAL_WEIGHT}
-
 RULES_BOT = KierkiRulesBot

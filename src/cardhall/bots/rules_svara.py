@@ -33,11 +33,23 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from cardhall.bots.base import NEUTRAL_WEIGHT, BaseBot
+from cardhall.bots.base import BaseBot
 from cardhall.cards import cards_of
 from cardhall.core import Game, Observation, State
-from cardhall.games.svara import ALL_IN, BIT, BLIND_BASE, CALL, CHECK, FOLD, JOIN, LOOK, OPEN, PASS, Svara
-from cardhall.games.svara_hands import DECK_MASK, STRENGTH
+from cardhall.games.svara.hands import DECK_MASK, STRENGTH
+from cardhall.games.svara.rules import (
+    ALL_IN,
+    BIT,
+    BLIND_BASE,
+    CALL,
+    CHECK,
+    FOLD,
+    JOIN,
+    LOOK,
+    OPEN,
+    PASS,
+    Svara,
+)
 
 BLIND_CHANCE = 0.2  # the first blind; halved for each blind already on the table
 STRONG = 0.65  # winning chance for a raise
@@ -243,10 +255,4 @@ def review_thresholds(game: Game) -> tuple[float, float, float]:
 
 # What a search pays at each kind of decision (the game's phases; see cardhall.bots.rules): neutral,
 # since no measurement shows one kind gaining more from a search than another.
-DECISION_WEIGHTS: dict[str, int] = {
-    "svara join": NEUTRAL_WEIGHT,
-    "blind": NEUTRAL_WEIGHT,
-    "open": NEUTRAL_WEIGHT,
-}
-
 RULES_BOT = SvaraRulesBot

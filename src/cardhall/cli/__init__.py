@@ -1,4 +1,4 @@
-"""The ``cardhall`` command line: games, play, simulate, replay, review, bench, serve, bots, admin.
+"""The ``cardhall`` command line: games, play, simulate, replay, review, bench, serve, bots, admin, new-game.
 
 Each sub-command (one module here) is a thin layer over the Game API, the Table and :mod:`cardhall.sim`;
 a bad game string, bot or option is reported in one line with exit status 2, never replaced by a default.
@@ -17,7 +17,7 @@ from typing import Any
 
 from rich.console import Console
 
-from cardhall.cli import admin, bots, games, play, replay, review, rules, serve, simulate
+from cardhall.cli import admin, bots, games, new_game, play, replay, review, rules, serve, simulate
 from cardhall.errors import CardhallError
 from cardhall.sim.bench import add_bench_parser, cmd_bench
 
@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(sub)
     bots.add_parser(sub)
     admin.add_parser(sub)
+    new_game.add_parser(sub)
     return parser
 
 
@@ -76,6 +77,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console], int]] = {
     "serve": serve.cmd_serve,
     "bots": bots.cmd_bots,
     "admin": admin.cmd_admin,
+    "new-game": new_game.cmd_new_game,
 }
 
 

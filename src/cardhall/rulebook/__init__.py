@@ -13,8 +13,9 @@ whose values are words, ``values`` (value -> its words); the lobby's controls ar
 Bengali digits, as the rest of the browser's interface does, and name option values by their words
 (the values themselves, ``auction``, are what a game string carries).
 
-The texts are package data: ``<game>.<lang>.md``, ``hints.<lang>.json`` and ``options.<lang>.json``
-beside this module. They are
+The texts of a game are files of its folder (``games/<game>/``): ``rulebook.<lang>.md``,
+``hints.<lang>.json`` and ``options.<lang>.json``; the table's settings' words, which belong to no game,
+are ``options.<lang>.json`` beside this module. They are
 written in the project's own words from the rules of record, and where the engine made a rule choice (each
 game module's docstring) they follow the engine. Each text ends with a section naming every option of the
 game and the rule it changes.
@@ -55,7 +56,7 @@ from importlib import resources
 from typing import Any
 
 from cardhall.errors import InvalidOptionError
-from cardhall.registry import game_classes
+from cardhall.registry import game_classes, game_file
 
 LANGUAGES = ("en", "bn")
 
@@ -81,29 +82,29 @@ def _read(filename: str) -> str:
 
 
 @cache
-def _hints(lang: str) -> dict[str, dict[str, dict[str, str]]]:
-    hints: dict[str, dict[str, dict[str, str]]] = json.loads(_read(f"hints.{lang}.json"))
-    return hints
-
-
-@cache
-def _options(lang: str) -> dict[str, dict[str, dict[str, Any]]]:
-    texts: dict[str, dict[str, dict[str, Any]]] = json.loads(_read(f"options.{lang}.json"))
-    return texts
+def _game_json(name: str, filename: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(game_file(name, filename))
+    return data
 
 
 def option_text(owner: str, lang: str = "en") -> dict[str, dict[str, Any]]:
     """Every option of ``owner`` (a game name, or "table" for the table settings) in ``lang``: name ->
     ``{"title", "help"}`` and, for options whose values are words, ``"values"`` (value -> words)."""
-    texts = _options(_language(lang))
-    key = owner if owner == "table" else game_name(owner)
-    return texts[key]
+    lang = _language(lang)
+    if owner == "table":
+        table: dict[str, dict[str, Any]] = json.loads(_read(f"options.{lang}.json"))["table"]
+        return table
+    return _game_json(game_name(owner), f"options.{lang}.json")
 
 
 def rules_text(game: str, lang: str = "en") -> str:
     """The rules of ``game`` in ``lang`` as Markdown (the subset in the module docstring)."""
-    name = game_name(game)
-    return _read(f"{name}.{_language(lang)}.md")
+    return _rules(game_name(game), _language(lang))
+
+
+@cache
+def _rules(name: str, lang: str) -> str:
+    return game_file(name, f"rulebook.{lang}.md")
 
 
 def phase_hint(game: str, phase: str, lang: str = "en") -> str:
@@ -118,7 +119,11 @@ def deal_hint(game: str, deal_name: str, lang: str = "en") -> str:
 
 def _hint(game: str, kind: str, noun: str, key: str, lang: str) -> str:
     name = game_name(game)
-    table = _hints(_language(lang)).get(name, {}).get(kind, {})
+    try:
+        hints = _game_json(name, f"hints.{_language(lang)}.json")
+    except FileNotFoundError:
+        hints = {}
+    table: dict[str, str] = hints.get(kind, {})
     if not table:
         raise InvalidOptionError(f"{name} has no named {noun}s")
     if key not in table:

@@ -7,18 +7,18 @@ work done for people, so it accepts only matches of a length people play.
 Choices:
 
 - **Options that set a match's length** may be at most 3 times their default on a server; the others are
-  the engine's. Per game: Hokm's, Hearts' and gin's ``target``; Svara's starting ``stack`` counted in
-  antes (``stack / ante``: a match lasts until one player holds nearly every chip); Kierki has none (12
-  deals at most, by its rules). ``max_hands`` / ``max_deals`` only ever shorten a match, so any value
-  is accepted. A game string beyond a bound is refused (``bad_game``) naming the option and its bound.
-- **A cap on actions per table**, for what no option bounds: a Hokm match whose scores drift below
-  zero between failed contracts (easy bots never reach 500), gin hands that go void, Svara bots that
-  never fold. It is 10 times the longest match measured at the server's bounds with rules bots (40
-  matches each, rounded up; Svara from 4 players at the default stack, since eight players at the
-  largest stack play for hours between bots), so a match people play never meets it: at a person's pace
-  even the smallest cap is hours of play. It bounds what bots alone can do (at ``bot_pace_ms`` 0, with
-  the person gone), and it stops a table stored before the bounds that came back after a restart. A
-  table that reaches it is stopped (``abandoned``) like one the operator stops
+  the engine's. Each game names them in its entry (``length``: a ``target``, or a starting ``stack``
+  counted in antes, ``stack / ante``, where a match lasts until one player holds nearly every chip); a
+  game whose rules bound its length (a fixed number of deals) names none. ``max_hands`` / ``max_deals``
+  only ever shorten a match, so any value is accepted. A game string beyond a bound is refused
+  (``bad_game``) naming the option and its bound.
+- **A cap on actions per table**, for what no option bounds: a match whose scores drift below zero between
+  failed contracts (easy bots never reach the target), hands that go void, bots that never fold. Each
+  game's entry holds its cap (``max_actions``), 10 times the longest match measured at the server's bounds
+  with rules bots (40 matches each, rounded up; the measurement beside it), so a match people play never
+  meets it: at a person's pace even the smallest cap is hours of play. It bounds what bots alone can do
+  (at ``bot_pace_ms`` 0, with the person gone), and it stops a table stored before the bounds that came
+  back after a restart. A table that reaches it is stopped (``abandoned``) like one the operator stops
   (:meth:`cardhall.server.host.TableHost.halt`).
 """
 
@@ -31,6 +31,7 @@ from typing import Final
 from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
 from cardhall.options import OptionValue
+from cardhall.registry import entries
 
 # How many times its default an option that sets a match's length may be on a server.
 LENGTH_FACTOR: Final = 3
@@ -46,25 +47,26 @@ class Bound:
     maximum: int
 
 
-def _option(name: str) -> Callable[[Mapping[str, OptionValue]], int]:
-    return lambda options: int(options[name])
+def _quantity(what: str) -> Callable[[Mapping[str, OptionValue]], int]:
+    """The value of ``what`` over a game's options: one option (``"target"``), or one divided by
+    another (``"stack / ante"``)."""
+    names = [part.strip() for part in what.split("/")]
+    if len(names) == 1:
+        return lambda options: int(options[names[0]])
+    top, bottom = names
+    return lambda options: int(options[top]) // int(options[bottom])
 
 
-BOUNDS: Final = (
-    Bound("hokm", "target", _option("target"), LENGTH_FACTOR * 500),
-    Bound("hearts", "target", _option("target"), LENGTH_FACTOR * 150),
-    Bound("gin", "target", _option("target"), LENGTH_FACTOR * 100),
-    Bound("svara", "stack / ante", lambda o: int(o["stack"]) // int(o["ante"]), LENGTH_FACTOR * 100),
+# Each game's bound and cap are its own data (its entry's ``length`` and ``max_actions``, in its folder);
+# the server's policy is the factor and what it does at the bound and the cap.
+BOUNDS: Final = tuple(
+    Bound(name, e.length.what, _quantity(e.length.what), LENGTH_FACTOR * e.length.usual)
+    for name, e in entries().items()
+    if e.length is not None
 )
 
-# The most actions a table plays, per game (measured: see the module's docstring and the README).
-MAX_ACTIONS: Final = {
-    "hokm": 40_000,  # target 1500, rules bots: at most 3,638 actions in 40 matches
-    "hearts": 120_000,  # 11 players, target 450: at most 10,956
-    "gin": 15_000,  # target 300: at most 1,452
-    "kierki": 7_000,  # 12 deals: at most 645
-    "svara": 300_000,  # 4 players, 100 antes: at most 22,460 (8 players at 300 antes: hours of bots)
-}
+# The most actions a table plays, per game (measured: see the module's docstring and each game's entry).
+MAX_ACTIONS: Final = {name: e.max_actions for name, e in entries().items()}
 
 
 def check(game: Game) -> None:

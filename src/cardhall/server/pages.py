@@ -21,6 +21,9 @@ Choices:
   server changes the version, so the browser, which asks for ``/sw.js`` again at each visit, installs
   the new worker, which keeps the new files in a cache of their own; ``web/offline.js`` says when it is
   used (the files of one version are never mixed with another's).
+- **A game's files from its folder.** Its table (``/static/games/<name>.js``) and its texts (merged into
+  ``/static/i18n/<lang>.json``) are in the game's folder, served by :mod:`cardhall.server.client_games`
+  at the addresses the page has always asked for.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import json
 import re
 from pathlib import Path
 
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -37,6 +41,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from cardhall.registry import game_classes
+from cardhall.server import client_games
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 INDEX = WEB / "index.html"
@@ -50,10 +55,12 @@ NOT_KEPT = {"sw.js"}
 
 
 class ClientFiles(StaticFiles):
-    """The client's static files, with ETags (Starlette's) and ``Cache-Control: no-cache``."""
+    """The client's static files, with ETags (Starlette's) and ``Cache-Control: no-cache``; the catalogues
+    and the games' tables from the games' folders (:mod:`cardhall.server.client_games`)."""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
-        response = await super().get_response(path, scope)
+        served = client_games.response(path, Headers(scope=scope))  # a catalogue, a game's table
+        response = served if served is not None else await super().get_response(path, scope)
         if response.status_code in (200, 304):
             response.headers.update(REVALIDATE)
         return response
@@ -94,7 +101,8 @@ def client_files(web: Path = WEB) -> list[str]:
     files = sorted(
         p.relative_to(web).as_posix() for p in web.rglob("*") if p.is_file() and not p.name.startswith(".")
     )
-    return ["/", *(f"/static/{name}" for name in files if name not in NOT_KEPT)]
+    kept = [f"/static/{name}" for name in files if name not in NOT_KEPT]
+    return ["/", *sorted([*kept, *client_games.client_files()])]
 
 
 def client_version(web: Path = WEB) -> str:
@@ -104,6 +112,9 @@ def client_version(web: Path = WEB) -> str:
     for path in sorted(p for p in web.rglob("*") if p.is_file()):
         stat = path.stat()
         digest.update(f"{path.relative_to(web).as_posix()} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    for path in client_games.files_for_version():  # each game's table and texts, from its folder
+        stat = path.stat()
+        digest.update(f"games/{path.parent.name}/{path.name} {stat.st_size} {stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
 
 

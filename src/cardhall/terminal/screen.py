@@ -4,7 +4,7 @@ Every game gets the same frame, small enough for an 80x24 terminal with the menu
 header line, the seats (one a line, or two a line above four seats: who sits there, what is public
 about him, his score), one or two lines of what lies on the table (trump, contract, the trick, the pot, the
 discard pile), and the person's hand in the display order. The game-specific parts read only keys of
-the observation (``docs/schema/<game>.json``); nothing here decides a rule.
+the observation (the game's ``schema.json``); nothing here decides a rule.
 """
 
 from __future__ import annotations

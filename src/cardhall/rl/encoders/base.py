@@ -1,7 +1,7 @@
 """What every encoder shares: a layout of named slices, and the ways a slice is filled.
 
 An encoder turns one seat's observation in the bots' form (``State.observation(seat, ints=True)``,
-documented in ``docs/schema/<game>.json``) into a flat ``float32`` array of fixed size, every value in
+documented in the game's ``schema.json``) into a flat ``float32`` array of fixed size, every value in
 ``[-1, 1]``. It reads the observation and nothing else, so it cannot carry what the seat may not know.
 
 Conventions shared by every game's encoder:

@@ -45,8 +45,8 @@ import numpy as np
 from cardhall.cards import parse_card
 from cardhall.core import Observation, State
 from cardhall.errors import InvalidCardError, InvalidOptionError
-from cardhall.games.gin import GinState
-from cardhall.games.gin_melds import deadwood
+from cardhall.games.gin.melds import deadwood
+from cardhall.games.gin.rules import GinState
 from cardhall.rl.encoders.base import Array, Encoder
 from cardhall.rl.encoders.gin_bits import BitLayout, card_bits
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from cardhall.games.gin import ARRANGE, OVER, GinState
-from cardhall.games.gin_melds import deadwood_mask, is_set
+from cardhall.games.gin.melds import deadwood_mask, is_set
+from cardhall.games.gin.rules import ARRANGE, OVER, GinState
 
 # Each byte with its bits in reverse order (for card_bits).
 _BITS_REVERSED: Final = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))

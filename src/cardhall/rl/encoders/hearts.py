@@ -30,7 +30,7 @@ Hearts counts penalty points (the lowest total wins), so its rewards are the neg
 from __future__ import annotations
 
 from cardhall.core import Observation
-from cardhall.games.hearts import MOON, OVER, PLAY
+from cardhall.games.hearts.rules import MOON, OVER, PLAY
 from cardhall.rl.encoders.base import Array, Encoder
 
 PHASES = ("pass", "play", "moon", "over")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from cardhall.cards import SUITS
 from cardhall.core import Observation
-from cardhall.games.kierki import DEALS, LOTTERY, OVER, PLAY, TRUMP
+from cardhall.games.kierki.rules import DEALS, LOTTERY, OVER, PLAY, TRUMP
 from cardhall.rl.encoders.base import Array, Encoder
 
 PHASES = ("trump", "play", "lottery", "over")

@@ -2,7 +2,7 @@
 registration (:class:`cardhall.games.GameEntry`, ``cardhall.terminal.games.<name>``), found by the
 game's name through :mod:`cardhall.registry`, never from a list here.
 
-A game's module gives, reading only keys of the observation or the event (``docs/schema/<game>.json``):
+A game's module gives, reading only keys of the observation or the event (the game's ``schema.json``):
 
 - ``seat_stats(obs, seat, wide, cards, score) -> str``: what is public about a seat, after its name
   (``cards`` and ``score``: the shared "10 cards" and "score 40" texts, to use or not);
@@ -12,7 +12,9 @@ A game's module gives, reading only keys of the observation or the event (``docs
   totals;
 - optionally ``hand_line(obs, style, shown, new) -> str``: the hand line as the game tells it
   (``shown``: the shared one, ``new``: the cards new in the hand, told after it), for a game whose
-  hand may be face down (Svara).
+  hand may be face down (Svara);
+- optionally ``EVENTS``: its own events (those not every game has), type -> ``(nr, event) -> list[str]``,
+  its sentences (:func:`cardhall.terminal.narrate.handler_of`).
 
 The helpers they share are here.
 """

@@ -3,6 +3,7 @@ suggestion, the knocker's layouts to choose from, the knock and its lay-offs, ea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.markup import escape
@@ -55,3 +56,29 @@ def deal_scored(nr: Narrator, e: Event) -> list[str]:
         f"{e.get('opponent_deadwood')}, bonus {e.get('bonus')}; won by {winner}",
         f"  points {nr.per_seat(e['points'], signed)}",
     ]
+
+
+# The events of this game that every game does not have, told in its own words (narrate.handler_of).
+
+
+def narrate_knock(nr: Narrator, e: Event) -> list[str]:
+    style = nr.style
+    melds = "  ".join("[" + style.cards(m) + "]" for m in e["melds"]) or "none"
+    word = "goes gin" if e.get("gin") else "knocks"
+    lines = [f"{nr.who(e['knocker'])} {word}: melds {melds}"]
+    lines.append(f"  deadwood {style.cards(e['deadwood_cards'])} = {e['deadwood']}")
+    lines.append(
+        f"  {nr.who(e['opponent'])} shows {style.cards(e['opponent_hand'], sort=True)} "
+        f"(deadwood {e['opponent_deadwood']})"
+    )
+    return lines
+
+
+def narrate_match_bonuses(nr: Narrator, e: Event) -> list[str]:
+    return [f"Match bonuses: {nr.per_seat(e['points'], signed)}"]
+
+
+EVENTS: dict[str, Callable[[Narrator, Event], list[str]]] = {
+    "knock": narrate_knock,
+    "match_bonuses": narrate_match_bonuses,
+}

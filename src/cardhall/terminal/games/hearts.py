@@ -3,6 +3,7 @@ each deal's hearts, queens, widow and moon."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.markup import escape
@@ -40,3 +41,32 @@ def deal_scored(nr: Narrator, e: Event) -> list[str]:
     if e.get("moon") is not None:
         lines.append(f"  moon: {nr.who(e['moon'])} ({escape(str(e.get('moon_choice')))})")
     return lines
+
+
+# The events of this game that every game does not have, told in its own words (narrate.handler_of).
+
+
+def narrate_passes(nr: Narrator, e: Event) -> list[str]:
+    lines = [f"Cards exchanged ({escape(str(e['direction']))})"]
+    mine = [p for p in e["passes"] if p["seat"] == nr.me]
+    if mine and e.get("passed_cards"):
+        lines.append(f"You passed {nr.style.cards(e['passed_cards'])} to {nr.who(mine[0]['to'])}")
+    source = [p for p in e["passes"] if p["to"] == nr.me]
+    if source and e.get("received_cards"):
+        lines.append(f"You received {nr.style.cards(e['received_cards'])} from {nr.who(source[0]['seat'])}")
+    return lines
+
+
+def narrate_widow(nr: Narrator, e: Event) -> list[str]:
+    return [f"{nr.who(e['seat'])} {nr.verb(e['seat'], 'take')} the widow ({e['size']} cards, face down)"]
+
+
+def narrate_moon(nr: Narrator, e: Event) -> list[str]:
+    return [f"{nr.who(e['seat'])} shot the moon: {escape(str(e.get('choice')))}"]
+
+
+EVENTS: dict[str, Callable[[Narrator, Event], list[str]]] = {
+    "passes": narrate_passes,
+    "widow": narrate_widow,
+    "moon": narrate_moon,
+}

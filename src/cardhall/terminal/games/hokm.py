@@ -3,6 +3,7 @@ result."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cardhall.terminal.games import Obs, at, trick_line
@@ -34,3 +35,16 @@ def deal_scored(nr: Narrator, e: Event) -> list[str]:
         f"  {nr.short(s)}: contract {c}, took {t}: {'made' if m else 'FAILED'} {e['points'][s]:+d}"
         for s, (c, t, m) in enumerate(zip(e["contracts"], e["tricks"], e["made"], strict=True))
     ]
+
+
+# The events of this game that every game does not have, told in its own words (narrate.handler_of).
+
+
+def narrate_declarer(nr: Narrator, e: Event) -> list[str]:
+    who = f"{nr.who(e['seat'])} {nr.verb(e['seat'], 'declare')}"
+    return [f"Bidding over: {who}, contract {e['contract']} tricks, and names trump"]
+
+
+EVENTS: dict[str, Callable[[Narrator, Event], list[str]]] = {
+    "declarer": narrate_declarer,
+}

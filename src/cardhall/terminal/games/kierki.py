@@ -3,6 +3,7 @@ lottery's layout, each deal's penalties and prizes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.markup import escape
@@ -46,3 +47,24 @@ def deal_scored(nr: Narrator, e: Event) -> list[str]:
         detail = ", ".join(f"{i['item']} x{i['count']} {i['points']:+d}" for i in items if i["count"])
         lines.append(f"  {nr.short(s)}: {e['points'][s]:+d}" + (f" ({detail})" if detail else ""))
     return lines
+
+
+# The events of this game that every game does not have, told in its own words (narrate.handler_of).
+
+
+def narrate_trump(nr: Narrator, e: Event) -> list[str]:
+    named = f"Trump is {nr.style.suit(e['trump'])}, named by {nr.who(e['chooser'])}"
+    lines = [f"{named}; {nr.short(e['leader'])} leads"]
+    if e.get("hand"):
+        lines.append("Your full hand: " + nr.style.cards(e["hand"], sort=True))
+    return lines
+
+
+def narrate_out(nr: Narrator, e: Event) -> list[str]:
+    return [f"{nr.who(e['seat'])} laid every card: place {e['place']}, {e['points']:+d}"]
+
+
+EVENTS: dict[str, Callable[[Narrator, Event], list[str]]] = {
+    "trump": narrate_trump,
+    "out": narrate_out,
+}

@@ -3,7 +3,10 @@ the minimum raise, a hand face down until looked at, each deal's winnings and pa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from rich.markup import escape
 
 from cardhall.terminal.games import Obs, at
 
@@ -46,3 +49,57 @@ def deal_scored(nr: Narrator, e: Event) -> list[str]:
     if "won" not in e:
         return nr.points_line(e)
     return [f"  won {nr.per_seat(e['won'])}", f"  paid {nr.per_seat(e['paid'])}"]
+
+
+# The events of this game that every game does not have, told in its own words (narrate.handler_of).
+
+
+def narrate_looked(nr: Narrator, e: Event) -> list[str]:
+    if not e.get("hand"):
+        return ["The blind round is over: every player now sees his cards"]
+    return [f"Your cards: {nr.style.cards(e['hand'], sort=True)} (value {e.get('hand_value')})"]
+
+
+def narrate_showdown(nr: Narrator, e: Event) -> list[str]:
+    lines = ["Showdown:"]
+    for h in e["hands"]:
+        lines.append(f"  {nr.who(h['seat'])}: {nr.style.cards(h['cards'])} (value {h['value']})")
+    for pot in e["pots"]:
+        if pot.get("winner") is None:
+            tied = ", ".join(nr.short(s) for s in pot.get("tied", []))
+            lines.append(f"  pot of {pot['amount']}: tied between {tied} (a svara)")
+        else:
+            lines.append(f"  pot of {pot['amount']} -> {nr.who(pot['winner'])}")
+    return lines
+
+
+def narrate_pot_won(nr: Narrator, e: Event) -> list[str]:
+    ended = escape(str(e.get("ended")))
+    return [f"{nr.who(e['seat'])} {nr.verb(e['seat'], 'take')} the pot of {e['amount']} ({ended})"]
+
+
+def narrate_svara(nr: Narrator, e: Event) -> list[str]:
+    may = ", ".join(nr.short(s) for s in e.get("may_join", [])) or "nobody"
+    players = ", ".join(nr.short(s) for s in e["players"])
+    return [f"Svara! a tie between {players} for {e['pot']}; others may join for {e['fee']} ({may})"]
+
+
+def narrate_svara_deal(nr: Narrator, e: Event) -> list[str]:
+    lines = [nr.style.em("--- Svara deal ---") + "  players " + ", ".join(nr.short(s) for s in e["players"])]
+    if e.get("hand"):
+        lines.append("Your cards: " + nr.style.cards(e["hand"], sort=True))
+    return lines
+
+
+def narrate_busted(nr: Narrator, e: Event) -> list[str]:
+    return ["Out of chips: " + ", ".join(nr.who(s) for s in e["players"])]
+
+
+EVENTS: dict[str, Callable[[Narrator, Event], list[str]]] = {
+    "looked": narrate_looked,
+    "showdown": narrate_showdown,
+    "pot_won": narrate_pot_won,
+    "svara": narrate_svara,
+    "svara_deal": narrate_svara_deal,
+    "busted": narrate_busted,
+}

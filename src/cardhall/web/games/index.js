@@ -1,7 +1,7 @@
-// Each game's table module, by game name: games/<name>.js (exporting `<name>`), which every game the
-// server registers brings (tests/test_architecture.py checks it). The names come from the server's game
-// list (GET /api/games), so no list of games is kept here; a game without a module of its own, or one
-// that fails to load, gets the shared table (base.js).
+// Each game's table module, by game name: games/<name>.js (exporting `<name>`), which the server sends
+// from the game's folder (its web.js). The names come from the server's game list (GET /api/games), so
+// no list of games is kept here; a game without a module of its own, or one that fails to load, gets the
+// shared table (base.js).
 import { base } from "./base.js";
 import { api } from "../util.js";
 

@@ -20,8 +20,6 @@ export function line(view, e) {
       return has(`did.hidden.${e.action}`) ? t(`did.hidden.${e.action}`, { who: who(e.seat) }) : t("ev.action", { who: who(e.seat), action: actionText(e.action) });
     case "deal":
       return t("ev.deal", { deal: e.deal, dealer: who(e.dealer) });
-    case "trump":
-      return t("ev.trump", { who: who(e.chooser), suit: cardText(`A${e.trump}`).slice(1) });
     case "trick":
       return e.winner === null
         ? t("ev.trick_aside", { cards: cards(e.cards) })
@@ -33,14 +31,6 @@ export function line(view, e) {
       });
     case "match_over":
       return t("ev.match_over", { winners: people(e.winners) });
-    case "widow":
-      return t("ev.widow", { who: who(e.seat), count: e.size });
-    case "knock":
-      return t("ev.knock", { who: who(e.knocker ?? e.seat) });
-    case "svara":
-      return t("ev.svara", { players: people(e.players), pot: e.pot });
-    case "busted":
-      return t("ev.busted", { players: people(e.players) });
     default:
       return t(`ev.${e.type}`);
   }

@@ -1,6 +1,6 @@
 """Cancellation Hearts (6-11 players, two decks) and ordinary one-deck Hearts with the Black Maria.
 
-Rules: ``cardhall/rulebook/hearts.en.md``. One engine plays both: ``decks=2`` (default,
+Rules: ``rulebook.en.md`` (beside it). One engine plays both: ``decks=2`` (default,
 ``players`` 6..11) is Cancellation Hearts, ``decks=1`` (``players`` 3..7) is ordinary Hearts, where no two
 cards can be identical so nothing is ever cancelled. Choices this module makes:
 
@@ -48,7 +48,7 @@ cards can be identical so nothing is ever cancelled. Choices this module makes:
   places and order. ``Hearts.sample_state`` rebuilds a state from one seat's observation (ints form);
   ``lowest_score_wins`` tells the generic search to minimise points. ``deals_finished`` is the number
   of hands scored so far.
-- Events (while a Table listens; ``docs/schema/hearts.json``): ``deal`` (``deal``, ``dealer``,
+- Events (while a Table listens; ``schema.json`` (beside it)): ``deal`` (``deal``, ``dealer``,
   ``pass_direction``, ``hand_size``, ``widow_size``; each seat's ``hand`` private); a pass action is
   seen by the passer alone (others see ``"pass"``); ``passes`` when the passes are exchanged (public:
   ``direction`` and who passed how many cards to whom; private: each seat's ``passed_cards`` and
@@ -82,7 +82,6 @@ from cardhall.cards import (
 )
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError, InvalidOptionError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained
 from cardhall.options import Option
 
@@ -1267,13 +1266,3 @@ class HeartsState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Hearts is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Hearts,
-    rules_bot="cardhall.bots.rules_hearts",
-    encoder="cardhall.rl.encoders.hearts",
-    terminal="cardhall.terminal.games.hearts",
-    bench=("hearts(decks=1,players=4,max_hands=1)", "hearts(max_hands=5)"),
-)

@@ -91,7 +91,7 @@ export const kierki = {
   },
   summaryColumns(e) {
     const cols = [];
-    if (e.tricks && e.deal_number !== 12) cols.push({ head: t("hokm.col.tricks"), cell: (s) => num(e.tricks[s]) });
+    if (e.tricks && e.deal_number !== 12) cols.push({ head: t("kierki.col.tricks"), cell: (s) => num(e.tricks[s]) });
     if (e.breakdown) cols.push({ head: t("summary.how"), cell: (s) => items(e.breakdown[s]) || "—" });
     if (e.out) cols.push({ head: t("summary.place"), cell: (s) => (e.out.includes(s) ? num(e.out.indexOf(s) + 1) : "—") });
     return cols;

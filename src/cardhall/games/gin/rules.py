@@ -1,7 +1,7 @@
 """Gin Rummy: three-hand gin with a player "in the box" (default), or ordinary two-player gin.
 
-Rules: ``cardhall/rulebook/gin.en.md``. One 52-card deck, A low, J Q K worth 10; melds are sets of 3-4
-of a rank and runs of 3+ in a suit. :func:`deadwood` and :func:`best_melds` (from ``gin_melds``) give the
+Rules: ``rulebook.en.md`` (beside it). One 52-card deck, A low, J Q K worth 10; melds are sets of 3-4
+of a rank and runs of 3+ in a suit. :func:`deadwood` and :func:`best_melds` (from ``melds``) give the
 exact minimum deadwood and a best arrangement of any hand. Choices this module makes:
 
 - Seats are numbered in the order of play. With three players the seats draw a card each for roles (K high,
@@ -26,7 +26,7 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   cards can be laid out in more than one distinct way with deadwood <= 10, the hand enters the phase
   ``arrange``: he alone chooses (his advisor may suggest), one action per layout, ``arrange 1`` ..
   ``arrange N`` (ints ``ARRANGE_BASE + i``), in the canonical order of
-  :func:`~cardhall.games.gin_melds.arrangements_mask` (least deadwood first, then fewest sets, then by
+  :func:`~cardhall.games.gin.melds.arrangements_mask` (least deadwood first, then fewest sets, then by
   the cards). Every layout within the knock limit counts, as the rules say ("any arrangement whose
   deadwood is <= 10, not only the smallest"): three runs or three sets from the same nine cards, a card
   that fits a run or a set, and a card kept out of a meld it could join (a run laid short, three of four
@@ -63,7 +63,7 @@ exact minimum deadwood and a best arrangement of any hand. Choices this module m
   known in that hand until discarded), the knock, the spread hands and lay-offs. The stock order is
   hidden. The score sheet holds numbers only. Each move of the hand (``moves``) carries the card it
   showed (``take discard`` the card taken), so the bots' form (cards and actions as ints) says as much.
-- Events (``docs/schema/gin.json``): ``deal`` (``deal``, ``dealer``, ``roles``, ``upcard``,
+- Events (``schema.json`` (beside it)): ``deal`` (``deal``, ``dealer``, ``roles``, ``upcard``,
   ``stock_size``; privately each holder's ``hand``, and the team hand to the advisor); ``knock`` once the
   knocker has laid out his melds (after ``arrange N`` when he had a choice) and the hands are spread
   (``knocker``, ``gin``, his ``melds`` as laid, ``deadwood_cards``, ``deadwood``, the ``opponent``, his
@@ -86,9 +86,8 @@ from typing import Any, Final, Self
 from cardhall.cards import RANKS, Card, cards_of, format_card, parse_card
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng
 from cardhall.errors import InvalidOptionError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained
-from cardhall.games.gin_melds import (
+from cardhall.games.gin.melds import (
     ARRANGE_CAP,
     CARD_VALUES,
     KNOCK_LIMIT,
@@ -120,7 +119,7 @@ TAKE: Final = 157
 PASS: Final = 158
 DONE: Final = 159
 # The knocker's choice of layout: ARRANGE_BASE + i lays out the i-th of the knock's arrangements
-# (``arrange i+1``, in the canonical order of gin_melds.arrangements_mask).
+# (``arrange i+1``, in the canonical order of melds.arrangements_mask).
 ARRANGE_BASE: Final = 160
 SUGGEST_BASE: Final = ARRANGE_BASE + ARRANGE_CAP
 NO_SUGGESTION: Final = SUGGEST_BASE + SUGGEST_BASE
@@ -1129,13 +1128,3 @@ class GinState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Gin is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Gin,
-    rules_bot="cardhall.bots.rules_gin",
-    encoder="cardhall.rl.encoders.gin",
-    terminal="cardhall.terminal.games.gin",
-    bench=("gin(players=2,max_hands=1)", "gin(max_hands=5)"),
-)

@@ -156,6 +156,7 @@ export const hearts = {
       return `${t("ev.passes")}${mine ? ` ${mine}` : ""}`;
     }
     if (e.type === "moon") return t("ev.moon", { who: view.seatName(e.seat) });
+    if (e.type === "widow") return t("ev.widow", { who: view.seatName(e.seat), count: e.size });
     // Another seat's card passed shows as a bare "pass" (its card hidden): say what it is.
     if (e.type === "action" && e.hidden && e.action === "pass") return t("hearts.ev_passed_card", { who: view.seatName(e.seat) });
     return null;

@@ -1,6 +1,6 @@
 """Hokm Egbari (compulsory Hokm): 3 players, 30 cards, every player bids, each scores his own contract.
 
-Rules: ``cardhall/rulebook/hokm.en.md``. Choices this module makes:
+Rules: ``rulebook.en.md`` (beside it). Choices this module makes:
 
 - Seats are numbered in the order of play. Play goes counter-clockwise, so seat ``s + 1`` (mod 3) is the
   player on seat ``s``'s right: it bids and plays after ``s`` and deals the hand after ``s`` has dealt.
@@ -27,7 +27,7 @@ Rules: ``cardhall/rulebook/hokm.en.md``. Choices this module makes:
   ``tricks``, ``made``, each per seat where it is a list} when a hand is scored, before the next is dealt.
   Bids and the naming of trump are actions (the Table logs them).
 - Observation: the text form and the form bots read (``ints=True``: every card as its int; trump stays
-  its suit letter) come from one code path; the schema is ``docs/schema/hokm.json``.
+  its suit letter) come from one code path; the schema is ``schema.json`` (beside it).
 """
 
 from __future__ import annotations
@@ -58,7 +58,6 @@ from cardhall.cards import (
 )
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.options import Option
 
@@ -733,13 +732,3 @@ class HokmState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Hokm is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Hokm,
-    rules_bot="cardhall.bots.rules_hokm",
-    encoder="cardhall.rl.encoders.hokm",
-    terminal="cardhall.terminal.games.hokm",
-    bench=("hokm(max_hands=5)",),
-)

@@ -1,6 +1,6 @@
 """Svara (Svarka): 2-8 players, 32 cards, three cards each, chips, blind bets and the svara replay.
 
-Rules: ``cardhall/rulebook/svara.en.md``. Hand values live in :mod:`cardhall.games.svara_hands`;
+Rules: ``rulebook.en.md`` (beside it). Hand values live in :mod:`cardhall.games.svara.hands`;
 :func:`hand_value` is re-exported here. Choices this module makes where the rules leave room:
 
 - Seats are numbered in the order of play: seat ``s + 1`` is on ``s``'s left and acts after ``s``. The
@@ -53,7 +53,7 @@ Rules: ``cardhall/rulebook/svara.en.md``. Hand values live in :mod:`cardhall.gam
   in ``bots/rules_svara.py``, may deal some hands first). ``observation(seat, ints=True)`` holds the
   same data with every card (the hand, the showdown, the deal log's shown hands) and every action
   (``actions``) as its int.
-- Events (while a Table listens; ``docs/schema/svara.json`` has every field): ``deal`` when an ordinary
+- Events (while a Table listens; ``schema.json`` (beside it) has every field): ``deal`` when an ordinary
   deal is dealt (``deal``, 1-based, svaras are not new deals; ``dealer``, ``ante``, ``min_blind``,
   ``players``, ``pot``, ``stacks``; ``hand`` is null publicly and ``[]`` privately for each player dealt
   in: his cards lie face down); ``looked`` when the blind round ends and the players see their cards
@@ -79,9 +79,8 @@ from typing import Any, Final, Self
 from cardhall.cards import Card, cards_of, format_card, mask_of, sort_for_display
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng
 from cardhall.errors import InvalidOptionError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained, shuffle_deck
-from cardhall.games.svara_hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
+from cardhall.games.svara.hands import DECK, DECK_MASK, JOKER_MODES, VALUES, hand_value
 from cardhall.options import Option
 
 __all__ = ["Svara", "SvaraState", "hand_value"]
@@ -1028,13 +1027,3 @@ class SvaraState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Svara is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Svara,
-    rules_bot="cardhall.bots.rules_svara",
-    encoder="cardhall.rl.encoders.svara",
-    terminal="cardhall.terminal.games.svara",
-    bench=("svara(max_deals=1)",),
-)

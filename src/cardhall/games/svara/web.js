@@ -141,6 +141,7 @@ export const svara = {
     if (e.type === "pot_won") return t("ev.pot_won", { who: view.seatName(e.seat), pot: e.amount });
     if (e.type === "svara")
       return t("ev.svara", { players: (e.players || []).map((s) => view.seatName(s)).join(", "), pot: e.pot });
+    if (e.type === "busted") return t("ev.busted", { players: (e.players || []).map((s) => view.seatName(s)).join(", ") });
     return null;
   },
 };

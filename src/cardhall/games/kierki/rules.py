@@ -1,7 +1,7 @@
 """Kierki: the Polish 12-deal compendium for 4 players — seven negative deals, four trump deals and the
 loteryjka (Fan Tan). Each player plays for himself; the match is zero-sum (−2600 against +2600).
 
-Rules: ``cardhall/rulebook/kierki.en.md``. Choices this module makes where the rules leave room:
+Rules: ``rulebook.en.md`` (beside it). Choices this module makes where the rules leave room:
 
 - Seats are numbered in the order of play. Play goes clockwise, so seat ``s + 1`` (mod 4) is the player on
   seat ``s``'s left. The first dealer is drawn from the seed; the deal passes to the left (``dealer + 1``)
@@ -31,7 +31,7 @@ Rules: ``cardhall/rulebook/kierki.en.md``. Choices this module makes where the r
 - ``last_deal`` (1–12, default 12, at least ``first_deal``) ends the match after that deal: with
   ``first_deal`` it makes a short form of one or a few deals (practice, bot tournaments). The winners are
   then the highest totals over the deals played.
-- Events (while a Table listens; ``docs/schema/kierki.json``): ``deal`` when a deal starts (``deal``: its
+- Events (while a Table listens; ``schema.json`` (beside it)): ``deal`` when a deal starts (``deal``: its
   number in the match, ``deal_number``: which of the 12, ``name``, ``rule``, ``dealer``, ``phase``,
   ``first_to_act``, ``trump_chooser``; ``hand``, each seat's own cards, in deals 8-11 only its first 5);
   ``trump`` when trump is named (``trump``, ``chooser``, ``leader``; ``hand``, each seat's whole hand now
@@ -63,7 +63,6 @@ from cardhall.cards import (
 )
 from cardhall.core import Action, Game, Observation, Seat, State, derived_rng, parse_play, play_label
 from cardhall.errors import InvalidCardError, InvalidOptionError
-from cardhall.games import GameEntry
 from cardhall.games._deal import deal_constrained, shuffle_deck
 from cardhall.options import Option
 
@@ -896,13 +895,3 @@ class KierkiState(State):
 
 
 # --- registration --------------------------------------------------------------------------------
-
-# The one place Kierki is registered: cardhall.registry reads it, every front end finds its pieces
-# through it (see cardhall.games).
-ENTRY: Final = GameEntry(
-    game=Kierki,
-    rules_bot="cardhall.bots.rules_kierki",
-    encoder="cardhall.rl.encoders.kierki",
-    terminal="cardhall.terminal.games.kierki",
-    bench=("kierki",),
-)

@@ -1,6 +1,6 @@
 """Svara hand values: the points of a 3-card hand from the 32-card deck.
 
-Rules: ``cardhall/rulebook/svara.en.md``.
+Rules: ``rulebook.en.md`` (beside it).
 
 Card points: 7, 8, 9 = face value; 10, J, Q, K = 10; A = 11. The 7 of clubs is the joker. A hand is worth
 the highest of: a suit sum (the points of the cards of one suit; the joker adds 11 to any suit), aces
