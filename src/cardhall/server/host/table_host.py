@@ -234,7 +234,7 @@ class TableHost:
         self.machine.stop_here()
         self._carry_out(self.machine.take())
 
-    # --- commands (each in the owner task) -------------------------------------------------------------
+    # --- commands: each queued for the owner task, run there through the machine ---------------------
 
     def restore(self, actions: Sequence[ActionRow]) -> None:
         """After a restart: the match as it was (raises when its stored actions do not replay)."""
@@ -246,10 +246,15 @@ class TableHost:
     async def open(self) -> None:
         """Store the new table (and start it, if every seat is taken already)."""
         self.chat_room.opened()
-        await self._run(self.machine.open())
+        await self.queue.call(partial(self._run, self.machine.open()))
 
     async def join(
         self, listener: Listener, seat: int | None, since: int, ref: Any, invitation: str | None = None
+    ) -> None:
+        await self.queue.call(partial(self._join, listener, seat, since, ref, invitation))
+
+    async def _join(
+        self, listener: Listener, seat: int | None, since: int, ref: Any, invitation: str | None
     ) -> None:
         player = listener.player
         assert player is not None
@@ -257,33 +262,39 @@ class TableHost:
         await self._run(self.machine.join(listener, seat, since, ref))
 
     async def watch(self, listener: Listener, since: int, invitation: str | None = None) -> None:
+        await self.queue.call(partial(self._watch, listener, since, invitation))
+
+    async def _watch(self, listener: Listener, since: int, invitation: str | None) -> None:
         if listener.player is not None and listener not in self.audience:
             await self.ctx.social.check_table(self, listener.player, invitation, None)
         await self._run(self.machine.watch(listener, since))
 
     async def detach(self, listener: Listener) -> None:
         """A connection closed (or stopped watching)."""
-        await self._run(self.machine.detach(listener))
+        await self.queue.call(partial(self._run, self.machine.detach(listener)))
 
     async def leave(self, listener: Listener, ref: Any) -> None:
-        await self._run(self.machine.leave(listener, ref))
+        await self.queue.call(partial(self._run, self.machine.leave(listener, ref)))
 
     async def back(self, listener: Listener, ref: Any) -> None:
-        await self._run(self.machine.back(listener, ref))
+        await self.queue.call(partial(self._run, self.machine.back(listener, ref)))
 
     async def add_bot(self, listener: Listener, seat: int, bot: str, ref: Any) -> None:
-        await self._run(self.machine.add_bot(listener, seat, bot, ref))
+        await self.queue.call(partial(self._run, self.machine.add_bot(listener, seat, bot, ref)))
 
     async def act(self, listener: Listener, action: int | str, expect: int, ref: Any) -> None:
-        await self._run(self.machine.act(listener, action, expect, ref))
+        await self.queue.call(partial(self._run, self.machine.act(listener, action, expect, ref)))
 
     async def hint(self, listener: Listener, expect: int, ref: Any) -> None:
-        await self._run(self.machine.hint(listener, expect, ref))
+        await self.queue.call(partial(self._run, self.machine.hint(listener, expect, ref)))
 
     async def halt(self, reason: str) -> bool:
-        return await self._run(self.machine.halt(reason))
+        return await self.queue.call(partial(self._run, self.machine.halt(reason)))
 
     async def chat(self, listener: Listener, text: str, ref: Any) -> None:
+        await self.queue.call(partial(self._chat, listener, text, ref))
+
+    async def _chat(self, listener: Listener, text: str, ref: Any) -> None:
         await self.chat_room.say(self.audience, self.number, listener, text, ref)
 
     # --- running a command: machine, effects, commit, frames ------------------------------------------
