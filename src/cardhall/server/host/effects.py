@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from cardhall.server.protocol import ProtocolError, ServerFrame
+from cardhall.server.protocol import ServerFrame
 from cardhall.store import ActionRow, ResultRow, TableRow
 from cardhall.table import BotJob
 
@@ -133,7 +133,6 @@ class Effects:
     wait_for_store: bool = False  # paused: tell the store's watch to wake the table when it is back
     forget_store: bool = False
     lost: bool = False  # the table is another process's: the server drops it here
-    error: ProtocolError | None = None  # raised to the asker once everything else is done
 
     def __bool__(self) -> bool:
         return bool(
@@ -147,5 +146,4 @@ class Effects:
             or self.wait_for_store
             or self.forget_store
             or self.lost
-            or self.error
         )
