@@ -127,8 +127,9 @@ class Effects:
     timers: list[TurnTimer | AwayTimer] = field(default_factory=list)
     bot: Pace | Think | None = None
     stop_bots: bool = False  # cancel the bot move under way (the table stopped or moved)
-    hints: list[HintJob] = field(default_factory=list)
-    history: list[Listener] = field(default_factory=list)  # connections to send the last chat lines
+    # (rare: tuples, so that an action's effects allocate no list for them)
+    hints: tuple[HintJob, ...] = ()
+    history: tuple[Listener, ...] = ()  # connections to send the last chat lines
     lobby_changed: bool = False
     wait_for_store: bool = False  # paused: tell the store's watch to wake the table when it is back
     forget_store: bool = False

@@ -334,7 +334,7 @@ class TableMachine:
         self.send(listener, self.full_frame(listener, since))
         self.broadcast(seats_changed=True)
         if arriving:
-            self.out.history.append(listener)
+            self.out.history = (*self.out.history, listener)
 
     def watch(self, listener: Listener, since: int) -> Run[None]:
         self.admit(Command.WATCH)
@@ -350,7 +350,7 @@ class TableMachine:
         elif self.audience.spectators(self.row.seats) != watchers:  # one more watching: all see the count
             self.broadcast()
         if arriving:
-            self.out.history.append(listener)
+            self.out.history = (*self.out.history, listener)
         yield from ()
 
     def _attach(self, listener: Listener, seat: int | None) -> None:
@@ -491,12 +491,13 @@ class TableMachine:
     # --- play --------------------------------------------------------------------------------------
 
     def act(self, listener: Listener, action: int | str, expect: int, ref: Any) -> Run[None]:
-        if self.status is M:
+        status = self.status  # (a move at a table being played is the common case: one check)
+        if status is M:
             self.admit(Command.ACT, ref)
         seat = self.audience.seat_of(listener)
         if seat is None or self.seat_of(listener.player) != seat:
             raise ProtocolError("not_seated", f"you hold no seat at table {self.id}: join it first", ref)
-        if self.status is not Z:
+        if status is not P and status is not Z:
             self.admit(Command.ACT, ref)  # (not started, over)
         table = self.table
         assert table is not None
@@ -504,7 +505,8 @@ class TableMachine:
             raise ProtocolError(
                 "not_seated", f"you left table {self.id}: a bot plays your seat to the end", ref
             )
-        self.admit(Command.ACT, ref)  # (paused)
+        if status is not P:
+            self.admit(Command.ACT, ref)  # (paused)
         try:
             table.apply(seat, action, expect=expect, report=False)
         except StaleActionError as e:
@@ -674,7 +676,7 @@ class TableMachine:
         """The pace has passed: the rules (or random) bot chooses and plays, through the Table itself
         (:meth:`~cardhall.table.Table.play_bot`: the seat's own RNG), the move a worker would make."""
         self.bot_busy = False
-        if not self.admit(Command.BOT_MOVED):
+        if self.status is not P and not self.admit(Command.BOT_MOVED):
             return
         table = self.table
         bots = table.bots_to_act() if table is not None else ()
@@ -691,7 +693,7 @@ class TableMachine:
         """A searching bot's move came back (None: its search failed). A move that no longer fits (its
         person came back meanwhile) is dropped, and the table asks again what comes next."""
         self.bot_busy = False
-        if result is None or not self.admit(Command.BOT_MOVED):
+        if result is None or (self.status is not P and not self.admit(Command.BOT_MOVED)):
             return
         table = self.table
         if table is not None:
@@ -736,7 +738,7 @@ class TableMachine:
             table.number,
         )
         self.hinting.add(seat)
-        self.out.hints.append(HintJob(listener, job, ref))
+        self.out.hints = (*self.out.hints, HintJob(listener, job, ref))
         yield from ()
 
     def hint_ready(self, listener: Listener, job: BotJob, action: int, ref: Any) -> Run[None]:

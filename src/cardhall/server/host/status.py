@@ -23,6 +23,10 @@ from cardhall.store import TableStatus as RowStatus
 
 
 class TableStatus(Enum):
+    # (a member is its own only instance: hashed as an object, in C, not by its name in Python, on the
+    # path of every action)
+    __hash__ = object.__hash__
+
     WAITING = "waiting"
     PLAYING = "playing"
     PAUSED = "paused"
@@ -86,6 +90,8 @@ def moved(table: str, status: TableStatus, to: TableStatus, command: str) -> Tab
 
 class Command(Enum):
     """What a table is asked to do: by a connection, by its timers, its bots, its store, its process."""
+
+    __hash__ = object.__hash__
 
     OPEN = "open"  # a new table stored
     JOIN = "join"

@@ -307,7 +307,11 @@ class TableHost:
             write = next(command)
             while True:
                 self._carry_out(machine.take())
-                write = command.send(await self._commit(write))
+                if isinstance(write, CommitAction):  # (the common write: one call less)
+                    answer = await self._commit_action(write.row)
+                else:
+                    answer = await self._commit(write)
+                write = command.send(answer)
         except StopIteration as end:
             result: T = end.value
         except BaseException:
@@ -351,10 +355,8 @@ class TableHost:
             self.ctx.table_lost(self.id)
 
     async def _commit(self, write: Write) -> Answer:
-        """Commit ``write``: tried again when it fails (each failure asking whether it landed after
-        all); how it went, for the machine."""
-        if isinstance(write, CommitAction):
-            return await self._commit_action(write.row)
+        """Commit a table's row or its match's end: tried again when it fails (each failure asking
+        whether it landed after all); how it went, for the machine."""
         store = self.ctx.store
         try:
             if isinstance(write, SaveRow):
@@ -388,6 +390,7 @@ class TableHost:
         return COMMITTED
 
     async def _commit_action(self, row: ActionRow) -> Answer:
+        """Commit one action (the same retries, and then the actions the store holds, for the undo)."""
         committer, store = self.ctx.committer, self.ctx.store
         try:
             await committer.commit([row], self.fence)  # (the common case, without the retries' closures)
