@@ -60,7 +60,7 @@ async def run(tables: int, actions: int) -> dict[str, float]:
             host = await ctx.lobby.create(None, GAME, SETTINGS, people=dict(enumerate(people)))
             seats = [Seat(p) for p in people]
             for s, seat in enumerate(seats):
-                await host.call(lambda h=host, c=seat, k=s: h.join(c, k, 0, None))  # type: ignore[misc]
+                await host.join(seat, s, 0, None)
             hosts.append((host, seats))
         played = 0
         start_cpu, start = time.process_time(), time.perf_counter()
@@ -70,8 +70,8 @@ async def run(tables: int, actions: int) -> dict[str, float]:
                 for s, seat in enumerate(seats):
                     if seat.newest and seat.newest[1] and s in seat.newest[2]:
                         number, legal, _ = seat.newest
-                        act, choice = host.act, rng.choice(legal)
-                        moves.append(host.call(lambda a=act, c=seat, x=choice, n=number: a(c, x, n, None)))
+                        # (as a connection does: the host queues the action for its owner task)
+                        moves.append(host.act(seat, rng.choice(legal), number, None))
                         break
             results = await asyncio.gather(*moves, return_exceptions=True)
             played += sum(1 for r in results if not isinstance(r, BaseException))

@@ -167,6 +167,33 @@ def test_the_engine_uses_only_the_standard_library() -> None:
                 assert ok, f"{name} imports {root}, outside the standard library"
 
 
+HOST = [m for m in MODULES if m.startswith("cardhall.server.host")]
+# The machine's modules: what a table does, decided without asyncio, a store or a socket.
+PURE_HOST = ("cardhall.server.host.machine", "cardhall.server.host.status", "cardhall.server.host.effects")
+
+
+def test_the_tables_host_has_no_stubs_and_no_mixins() -> None:
+    """The table's owner is one machine and one actor: no part leaves a method for another to fill
+    (``raise NotImplementedError``), and the actor the server holds is no stack of mixins."""
+    from cardhall.server.host import TableHost
+    from cardhall.server.host.machine import TableMachine
+
+    stubs = [m for m in HOST if "NotImplementedError" in MODULES[m].read_text(encoding="utf-8")]
+    assert not stubs, f"stubs for another part to fill in {stubs}"
+    assert TableHost.__bases__ == (object,) and TableMachine.__bases__ == (object,)
+
+
+@pytest.mark.parametrize("name", PURE_HOST)
+def test_the_tables_machine_is_pure(name: str) -> None:
+    """The machine imports no asyncio, no store and no connection: it is driven by hand in tests."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    impure = {"asyncio", "cardhall.server.committer", "cardhall.server.host.table_host", "starlette"}
+    assert not imported & impure, f"{name} imports {sorted(imported & impure)}"
+    assert not any(isinstance(n, ast.AsyncFunctionDef | ast.Await) for n in ast.walk(tree))
+
+
 @pytest.mark.parametrize("name", sorted(game_classes()))
 def test_a_game_is_a_value_that_nothing_changes(name: str) -> None:
     """Observations, sampling, bots and searching leave the Game as it was: one Game can serve many

@@ -119,3 +119,28 @@ def test_the_queue_keeps_nothing_of_work_done_while_it_waits_for_more() -> None:
         return alive
 
     assert asyncio.run(run()) == (False, False)
+
+
+def test_a_call_from_the_owner_task_itself_runs_there_and_then() -> None:
+    """One command's work asking the queue for another's (``host.call(lambda: host.act(...))``, the
+    actor's commands queueing themselves) runs at once: queued, it would wait for its own caller."""
+
+    async def run() -> list[str]:
+        queue = OwnerQueue("table 1")
+        seen: list[str] = []
+
+        async def inner() -> str:
+            seen.append("inner")
+            return "inner's"
+
+        async def outer() -> str:
+            seen.append("outer starts")
+            got = await queue.call(inner)
+            seen.append("outer ends")
+            return got
+
+        result = await asyncio.wait_for(queue.call(outer), 2)
+        await queue.stop()
+        return [*seen, result]
+
+    assert asyncio.run(run()) == ["outer starts", "inner", "outer ends", "inner's"]

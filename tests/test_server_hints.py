@@ -1,4 +1,4 @@
-"""Hints at a casual table (:mod:`cardhall.server.host.hints`): the search's move for a person on his
+"""Hints at a casual table (:mod:`cardhall.server.host.machine`): the search's move for a person on his
 turn, sent to him alone, refused where the table gives none, off his turn and for an old position; a
 table with hints is never rated."""
 

@@ -37,7 +37,6 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import TYPE_CHECKING
 
 import anyio
@@ -114,31 +113,31 @@ class Session:
             return
         host = self.ctx.lobby.host(message.table, ref)
         if isinstance(message, Join):
-            await host.call(lambda: host.join(self, message.seat, message.since, ref, message.invitation))
+            await host.join(self, message.seat, message.since, ref, message.invitation)
             self.hosts[host.id] = host
         elif isinstance(message, Watch):
-            await host.call(lambda: host.watch(self, message.since, message.invitation))
+            await host.watch(self, message.since, message.invitation)
             self.hosts[host.id] = host
         elif isinstance(message, Leave):
-            await host.call(lambda: host.leave(self, ref))
+            await host.leave(self, ref)
             self.hosts.pop(host.id, None)
         elif isinstance(message, Act):
-            await host.call(lambda: host.act(self, message.action, message.n, ref))
+            await host.act(self, message.action, message.n, ref)
         elif isinstance(message, Back):
-            await host.call(lambda: host.back(self, ref))
+            await host.back(self, ref)
         elif isinstance(message, Chat):
             text = message.text.strip()
             if not text:
                 raise ProtocolError("bad_message", "an empty chat line", ref)
-            await host.call(lambda: host.chat(self, text, ref))
+            await host.chat(self, text, ref)
         elif isinstance(message, Hint):
-            await host.call(lambda: host.hint(self, message.n, ref))
+            await host.hint(self, message.n, ref)
         elif isinstance(message, AddBot):
             try:
                 bot = bot_for_level(message.level)
             except CardhallError as e:
                 raise ProtocolError("bad_request", str(e), ref) from None
-            await host.call(lambda: host.add_bot(self, message.seat, bot, ref))
+            await host.add_bot(self, message.seat, bot, ref)
 
 
 class Connection(Session):
@@ -245,7 +244,7 @@ class Connection(Session):
             with anyio.CancelScope(shield=True):
                 for host in list(self.hosts.values()):
                     try:
-                        await host.call(partial(host.detach, self))
+                        await host.detach(self)
                     except Exception:
                         log.exception("leaving table %s", host.id)
                 metrics.CONNECTIONS.dec()

@@ -46,7 +46,7 @@ point, a win or a board place from decisions a stand-in made.
   finished", or ``away``, "away; a bot played most of it"). The others at the table are rated as
   usual, from the scores (the absent person's seat among them, as the stand-in played it).
 - **A match abandoned early** is not rated: every person left before the first deal was scored (the
-  table is then stopped, :mod:`cardhall.server.host.seating`), or the operator stopped it. A table
+  table is then stopped, :mod:`cardhall.server.host.machine`), or the operator stopped it. A table
   whose people all left before it started is abandoned too, as before.
 - The update reads what it needs inside the transaction that stores it (:class:`RatingRequest`), so
   two matches of one person finishing together both count.

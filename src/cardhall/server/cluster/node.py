@@ -127,9 +127,7 @@ class Cluster:
                 [asyncio.ensure_future(h.queue.drain()) for h in hosts], timeout=STOP_DRAIN_SECONDS
             )
         for host in hosts:
-            host.lost = True  # (nothing more is written here: the next owner goes on)
-            host.timers.stop()
-            host.stop_bots()
+            host.stop_here()  # (nothing more is written here: the next owner goes on)
         await self.leases.release()
         with contextlib.suppress(BusUnavailableError):
             await self.bus.publish(HALL, self._encode({"k": "released", "node": self.node}))

@@ -1,14 +1,13 @@
 """The connections at a table: which seat each is joined to (None: watching), the last event number
 each was sent, how many connections each seat has, and how many people watch.
 
-This is the one part of a table that holds live connection objects; everything else about a table is
-its row, its match and its timers. Frames are built by :mod:`cardhall.server.host.frames` and handed
-here to be sent.
+This is the one part of a table that holds live connection objects (as keys: the machine that keeps
+it never sends; its frames, built by :mod:`cardhall.server.host.frames`, are sent by the actor).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Protocol
 
 from cardhall.server.protocol import ServerFrame
@@ -85,12 +84,4 @@ class Audience:
 
     def send_all(self, frame: ServerFrame) -> None:
         for listener in list(self.seats):
-            listener.send(frame)
-
-    def send_each(self, build: Callable[[int | None, int], ServerFrame], number: int) -> None:
-        """Send every connection the frame ``build(seat, since)`` makes for its seat and the last event
-        number it was sent; each is then counted as sent up to ``number``."""
-        for listener, seat in list(self.seats.items()):
-            frame = build(seat, self.seen.get(listener, 0))
-            self.seen[listener] = number
             listener.send(frame)

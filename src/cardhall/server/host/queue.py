@@ -2,7 +2,9 @@
 
 Everything that changes a table (a seat taken, an action, a bot's move, a timer running out, a chat
 line) is a coroutine function handed to :meth:`OwnerQueue.call` (which waits for its result) or
-:meth:`OwnerQueue.post` (which does not); the one task runs them one after the other.
+:meth:`OwnerQueue.post` (which does not); the one task runs them one after the other. The table's
+actor (:class:`~cardhall.server.host.TableHost`) queues each of its commands itself: a caller awaits
+``host.act(...)``, never hands the queue a closure.
 
 The queue is a deque and, while the task waits on an empty one, one future: a table's queue has one
 consumer and no bound, so ``asyncio.Queue``'s bookkeeping for many getters and putters (pure Python,
@@ -36,7 +38,11 @@ class OwnerQueue:
         self._task = asyncio.create_task(self._run(), name=name)
 
     async def call(self, work: Callable[[], Awaitable[T]]) -> T:
-        """Run ``work`` in the owner task, after everything queued before it; its result."""
+        """Run ``work`` in the owner task, after everything queued before it; its result. Asked from
+        the owner task itself (one command's work calling another's), ``work`` runs there and then:
+        queued, it would wait for the work that waits for it."""
+        if asyncio.current_task() is self._task:
+            return await work()
         done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._put(work, done)
         return await done

@@ -1,129 +1,478 @@
-"""One table on the server: its parts put together (seating, play, bots, finishing, hints; see the package's
-docstring), bringing a table back after a restart, and its chat: each line stored, then sent to those at
-the table, and the last :data:`~cardhall.server.protocol.CHAT_HISTORY` lines sent to whoever arrives (a
-reload, a new visit, a person coming later: the waiting room is the same table), blocks applied."""
+"""One table on the server as the rest of the server holds it: a thin actor around the table's machine
+(:mod:`cardhall.server.host.machine`). Each command runs in the table's owner task
+(:mod:`~cardhall.server.host.queue`), through the machine; the actor commits each write the machine
+yields (:meth:`TableHost._commit`: tried again, and asked whether a cut-off commit landed), hands the
+outcome back, and then carries out what the machine asked for (:meth:`TableHost._carry_out`): frames
+sent, timers set, bot and hint jobs started. One action reads in one direction: machine, effects,
+commit, frames.
+
+What only the actor does, because it waits on something: the social checks before a person sits or
+watches (they read the store), the store's writes and reads, a searching bot's and a hint's search in
+the bot tier, the loop's timers, and the chat (:mod:`~cardhall.server.host.chat`).
+"""
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Sequence
-from typing import Any
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from cardhall.server.host.audience import Listener
-from cardhall.server.host.base import STORE_UNAVAILABLE
-from cardhall.server.host.bots import Bots
-from cardhall.server.host.finishing import Finishing
-from cardhall.server.host.hints import Hints
-from cardhall.server.host.play import Play
-from cardhall.server.host.seating import Seating
-from cardhall.server.protocol import CHAT_HISTORY, ChatFrame, ProtocolError
-from cardhall.server.settings import who_may_chat
-from cardhall.store import ActionRow, ChatRow, SeatKind, StoreUnavailableError, TableStatus
+from cardhall.bot_tier import nominal_ms
+from cardhall.server.host.audience import Audience, Listener
+from cardhall.server.host.chat import TableChat
+from cardhall.server.host.effects import (
+    COMMITTED,
+    FENCED,
+    Answer,
+    CommitAction,
+    Effects,
+    FinishMatch,
+    HintJob,
+    Pace,
+    SaveRow,
+    StoreFailed,
+    Write,
+)
+from cardhall.server.host.machine import HINT_BOT, Run, TableMachine
+from cardhall.server.host.queue import OwnerQueue, Work
+from cardhall.server.host.status import TableStatus
+from cardhall.server.host.timers import Timers
+from cardhall.server.host.writes import write_retried
+from cardhall.server.outage import StoreWatch
+from cardhall.server.pacing import Pacing, Wait
+from cardhall.server.protocol import ProtocolError, ServerFrame, TableFrame
+from cardhall.store import ActionRow, FencedError, StoreUnavailableError, TableRow
+from cardhall.table import BotJob, BotResult, Event, Table
+
+if TYPE_CHECKING:
+    from cardhall.bot_tier import BotTier
+    from cardhall.core import Game
+    from cardhall.server.committer import Committer
+    from cardhall.server.relations import Relations
+    from cardhall.store import Store
+    from cardhall.store.rows import RatingRequest
+
+log = logging.getLogger("cardhall.server.host")
+T = TypeVar("T")
+
+HINT_SLACK = 0.5  # seconds past the hint's think time before the tier answers with the rules move
 
 
-class TableHost(Seating, Play, Bots, Finishing, Hints):
+class Services(Protocol):
+    """What a table needs of the server (:class:`~cardhall.server.context.ServerContext` has it)."""
+
+    store: Store
+    committer: Committer
+    store_watch: StoreWatch
+    pacing: Pacing  # the bots' paces
+    social: Relations  # private tables, bans, mutes, blocks (issue 25, part B)
+
+    @property
+    def bot_tier(self) -> BotTier: ...
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
+
+    def lobby_changed(self, host: Any = None) -> None: ...
+
+    # Many processes (cardhall.server.cluster): this process's name (None: the one process), whether
+    # commits carry the owner's fence, and what to do when a write finds the table taken elsewhere.
+    node: str | None
+    fencing: bool
+
+    def table_lost(self, table_id: str) -> None: ...
+
+    def table_owned(self, table_id: str) -> None: ...
+
+    def rating(
+        self, game: Game, players: Sequence[int | None], scores: Sequence[int], absent: Collection[int] = ()
+    ) -> RatingRequest | None: ...
+
+
+class TableHost:
+    def __init__(self, ctx: Services, row: TableRow) -> None:
+        self.ctx = ctx
+        self.row = row  # (the machine's own: it changes it in place, never replaces it)
+        self.machine = TableMachine(row)
+        self.queue = OwnerQueue(f"table {row.id}")
+        self.timers = Timers(self._time_up, self._gone)
+        self.chat_room = TableChat(ctx.store, ctx.social, row)
+        self.bot_timer: asyncio.TimerHandle | Wait | None = None
+        self.thinking: asyncio.Task[None] | None = None
+        self.hint_tasks: set[asyncio.Task[None]] = set()
+
+    # --- what the server reads of a table --------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.machine.row.id
+
+    @property
+    def table(self) -> Table | None:
+        return self.machine.table
+
+    @property
+    def status(self) -> TableStatus:
+        return self.machine.status
+
+    @property
+    def audience(self) -> Audience:
+        return self.machine.audience
+
+    @property
+    def listeners(self) -> Audience:
+        return self.machine.audience
+
+    @property
+    def invitation(self) -> str | None:
+        return self.machine.invitation
+
+    @invitation.setter
+    def invitation(self, invitation: str | None) -> None:
+        self.machine.invitation = invitation
+
+    @property
+    def number(self) -> int:
+        return self.machine.number
+
+    @property
+    def stored(self) -> int:
+        return self.machine.stored
+
+    @property
+    def by_stand_in(self) -> list[int]:
+        return self.machine.by_stand_in
+
+    @property
+    def paused(self) -> str | None:
+        return self.machine.paused
+
+    @property
+    def finish_due(self) -> bool:
+        return self.machine.finish_due
+
+    @property
+    def bot_busy(self) -> bool:
+        return self.machine.bot_busy
+
+    @property
+    def lost(self) -> bool:
+        return self.machine.status is TableStatus.MOVED
+
+    @property
+    def fence(self) -> int | None:
+        """The fencing number this table's writes carry (None: one process, nothing to check)."""
+        return self.row.fence if self.ctx.fencing else None
+
+    @property
+    def chat_lines(self) -> Any:
+        return self.chat_room.lines
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        row = self.row
+        return {
+            "table": row.id,
+            "game": row.game,
+            "status": row.status.value,
+            "seats": self.machine.seats_view(),
+            "settings": row.settings,
+            "rematch_of": row.rematch_of,
+        }
+
+    def seats_view(self) -> list[dict[str, Any]]:
+        return self.machine.seats_view()
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
+        return self.machine.events_for(seat, since)
+
+    def full_frame(self, listener: Listener, since: int) -> TableFrame:
+        return self.machine.full_frame(listener, since)
+
+    def send_all(self, frame: ServerFrame) -> None:
+        self.audience.send_all(frame)
+
+    # --- the owner task --------------------------------------------------------------------------------
+
+    def call(self, work: Callable[[], Awaitable[T]]) -> Awaitable[T]:
+        """Run ``work`` in the owner task, after everything queued before it (see queue.py)."""
+        return self.queue.call(work)
+
+    def post(self, work: Work) -> None:
+        self.queue.post(work)
+
+    async def retire(self) -> None:
+        """Stop once the work queued before now is done (a table leaving memory keeps its last writes:
+        :meth:`stop` would cancel the owner task wherever it waits, even mid-write)."""
+        await self.queue.drain()
+        await self.stop()
+
+    async def stop(self) -> None:
+        self.ctx.store_watch.forget(self.id)
+        self.timers.stop()
+        self.stop_bots()
+        for task in self.hint_tasks:
+            task.cancel()
+        await self.queue.stop()
+
+    def stop_bots(self) -> None:
+        if self.bot_timer is not None:
+            self.bot_timer.cancel()
+        if self.thinking is not None:
+            self.thinking.cancel()
+
+    def fenced(self) -> None:
+        """Another process owns the table now: stop here, and let the server drop it and send its
+        connections to the new owner."""
+        self.machine.lease_lost()
+        self._carry_out(self.machine.take())
+
+    def stop_here(self) -> None:
+        """This process stops: nothing more happens (or is written) here; the next owner goes on."""
+        self.machine.stop_here()
+        self._carry_out(self.machine.take())
+
+    # --- commands: each queued for the owner task, run there through the machine ---------------------
+
     def restore(self, actions: Sequence[ActionRow]) -> None:
-        """After a restart: the match as it was (raises when its stored actions do not replay), with
-        what its stand-ins played counted again; its people have ``away_seconds`` to come back."""
-        if self.row.status != TableStatus.PLAYING:
-            return
-        self.table = self.deal(self.row.seats, [(a.seat, a.action) for a in actions])
-        self.stored = len(actions)
-        for a in actions:
-            self.by_stand_in[a.seat] += a.stand_in
-        away = int(self.row.settings["away_seconds"])
-        for s in self.row.seats:
-            if s.kind == SeatKind.PERSON and not s.left:
-                self.timers.away_later(s.seat, away)
-        self.post(self._resume)
+        """After a restart: the match as it was (raises when its stored actions do not replay)."""
+        self.machine.restore(actions)
+        self._carry_out(self.machine.take())
+        if self.status is TableStatus.PLAYING:
+            self.post(partial(self._run, self.machine.resume()))
 
-    async def _resume(self) -> None:
-        """Go on after a restart. A match whose last action was committed but not its end (the server
-        stopped between the two: :meth:`stop` cancels the owner task wherever it waits) ends now."""
-        if self.table is not None and self.table.is_over and self.row.status == TableStatus.PLAYING:
-            self.finish_due = True
-            if not await self.finish():
-                return
-        await self.advance()
+    async def open(self) -> None:
+        """Store the new table (and start it, if every seat is taken already)."""
+        self.chat_room.opened()
+        await self.queue.call(partial(self._run, self.machine.open()))
 
-    async def chat(self, listener: Listener, text: str, ref: Any) -> None:
-        """A chat line: from a connection at the table, printable (no control characters: a line is
-        one line), from a person the table lets talk (its ``chat`` setting: everyone, its seated
-        people, or accounts; ``chat_closed`` otherwise) who may talk (not banned, not muted by a
-        moderator), within his chat rate, his address's and the table's; stored, then sent to every
-        connection at the table except those of people who block the speaker."""
+    async def join(
+        self, listener: Listener, seat: int | None, since: int, ref: Any, invitation: str | None = None
+    ) -> None:
+        await self.queue.call(partial(self._join, listener, seat, since, ref, invitation))
+
+    async def _join(
+        self, listener: Listener, seat: int | None, since: int, ref: Any, invitation: str | None
+    ) -> None:
         player = listener.player
         assert player is not None
-        if listener not in self.audience:
-            raise ProtocolError("not_seated", f"join or watch table {self.id} to talk there", ref)
-        if not text.isprintable():
-            raise ProtocolError("bad_message", "a chat line holds printable characters only (one line)", ref)
-        who = who_may_chat(self.row.settings)
-        if who == "seated" and self.audience.seat_of(listener) is None:
-            raise ProtocolError("chat_closed", f"only the players seated at table {self.id} talk there", ref)
-        if who == "accounts" and player.guest:
-            raise ProtocolError("chat_closed", f"only people with an account talk at table {self.id}", ref)
-        try:
-            await self.ctx.social.check_chat(player, ref)
-            address = getattr(listener, "address", None)
-            self.ctx.social.limiter.chat(player.id, ref, address=address or "?", table=self.id)
-            deaf = await self.ctx.social.deaf_to(player.id)
-            line = await self.ctx.store.add_chat(ChatRow(self.id, player.id, player.name, text))
-        except StoreUnavailableError:
-            raise ProtocolError(
-                STORE_UNAVAILABLE, f"the chat of table {self.id} cannot be stored now: try again", ref
-            ) from None
-        frame = ChatFrame(
-            table=self.id,
-            n=self.number,
-            sender=player.name,
-            text=text,
-            at=line.at.isoformat(),
-            line=line.id,
-            player=player.id,
-            guest=player.guest,
-        )
-        if self.chat_lines is not None:  # (not read yet: the store has this line for when it is)
-            self.chat_lines.append(frame)
-        for other, _ in self.audience:
-            if other.player is None or other.player.id not in deaf:
-                other.send(frame)
+        await self.ctx.social.check_table(self, player, invitation, ref)  # (bans; a private table's link)
+        await self._run(self.machine.join(listener, seat, since, ref))
 
-    async def chat_history(self, listener: Listener) -> None:
-        """Send a connection that arrives at the table (joining or watching it) what was said there last
-        (:data:`CHAT_HISTORY` lines), as ``chat`` frames, oldest first, except the lines of the
-        people its player blocks (as :meth:`chat` never sends them). Kept in memory from the table's
-        start; read from the store once for a table brought back after a restart or taken over.
-        Nothing is sent when the store cannot be read: the table goes on without its history."""
-        try:
-            if self.chat_lines is None:
-                self.chat_lines = await self._stored_chat()
-            if not self.chat_lines:
-                return
-            player = listener.player
-            hidden = set(await self.ctx.store.blocked_by(player.id)) if player is not None else set()
-        except StoreUnavailableError:
-            return
-        for frame in list(self.chat_lines):
-            if frame.player not in hidden:
-                listener.send(frame)
+    async def watch(self, listener: Listener, since: int, invitation: str | None = None) -> None:
+        await self.queue.call(partial(self._watch, listener, since, invitation))
 
-    async def _stored_chat(self) -> deque[ChatFrame]:
-        rows = await self.ctx.store.chat(self.id, CHAT_HISTORY)
-        speakers = await self.ctx.store.players([r.player_id for r in rows if r.player_id is not None])
-        return deque(
-            (
-                ChatFrame(
-                    table=self.id,
-                    n=self.number,
-                    sender=r.name,
-                    text=r.text,
-                    at=r.at.isoformat(),
-                    line=r.id,
-                    player=r.player_id,
-                    guest=None if r.player_id not in speakers else speakers[r.player_id].guest,
+    async def _watch(self, listener: Listener, since: int, invitation: str | None) -> None:
+        if listener.player is not None and listener not in self.audience:
+            await self.ctx.social.check_table(self, listener.player, invitation, None)
+        await self._run(self.machine.watch(listener, since))
+
+    async def detach(self, listener: Listener) -> None:
+        """A connection closed (or stopped watching)."""
+        await self.queue.call(partial(self._run, self.machine.detach(listener)))
+
+    async def leave(self, listener: Listener, ref: Any) -> None:
+        await self.queue.call(partial(self._run, self.machine.leave(listener, ref)))
+
+    async def back(self, listener: Listener, ref: Any) -> None:
+        await self.queue.call(partial(self._run, self.machine.back(listener, ref)))
+
+    async def add_bot(self, listener: Listener, seat: int, bot: str, ref: Any) -> None:
+        await self.queue.call(partial(self._run, self.machine.add_bot(listener, seat, bot, ref)))
+
+    async def act(self, listener: Listener, action: int | str, expect: int, ref: Any) -> None:
+        await self.queue.call(partial(self._run, self.machine.act(listener, action, expect, ref)))
+
+    async def hint(self, listener: Listener, expect: int, ref: Any) -> None:
+        await self.queue.call(partial(self._run, self.machine.hint(listener, expect, ref)))
+
+    async def halt(self, reason: str) -> bool:
+        return await self.queue.call(partial(self._run, self.machine.halt(reason)))
+
+    async def chat(self, listener: Listener, text: str, ref: Any) -> None:
+        await self.queue.call(partial(self._chat, listener, text, ref))
+
+    async def _chat(self, listener: Listener, text: str, ref: Any) -> None:
+        await self.chat_room.say(self.audience, self.number, listener, text, ref)
+
+    # --- running a command: machine, effects, commit, frames ------------------------------------------
+
+    async def _run(self, command: Run[T]) -> T:
+        """Run one of the machine's commands: each write it yields committed (after what it asked for
+        before the write is carried out), and what it asks for after the last one carried out."""
+        machine = self.machine
+        try:
+            write = next(command)
+            while True:
+                self._carry_out(machine.take())
+                if isinstance(write, CommitAction):  # (the common write: one call less)
+                    answer = await self._commit_action(write.row)
+                else:
+                    answer = await self._commit(write)
+                write = command.send(answer)
+        except StopIteration as end:
+            result: T = end.value
+        except BaseException:
+            self._carry_out(machine.take())
+            raise
+        effects = machine.take()
+        self._carry_out(effects)
+        for listener in effects.history:
+            await self.chat_room.history(self.number, listener)
+        return result
+
+    def _carry_out(self, effects: Effects) -> None:
+        for listener, frame in effects.frames:
+            listener.send(frame)
+        if effects.timers:
+            self.timers.apply(effects.timers)
+        if effects.stop_bots:
+            self.stop_bots()
+        bot = effects.bot
+        if bot is not None:
+            if isinstance(bot, Pace):
+                if bot.seconds:
+                    self.bot_timer = self.ctx.pacing.call_later(bot.seconds, self.post, self._bot_step)
+                else:
+                    self.post(self._bot_step)
+            else:
+                self.thinking = asyncio.create_task(
+                    self._think(bot.job, time.time() + bot.seconds), name=f"table {self.id}: {bot.job.bot}"
                 )
-                for r in rows
-            ),
-            maxlen=CHAT_HISTORY,
-        )
+        for hint in effects.hints:
+            task = asyncio.create_task(self._search_hint(hint), name=f"table {self.id}: a hint")
+            self.hint_tasks.add(task)
+            task.add_done_callback(self.hint_tasks.discard)
+        if effects.lobby_changed:
+            self.ctx.lobby_changed(self)
+        if effects.wait_for_store:
+            self.ctx.store_watch.pause(self.id, self._store_back)
+        if effects.forget_store:
+            self.ctx.store_watch.forget(self.id)
+        if effects.lost:
+            self.ctx.table_lost(self.id)
+
+    async def _commit(self, write: Write) -> Answer:
+        """Commit a table's row or its match's end: tried again when it fails (each failure asking
+        whether it landed after all); how it went, for the machine."""
+        store = self.ctx.store
+        try:
+            if isinstance(write, SaveRow):
+                row, invitation, committer = write.row, write.invitation, self.ctx.committer
+
+                async def saved() -> bool:
+                    # (A row that landed has its invitation: they are one transaction.)
+                    found = await store.table(row.id)
+                    return found is not None and found.seats == row.seats and found.status == row.status
+
+                # (through the group committer: a hall's joins are stored together, see committer.py)
+                await write_retried(f"table {self.id}", lambda: committer.save(row, invitation), saved)
+            else:
+                assert isinstance(write, FinishMatch)
+                end = write
+
+                async def finished() -> bool:
+                    found = await store.table(end.row.id)
+                    return found is not None and found.status == end.row.status
+
+                # The ratings are read and written in the transaction of the match's end (no lost update).
+                rating = None if end.rating is None else self.ctx.rating(*end.rating)
+                await write_retried(
+                    f"table {self.id}", lambda: store.finish(end.row, end.results, rating=rating), finished
+                )
+        except FencedError:
+            return FENCED
+        except StoreUnavailableError as e:
+            log.error("table %s: a write failed (%s)", self.id, e)
+            return StoreFailed()
+        return COMMITTED
+
+    async def _commit_action(self, row: ActionRow) -> Answer:
+        """Commit one action (the same retries, and then the actions the store holds, for the undo)."""
+        committer, store = self.ctx.committer, self.ctx.store
+        try:
+            await committer.commit([row], self.fence)  # (the common case, without the retries' closures)
+            return COMMITTED
+        except FencedError:
+            return FENCED
+        except Exception:
+            pass
+
+        async def landed() -> bool:
+            return await store.last_action(self.id) == row
+
+        try:
+            try:
+                done = await landed()
+            except StoreUnavailableError:
+                done = False
+            if not done:
+                await write_retried(f"table {self.id}", lambda: committer.commit([row], self.fence), landed)
+        except FencedError:
+            return FENCED
+        except Exception as e:
+            log.error("table %s: action %d was not stored (%s)", self.id, row.number, e)
+            try:
+                return StoreFailed(await store.actions(self.id))
+            except StoreUnavailableError:
+                return StoreFailed(None)
+        return COMMITTED
+
+    # --- what the loop hands the owner task ------------------------------------------------------------
+
+    def _time_up(self, seat: int, since: int) -> None:
+        self.post(partial(self._run, self.machine.time_up(seat, since)))
+
+    def _gone(self, seat: int) -> None:
+        self.post(partial(self._run, self.machine.gone(seat)))
+
+    def _store_back(self) -> None:
+        self.post(partial(self._run, self.machine.store_back()))
+
+    async def _bot_step(self) -> None:
+        self.bot_timer = None
+        await self._run(self.machine.bot_step())
+
+    async def _think(self, job: BotJob, due: float) -> None:
+        """Outside the owner task: a searching bot's move from the bot tier, during the pace; handed to
+        the owner task once the pace (``due``, epoch seconds) has passed."""
+        think = nominal_ms(job.bot)
+        try:
+            outcome = await self.ctx.bot_tier.move(job, due + think / 1000, think)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a bot's move failed", self.id)
+            self.post(partial(self._bot_done, job, None))
+            return
+        wait = due - time.time()
+        if wait > 0:
+            self.bot_timer = asyncio.get_running_loop().call_later(
+                wait, self.post, partial(self._bot_done, job, outcome.result)
+            )
+        else:
+            self.post(partial(self._bot_done, job, outcome.result))
+
+    async def _bot_done(self, job: BotJob, result: BotResult | None) -> None:
+        self.thinking, self.bot_timer = None, None
+        await self._run(self.machine.bot_thought(job, result))
+
+    async def _search_hint(self, hint: HintJob) -> None:
+        """Outside the owner task: the hint's search in the bot tier, with a deadline (a tier too busy
+        answers with the rules move, which is then the hint)."""
+        listener, job, ref = hint
+        try:
+            think = nominal_ms(HINT_BOT)
+            outcome = await self.ctx.bot_tier.move(job, time.time() + think / 1000 + HINT_SLACK, think)
+            result = outcome.result
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: a hint's search failed", self.id)
+            listener.send(ProtocolError("bad_request", "the hint's search failed", ref).frame())
+            return
+        finally:
+            self.machine.hinting.discard(job.seat)
+        self.post(partial(self._run, self.machine.hint_ready(listener, job, result.action, ref)))

@@ -1,7 +1,7 @@
 """Writes to a store that may fail: each is tried :data:`WRITE_ATTEMPTS` times, and after a failure the
 store is asked whether the write landed after all (a commit whose answer was cut off may have), so that
 nothing is written twice. What to do when every try failed (undo, pause) is the table's business
-(:mod:`cardhall.server.host.play`)."""
+(:mod:`cardhall.server.host.machine`)."""
 
 from __future__ import annotations
 
