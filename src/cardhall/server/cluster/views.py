@@ -8,6 +8,9 @@ process too, over the in-memory directory and bus: its index is then not made, n
 
 Choices:
 
+- **The hall's lobby is listed here** (:meth:`HallViews.listing`, ``GET /api/tables``), one way on one
+  process and on many: this process's tables as its lobby has them now, and what the others published
+  in the directory at their beat (in memory on one process: nobody).
 - **Only what changed is written**: a table's entries are made again when its event number, status,
   seats, connections or privacy changed since the last beat, and only the people of the tables that
   changed are written (a process with a thousand quiet tables writes nothing but an expiry).
@@ -179,6 +182,8 @@ class HallViews:
         except Exception as e:
             log.warning("the hall's listing cannot be read: %s", e)
             return own
+        if not any(others.values()):
+            return own  # (nothing published elsewhere: one process, or the others' lobbies empty)
         mine = {t["table"] for kind in own.values() for t in kind}
         for kind in own:
             own[kind].extend(t for t in others.get(kind, []) if t["table"] not in mine)
