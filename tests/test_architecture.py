@@ -477,3 +477,36 @@ def test_no_module_of_the_store_is_over_420_lines(tmp_path: Path) -> None:
     (tmp_path / "sql" / "big.py").write_text("x = 1\n" * (STORE_MODULE_LINES + 1), encoding="utf-8")
     (tmp_path / "small.py").write_text("x = 1\n" * STORE_MODULE_LINES, encoding="utf-8")
     assert long_modules(tmp_path, STORE_MODULE_LINES) == {"sql/big.py": STORE_MODULE_LINES + 1}
+
+
+SERVER = SRC / "server"
+
+
+def test_one_process_and_many_run_one_seam() -> None:
+    """Issue 48: the server never asks whether it is one process or many (what differs is a method of
+    its place in the hall: cardhall.server.hall), and the server's context depends on the hall's
+    interfaces only, never on the hall's modules (which depend on it through ``hall.Server``)."""
+    branches = [
+        f"{path.relative_to(SRC)}:{n}"
+        for path in sorted(SRC.rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"cluster is (not )?None", line)
+    ]
+    assert not branches, f"one process and many tested apart: {branches}"
+    context = imports_of(SERVER / "context.py")
+    assert not {m for m in context if m.startswith("cardhall.server.cluster")}, sorted(context)
+    hall = [m for m in MODULES if m.startswith("cardhall.server.cluster")]
+    into_context = {m for m in hall if "cardhall.server.context" in GRAPH[m]}
+    assert not into_context, f"the hall's modules import the server's context: {sorted(into_context)}"
+
+
+def test_one_listing_of_the_lobby() -> None:
+    """The hall's lobby is listed in one place (``HallViews.listing``, on one process and on many);
+    what the lobby of this process and the directory hold are named for what they are."""
+    defined = [
+        f"{path.relative_to(SRC)}"
+        for path in sorted(SERVER.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "listing"
+    ]
+    assert defined == [str(Path("server", "cluster", "views.py"))], defined

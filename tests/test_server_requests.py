@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from cardhall.server import guard
 from cardhall.server.connection import OUTBOX, WS_TRY_AGAIN_LATER, Connection
+from cardhall.server.hall import OneProcess
 from cardhall.server.protocol import MAX_DEPTH, PongFrame
 from tests.server_helpers import auth, new_player, server, session
 
@@ -244,7 +246,8 @@ class StuckSocket:
 def test_a_connection_whose_frames_pile_up_is_closed_though_its_send_is_stuck() -> None:
     async def scenario() -> StuckSocket:
         ws = StuckSocket()
-        connection = Connection(ws, None)  # type: ignore[arg-type]  # (no table, no store needed)
+        # No table, no store needed: a context with the place of one process alone.
+        connection = Connection(ws, SimpleNamespace(hall=OneProcess(None)))  # type: ignore[arg-type]
         served = asyncio.create_task(connection.serve())
         await ws.accepted.wait()
         # The first frame is the one being sent, the next 999 wait behind it: 1,000 unsent.

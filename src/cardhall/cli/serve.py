@@ -128,10 +128,12 @@ def _serve(
     http, ws = transport.protocols(limits)
     rates = Limits().without_rates() if args.no_rate_limits else Limits()
     cluster = None
+    hall = ""  # (what is said of the hall this process is in: nothing on the one process)
     if args.redis is not None:
         from cardhall.server.cluster import ClusterOptions
 
         cluster = ClusterOptions.redis(args.redis, args.node)
+        hall = f"cardhall: one process of a hall ({cluster.node}, bus {_public_url(args.redis)})"
     app = create_app(
         args.db,
         bot_workers=args.bot_workers,
@@ -149,8 +151,8 @@ def _serve(
         + ("; no rates per person or per address" if args.no_rate_limits else ""),
         markup=False,
     )
-    if cluster is not None:
-        console.print(f"cardhall: one process of a hall ({cluster.node}, bus {_public_url(args.redis)})")
+    if hall:
+        console.print(hall)
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     # Frames are small JSON: compressing each costs more CPU than it saves on the wire.
     config = uvicorn.Config(

@@ -44,6 +44,7 @@ from cardhall.rulebook import LANGUAGES, option_text, rules_text
 from cardhall.server import accounts, guard, health, ratings
 from cardhall.server.cluster import ClusterOptions
 from cardhall.server.cluster.views import HallViews, admin_entry, entry, people
+from cardhall.server.cluster.views import hall_views as make_views
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
 from cardhall.server.hashing import Hashing
@@ -67,6 +68,7 @@ from cardhall.server.relations import same
 from cardhall.server.replays import MAX_POSITIONS, replay_marks, replay_page
 from cardhall.server.reviews import ReviewsBusy
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS, bot_for_level
+from cardhall.server.social import hall_views
 from cardhall.server.social import routes as social_routes
 from cardhall.store import RATING_POOLS, Store, TableRow
 
@@ -142,9 +144,7 @@ async def my_tables(request: Request) -> Response:
         seat = people(host).get(player.id)
         if seat is not None:
             out.append(entry(host, seat))
-    views: HallViews | None = getattr(request.app.state, "views", None)
-    if views is not None:
-        out.extend((await views.seated([player.id])).get(player.id, []))
+    out.extend((await hall_views(request).seated([player.id])).get(player.id, []))
     for e in out:
         e.pop("private", None)  # (the protocol's summary: whose table it is, not how it is reached)
     return json_response({"tables": out})
@@ -166,10 +166,7 @@ async def games(request: Request) -> Response:
 
 
 async def tables(request: Request) -> Response:
-    ctx = context(request)
-    if ctx.cluster is not None:  # the hall's tables, on every process
-        return json_response(await ctx.cluster.listing())
-    return json_response(ctx.lobby.listing())
+    return json_response(await hall_views(request).listing())  # (the hall's tables, on every process)
 
 
 @api
@@ -400,8 +397,8 @@ async def admin_tables(request: Request) -> Response:
     ctx = context(request)
     here = dict(ctx.lobby.hosts)
     out = [admin_summary(h) for h in here.values()]
-    if ctx.cluster is not None:
-        rows = [r for r in await ctx.store.tables(("waiting", "playing"), ADMIN_LIMIT) if r.id not in here]
+    rows = [r for r in await ctx.hall.open_elsewhere(ADMIN_LIMIT) if r.id not in here]
+    if rows:
         counts = await ctx.store.action_counts([r.id for r in rows])
         out.extend(stored_admin_summary(r, counts.get(r.id, 0)) for r in rows)
     return json_response({"tables": out})
@@ -436,9 +433,8 @@ async def admin_stop(request: Request) -> Response:
         raise ProtocolError("bad_message", f"a reason has 1 to {MAX_REASON} printable characters")
     table_id = request.path_params["table"]
     ctx = context(request)
-    views: HallViews | None = getattr(request.app.state, "views", None)
-    if table_id not in ctx.lobby.hosts and views is not None:
-        return await admin_stop_elsewhere(request, views, table_id, reason)
+    if table_id not in ctx.lobby.hosts:
+        return await admin_stop_elsewhere(request, hall_views(request), table_id, reason)
     host = ctx.lobby.host(table_id)
     if not await host.call(lambda: host.halt(reason)):
         status = host.row.status
@@ -450,7 +446,7 @@ async def admin_stop_elsewhere(request: Request, views: HallViews, table_id: str
     """The operator's stop of a table this process does not hold: asked of its owner over the bus."""
     answer = await views.stop_elsewhere(table_id, reason)
     if answer is None:
-        row = await context(request).store.table(table_id)
+        row = await context(request).hall.elsewhere(table_id)
         if row is None:
             raise ProtocolError("no_such_table", f"no open or running table {table_id!r}")
         if row.status in ("waiting", "playing"):
@@ -492,8 +488,9 @@ def create_app(
     :mod:`cardhall.server.guard` describes are refused; ``review_budget`` the determinizations a decision
     of the reviews it makes (:mod:`cardhall.server.reviews`; None: the review's default);
     ``password_hasher`` hashes the accounts' passwords (argon2id at ``argon2-cffi``'s defaults when
-    None; tests make it cheaper). ``cluster``: this process's place in a hall of many
-    (:mod:`cardhall.server.cluster`; None: the one process)."""
+    None; tests make it cheaper). ``cluster``: the hall of many this process is one of
+    (:mod:`cardhall.server.cluster`; None: the embedded default's hall of one process,
+    :class:`cardhall.server.hall.OneProcessOptions`)."""
     from cardhall.store.sql import open_store
 
     @contextlib.asynccontextmanager
@@ -506,25 +503,17 @@ def create_app(
             admin_token,
             review_budget=review_budget,
             bots_url=bots_url,
-            cluster=cluster,
+            hall=cluster,
         )
-        views = None
-        if cluster is not None:
-            from cardhall.server.cluster.node import Cluster
-            from cardhall.server.cluster.views import hall_views
-
-            ctx.cluster = Cluster(ctx, cluster.node, cluster.bus, cluster.directory)
-            views = hall_views(ctx, cluster)  # (the seated index, the hall's presence)
+        views = make_views(ctx, ctx.hall_options)  # (the hall's listing, seated index and presence)
         app.state.ctx = ctx
         app.state.views = views
         await ctx.start()
-        if views is not None:
-            await views.start()
+        await views.start()
         try:
             yield
         finally:
-            if views is not None:
-                await views.stop()
+            await views.stop()
             await ctx.stop()
 
     def reading(path: str, endpoint: Any) -> Route:

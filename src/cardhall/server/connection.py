@@ -74,6 +74,7 @@ from cardhall.store import PlayerRow, StoreUnavailableError
 
 if TYPE_CHECKING:
     from cardhall.server.context import ServerContext
+    from cardhall.server.hall import Server
     from cardhall.server.host import TableHost
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ class Session:
     on another process of the hall (:class:`cardhall.server.cluster.remote.RemoteSession`, run by the
     table's owner): the player is known, and frames go to :meth:`send`."""
 
-    ctx: ServerContext
+    ctx: Server
     player: PlayerRow | None
     address: str | None
     hosts: dict[str, TableHost]
@@ -141,6 +142,8 @@ class Session:
 
 
 class Connection(Session):
+    ctx: ServerContext  # (the whole server: its rates, its sessions, presence)
+
     def __init__(self, ws: WebSocket, ctx: ServerContext) -> None:
         self.ws = ws
         self.ctx = ctx
@@ -155,7 +158,7 @@ class Connection(Session):
         self._strikes = 0
         self._close_code: int | None = None
         self._sending: anyio.CancelScope | None = None  # the send under way, if any
-        self.id = ""  # its name on the hall's bus (many processes: cardhall.server.cluster)
+        self.id = ""  # its name on the hall's bus (given by a hall of many: cardhall.server.cluster)
         # Writes a frame now when nothing holds it up (None in-process: Starlette's test client).
         write: Callable[[bytes], bool] | None = ws.scope.get(WRITE_TEXT)
         self._write_now = write
@@ -224,10 +227,9 @@ class Connection(Session):
         """Receive and send until either side ends (the other is then cancelled), then leave the
         tables this connection was at (shielded: even when the server is stopping)."""
         await self.ws.accept()
-        cluster = getattr(self.ctx, "cluster", None)  # (a test's connection may have no context)
+        hall = self.ctx.hall
         metrics.CONNECTIONS.inc()
-        if cluster is not None:
-            cluster.opened(self)
+        hall.opened(self)
         try:
             async with anyio.create_task_group() as group:
 
@@ -248,8 +250,7 @@ class Connection(Session):
                     except Exception:
                         log.exception("leaving table %s", host.id)
                 metrics.CONNECTIONS.dec()
-                if cluster is not None:
-                    cluster.closed(self)
+                hall.closed(self)
 
     async def _receiver(self) -> None:
         read = self.ws.scope.get(READ_MESSAGE)  # (None in-process: Starlette's test client)
@@ -334,13 +335,11 @@ class Connection(Session):
             self.ctx.connections.add(self)  # (a session signed out finds it: accounts.py)
             # Online from now on: his friends see him, and invitations reach him on any page.
             self.ctx.social.presence.arrive(player.id, self)
-            if self.ctx.cluster is not None:
-                self.ctx.cluster.arrived(player)
+            self.ctx.hall.arrived(player)
             self.send(WelcomeFrame(ref=ref, player=PlayerInfo(player.id, player.name, player.guest)))
             return
         if self.player is None:
             raise ProtocolError("not_authenticated", "say hello with your token first", ref)
-        cluster = self.ctx.cluster
-        if cluster is not None and await cluster.forwarded(self, message):
+        if await self.ctx.hall.forwarded(self, message):
             return  # (the table is owned by another process: the message went there)
         await self.handle_table(message)

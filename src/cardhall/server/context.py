@@ -1,9 +1,13 @@
 """What every part of the server shares: the store, the group committer, the watch over a store that
 fails, the lobby, the bot tier where bots that search think (:mod:`cardhall.bot_tier`: the server's
 own worker processes, or ``cardhall bots`` workers over Redis), the ratings update, the rates per
-person and per address, the reviews of finished matches, the operator's token, and (a hall on many
-processes) this process's place in it: :attr:`ServerContext.cluster` (None: the one process of the
-embedded default, whose tables are all its own). Opened and closed by the application's lifespan."""
+person and per address, the reviews of finished matches, the operator's token, and this process's
+place in its hall: :attr:`ServerContext.hall` (:mod:`cardhall.server.hall`: the embedded default's
+one process, whose tables are all its own, or one process of a hall of many). Opened and closed by
+the application's lifespan.
+
+The context depends on the hall's interfaces only (:mod:`cardhall.server.hall`), never on the hall's
+modules (:mod:`cardhall.server.cluster`), which depend on it through :class:`~cardhall.server.hall.Server`."""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from cardhall.review import DEFAULT_BUDGET
 from cardhall.server import ratings
 from cardhall.server.collector import ShortPauses
 from cardhall.server.committer import COMMIT_SPACING, Committer
+from cardhall.server.hall import OneProcessOptions, Options, Place
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.pacing import Pacing
@@ -32,7 +37,6 @@ from cardhall.store import Store
 from cardhall.store.rows import RatingRequest
 
 if TYPE_CHECKING:
-    from cardhall.server.cluster import ClusterOptions, Member
     from cardhall.server.host import TableHost
 
 log = logging.getLogger(__name__)
@@ -51,7 +55,7 @@ class ServerContext:
         admin_token: str | None = None,
         review_budget: int | None = None,
         bots_url: str | None = None,
-        cluster: ClusterOptions | None = None,
+        hall: Options | None = None,
     ) -> None:
         self.store = store
         self.committer = Committer(store, COMMIT_SPACING)
@@ -70,13 +74,15 @@ class ServerContext:
         self.collector = ShortPauses()
         self.pacing = Pacing()  # the bots' paces: one loop timer per pace, not per move
         self.lobby_version = 0  # bumped whenever the lobby's listing changes
-        self.node: str | None = None if cluster is None else cluster.node
-        self.fencing = cluster is not None  # every write carries the owner's fence
-        self.cluster: Member | None = None  # (set by the application: cardhall.server.cluster.node)
+        # The hall this process is in (the embedded default: one process, its seams in memory).
+        self.hall_options: Options = hall if hall is not None else OneProcessOptions()
+        self.node: str | None = self.hall_options.node  # its name in the tables' rows (None: one process)
+        self.fencing = self.hall_options.fencing  # every write carries the owner's fence
 
         # Every open websocket connection that said hello (a session signed out closes those that
         # used it: accounts.py).
         self.connections: set[Attached] = set()
+        self.hall: Place = self.hall_options.place(self)  # (last: it may read any of the above)
 
     async def _review_on_tier(self, payload: dict[str, Any]) -> dict[str, Any]:
         result: dict[str, Any] = await self.bot_tier.job(REVIEW, payload)
@@ -98,20 +104,14 @@ class ServerContext:
     async def start(self) -> None:
         self.committer.start()
         invitations = await self.store.open_private_tables()  # (read first: see Relations.restore)
-        if self.cluster is not None:
-            await self.cluster.start()  # (its leases bring back the tables nobody holds)
-        else:
-            restored = await self.lobby.restore()
-            if restored:
-                log.info("brought back %d unfinished tables", restored)
+        await self.hall.start()  # (the tables this process holds come back: all, or by their leases)
         self.social.restore(self.lobby.hosts.values(), invitations)
         self.collector.start()
         self.spawn(self._checkpoints())
 
     async def stop(self) -> None:
         await self.collector.stop()
-        if self.cluster is not None:
-            await self.cluster.stop()
+        await self.hall.stop()
         await self.lobby.stop()
         self.pacing.close()
         await self.store_watch.stop()
@@ -144,13 +144,11 @@ class ServerContext:
 
     def table_lost(self, table_id: str) -> None:
         """A write found ``table_id`` taken by another process (many processes only)."""
-        if self.cluster is not None:
-            self.cluster.lost(table_id)
+        self.hall.lost(table_id)
 
     def table_owned(self, table_id: str) -> None:
-        """A table made here was stored: this process holds its lease."""
-        if self.cluster is not None:
-            self.cluster.took(table_id)
+        """A table made here was stored: this process holds it (its lease, in a hall of many)."""
+        self.hall.took(table_id)
 
     def lobby_changed(self, host: TableHost | None = None) -> None:
         """The lobby's listing changed (``host``'s seats or status, when it says which table)."""

@@ -59,8 +59,7 @@ async def ready(request: Request) -> Response:
     except Exception as e:
         problems.append(f"the store does not answer: {type(e).__name__}: {e}")
     problems.extend(ctx.store.problems())
-    if ctx.cluster is not None and not ctx.cluster.bus.up:
-        problems.append("the bus (Redis) is down")
+    problems.extend(ctx.hall.problems())  # (many processes: the bus down)
     if problems:
         return _json({**_body(ctx, "not_ready"), "problems": problems}, 503)
     return _json(_body(ctx, "ready"))

@@ -156,10 +156,12 @@ class Lobby:
             raise ProtocolError("no_such_table", f"no open or running table {table_id!r}", ref)  # type: ignore[arg-type]
         return host
 
-    def listing(self) -> dict[str, list[dict[str, object]]]:
-        """Open tables (seats to take) and the running games people are playing, for the lobby (a
-        private table is not listed: its invitation's link leads there). See :func:`people_playing`
-        for which running games those are."""
+    def own_listing(self) -> dict[str, list[dict[str, Any]]]:
+        """This process's open tables (seats to take) and the running games people are playing at
+        them, for the lobby (a private table is not listed: its invitation's link leads there); the
+        hall's listing puts every process's together
+        (:meth:`cardhall.server.cluster.views.HallViews.listing`). See :func:`people_playing` for
+        which running games those are."""
         hosts = [h for h in self.hosts.values() if h.invitation is None]
         running = [h.summary() for h in hosts if h.row.status == "playing"]
         return {

@@ -152,9 +152,7 @@ async def held_table(request: Request, table_id: str) -> tuple[TableRow, str | N
     host = ctx.lobby.hosts.get(table_id)
     if host is not None:
         return host.row, host.invitation
-    if ctx.cluster is None:
-        return None
-    row = await ctx.store.table(table_id)
+    row = await ctx.hall.elsewhere(table_id)
     if row is None:
         return None
     return row, (await ctx.store.private_tables([table_id])).get(table_id)
@@ -178,9 +176,9 @@ async def private_invitation(request: Request) -> Response:
 # --- friends --------------------------------------------------------------------------------------
 
 
-def hall_views(request: Request) -> HallViews | None:
-    """This process's views of the hall (None: the one process of the embedded default)."""
-    views: HallViews | None = getattr(request.app.state, "views", None)
+def hall_views(request: Request) -> HallViews:
+    """This process's views of the hall (on one process, its own tables only)."""
+    views: HallViews = request.app.state.views
     return views
 
 
@@ -199,9 +197,8 @@ async def seats_of(request: Request, players: list[int]) -> dict[int, list[dict[
         for player, seat in people(host).items():
             if player in out:
                 out[player].append(seat_entry(host.id, host.row.game, host.row.status.value, seat))
-    views = hall_views(request)
-    if views is not None and players:
-        for player, listed in (await views.seated(players)).items():
+    if players:
+        for player, listed in (await hall_views(request).seated(players)).items():
             out[player].extend(
                 seat_entry(e["table"], e["game"], e["status"], e["you"])
                 for e in listed

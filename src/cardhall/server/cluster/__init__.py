@@ -8,9 +8,10 @@ their fences), Redis for the bus and the directory.
   and its frames come back over Redis pub/sub (:mod:`.node`, :mod:`.remote`).
 - **The directory** (:mod:`.directory`): processes alive, the lobby's listing, presence.
 
-The embedded default (one process, SQLite) has none of this: :attr:`ServerContext.cluster` is None and
-every table is the process's own. :class:`LocalBus` and :class:`LocalDirectory` are the same seams in
-memory, for several processes' contexts in one event loop (the tests).
+The embedded default (one process, SQLite) runs the same seams in memory (:class:`LocalBus`,
+:class:`LocalDirectory`: :class:`cardhall.server.hall.OneProcessOptions`), with a place of its own
+(:class:`cardhall.server.hall.OneProcess`: every table is the process's, no lease, nothing forwarded).
+The in-memory seams serve several processes' contexts in one event loop too.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ from __future__ import annotations
 import secrets
 import socket
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 from cardhall.server.cluster.bus import Bus, LocalBus, RedisBus
 from cardhall.server.cluster.directory import Directory, LocalDirectory, RedisDirectory
+
+if TYPE_CHECKING:
+    from cardhall.server.hall import Place, Server
 
 
 def node_name() -> str:
@@ -34,41 +38,29 @@ def node_name() -> str:
 
 @dataclass
 class ClusterOptions:
-    """A process's place in a hall of many: its name, its bus and its directory."""
+    """A process's place in a hall of many: its name, its bus and its directory
+    (:class:`cardhall.server.hall.Options`)."""
 
     bus: Bus
     directory: Directory
     node: str = field(default_factory=node_name)
 
+    fencing = True  # (every write carries the owner's fence: cardhall.server.cluster.leases)
+
     @classmethod
     def redis(cls, url: str, node: str | None = None) -> ClusterOptions:
         return cls(RedisBus(url), RedisDirectory(url), node or node_name())
 
+    @property
+    def name(self) -> str:
+        return self.node
 
-class Member(Protocol):
-    """What the rest of the server asks of its process's place in the hall
-    (:class:`cardhall.server.cluster.node.Cluster`; named here, without importing it, so that the
-    server's context and connections need not import the cluster's modules, which import them)."""
+    def place(self, ctx: Server) -> Place:
+        """This process's :class:`~cardhall.server.cluster.node.Cluster` (imported here, when a
+        server of a hall asks: the server's context never imports the node)."""
+        from cardhall.server.cluster.node import Cluster
 
-    bus: Bus
-
-    async def start(self) -> None: ...
-
-    async def stop(self) -> None: ...
-
-    def lost(self, table_id: str) -> bool: ...
-
-    def took(self, table_id: str) -> None: ...
-
-    async def listing(self) -> dict[str, list[dict[str, Any]]]: ...
-
-    async def forwarded(self, conn: Any, message: Any) -> bool: ...
-
-    def opened(self, conn: Any) -> None: ...
-
-    def closed(self, conn: Any) -> None: ...
-
-    def arrived(self, player: Any) -> None: ...
+        return Cluster(ctx, self.node, self.bus, self.directory)
 
 
 __all__ = [
@@ -77,7 +69,6 @@ __all__ = [
     "Directory",
     "LocalBus",
     "LocalDirectory",
-    "Member",
     "RedisBus",
     "RedisDirectory",
 ]

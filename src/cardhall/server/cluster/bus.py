@@ -1,6 +1,7 @@
 """The bus: messages between the processes of one hall, on named channels (each process reads its own
-inbox channel and the hall's channel). :class:`LocalBus` keeps them in memory (processes that share
-one event loop: the tests, and the seam's reference); :class:`RedisBus` carries them over Redis.
+inbox channel and the hall's channel). :class:`LocalBus` keeps them in memory (the embedded default's
+hall of one process, and processes that share one event loop); :class:`RedisBus` carries them over
+Redis.
 
 Choices:
 

@@ -1,7 +1,7 @@
 """Who is in the hall: the processes alive (each beats every :data:`BEAT_SECONDS`), the lobby's listing
 (each process's own tables, put together) and presence (the players with a connection somewhere).
-:class:`LocalDirectory` keeps it in memory (processes sharing one event loop, in the tests);
-:class:`RedisDirectory` in Redis.
+:class:`LocalDirectory` keeps it in memory (the embedded default's hall of one process, and processes
+sharing one event loop); :class:`RedisDirectory` in Redis.
 
 Choices:
 
@@ -72,9 +72,15 @@ class Directory:
         """The processes alive."""
         raise NotImplementedError
 
-    async def listing(self) -> Listing:
-        """Every live process's open tables and running games."""
+    async def published(self) -> Listing:
+        """The listings every live process published at its beat (its open tables and running
+        games), put together."""
         raise NotImplementedError
+
+    def alone(self, node: str) -> bool:
+        """Whether ``node`` is sure to be the only process of its hall now (nobody else reads what it
+        publishes, nor holds a table). Only an in-memory directory can be sure."""
+        return False
 
     async def online(self, player_ids: Iterable[int]) -> set[int]:
         """Which of ``player_ids`` have a connection to some process of the hall."""
@@ -124,9 +130,13 @@ class LocalDirectory(Directory):
         now = time.monotonic()
         return {n for n, at in self._beats.items() if now - at < ALIVE_SECONDS}
 
-    async def listing(self) -> Listing:
+    async def published(self) -> Listing:
         alive = await self.nodes()
         return _merge(v for n, v in self._listings.items() if n in alive)
+
+    def alone(self, node: str) -> bool:
+        now = time.monotonic()
+        return all(n == node or now - at >= ALIVE_SECONDS for n, at in self._beats.items())
 
     async def online(self, player_ids: Iterable[int]) -> set[int]:
         alive = await self.nodes()
@@ -191,7 +201,7 @@ class RedisDirectory(Directory):
         found = await self.redis.zrangebyscore(NODES, now() - ALIVE_SECONDS, "+inf")
         return {n.decode() if isinstance(n, bytes) else str(n) for n in found}
 
-    async def listing(self) -> Listing:
+    async def published(self) -> Listing:
         alive = sorted(await self.nodes())
         if not alive:
             return _merge([])

@@ -33,7 +33,7 @@ import msgspec
 
 from cardhall.server import metrics
 from cardhall.server.cluster.bus import Bus, BusUnavailableError
-from cardhall.server.cluster.directory import BEAT_SECONDS, Directory, Listing
+from cardhall.server.cluster.directory import BEAT_SECONDS, Directory
 from cardhall.server.cluster.leases import LeaseKeeper
 from cardhall.server.cluster.remote import RemoteSession
 from cardhall.server.protocol import (
@@ -52,7 +52,7 @@ from cardhall.store import PlayerRow, StoreUnavailableError, TableRow
 
 if TYPE_CHECKING:
     from cardhall.server.connection import Connection
-    from cardhall.server.context import ServerContext
+    from cardhall.server.hall import Server
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,9 @@ _ENCODER = msgspec.json.Encoder()
 
 
 class Cluster:
-    def __init__(self, ctx: ServerContext, node: str, bus: Bus, directory: Directory) -> None:
+    """:class:`cardhall.server.hall.Place` of one process of a hall of many."""
+
+    def __init__(self, ctx: Server, node: str, bus: Bus, directory: Directory) -> None:
         self.ctx = ctx
         self.node = node
         self.bus = bus
@@ -110,7 +112,7 @@ class Cluster:
         await self.bus.start()
         await self.bus.subscribe(inbox(self.node), self._on_inbox)
         await self.bus.subscribe(HALL, self._on_hall)
-        await self.directory.beat(self.node, self.ctx.lobby.listing(), set())
+        await self.directory.beat(self.node, self.ctx.lobby.own_listing(), set())
         await self.leases.start()
         self._loops = [
             asyncio.create_task(self._beat(), name="cluster beat"),
@@ -568,19 +570,6 @@ class Cluster:
 
     # --- the directory -------------------------------------------------------------------------
 
-    async def listing(self) -> Listing:
-        """The hall's lobby: this process's tables as they are, the others' as of their last beat."""
-        own = self.ctx.lobby.listing()
-        try:
-            others = await self.directory.listing()
-        except Exception as e:
-            log.warning("the hall's listing cannot be read: %s", e)
-            return own
-        mine = {t["table"] for kind in own.values() for t in kind}
-        for kind in own:
-            own[kind].extend(t for t in others.get(kind, []) if t["table"] not in mine)
-        return own
-
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(BEAT_SECONDS)
@@ -589,7 +578,7 @@ class Cluster:
             metrics.BOT_QUEUE.set(sum(1 for h in lobby.hosts.values() if h.bot_busy))
             listing = None
             if self._listed != self.ctx.lobby_version:
-                listing, self._listed = lobby.listing(), self.ctx.lobby_version
+                listing, self._listed = lobby.own_listing(), self.ctx.lobby_version
             online = set(self.online) if self._online_changed else None
             try:
                 await self.directory.beat(self.node, listing, online)
@@ -601,3 +590,15 @@ class Cluster:
                 continue
             for node in {r.node for r in self.remotes.values()} - alive:
                 self._gone(node)
+
+    # --- what the rest of the server asks of the hall --------------------------------------------
+
+    def problems(self) -> list[str]:
+        return [] if self.bus.up else ["the bus (Redis) is down"]
+
+    async def elsewhere(self, table_id: str) -> TableRow | None:
+        """The store holds the truth of every table of the hall."""
+        return await self.ctx.store.table(table_id)
+
+    async def open_elsewhere(self, limit: int) -> list[TableRow]:
+        return await self.ctx.store.tables(("waiting", "playing"), limit)

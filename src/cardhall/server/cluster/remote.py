@@ -17,7 +17,7 @@ from cardhall.server.stopping import cancel_and_wait
 from cardhall.store import PlayerRow, StoreUnavailableError
 
 if TYPE_CHECKING:
-    from cardhall.server.context import ServerContext
+    from cardhall.server.hall import Server
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ class RemoteSession(Session):
     def __init__(
         self,
         cluster: Carrier,
-        ctx: ServerContext,
+        ctx: Server,
         node: str,
         conn: str,
         player: PlayerRow,

@@ -3,10 +3,14 @@ table's are the same whichever process answers: the seated index (who sits at wh
 and whether the match waits for him: :meth:`~cardhall.server.cluster.directory.Directory.seated`) and
 the renewal of its presence (:class:`cardhall.server.presence.RedisPresence`). Both are written at
 the process's beat, every :data:`~cardhall.server.cluster.directory.BEAT_SECONDS`, by
-:class:`HallViews`, which the application starts beside the cluster's node.
+:class:`HallViews`, which the application starts beside the process's place in the hall (on one
+process too, over the in-memory directory and bus: its index is then not made, nobody reads it).
 
 Choices:
 
+- **The hall's lobby is listed here** (:meth:`HallViews.listing`, ``GET /api/tables``), one way on one
+  process and on many: this process's tables as its lobby has them now, and what the others published
+  in the directory at their beat (in memory on one process: nobody).
 - **Only what changed is written**: a table's entries are made again when its event number, status,
   seats, connections or privacy changed since the last beat, and only the people of the tables that
   changed are written (a process with a thousand quiet tables writes nothing but an expiry).
@@ -32,13 +36,12 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from cardhall.server.cluster.bus import Bus
-from cardhall.server.cluster.directory import BEAT_SECONDS, Directory
+from cardhall.server.cluster.directory import BEAT_SECONDS, Directory, Listing
 from cardhall.server.stopping import cancel_and_wait
 from cardhall.store import SeatKind
 
 if TYPE_CHECKING:
-    from cardhall.server.cluster import ClusterOptions
-    from cardhall.server.context import ServerContext
+    from cardhall.server.hall import Options, Server
     from cardhall.server.host import TableHost
     from cardhall.server.presence import RedisPresence
 
@@ -150,7 +153,7 @@ class HallViews:
 
     def __init__(
         self,
-        ctx: ServerContext,
+        ctx: Server,
         node: str,
         directory: Directory,
         presence: RedisPresence | None,
@@ -169,6 +172,22 @@ class HallViews:
         self._published: dict[int, str] = {}  # player -> his entries as last written
         self._whole = True  # rewrite the whole index at the next beat
         self._loop: asyncio.Task[None] | None = None
+
+    async def listing(self) -> Listing:
+        """The hall's lobby (``GET /api/tables``): this process's tables as they are, the others' as
+        of their last beat (on one process: its own)."""
+        own = self.ctx.lobby.own_listing()
+        try:
+            others = await self.directory.published()
+        except Exception as e:
+            log.warning("the hall's listing cannot be read: %s", e)
+            return own
+        if not any(others.values()):
+            return own  # (nothing published elsewhere: one process, or the others' lobbies empty)
+        mine = {t["table"] for kind in own.values() for t in kind}
+        for kind in own:
+            own[kind].extend(t for t in others.get(kind, []) if t["table"] not in mine)
+        return own
 
     async def seated(self, player_ids: Iterable[int]) -> dict[int, list[dict[str, Any]]]:
         """The entries of ``player_ids`` at the tables of the other processes, as of their last beat
@@ -213,8 +232,8 @@ class HallViews:
         """Ask the process that owns ``table_id`` to stop it; its answer (``stopped``: whether it did,
         False when the match was over already; ``entry``: the table as the operator's listing shows
         it), or None when no process answered within :data:`ASK_SECONDS`."""
-        if self.bus is None:
-            return None
+        if self.bus is None or self.directory.alone(self.node):
+            return None  # (nobody else to ask)
         from cardhall.server.cluster.bus import BusUnavailableError
 
         ask = next(self._asks)
@@ -320,6 +339,11 @@ class HallViews:
                     by_player.setdefault(player, []).append(text)
 
     async def publish(self) -> None:
+        if self.directory.alone(self.node):
+            # Nobody else reads it (the embedded default's one process): not made, and made whole
+            # when another process is heard of.
+            self._whole = True
+            return
         texts, changed = await self.index(list(self.ctx.lobby.hosts.values()))
         whole = self._whole
         if whole:
@@ -342,15 +366,16 @@ class HallViews:
         self._whole = False
 
 
-def hall_views(ctx: ServerContext, options: ClusterOptions) -> HallViews:
+def hall_views(ctx: Server, options: Options) -> HallViews:
     """This process's views of the hall ``options`` describes; on a Redis bus its presence becomes the
     hall's (:class:`~cardhall.server.presence.RedisPresence`, set on ``ctx`` before any connection
-    arrives). Started after the context (the bus is open then), stopped before it."""
+    arrives; in memory it stays :class:`~cardhall.server.presence.MemoryPresence`). Started after the
+    context (the bus is open then), stopped before it."""
     from cardhall.server.cluster.bus import RedisBus
     from cardhall.server.presence import RedisPresence
 
     presence = None
     if isinstance(options.bus, RedisBus):
-        presence = RedisPresence(options.bus.url, options.node, options.bus)
+        presence = RedisPresence(options.bus.url, options.name, options.bus)
         ctx.social.presence = presence
-    return HallViews(ctx, options.node, options.directory, presence, options.bus)
+    return HallViews(ctx, options.name, options.directory, presence, options.bus)
