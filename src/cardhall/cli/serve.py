@@ -152,7 +152,7 @@ def _serve(
     if cluster is not None:
         console.print(f"cardhall: one process of a hall ({cluster.node}, bus {_public_url(args.redis)})")
     faulthandler.register(signal.SIGUSR1, all_threads=True)
-    # Frames are small JSON: compressing each costs more CPU than it saves on the wire.
+    # (uvicorn's compression stays off: the websocket protocol offers its own, transport.Deflate)
     config = uvicorn.Config(
         app,
         host=args.host,

@@ -74,6 +74,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import zlib
 from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -82,7 +83,9 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 try:  # (websockets' C unmasking, as its own parser uses it; its pure Python one without a compiler)
     from websockets.speedups import apply_mask
@@ -98,6 +101,30 @@ WRITE_TEXT: Final = "cardhall.write_text"  # the scope's key of WebSocketProtoco
 SPLIT_MAX: Final = 4096  # bytes of a frame's payload this protocol buffers itself (see data_received)
 READ_MESSAGE: Final = "cardhall.read_message"  # the scope's key of (take, arrival): see Inbox
 INBOX_HIGH: Final = 8  # messages waiting unread at which the socket is no longer read
+
+
+@dataclass(frozen=True)
+class Deflate:
+    """permessage-deflate (RFC 7692) as this server offers it to a client that asks for it: the
+    server's frames compressed with ``window_bits`` of window and zlib's ``mem_level`` and ``level``,
+    with context takeover (each frame compressed against the ones before it, which is where the
+    gain is: a table's frame repeats most of the one before); the client's messages with at most
+    ``client_window_bits``. What a connection holds for it: see ``benchmarks/wire.md``."""
+
+    window_bits: int = 13  # an 8 KiB window: the previous frame of every game but the largest
+    mem_level: int = 4
+    level: int = 1
+    client_window_bits: int = 12
+
+    def factory(self) -> ServerPerMessageDeflateFactory:
+        return ServerPerMessageDeflateFactory(
+            server_max_window_bits=self.window_bits,
+            client_max_window_bits=self.client_window_bits,
+            compress_settings={"memLevel": self.mem_level, "level": self.level},
+        )
+
+
+DEFLATE: Final = Deflate()
 
 
 @dataclass(frozen=True)
@@ -286,8 +313,17 @@ class Inbox:
 
 
 class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
+    deflate: ClassVar[Deflate | None] = DEFLATE  # None: no extension offered
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # websockets' protocol as uvicorn makes it, with this server's compression (uvicorn's own,
+        # ws_per_message_deflate, has a 4 KiB window and zlib's default level: see Deflate).
+        self.conn = ServerProtocol(
+            extensions=[] if self.deflate is None else [self.deflate.factory()],
+            max_size=self.config.ws_max_size,
+            logger=self.conn.logger,
+        )
         self.queue: Any = Inbox()  # (uvicorn's own methods put into it and get from it)
         # The bytes of a frame not yet whole, once this protocol splits the frames itself (see
         # data_received); None: websockets' parser has them all.
@@ -344,13 +380,15 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
     def _may_split(self) -> bool:
         """Whether this protocol may split the frames from now on: the handshake done, and websockets'
         parser between two frames, having had nothing but the request (uvicorn hands it exactly the
-        request's bytes), with no extension or debugging that would change what a frame means."""
+        request's bytes), with no debugging and no extension but permessage-deflate: a message it
+        compressed has RSV1 set, so it is not split here but goes to websockets' parser, which
+        inflates it; one sent plain is split here (it never touches the inflater's window)."""
         conn = self.conn
         return (
             self.handshake_complete
             and self._chunks == 1
             and conn.state is State.OPEN
-            and not conn.extensions
+            and all(isinstance(e, PerMessageDeflate) for e in conn.extensions)
             and not conn.debug
             and not conn.reader.buffer
         )
@@ -411,14 +449,32 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
             or conn.state != State.OPEN
         ):
             return False
-        if conn.extensions or conn.expect_continuation_frame or conn.debug or conn.writes:
-            try:  # (websockets frames it: an extension, or its own state, may change the bytes)
-                conn.send_text(data)
-            except InvalidState:  # (closing: the ASGI send says it is a disconnect)
-                return False
-            self.transport.write(b"".join(conn.data_to_send()))
+        if conn.expect_continuation_frame or conn.debug or conn.writes:
+            return self._send_text(data)
+        extensions = conn.extensions
+        if not extensions:
+            self.transport.write(text_frame_header(len(data)) + data)
             return True
-        self.transport.write(text_frame_header(len(data)) + data)
+        deflate = extensions[0]
+        if len(extensions) > 1 or not isinstance(deflate, PerMessageDeflate):
+            return self._send_text(data)
+        if deflate.local_no_context_takeover:  # (a compressor for each message: websockets' own way)
+            return self._send_text(data)
+        # What websockets' PerMessageDeflate.encode does for an unfragmented message (RFC 7692, 7.2.1:
+        # compressed with a sync flush, its final empty block's four bytes removed, RSV1 set), on its
+        # own compressor, so the two never disagree on the window.
+        encoder = deflate.encoder
+        payload = encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
+        self.transport.write(text_frame_header(len(payload) - 4, compressed=True) + payload[:-4])
+        return True
+
+    def _send_text(self, data: bytes) -> bool:
+        """websockets frames it: an extension, or its own state, may change the bytes."""
+        try:
+            self.conn.send_text(data)
+        except InvalidState:  # (closing: the ASGI send says it is a disconnect)
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -465,18 +521,23 @@ def frame_extent(data: bytes | bytearray, at: int) -> tuple[int, int] | None:
     return head + (4 if second & 0x80 else 0), length
 
 
-def text_frame_header(length: int) -> bytes:
+def text_frame_header(length: int, compressed: bool = False) -> bytes:
     """The header of a server's unfragmented, unmasked text message of ``length`` bytes (RFC 6455,
-    5.2: FIN and opcode 1, then the length in 7 bits, or 126 and 16 bits, or 127 and 64 bits)."""
+    5.2: FIN and opcode 1, then the length in 7 bits, or 126 and 16 bits, or 127 and 64 bits);
+    ``compressed``: RSV1 set too (permessage-deflate, RFC 7692, 6)."""
+    first = 0xC1 if compressed else 0x81
     if length < 126:
-        return bytes((0x81, length))
+        return bytes((first, length))
     if length < 0x10000:
-        return b"\x81\x7e" + length.to_bytes(2, "big")
-    return b"\x81\x7f" + length.to_bytes(8, "big")
+        return bytes((first, 126)) + length.to_bytes(2, "big")
+    return bytes((first, 127)) + length.to_bytes(8, "big")
 
 
-def protocols(limits: Limits) -> tuple[type[HTTPProtocol], type[WebSocketProtocol]]:
-    """The HTTP and websocket protocol classes of one server, sharing its count of connections."""
+def protocols(
+    limits: Limits, deflate: Deflate | None = DEFLATE
+) -> tuple[type[HTTPProtocol], type[WebSocketProtocol]]:
+    """The HTTP and websocket protocol classes of one server, sharing its count of connections;
+    ``deflate``: the compression offered to a client that asks for it (None: none)."""
     admission = Admission(limits)
 
     class HTTP(HTTPProtocol):
@@ -488,6 +549,7 @@ def protocols(limits: Limits) -> tuple[type[HTTPProtocol], type[WebSocketProtoco
     for cls in (HTTP, WebSocket):
         cls.limits = limits
         cls.admission = admission
+    WebSocket.deflate = deflate
     return HTTP, WebSocket
 
 

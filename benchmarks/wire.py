@@ -1,0 +1,239 @@
+"""What the wire costs: for each game, the bytes one seat's connection receives per deal and the server's
+CPU per action, with clients that offer permessage-deflate (as browsers do) and clients that do not
+(the load generators, old clients), measured back to back on the same server.
+
+    .venv/bin/python benchmarks/wire.py [--games hokm,hearts,gin,kierki,svara] [--deals 2] [--rounds 3]
+        [--before-src DIR] [--json]
+
+Each round plays, for each game and each client kind in turn, one table whose seats are all people
+(this process, over websockets' asyncio client), each acting on the newest frame that offers it a
+choice (a random legal action) at once, until ``--deals`` deals are scored. A seat's bytes are what its
+socket received (headers, frames and all) from its join until then, divided by the deals; the server's
+CPU is its process's user and system time (``/proc``) over the same stretch, divided by the actions
+the table applied. ``--before-src DIR`` adds a second server running the package found in ``DIR`` (an
+older version: ``git worktree add``), played in the same rounds by clients that offer compression, so
+before and after are measured back to back. The figures are medians over the rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import load  # run as a script: benchmarks/ is on the path
+from websockets.asyncio.client import ClientConnection, connect
+
+GAMES = ["hokm", "hearts", "gin", "kierki", "svara"]
+SPACING = 0.06  # seconds between one seat's actions (the server's rate on a connection: 20 a second)
+SETTINGS = {"turn_seconds": 0, "away_seconds": 3600, "bot_pace_ms": 0}
+
+
+class Counted(ClientConnection):
+    """websockets' client connection, counting the bytes its socket received."""
+
+    received = 0
+
+    def data_received(self, data: bytes) -> None:
+        self.received += len(data)
+        super().data_received(data)
+
+
+@dataclass
+class Seat:
+    """One person at the table: his connection and what he read."""
+
+    ws: Counted
+    seat: int
+    rng: random.Random
+    newest: int = -1
+    acted: int = -1
+    scored: int = 0  # deal_scored events seen
+    actions: int = 0  # action events seen
+    errors: int = 0  # actions refused
+    sent = 0.0  # when it last acted
+    frames: int = 0
+    texts: list[str] = field(default_factory=list)
+
+
+async def play_seat(s: Seat, table: str, deals: int, done: asyncio.Event, keep: bool) -> None:
+    """Read frames and act on the newest that offers a choice, until ``deals`` deals are scored (by
+    this seat's count) or another seat's count ends the run."""
+    legal: list[Any] = []
+    async for text in s.ws:
+        assert isinstance(text, str)
+        s.frames += 1
+        if keep:
+            s.texts.append(text)
+        frame = json.loads(text)
+        if frame["type"] == "error":  # (an action gone stale under another's: act again on the newest)
+            s.errors += 1
+            if frame["code"] == "rate_limited":  # (lost: act again on the newest frame)
+                s.acted = -1
+            if s.errors > 1000:
+                raise RuntimeError(f"the server refuses every action: {frame}")
+        elif frame.get("table") != table or frame["type"] not in ("table", "update"):
+            continue
+        else:
+            for e in frame.get("events", ()):
+                if e["type"] == "deal_scored":
+                    s.scored += 1
+                elif e["type"] == "action":
+                    s.actions += 1
+            if s.scored >= deals or frame.get("status") in ("finished", "abandoned"):
+                done.set()
+                return
+            if frame["n"] >= s.newest:
+                s.newest = frame["n"]
+                legal = frame["legal"] if frame.get("status") == "playing" else []
+        if legal and s.acted < s.newest:
+            # The server takes 20 messages a second from one connection: a seat paces itself under it.
+            wait = s.sent + SPACING - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            s.sent = time.monotonic()
+            action = s.rng.choice(legal)["action"]
+            s.acted = s.newest
+            act = {"type": "act", "table": table, "action": action, "n": s.newest, "id": s.newest}
+            await s.ws.send(json.dumps(act))
+
+
+async def one_table(
+    port: int, pid: int, game: str, deals: int, compress: bool, seed: int, keep: bool = False
+) -> dict[str, Any]:
+    """One table of ``game`` with every seat a person, played until ``deals`` deals are scored."""
+    token = load.http(port, "POST", "/api/players", {"name": "w0"})["token"]
+    body = {"game": game, "settings": SETTINGS, "bots": {}}
+    table = load.http(port, "POST", "/api/tables", body, token)["table"]
+    people: list[Seat] = []
+    seats = 1  # (until the table's frame says how many)
+    while len(people) < seats:
+        k = len(people)
+        if k:
+            token = load.http(port, "POST", "/api/players", {"name": f"w{k}"})["token"]
+        ws = await connect(
+            f"ws://127.0.0.1:{port}/ws",
+            compression="deflate" if compress else None,
+            create_connection=Counted,
+            max_size=2**22,
+            ping_interval=None,
+        )
+        assert isinstance(ws, Counted)
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        people.append(Seat(ws, k, random.Random(seed * 100 + k)))
+        if not k:  # (the first seat's join is counted: the table's frame is part of what it receives)
+            received0, cpu0 = ws.received, load.cpu_seconds(pid)
+            await ws.send(json.dumps({"type": "join", "table": table, "seat": 0}))
+            first = json.loads(await ws.recv())
+            assert first["type"] == "table", first
+            seats = len(first["seats"])
+    done = asyncio.Event()
+    for s in people[1:]:
+        await s.ws.send(json.dumps({"type": "join", "table": table, "seat": s.seat}))
+    tasks = [asyncio.create_task(play_seat(s, table, deals, done, keep and s.seat == 0)) for s in people]
+    await asyncio.wait_for(done.wait(), 600)
+    cpu = load.cpu_seconds(pid) - cpu0
+    received = people[0].ws.received - received0
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    first = people[0]
+    extensions = first.ws.response.headers.get("Sec-WebSocket-Extensions") if first.ws.response else None
+    for s in people:
+        await s.ws.close()
+    scored = max(first.scored, 1)
+    return {
+        "game": game,
+        "compressed": bool(extensions),
+        "deals": first.scored,
+        "actions": first.actions,
+        "frames_per_deal": first.frames / scored,
+        "bytes_per_deal": received / scored,
+        "cpu_us_per_action": 1e6 * cpu / max(first.actions, 1),
+        "texts": first.texts,
+    }
+
+
+def start(src: str | None) -> tuple[Any, int, str]:
+    """A ``cardhall serve`` on a fresh SQLite file (running the package in ``src``, if given)."""
+    port = load.free_port()
+    db = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/wire.db"
+    env = {"PYTHONPATH": src} if src else None
+    return load.start_server(port, db, env=env), port, db
+
+
+async def run(games: list[str], deals: int, rounds: int, before_src: str | None) -> list[dict[str, Any]]:
+    servers = {"after": start(None)}
+    kinds = [("after", False), ("after", True)]
+    if before_src:
+        servers["before"] = start(before_src)
+        kinds.append(("before", True))
+    rows: dict[tuple[str, str, bool], list[dict[str, Any]]] = {}
+    try:
+        for r in range(rounds):
+            for game in games:
+                for label, compress in kinds:
+                    process, port, _ = servers[label]
+                    row = await one_table(port, process.pid, game, deals, compress, seed=r)
+                    rows.setdefault((game, label, compress), []).append(row)
+    finally:
+        for process, _, _ in servers.values():
+            process.kill()
+            process.wait()
+    out = []
+    for (game, label, compress), runs in rows.items():
+        out.append(
+            {
+                "game": game,
+                "server": label,
+                "offers_deflate": compress,
+                "compressed": runs[0]["compressed"],
+                "rounds": len(runs),
+                "deals": sum(r["deals"] for r in runs),
+                "actions": sum(r["actions"] for r in runs),
+                "frames_per_deal": round(statistics.median(r["frames_per_deal"] for r in runs), 1),
+                "bytes_per_deal": round(statistics.median(r["bytes_per_deal"] for r in runs)),
+                "cpu_us_per_action": round(statistics.median(r["cpu_us_per_action"] for r in runs)),
+            }
+        )
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--deals", type=int, default=2, help="deals scored per table")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--before-src", help="a second server's package directory (an older version)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    started = time.monotonic()
+    rows = asyncio.run(run(args.games.split(","), args.deals, args.rounds, args.before_src))
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    print(
+        f"{'game':8} {'server':7} {'deflate':8} {'frames/deal':>11} {'bytes/deal':>11} {'cpu us/action':>13}"
+    )
+    for row in rows:
+        offered = ("yes" if row["compressed"] else "offered") if row["offers_deflate"] else "no"
+        print(
+            f"{row['game']:8} {row['server']:7} {offered:8} {row['frames_per_deal']:>11} "
+            f"{row['bytes_per_deal']:>11} {row['cpu_us_per_action']:>13}"
+        )
+    print(f"({time.monotonic() - started:.0f} s; {os.cpu_count()} cores; {sys.version.split()[0]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
