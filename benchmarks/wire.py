@@ -23,15 +23,15 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import load  # run as a script: benchmarks/ is on the path
 from websockets.asyncio.client import ClientConnection, connect
+
+import load  # run as a script: benchmarks/ is on the path
 
 GAMES = ["hokm", "hearts", "gin", "kierki", "svara"]
 SPACING = 0.06  # seconds between one seat's actions (the server's rate on a connection: 20 a second)
