@@ -62,7 +62,7 @@ class Seat:
     errors: int = 0  # actions refused
     sent = 0.0  # when it last acted
     frames: int = 0
-    texts: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # (kept when asked: a look at the frames)
 
 
 async def play_seat(s: Seat, table: str, deals: int, done: asyncio.Event, keep: bool) -> None:
@@ -107,15 +107,22 @@ async def play_seat(s: Seat, table: str, deals: int, done: asyncio.Event, keep: 
             await s.ws.send(json.dumps(act))
 
 
-async def one_table(
-    port: int, pid: int, game: str, deals: int, compress: bool, seed: int, keep: bool = False
-) -> dict[str, Any]:
-    """One table of ``game`` with every seat a person, played until ``deals`` deals are scored."""
+@dataclass
+class Table:
+    """A table whose every seat is a person of this process, all joined but the first's frames unread."""
+
+    id: str
+    people: list[Seat]
+    received0: int  # what its first seat had received before its join
+
+
+async def seated(port: int, game: str, compress: bool, seed: int) -> Table:
+    """A table of ``game`` with every seat a person; the others' joins are sent by :func:`play`."""
     token = load.http(port, "POST", "/api/players", {"name": "w0"})["token"]
     body = {"game": game, "settings": SETTINGS, "bots": {}}
     table = load.http(port, "POST", "/api/tables", body, token)["table"]
     people: list[Seat] = []
-    seats = 1  # (until the table's frame says how many)
+    seats, received0 = 1, 0  # (until the table's frame says how many)
     while len(people) < seats:
         k = len(people)
         if k:
@@ -132,36 +139,105 @@ async def one_table(
         assert json.loads(await ws.recv())["type"] == "welcome"
         people.append(Seat(ws, k, random.Random(seed * 100 + k)))
         if not k:  # (the first seat's join is counted: the table's frame is part of what it receives)
-            received0, cpu0 = ws.received, load.cpu_seconds(pid)
+            received0 = ws.received
             await ws.send(json.dumps({"type": "join", "table": table, "seat": 0}))
             first = json.loads(await ws.recv())
             assert first["type"] == "table", first
             seats = len(first["seats"])
-    done = asyncio.Event()
-    for s in people[1:]:
-        await s.ws.send(json.dumps({"type": "join", "table": table, "seat": s.seat}))
-    tasks = [asyncio.create_task(play_seat(s, table, deals, done, keep and s.seat == 0)) for s in people]
-    await asyncio.wait_for(done.wait(), 600)
-    cpu = load.cpu_seconds(pid) - cpu0
-    received = people[0].ws.received - received0
-    for t in tasks:
-        t.cancel()
+    return Table(table, people, received0)
+
+
+async def play(tables: list[Table], deals: int, keep: bool = False) -> None:
+    """Play ``tables`` at once until each has scored ``deals`` deals; then close their connections."""
+    dones, tasks = [], []
+    for t in tables:
+        done = asyncio.Event()
+        dones.append(done)
+        for s in t.people[1:]:
+            await s.ws.send(json.dumps({"type": "join", "table": t.id, "seat": s.seat}))
+        for s in t.people:
+            tasks.append(asyncio.create_task(play_seat(s, t.id, deals, done, keep and s.seat == 0)))
+    await asyncio.wait_for(asyncio.gather(*(d.wait() for d in dones)), 900)
+    for task in tasks:
+        task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    first = people[0]
-    extensions = first.ws.response.headers.get("Sec-WebSocket-Extensions") if first.ws.response else None
-    for s in people:
-        await s.ws.close()
-    scored = max(first.scored, 1)
+
+
+async def measure(
+    port: int, pid: int, idle: float, game: str, deals: int, compress: bool, seed: int, tables: int
+) -> dict[str, Any]:
+    """``tables`` tables of ``game`` played at once: the first seat's bytes per deal (the median of the
+    tables), and the server's CPU per action (its CPU less what it spends idle, ``idle`` CPU seconds a
+    second, over the same time)."""
+    seated_tables = [await seated(port, game, compress, seed * 1000 + k) for k in range(tables)]
+    cpu0, wall0 = load.cpu_seconds(pid), time.monotonic()
+    await play(seated_tables, deals)
+    cpu, wall = load.cpu_seconds(pid) - cpu0, time.monotonic() - wall0
+    firsts = [t.people[0] for t in seated_tables]
+    actions = sum(s.actions for s in firsts)
+    per_deal = [
+        (s.ws.received - t.received0) / max(s.scored, 1) for s, t in zip(firsts, seated_tables, strict=True)
+    ]
+    frames = [s.frames / max(s.scored, 1) for s in firsts]
+    response = firsts[0].ws.response
+    extensions = response.headers.get("Sec-WebSocket-Extensions") if response is not None else None
+    for t in seated_tables:
+        for s in t.people:
+            await s.ws.close()
     return {
         "game": game,
         "compressed": bool(extensions),
-        "deals": first.scored,
-        "actions": first.actions,
-        "frames_per_deal": first.frames / scored,
-        "bytes_per_deal": received / scored,
-        "cpu_us_per_action": 1e6 * cpu / max(first.actions, 1),
-        "texts": first.texts,
+        "deals": sum(s.scored for s in firsts),
+        "actions": actions,
+        "frames_per_deal": statistics.median(frames),
+        "bytes_per_deal": statistics.median(per_deal),
+        "cpu_us_per_action": 1e6 * max(cpu - idle * wall, 0.0) / max(actions, 1),
     }
+
+
+def rss(pid: int) -> int:
+    """A process's resident memory in bytes (Linux /proc)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS")
+
+
+async def memory(connections: int, compress: bool) -> float:
+    """Bytes of the server's resident memory per connection that said hello and read its welcome
+    (a fresh server, so what earlier connections left behind counts nothing)."""
+    process, port, _ = start(None)
+    try:
+        tokens = [load.http(port, "POST", "/api/players", {"name": f"m{k}"})["token"] for k in range(32)]
+        held = [await connect(f"ws://127.0.0.1:{port}/ws", compression="deflate") for _ in range(8)]
+        for ws in held:  # (the first connections' one-time costs are not counted)
+            await ws.close()
+        before = rss(process.pid)
+        opened = []
+        for k in range(connections):
+            ws = await connect(
+                f"ws://127.0.0.1:{port}/ws", compression="deflate" if compress else None, ping_interval=None
+            )
+            await ws.send(json.dumps({"type": "hello", "token": tokens[k % len(tokens)]}))
+            await ws.recv()
+            await ws.send(json.dumps({"type": "ping", "id": 1}))
+            await ws.recv()
+            opened.append(ws)
+        per = (rss(process.pid) - before) / connections
+        for ws in opened:
+            await ws.close()
+        return per
+    finally:
+        process.kill()
+        process.wait()
+
+
+def idle_rate(pid: int, seconds: float = 3.0) -> float:
+    """CPU seconds a second the server spends with nothing to do (its timers, its housekeeping)."""
+    cpu0, wall0 = load.cpu_seconds(pid), time.monotonic()
+    time.sleep(seconds)
+    return (load.cpu_seconds(pid) - cpu0) / (time.monotonic() - wall0)
 
 
 def start(src: str | None) -> tuple[Any, int, str]:
@@ -172,7 +248,9 @@ def start(src: str | None) -> tuple[Any, int, str]:
     return load.start_server(port, db, env=env), port, db
 
 
-async def run(games: list[str], deals: int, rounds: int, before_src: str | None) -> list[dict[str, Any]]:
+async def run(
+    games: list[str], deals: int, rounds: int, tables: int, before_src: str | None
+) -> list[dict[str, Any]]:
     servers = {"after": start(None)}
     kinds = [("after", False), ("after", True)]
     if before_src:
@@ -180,11 +258,12 @@ async def run(games: list[str], deals: int, rounds: int, before_src: str | None)
         kinds.append(("before", True))
     rows: dict[tuple[str, str, bool], list[dict[str, Any]]] = {}
     try:
+        idle = {label: idle_rate(process.pid) for label, (process, _, _) in servers.items()}
         for r in range(rounds):
             for game in games:
                 for label, compress in kinds:
                     process, port, _ = servers[label]
-                    row = await one_table(port, process.pid, game, deals, compress, seed=r)
+                    row = await measure(port, process.pid, idle[label], game, deals, compress, r, tables)
                     rows.setdefault((game, label, compress), []).append(row)
     finally:
         for process, _, _ in servers.values():
@@ -214,11 +293,20 @@ def main() -> int:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--deals", type=int, default=2, help="deals scored per table")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tables", type=int, default=4, help="tables played at once in each measure")
     parser.add_argument("--before-src", help="a second server's package directory (an older version)")
+    parser.add_argument("--memory", type=int, default=0, help="connections: measure memory per connection")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     started = time.monotonic()
-    rows = asyncio.run(run(args.games.split(","), args.deals, args.rounds, args.before_src))
+    if args.memory:
+        for compress in (False, True, False, True):
+            per = asyncio.run(memory(args.memory, compress))
+            print(
+                f"{'deflate' if compress else 'plain':8} {per / 1024:6.1f} KiB of the server per connection"
+            )
+        return 0
+    rows = asyncio.run(run(args.games.split(","), args.deals, args.rounds, args.tables, args.before_src))
     if args.json:
         print(json.dumps(rows))
         return 0

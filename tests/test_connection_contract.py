@@ -20,6 +20,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 import uvicorn.server
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -202,6 +203,8 @@ def playing(client: RawClient) -> list[str]:
     return [t for t, f in zip(client.texts, client.frames(), strict=True) if f.get("status") == "playing"]
 
 
+@pytest.mark.slow  # a real `cardhall serve` in its own process
+@pytest.mark.process
 def test_a_client_offering_deflate_gets_compressed_frames_that_inflate_to_the_plain_ones(
     tmp_path: Path,
 ) -> None:

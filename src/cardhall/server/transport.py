@@ -6,6 +6,27 @@ this.
 
 Choices:
 
+- **Pinned, with a contract test, rather than owned.** These classes subclass uvicorn's private
+  ``HttpToolsProtocol`` and ``WebSocketsSansIOProtocol`` and read the state of websockets' sans-IO
+  protocol (``conn.reader.buffer``, ``expect_continuation_frame``, ``writes``, ``parser_exc``, the
+  deflate extension's ``encoder``). Owning a websocket layer on websockets' public API alone would
+  still leave the HTTP side (admission, deadlines, the upgrade's hand-over) on uvicorn's private
+  protocol, and would mean rewriting and re-proving the ASGI websocket state machine uvicorn has
+  (handshake, denial responses, keepalive, closing handshake, shutdown): more new code on the hottest
+  path than the risk it removes. So ``pyproject.toml`` pins uvicorn and websockets to the minor
+  versions this was tested on, and ``tests/test_connection_contract.py`` checks every method and
+  attribute used here for its shape and drives a real ``cardhall serve`` (these classes behind
+  uvicorn on a socket, with and without compression): a new release is taken by moving the pins
+  once that test passes on it, and fails there rather than in production. The in-process tests
+  (Starlette's test client) cannot take this path; ``tests/test_connection_*.py`` drive these very
+  classes (on a transport without a socket, and behind a real server).
+- **permessage-deflate** (RFC 7692) for a client that offers it, as every browser does (:class:`Deflate`):
+  a table's frame repeats most of the one before, so with context takeover a frame costs a tenth of
+  its bytes on the wire (a deal of Hokm ~45 KB to ~5 KB: ``benchmarks/wire.md``), for a phone on
+  metered data. A client that offers nothing (the load generators, older clients) gets plain frames
+  as before. The window and memLevel are chosen for the server's memory per connection and its CPU
+  per frame together (both in ``benchmarks/wire.md``); uvicorn's own ``ws_per_message_deflate`` is
+  left off, as its settings are not these.
 - **Admission at accept.** Each connection is counted against its address (an IPv4 address; an IPv6
   address by its /64, the block one subscriber gets) and against the server's total. One over either
   limit is refused at once, before its first byte is read: a short ``503`` and the close. Refusing
@@ -38,10 +59,12 @@ Choices:
   frames and writes a text message there and then when nothing could hold it up (the handshake done,
   no close sent, the buffer below its high mark); otherwise it declines and the frame goes the usual
   way (:mod:`cardhall.server.connection` uses it only when nothing of that connection is queued, so
-  the order holds). With no extension negotiated (``cardhall serve`` offers none) and nothing of
-  websockets' own queued, it writes the message's two-to-ten-byte header itself
-  (:func:`text_frame_header`) rather than through websockets' ``Frame`` (an object, its checks and
-  a join for every frame, a twentieth of an action's cost); the bytes on the wire are the same.
+  the order holds). With nothing of websockets' own queued, it writes the message's two-to-ten-byte
+  header itself (:func:`text_frame_header`) rather than through websockets' ``Frame`` (an object, its
+  checks and a join for every frame, a twentieth of an action's cost); the bytes on the wire are the
+  same. Compressed, it does what websockets' ``PerMessageDeflate.encode`` does for a whole message
+  on that extension's own compressor (so a frame websockets frames itself, in between, continues the
+  same stream); with ``server_no_context_takeover`` asked for, websockets frames every message.
 - **A message read at once.** The application reads a message through the ASGI receive (Starlette's
   checks, uvicorn's receive, an ``asyncio.Queue``'s get: three coroutines and a future for every
   message a connection waits for), and uvicorn stops reading the socket after every message until it
@@ -53,7 +76,9 @@ Choices:
   know the key).
 - **A frame split at once.** websockets' parser reads each frame through generators and a stream
   buffer, and builds a ``Frame`` object with its checks: for the ~60-byte text messages a person
-  sends, more than the rest of reading them. Once the handshake is done (uvicorn hands the parser
+  sends, more than the rest of reading them. (With permessage-deflate, a message the client
+  compressed has RSV1 set and goes to websockets' parser, which inflates it; one sent plain is split
+  here as before.) Once the handshake is done (uvicorn hands the parser
   exactly the request's bytes, so it is between two frames), :meth:`WebSocketProtocol.data_received`
   splits the bytes into frames itself: a whole, unfragmented, masked text message of at most
   :data:`SPLIT_MAX` bytes, with no reserved bit, while the connection is open and no fragmented
