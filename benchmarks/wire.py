@@ -10,9 +10,14 @@ Each round plays, for each game and each client kind in turn, one table whose se
 choice (a random legal action) at once, until ``--deals`` deals are scored. A seat's bytes are what its
 socket received (headers, frames and all) from its join until then, divided by the deals; the server's
 CPU is its process's user and system time (``/proc``) over the same stretch, divided by the actions
-the table applied. ``--before-src DIR`` adds a second server running the package found in ``DIR`` (an
-older version: ``git worktree add``), played in the same rounds by clients that offer compression, so
-before and after are measured back to back. The figures are medians over the rounds.
+the table applied, less what the server spends idle over the same time (measured at its start):
+``--tables`` tables are played at once in each measure, so that a measure is many clock ticks.
+Each kind of run has a server of its own (so each one's store grows alike), all started at once and
+measured in turn in each round. ``--before-src DIR`` adds a server running the package found in
+``DIR`` (an older version: ``git worktree add``), played by clients that offer compression, so before
+and after are measured back to back. The figures are medians over the rounds. ``--memory N``
+measures instead the server's resident memory per connection, N connections with and without
+compression.
 """
 
 from __future__ import annotations
@@ -35,6 +40,10 @@ import load  # run as a script: benchmarks/ is on the path
 
 GAMES = ["hokm", "hearts", "gin", "kierki", "svara"]
 SPACING = 0.06  # seconds between one seat's actions (the server's rate on a connection: 20 a second)
+# Seconds a seat takes to act on a frame: the tables' pace is set here, not by how fast this process
+# reads (compressed frames cost it more), so both kinds of run last alike and what the server spends
+# for the time itself (its timers, the store's thread) is the same in both.
+THINK = 0.02
 SETTINGS = {"turn_seconds": 0, "away_seconds": 3600, "bot_pace_ms": 0}
 
 
@@ -96,10 +105,8 @@ async def play_seat(s: Seat, table: str, deals: int, done: asyncio.Event, keep: 
                 s.newest = frame["n"]
                 legal = frame["legal"] if frame.get("status") == "playing" else []
         if legal and s.acted < s.newest:
-            # The server takes 20 messages a second from one connection: a seat paces itself under it.
-            wait = s.sent + SPACING - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            # A seat thinks THINK seconds, and paces itself under the server's rate on a connection.
+            await asyncio.sleep(max(THINK, s.sent + SPACING - time.monotonic()))
             s.sent = time.monotonic()
             action = s.rng.choice(legal)["action"]
             s.acted = s.newest
@@ -251,19 +258,19 @@ def start(src: str | None) -> tuple[Any, int, str]:
 async def run(
     games: list[str], deals: int, rounds: int, tables: int, before_src: str | None
 ) -> list[dict[str, Any]]:
-    servers = {"after": start(None)}
-    kinds = [("after", False), ("after", True)]
-    if before_src:
-        servers["before"] = start(before_src)
-        kinds.append(("before", True))
+    # One server for each kind of run, so that each one's store grows alike.
+    kinds = [("after", False), ("after", True)] + ([("before", True)] if before_src else [])
+    servers = {kind: start(before_src if kind[0] == "before" else None) for kind in kinds}
     rows: dict[tuple[str, str, bool], list[dict[str, Any]]] = {}
     try:
-        idle = {label: idle_rate(process.pid) for label, (process, _, _) in servers.items()}
+        idle = {kind: idle_rate(process.pid) for kind, (process, _, _) in servers.items()}
         for r in range(rounds):
             for game in games:
                 for label, compress in kinds:
-                    process, port, _ = servers[label]
-                    row = await measure(port, process.pid, idle[label], game, deals, compress, r, tables)
+                    process, port, _ = servers[label, compress]
+                    row = await measure(
+                        port, process.pid, idle[label, compress], game, deals, compress, r, tables
+                    )
                     rows.setdefault((game, label, compress), []).append(row)
     finally:
         for process, _, _ in servers.values():

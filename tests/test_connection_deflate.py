@@ -15,7 +15,7 @@ from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFact
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
-from cardhall.server.transport import DEFLATE, READ_MESSAGE
+from cardhall.server.transport import DEFLATE, READ_MESSAGE, WS_MAX_SIZE
 from tests.protocol_helpers import Loopback, protocol
 from tests.test_connection_reads import CEILING
 
@@ -138,5 +138,56 @@ def test_messages_compressed_or_plain_all_reach_the_application_in_order(cut: in
             while (message := take()) is not None:
                 expected.remove(message["text"]) if message["text"] == expected[0] else pytest.fail(message)
         assert not expected and ws.split_frames
+
+    asyncio.run(scenario())
+
+
+async def answers(parts: list[bytes], cut: int, split: bool) -> tuple[list[Any], bytes]:
+    """The messages the application may take and the bytes the server wrote back, for ``parts`` from a
+    client that negotiated compression, each read in pieces of ``cut`` bytes (uvicorn drops what came
+    in the same read as a frame websockets refuses); ``split=False``: websockets' parser alone (the
+    protocol never splits, or inflates)."""
+    ws, wire, _, scope = await opened(OFFERS["chromium"])
+    ws.conn.max_message_size = WS_MAX_SIZE  # (cardhall serve's ws_max_size; uvicorn's default is 16 MiB)
+    if not split:
+        ws._chunks = 2  # (as after a frame it gave up on: websockets has every byte)
+    take, _ = scope[READ_MESSAGE]
+    for data in parts:
+        for at in range(0, len(data), cut):
+            ws.data_received(data[at : at + cut])
+    await asyncio.sleep(0)
+    taken = []
+    while (message := take()) is not None:
+        taken.append(message)
+    assert ws.split_frames == split
+    return taken, b"".join(wire.written)
+
+
+# FIN, RSV1 (compressed), text; masked with the zero key: a payload that is not deflate
+CORRUPT = bytes((0xC1, 0x80 | 13)) + b"\0\0\0\0" + b"\xff\xfenot deflate"
+
+
+@pytest.mark.parametrize("ending", ["none", "bomb", "corrupt"])
+@pytest.mark.parametrize("cut", [1, 5, 4096])
+def test_compressed_messages_are_read_and_refused_as_websockets_alone_would(ending: str, cut: int) -> None:
+    async def scenario() -> None:
+        _, _, client, _ = await opened(OFFERS["chromium"])  # (its frames: compressed as a browser's)
+        for i in range(6):
+            client.send_text(f'{{"type":"act","n":{i}}}'.encode())
+        parts = [b"".join(client.data_to_send())]
+        if ending == "bomb":  # (a few hundred bytes on the wire, over the size limit once inflated)
+            client.send_text(b"a" * 200_000)
+            parts.append(b"".join(client.data_to_send()))
+        elif ending == "corrupt":
+            parts.append(CORRUPT)
+        if ending != "none":
+            client.send_text(b'{"type":"after"}')
+            parts.append(b"".join(client.data_to_send()))
+        split, alone = await answers(parts, cut, True), await answers(parts, cut, False)
+        assert split == alone
+        texts = [m.get("text") for m in split[0]]
+        assert texts[:6] == [f'{{"type":"act","n":{i}}}' for i in range(6)]
+        if ending != "none":  # (closed: 1009 too big, 1002 not deflate)
+            assert split[1] and split[1][0] == 0x88 and '{"type":"after"}' not in texts
 
     asyncio.run(scenario())

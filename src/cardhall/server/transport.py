@@ -380,14 +380,19 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
             stop = at + head + length
             if stop > end:
                 break
+            text: bytes | None = None
             if (
-                first == 0x81
+                first in (0x81, 0xC1)  # (FIN, text; RSV1: compressed)
                 and second & 0x80
                 and conn.state is State.OPEN
                 and not conn.expect_continuation_frame
             ):
+                text = apply_mask(framing[at + head : stop], framing[at + head - 4 : at + head])
+                if first == 0xC1:
+                    text = self._inflated(text)
+            if text is not None:
                 self.curr_msg_data_type = "text"
-                self.frames = [apply_mask(framing[at + head : stop], framing[at + head - 4 : at + head])]
+                self.frames = [text]
                 at = stop
                 self.send_receive_event_to_app()
             else:
@@ -421,6 +426,29 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
             and not conn.debug
             and not conn.reader.buffer
         )
+
+    def _inflated(self, payload: bytes) -> bytes | None:
+        """A compressed message's text (permessage-deflate, RFC 7692, 7.2.2: its payload and the four
+        bytes of an empty block, through the connection's inflater), as websockets' own
+        ``PerMessageDeflate.decode`` would give it; None where websockets should answer instead (no
+        such extension, an inflater per message, or the message too big or not deflate at all): a copy
+        of the inflater tries it, so the extension's own is as it was for websockets' parser."""
+        extensions = self.conn.extensions
+        if len(extensions) != 1:
+            return None
+        deflate = extensions[0]
+        if not isinstance(deflate, PerMessageDeflate) or deflate.remote_no_context_takeover:
+            return None
+        limits = [n for n in (self.conn.max_message_size, self.conn.max_fragment_size) if n is not None]
+        trial = deflate.decoder.copy()
+        try:
+            text = trial.decompress(payload + b"\x00\x00\xff\xff", min(limits, default=0))
+        except zlib.error:
+            return None
+        if trial.unconsumed_tail:
+            return None
+        deflate.decoder = trial
+        return text
 
     def _give_up(self, framing: bytearray, at: int) -> None:
         """websockets' parser takes every byte from here on (it is between two frames)."""
