@@ -70,6 +70,8 @@ CONN_ATTRIBUTES = [
     "parser_exc",
     "writes",
     "logger",
+    "max_message_size",
+    "max_fragment_size",
 ]
 
 
@@ -109,7 +111,8 @@ def test_the_attributes_transport_reads_are_where_it_reads_them() -> None:
 
 def test_the_deflate_compressor_written_at_once_is_websockets_own() -> None:
     extension = PerMessageDeflate(False, False, 12, transport.DEFLATE.window_bits, {"level": 1})
-    assert not extension.local_no_context_takeover
+    assert not extension.local_no_context_takeover and not extension.remote_no_context_takeover
+    assert extension.decoder.copy().decompress(b"\x00\x00\xff\xff") == b""  # (the inflater it tries)
     data = b'{"type":"update","n":1}' * 20
     payload = extension.encoder.compress(data) + extension.encoder.flush(zlib.Z_SYNC_FLUSH)
     assert payload.endswith(b"\x00\x00\xff\xff")  # (the sync flush's empty block, dropped on the wire)
