@@ -19,7 +19,8 @@ SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "wire.py"
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
 def test_the_wire_benchmark_measures_one_deal_with_and_without_compression() -> None:
-    command = [sys.executable, str(SCRIPT), "--games", "hokm", "--deals", "1", "--rounds", "1", "--json"]
+    command = [sys.executable, str(SCRIPT), "--games", "hokm", "--deals", "1", "--rounds", "1"]
+    command += ["--tables", "1", "--json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
     assert done.returncode == 0, done.stderr
     plain, packed = json.loads(done.stdout)
