@@ -9,24 +9,24 @@ Choices:
 - **Pinned, with a contract test, rather than owned.** These classes subclass uvicorn's private
   ``HttpToolsProtocol`` and ``WebSocketsSansIOProtocol`` and read the state of websockets' sans-IO
   protocol (``conn.reader.buffer``, ``expect_continuation_frame``, ``writes``, ``parser_exc``, the
-  deflate extension's ``encoder``). Owning a websocket layer on websockets' public API alone would
-  still leave the HTTP side (admission, deadlines, the upgrade's hand-over) on uvicorn's private
-  protocol, and would mean rewriting and re-proving the ASGI websocket state machine uvicorn has
+  deflate extension's ``encoder`` and ``decoder``). Owning a websocket layer on websockets' public API
+  alone would still leave the HTTP side (admission, deadlines, the upgrade's hand-over) on uvicorn's
+  private protocol, and would mean rewriting and re-proving the ASGI websocket state machine uvicorn has
   (handshake, denial responses, keepalive, closing handshake, shutdown): more new code on the hottest
-  path than the risk it removes. So ``pyproject.toml`` pins uvicorn and websockets to the minor
-  versions this was tested on, and ``tests/test_connection_contract.py`` checks every method and
-  attribute used here for its shape and drives a real ``cardhall serve`` (these classes behind
-  uvicorn on a socket, with and without compression): a new release is taken by moving the pins
-  once that test passes on it, and fails there rather than in production. The in-process tests
-  (Starlette's test client) cannot take this path; ``tests/test_connection_*.py`` drive these very
-  classes (on a transport without a socket, and behind a real server).
-- **permessage-deflate** (RFC 7692) for a client that offers it, as every browser does (:class:`Deflate`):
-  a table's frame repeats most of the one before, so with context takeover a frame costs a tenth of
-  its bytes on the wire (a deal of Hokm ~45 KB to ~5 KB: ``benchmarks/wire.md``), for a phone on
-  metered data. A client that offers nothing (the load generators, older clients) gets plain frames
-  as before. The window and memLevel are chosen for the server's memory per connection and its CPU
-  per frame together (both in ``benchmarks/wire.md``); uvicorn's own ``ws_per_message_deflate`` is
-  left off, as its settings are not these.
+  path than the risk it removes. So ``pyproject.toml`` pins uvicorn and websockets to the minor versions
+  this was tested on, and ``tests/test_connection_contract.py`` checks every method and attribute used
+  here for its shape and drives a real ``cardhall serve`` (these classes behind uvicorn on a socket,
+  with and without compression): a new release is taken by moving the pins once that test passes on it,
+  and fails there rather than in production. The in-process tests (Starlette's test client) cannot take
+  this path; ``tests/test_connection_*.py`` drive these very classes (on a transport without a socket,
+  and behind a real server).
+- **permessage-deflate** (RFC 7692) for a client that offers it, as every browser does
+  (:class:`Deflate`): a table's frame repeats most of the one before, so with context takeover a frame
+  costs about a tenth of its bytes on the wire (``benchmarks/wire.md``), for a phone on metered data. A client that offers nothing (the load generators, older clients) gets plain
+  frames as before. The window and memLevel are chosen for the server's memory per connection and its
+  CPU per frame together (both in ``benchmarks/wire.md``); uvicorn's own ``ws_per_message_deflate`` is
+  left off, as its settings are not these. It is not free: compressing each seat's frames costs a good
+  part of an action's CPU (``benchmarks/wire.md``).
 - **Admission at accept.** Each connection is counted against its address (an IPv4 address; an IPv6
   address by its /64, the block one subscriber gets) and against the server's total. One over either
   limit is refused at once, before its first byte is read: a short ``503`` and the close. Refusing
@@ -76,9 +76,11 @@ Choices:
   know the key).
 - **A frame split at once.** websockets' parser reads each frame through generators and a stream
   buffer, and builds a ``Frame`` object with its checks: for the ~60-byte text messages a person
-  sends, more than the rest of reading them. (With permessage-deflate, a message the client
-  compressed has RSV1 set and goes to websockets' parser, which inflates it; one sent plain is split
-  here as before.) Once the handshake is done (uvicorn hands the parser
+  sends, more than the rest of reading them. (With permessage-deflate, a small whole message the
+  client compressed, RSV1 set, is inflated here too, on a copy of the extension's own inflater, which
+  takes the copy's place only once the message is whole and within the size: otherwise websockets'
+  parser gets the frame, with its inflater as it was, and answers as it would have.) Once the
+  handshake is done (uvicorn hands the parser
   exactly the request's bytes, so it is between two frames), :meth:`WebSocketProtocol.data_received`
   splits the bytes into frames itself: a whole, unfragmented, masked text message of at most
   :data:`SPLIT_MAX` bytes, with no reserved bit, while the connection is open and no fragmented
@@ -414,9 +416,8 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
     def _may_split(self) -> bool:
         """Whether this protocol may split the frames from now on: the handshake done, and websockets'
         parser between two frames, having had nothing but the request (uvicorn hands it exactly the
-        request's bytes), with no debugging and no extension but permessage-deflate: a message it
-        compressed has RSV1 set, so it is not split here but goes to websockets' parser, which
-        inflates it; one sent plain is split here (it never touches the inflater's window)."""
+        request's bytes), with no debugging and no extension but permessage-deflate (a message sent
+        plain never touches the inflater's window; one compressed goes through :meth:`_inflated`)."""
         conn = self.conn
         return (
             self.handshake_complete
