@@ -22,11 +22,12 @@ Choices:
   and behind a real server).
 - **permessage-deflate** (RFC 7692) for a client that offers it, as every browser does
   (:class:`Deflate`): a table's frame repeats most of the one before, so with context takeover a frame
-  costs about a tenth of its bytes on the wire (``benchmarks/wire.md``), for a phone on metered data. A client that offers nothing (the load generators, older clients) gets plain
-  frames as before. The window and memLevel are chosen for the server's memory per connection and its
-  CPU per frame together (both in ``benchmarks/wire.md``); uvicorn's own ``ws_per_message_deflate`` is
-  left off, as its settings are not these. It is not free: compressing each seat's frames costs a good
-  part of an action's CPU (``benchmarks/wire.md``).
+  costs about a tenth of its bytes on the wire (``benchmarks/wire.md``), for a phone on metered data. A
+  client that offers nothing (the load generators, older clients) gets plain frames as before. The
+  window and memLevel are chosen for the server's memory per connection and its CPU per frame together
+  (both in ``benchmarks/wire.md``); uvicorn's own ``ws_per_message_deflate`` is left off, as its
+  settings are not these. It is not free: compressing each seat's frames costs a good part of an
+  action's CPU (``benchmarks/wire.md``).
 - **Admission at accept.** Each connection is counted against its address (an IPv4 address; an IPv6
   address by its /64, the block one subscriber gets) and against the server's total. One over either
   limit is refused at once, before its first byte is read: a short ``503`` and the close. Refusing
