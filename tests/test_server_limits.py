@@ -223,7 +223,11 @@ def slow_reader(server: Server, token: str, tables: list[str], address: str) -> 
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.bind((address, 0))
     sock.connect(("127.0.0.1", server.port))
-    with connect(f"ws://127.0.0.1:{server.port}/ws", sock=sock, max_queue=1, ping_interval=None) as ws:
+    # No compression offered: its frames at their full size fill the buffers the rules are about
+    # (compressed, a tenth of the bytes, they fill them ten times later, after the keepalive's close).
+    with connect(
+        f"ws://127.0.0.1:{server.port}/ws", sock=sock, max_queue=1, ping_interval=None, compression=None
+    ) as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
         for table in tables:
             ws.send(json.dumps({"type": "join", "table": table}))

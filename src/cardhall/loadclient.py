@@ -137,8 +137,14 @@ def open_async(
     20 s by default; a browser's WebSocket never does, so a load of browsers pays only the server's)."""
     from websockets.asyncio.client import connect as async_connect
 
+    # No compression offered: a load generator stands for the lean clients' load, as before the server
+    # offered permessage-deflate (benchmarks/wire.py measures what compression costs).
     return async_connect(
-        url(port, host), open_timeout=open_timeout, max_size=2**20, ping_interval=20 if pings else None
+        url(port, host),
+        open_timeout=open_timeout,
+        max_size=2**20,
+        ping_interval=20 if pings else None,
+        compression=None,
     )
 
 

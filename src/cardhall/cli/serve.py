@@ -154,7 +154,7 @@ def _serve(
     if hall:
         console.print(hall)
     faulthandler.register(signal.SIGUSR1, all_threads=True)
-    # Frames are small JSON: compressing each costs more CPU than it saves on the wire.
+    # (uvicorn's compression stays off: the websocket protocol offers its own, transport.Deflate)
     config = uvicorn.Config(
         app,
         host=args.host,

@@ -6,6 +6,28 @@ this.
 
 Choices:
 
+- **Pinned, with a contract test, rather than owned.** These classes subclass uvicorn's private
+  ``HttpToolsProtocol`` and ``WebSocketsSansIOProtocol`` and read the state of websockets' sans-IO
+  protocol (``conn.reader.buffer``, ``expect_continuation_frame``, ``writes``, ``parser_exc``, the
+  deflate extension's ``encoder`` and ``decoder``). Owning a websocket layer on websockets' public API
+  alone would still leave the HTTP side (admission, deadlines, the upgrade's hand-over) on uvicorn's
+  private protocol, and would mean rewriting and re-proving the ASGI websocket state machine uvicorn has
+  (handshake, denial responses, keepalive, closing handshake, shutdown): more new code on the hottest
+  path than the risk it removes. So ``pyproject.toml`` pins uvicorn and websockets to the minor versions
+  this was tested on, and ``tests/test_connection_contract.py`` checks every method and attribute used
+  here for its shape and drives a real ``cardhall serve`` (these classes behind uvicorn on a socket,
+  with and without compression): a new release is taken by moving the pins once that test passes on it,
+  and fails there rather than in production. The in-process tests (Starlette's test client) cannot take
+  this path; ``tests/test_connection_*.py`` drive these very classes (on a transport without a socket,
+  and behind a real server).
+- **permessage-deflate** (RFC 7692) for a client that offers it, as every browser does
+  (:class:`Deflate`): a table's frame repeats most of the one before, so with context takeover a frame
+  costs about a tenth of its bytes on the wire (``benchmarks/wire.md``), for a phone on metered data. A
+  client that offers nothing (the load generators, older clients) gets plain frames as before. The
+  window and memLevel are chosen for the server's memory per connection and its CPU per frame together
+  (both in ``benchmarks/wire.md``); uvicorn's own ``ws_per_message_deflate`` is left off, as its
+  settings are not these. It is not free: compressing each seat's frames costs a good part of an
+  action's CPU (``benchmarks/wire.md``).
 - **Admission at accept.** Each connection is counted against its address (an IPv4 address; an IPv6
   address by its /64, the block one subscriber gets) and against the server's total. One over either
   limit is refused at once, before its first byte is read: a short ``503`` and the close. Refusing
@@ -38,10 +60,12 @@ Choices:
   frames and writes a text message there and then when nothing could hold it up (the handshake done,
   no close sent, the buffer below its high mark); otherwise it declines and the frame goes the usual
   way (:mod:`cardhall.server.connection` uses it only when nothing of that connection is queued, so
-  the order holds). With no extension negotiated (``cardhall serve`` offers none) and nothing of
-  websockets' own queued, it writes the message's two-to-ten-byte header itself
-  (:func:`text_frame_header`) rather than through websockets' ``Frame`` (an object, its checks and
-  a join for every frame, a twentieth of an action's cost); the bytes on the wire are the same.
+  the order holds). With nothing of websockets' own queued, it writes the message's two-to-ten-byte
+  header itself (:func:`text_frame_header`) rather than through websockets' ``Frame`` (an object, its
+  checks and a join for every frame, a twentieth of an action's cost); the bytes on the wire are the
+  same. Compressed, it does what websockets' ``PerMessageDeflate.encode`` does for a whole message
+  on that extension's own compressor (so a frame websockets frames itself, in between, continues the
+  same stream); with ``server_no_context_takeover`` asked for, websockets frames every message.
 - **A message read at once.** The application reads a message through the ASGI receive (Starlette's
   checks, uvicorn's receive, an ``asyncio.Queue``'s get: three coroutines and a future for every
   message a connection waits for), and uvicorn stops reading the socket after every message until it
@@ -53,7 +77,11 @@ Choices:
   know the key).
 - **A frame split at once.** websockets' parser reads each frame through generators and a stream
   buffer, and builds a ``Frame`` object with its checks: for the ~60-byte text messages a person
-  sends, more than the rest of reading them. Once the handshake is done (uvicorn hands the parser
+  sends, more than the rest of reading them. (With permessage-deflate, a small whole message the
+  client compressed, RSV1 set, is inflated here too, on a copy of the extension's own inflater, which
+  takes the copy's place only once the message is whole and within the size: otherwise websockets'
+  parser gets the frame, with its inflater as it was, and answers as it would have.) Once the
+  handshake is done (uvicorn hands the parser
   exactly the request's bytes, so it is between two frames), :meth:`WebSocketProtocol.data_received`
   splits the bytes into frames itself: a whole, unfragmented, masked text message of at most
   :data:`SPLIT_MAX` bytes, with no reserved bit, while the connection is open and no fragmented
@@ -74,6 +102,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import zlib
 from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -82,7 +111,9 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 try:  # (websockets' C unmasking, as its own parser uses it; its pure Python one without a compiler)
     from websockets.speedups import apply_mask
@@ -98,6 +129,34 @@ WRITE_TEXT: Final = "cardhall.write_text"  # the scope's key of WebSocketProtoco
 SPLIT_MAX: Final = 4096  # bytes of a frame's payload this protocol buffers itself (see data_received)
 READ_MESSAGE: Final = "cardhall.read_message"  # the scope's key of (take, arrival): see Inbox
 INBOX_HIGH: Final = 8  # messages waiting unread at which the socket is no longer read
+
+
+@dataclass(frozen=True)
+class Deflate:
+    """permessage-deflate (RFC 7692) as this server offers it to a client that asks for it: the
+    server's frames compressed with ``window_bits`` of window and zlib's ``mem_level`` and ``level``,
+    with context takeover (each frame compressed against the ones before it, which is where the
+    gain is: a table's frame repeats most of the one before); the client's messages with at most
+    ``client_window_bits``. What a connection holds for it: see ``benchmarks/wire.md``."""
+
+    # A 16 KiB window holds the frame before (up to ~8 KB in gin) and more: each frame is mostly one
+    # long match, which is both smaller and faster than a smaller window's (8 KiB: hearts' frames cost
+    # twice the CPU). memLevel 4 (a 2,048-entry hash, 8 KiB) costs no speed on such text. Level 1:
+    # zlib's fastest matcher; what it leaves (a few percent) is not worth its CPU per frame.
+    window_bits: int = 14
+    mem_level: int = 4
+    level: int = 1
+    client_window_bits: int = 12  # (a client's messages are small: a 4 KiB inflater is plenty)
+
+    def factory(self) -> ServerPerMessageDeflateFactory:
+        return ServerPerMessageDeflateFactory(
+            server_max_window_bits=self.window_bits,
+            client_max_window_bits=self.client_window_bits,
+            compress_settings={"memLevel": self.mem_level, "level": self.level},
+        )
+
+
+DEFLATE: Final = Deflate()
 
 
 @dataclass(frozen=True)
@@ -286,8 +345,17 @@ class Inbox:
 
 
 class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
+    deflate: ClassVar[Deflate | None] = DEFLATE  # None: no extension offered
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # websockets' protocol as uvicorn makes it, with this server's compression (uvicorn's own,
+        # ws_per_message_deflate, has a 4 KiB window and zlib's default level: see Deflate).
+        self.conn = ServerProtocol(
+            extensions=[] if self.deflate is None else [self.deflate.factory()],
+            max_size=self.config.ws_max_size,
+            logger=self.conn.logger,
+        )
         self.queue: Any = Inbox()  # (uvicorn's own methods put into it and get from it)
         # The bytes of a frame not yet whole, once this protocol splits the frames itself (see
         # data_received); None: websockets' parser has them all.
@@ -315,14 +383,19 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
             stop = at + head + length
             if stop > end:
                 break
+            text: bytes | None = None
             if (
-                first == 0x81
+                first in (0x81, 0xC1)  # (FIN, text; RSV1: compressed)
                 and second & 0x80
                 and conn.state is State.OPEN
                 and not conn.expect_continuation_frame
             ):
+                text = apply_mask(framing[at + head : stop], framing[at + head - 4 : at + head])
+                if first == 0xC1:
+                    text = self._inflated(text)
+            if text is not None:
                 self.curr_msg_data_type = "text"
-                self.frames = [apply_mask(framing[at + head : stop], framing[at + head - 4 : at + head])]
+                self.frames = [text]
                 at = stop
                 self.send_receive_event_to_app()
             else:
@@ -344,16 +417,40 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
     def _may_split(self) -> bool:
         """Whether this protocol may split the frames from now on: the handshake done, and websockets'
         parser between two frames, having had nothing but the request (uvicorn hands it exactly the
-        request's bytes), with no extension or debugging that would change what a frame means."""
+        request's bytes), with no debugging and no extension but permessage-deflate (a message sent
+        plain never touches the inflater's window; one compressed goes through :meth:`_inflated`)."""
         conn = self.conn
         return (
             self.handshake_complete
             and self._chunks == 1
             and conn.state is State.OPEN
-            and not conn.extensions
+            and all(isinstance(e, PerMessageDeflate) for e in conn.extensions)
             and not conn.debug
             and not conn.reader.buffer
         )
+
+    def _inflated(self, payload: bytes) -> bytes | None:
+        """A compressed message's text (permessage-deflate, RFC 7692, 7.2.2: its payload and the four
+        bytes of an empty block, through the connection's inflater), as websockets' own
+        ``PerMessageDeflate.decode`` would give it; None where websockets should answer instead (no
+        such extension, an inflater per message, or the message too big or not deflate at all): a copy
+        of the inflater tries it, so the extension's own is as it was for websockets' parser."""
+        extensions = self.conn.extensions
+        if len(extensions) != 1:
+            return None
+        deflate = extensions[0]
+        if not isinstance(deflate, PerMessageDeflate) or deflate.remote_no_context_takeover:
+            return None
+        limits = [n for n in (self.conn.max_message_size, self.conn.max_fragment_size) if n is not None]
+        trial = deflate.decoder.copy()
+        try:
+            text = trial.decompress(payload + b"\x00\x00\xff\xff", min(limits, default=0))
+        except zlib.error:
+            return None
+        if trial.unconsumed_tail:
+            return None
+        deflate.decoder = trial
+        return text
 
     def _give_up(self, framing: bytearray, at: int) -> None:
         """websockets' parser takes every byte from here on (it is between two frames)."""
@@ -411,14 +508,32 @@ class WebSocketProtocol(_Watched, WebSocketsSansIOProtocol):
             or conn.state != State.OPEN
         ):
             return False
-        if conn.extensions or conn.expect_continuation_frame or conn.debug or conn.writes:
-            try:  # (websockets frames it: an extension, or its own state, may change the bytes)
-                conn.send_text(data)
-            except InvalidState:  # (closing: the ASGI send says it is a disconnect)
-                return False
-            self.transport.write(b"".join(conn.data_to_send()))
+        if conn.expect_continuation_frame or conn.debug or conn.writes:
+            return self._send_text(data)
+        extensions = conn.extensions
+        if not extensions:
+            self.transport.write(text_frame_header(len(data)) + data)
             return True
-        self.transport.write(text_frame_header(len(data)) + data)
+        deflate = extensions[0]
+        if len(extensions) > 1 or not isinstance(deflate, PerMessageDeflate):
+            return self._send_text(data)
+        if deflate.local_no_context_takeover:  # (a compressor for each message: websockets' own way)
+            return self._send_text(data)
+        # What websockets' PerMessageDeflate.encode does for an unfragmented message (RFC 7692, 7.2.1:
+        # compressed with a sync flush, its final empty block's four bytes removed, RSV1 set), on its
+        # own compressor, so the two never disagree on the window.
+        encoder = deflate.encoder
+        payload = encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
+        self.transport.write(text_frame_header(len(payload) - 4, compressed=True) + payload[:-4])
+        return True
+
+    def _send_text(self, data: bytes) -> bool:
+        """websockets frames it: an extension, or its own state, may change the bytes."""
+        try:
+            self.conn.send_text(data)
+        except InvalidState:  # (closing: the ASGI send says it is a disconnect)
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -465,18 +580,23 @@ def frame_extent(data: bytes | bytearray, at: int) -> tuple[int, int] | None:
     return head + (4 if second & 0x80 else 0), length
 
 
-def text_frame_header(length: int) -> bytes:
+def text_frame_header(length: int, compressed: bool = False) -> bytes:
     """The header of a server's unfragmented, unmasked text message of ``length`` bytes (RFC 6455,
-    5.2: FIN and opcode 1, then the length in 7 bits, or 126 and 16 bits, or 127 and 64 bits)."""
+    5.2: FIN and opcode 1, then the length in 7 bits, or 126 and 16 bits, or 127 and 64 bits);
+    ``compressed``: RSV1 set too (permessage-deflate, RFC 7692, 6)."""
+    first = 0xC1 if compressed else 0x81
     if length < 126:
-        return bytes((0x81, length))
+        return bytes((first, length))
     if length < 0x10000:
-        return b"\x81\x7e" + length.to_bytes(2, "big")
-    return b"\x81\x7f" + length.to_bytes(8, "big")
+        return bytes((first, 126)) + length.to_bytes(2, "big")
+    return bytes((first, 127)) + length.to_bytes(8, "big")
 
 
-def protocols(limits: Limits) -> tuple[type[HTTPProtocol], type[WebSocketProtocol]]:
-    """The HTTP and websocket protocol classes of one server, sharing its count of connections."""
+def protocols(
+    limits: Limits, deflate: Deflate | None = DEFLATE
+) -> tuple[type[HTTPProtocol], type[WebSocketProtocol]]:
+    """The HTTP and websocket protocol classes of one server, sharing its count of connections;
+    ``deflate``: the compression offered to a client that asks for it (None: none)."""
     admission = Admission(limits)
 
     class HTTP(HTTPProtocol):
@@ -488,6 +608,7 @@ def protocols(limits: Limits) -> tuple[type[HTTPProtocol], type[WebSocketProtoco
     for cls in (HTTP, WebSocket):
         cls.limits = limits
         cls.admission = admission
+    WebSocket.deflate = deflate
     return HTTP, WebSocket
 
 
