@@ -165,7 +165,7 @@ PIECES: Final = (
         "written",
         "docs/rl.md",
         "its encoder's layout: `python -m cardhall.rl --docs docs/rl.md` writes it (and by hand: "
-        '`README.md`\'s "The games" its game string, players and one line; `docs/players-guide.md`\'s '
+        "`README.md`'s \"The games\" its game string, players and one line; `docs/players-guide.md`'s "
         '"The games" its main rule choices)',
     ),
 )
