@@ -64,6 +64,9 @@ SMALLER: dict[str, list[tuple[str, str]]] = {
         ("--games 100", "--games 1"),
     ],
     "cardhall bench 'hokm(max_hands=5)' --seconds 2 --json": [("--seconds 2", "--seconds 0.2")],
+    # (into the test's folder, named in CARDHALL_GAMES: written beside the model's, the copy became a sixth
+    # game of the package for every test after it)
+    "cardhall new-game duel --like hokm": [("--like hokm", "--like hokm --into .")],
     "cardhall simulate 'hokm(max_hands=5)' --games 100000 --records out.jsonl --ray": [
         ("--games 100000", "--games 12")
     ],
@@ -208,10 +211,11 @@ def test_a_readme_command_runs(command: str, workdir: Path) -> None:
     if argv[3] in ("replay", "review") and not (workdir / argv[4]).exists():  # run alone (-k): make its input
         writer = next(c for c in COMMANDS if f"--records {argv[4]}" in c)
         subprocess.run(_argv(writer), cwd=workdir, env=_env(), check=True, capture_output=True)
+    env = {**_env(), "CARDHALL_GAMES": str(workdir)}
     done = subprocess.run(
         argv,
         cwd=workdir,
-        env=_env(),
+        env=env,
         input=STDIN.get(argv[3], ""),
         capture_output=True,
         text=True,
