@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections.abc import Coroutine
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -57,6 +58,9 @@ from cardhall.store import PlayerRow
 
 log = logging.getLogger(__name__)
 
+# The bound before bots, in seconds, when set (the default: matching.BOT_WAIT): the browser tests make it
+# short for a server in its own process.
+WAIT_VARIABLE = "CARDHALL_PLAY_NOW_WAIT"
 RECENT_WINDOW = 600.0  # seconds: a match finished this recently makes its people "recent" to him
 RECENT_MATCHES = 3
 
@@ -82,7 +86,7 @@ class PlayNow:
     def __init__(self, ctx: Services, seekers: Seekers, node: str) -> None:
         self.ctx = ctx
         self.seekers = seekers
-        self.bot_wait = BOT_WAIT  # (tests make it short)
+        self.bot_wait = float(os.environ.get(WAIT_VARIABLE) or BOT_WAIT)  # (tests make it short)
         self.matchmaker = Matchmaker(
             seekers, node, self._rules, self._make_table, self._give_seat, self._open_tables
         )
