@@ -206,8 +206,8 @@ class PlayNow:
     def departed(self, player: int) -> None:
         """A connection of ``player`` closed: if he waits and none of his stays open, he leaves the queue
         after the pool's ``away_seconds``, unless one opens meanwhile (anywhere in the hall)."""
-        if player not in self._drops:
-            self._drops[player] = asyncio.create_task(self._drop_later(player))
+        self._kept(player)  # (the grace counts from his last connection's close)
+        self._drops[player] = asyncio.create_task(self._drop_later(player))
 
     def _kept(self, player: int) -> None:
         task = self._drops.pop(player, None)

@@ -361,10 +361,10 @@ class SeatedFrame(_Frame, tag="seated"):
 
 
 class UnseekedFrame(_Frame, tag="unseeked"):
-    """Play now: this person waits no more (he left the queue, or his connection stayed away)."""
+    """Play now: this person left the queue (the reply to ``unseek``)."""
 
     pool: str | None  # the pool he left (null: he was in none)
-    reason: str  # left, gone
+    reason: str  # left (he asked)
     ref: Ref | msgspec.UnsetType = msgspec.UNSET
 
 
