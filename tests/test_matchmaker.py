@@ -195,3 +195,41 @@ async def test_the_loop_waves_when_poked_and_when_someone_is_due(monkeypatch: py
         assert hall.tables[1:] == [("hokm", NewTable(("b", "c", "d"), 0))]
     finally:
         await m.stop()
+
+
+class Unreadable(MemorySeekers):
+    """A queue whose pools cannot be read the first ``failures`` times (Redis down a moment)."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__()
+        self.failures = failures
+
+    async def counts(self) -> dict[str, int]:
+        if self.failures:
+            self.failures -= 1
+            raise ConnectionError("Redis is down")
+        return await super().counts()
+
+
+async def test_the_loop_outlives_a_queue_it_cannot_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(matchmaker_module, "WAVE_GAP", 0.01)
+    queue, hall = Unreadable(failures=1), Hall()
+    loop = asyncio.get_running_loop()
+    m = Matchmaker(
+        queue,
+        "n0",
+        lambda pool: Pool(seats=3, bot_wait=0.3),
+        hall.make_table,
+        hall.give_seat,
+        hall.open_tables,
+        clock=loop.time,
+        every=0.05,
+    )
+    m.start()
+    try:
+        for name in "abc":
+            await queue.add("hokm", Seeker(name, 1500.0, loop.time()))
+        await asyncio.sleep(0.3)
+        assert queue.failures == 0 and hall.tables == [("hokm", NewTable(("a", "b", "c"), 0))]
+    finally:
+        await m.stop()

@@ -169,6 +169,11 @@ async def tables(request: Request) -> Response:
     return json_response(await hall_views(request).listing())  # (the hall's tables, on every process)
 
 
+async def play_now(request: Request) -> Response:
+    """The pools of Play now with people waiting (the hall's: every process's)."""
+    return json_response({"pools": await context(request).play_now.pools()})
+
+
 @api
 async def create_table(request: Request) -> Response:
     player = await bearer(request)
@@ -535,6 +540,7 @@ def create_app(
         Route("/api/tables", tables),
         reading("/api/tables", create_table),
         reading("/api/quickplay", quick_play),
+        Route("/api/playnow", play_now),
         Route("/api/tables/{table}", table_summary),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/replay", replay_steps),

@@ -60,7 +60,9 @@ from cardhall.server.protocol import (
     PongFrame,
     ProtocolError,
     Rematch,
+    Seek,
     ServerFrame,
+    Unseek,
     Watch,
     WelcomeFrame,
     decode,
@@ -104,7 +106,7 @@ class Session:
 
     async def handle_table(self, message: ClientMessage) -> None:
         """A message about one table (every message but ``hello`` and ``ping``), from a player."""
-        assert self.player is not None and not isinstance(message, (Hello, Ping))
+        assert self.player is not None and not isinstance(message, (Hello, Ping, Seek, Unseek))
         ref = message.id
         if isinstance(message, Rematch):
             answer = await self.ctx.lobby.rematch(
@@ -243,6 +245,7 @@ class Connection(Session):
             if self.player is not None:
                 self.ctx.social.presence.depart(self.player.id, self)
                 self.ctx.connections.discard(self)
+                self.ctx.play_now.departed(self.player.id)  # (he may wait in the queue: its grace)
             with anyio.CancelScope(shield=True):
                 for host in list(self.hosts.values()):
                     try:
@@ -340,6 +343,12 @@ class Connection(Session):
             return
         if self.player is None:
             raise ProtocolError("not_authenticated", "say hello with your token first", ref)
+        if isinstance(message, Seek):  # (Play now: the hall's queue, not a table)
+            await self.ctx.play_now.seek(self.player, message, ref)
+            return
+        if isinstance(message, Unseek):
+            self.send(await self.ctx.play_now.unseek(self.player, ref))
+            return
         if await self.ctx.hall.forwarded(self, message):
             return  # (the table is owned by another process: the message went there)
         await self.handle_table(message)

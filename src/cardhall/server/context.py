@@ -29,6 +29,7 @@ from cardhall.server.hall import OneProcessOptions, Options, Place
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.pacing import Pacing
+from cardhall.server.playnow import PlayNow
 from cardhall.server.rates import Limiter, Limits
 from cardhall.server.relations import Relations
 from cardhall.server.reviews import Reviews
@@ -83,6 +84,8 @@ class ServerContext:
         # used it: accounts.py).
         self.connections: set[Attached] = set()
         self.hall: Place = self.hall_options.place(self)  # (last: it may read any of the above)
+        # Play now (issue 49): the hall's queue and this process's waves of it.
+        self.play_now = PlayNow(self, self.hall_options.seekers(), self.hall_options.name)
 
     async def _review_on_tier(self, payload: dict[str, Any]) -> dict[str, Any]:
         result: dict[str, Any] = await self.bot_tier.job(REVIEW, payload)
@@ -107,10 +110,12 @@ class ServerContext:
         await self.hall.start()  # (the tables this process holds come back: all, or by their leases)
         self.social.restore(self.lobby.hosts.values(), invitations)
         self.collector.start()
+        self.play_now.start()
         self.spawn(self._checkpoints())
 
     async def stop(self) -> None:
         await self.collector.stop()
+        await self.play_now.stop()
         await self.hall.stop()
         await self.lobby.stop()
         self.pacing.close()

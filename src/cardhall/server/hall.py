@@ -37,6 +37,7 @@ from cardhall.server.cluster.bus import Bus, LocalBus
 from cardhall.server.cluster.directory import Directory, LocalDirectory
 from cardhall.server.lobby import Lobby
 from cardhall.server.relations import Relations
+from cardhall.server.seeking import MemorySeekers, Seekers
 from cardhall.store import PlayerRow, Store, TableRow
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,10 @@ class Options(Protocol):
 
     def place(self, ctx: Server) -> Place: ...
 
+    def seekers(self) -> Seekers:
+        """The hall's queue of "Play now" (:mod:`cardhall.server.seeking`): in memory on one process,
+        in Redis in a hall of many, so that people on two processes are seated together."""
+
 
 @dataclass
 class OneProcessOptions:
@@ -127,6 +132,9 @@ class OneProcessOptions:
 
     def place(self, ctx: Server) -> Place:
         return OneProcess(ctx.lobby)
+
+    def seekers(self) -> Seekers:
+        return MemorySeekers()
 
 
 class OneProcess:

@@ -129,7 +129,11 @@ class Matchmaker:
     async def _run(self) -> None:
         while True:
             self._wake.clear()  # (before the wave: a poke during it runs another soon)
-            pause = await self.run_once()
+            try:
+                pause = await self.run_once()
+            except Exception:  # (the queue unreadable, Redis down: the loop lives on and tries again)
+                log.exception("the waves of play now failed")
+                pause = self.every
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), pause)
             await asyncio.sleep(WAVE_GAP)  # (the pokes of a burst of arrivals make one wave)

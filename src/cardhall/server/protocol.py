@@ -103,12 +103,28 @@ class Hint(_Message, tag="hint"):
     n: int
 
 
-ClientMessage = Hello | Join | Watch | Leave | Act | Back | Chat | AddBot | Rematch | Ping | Hint
+class Seek(_Message, tag="seek"):
+    """Play now (issue 49): wait in the hall's queue for a table of ``game`` with these ``settings``,
+    bots of ``level`` filling the seats nobody comes for (when ``choice`` lets them)."""
+
+    game: str
+    settings: dict[str, Any] = {}
+    level: str = "normal"
+    choice: str = "after_wait"  # after_wait, now, people_only
+
+
+class Unseek(_Message, tag="unseek"):
+    pass
+
+
+ClientMessage = (
+    Hello | Join | Watch | Leave | Act | Back | Chat | AddBot | Rematch | Ping | Hint | Seek | Unseek
+)
 _DECODER: Final = msgspec.json.Decoder(ClientMessage)
 
 MESSAGE_TYPES: Final = tuple(
     str(cls.__struct_config__.tag)
-    for cls in (Hello, Join, Watch, Leave, Act, Back, Chat, AddBot, Rematch, Ping, Hint)
+    for cls in (Hello, Join, Watch, Leave, Act, Back, Chat, AddBot, Rematch, Ping, Hint, Seek, Unseek)
 )
 
 # Error codes of ``error`` frames (docs/protocol.md explains each).
@@ -164,6 +180,8 @@ ERROR_CODES: Final = (
     "name_taken",
     "not_an_account",
     "already_an_account",
+    # Play now (issue 49: cardhall.server.playnow)
+    "bad_choice",
 )
 
 
@@ -319,6 +337,37 @@ class HintFrame(_Frame, tag="hint"):
     ref: Ref
 
 
+class SeekingFrame(_Frame, tag="seeking"):
+    """Play now: this person waits in a pool (the reply to ``seek``, and again to everyone of the pool
+    whenever someone comes or goes)."""
+
+    pool: str  # the pool's name (its game string, settings and bots' level)
+    game: str
+    choice: str
+    waiting: int  # people waiting in the pool, him included
+    seats: int  # a table's seats
+    bots_in: float | None  # seconds until bots fill the empty seats (null: people only)
+    usual_wait: float | None  # the median of the pool's last waits, seconds (null: none yet)
+    ref: Ref | msgspec.UnsetType = msgspec.UNSET
+
+
+class SeatedFrame(_Frame, tag="seated"):
+    """Play now: the queue seated this person at a table (``join`` it)."""
+
+    table: str
+    seat: int
+    game: str
+    waited: float  # seconds from "Play now" to this table
+
+
+class UnseekedFrame(_Frame, tag="unseeked"):
+    """Play now: this person left the queue (the reply to ``unseek``)."""
+
+    pool: str | None  # the pool he left (null: he was in none)
+    reason: str  # left (he asked)
+    ref: Ref | msgspec.UnsetType = msgspec.UNSET
+
+
 class ErrorFrame(_Frame, tag="error"):
     code: str
     message: str
@@ -338,6 +387,9 @@ ServerFrame = (
     | ResumedFrame
     | StoppedFrame
     | HintFrame
+    | SeekingFrame
+    | SeatedFrame
+    | UnseekedFrame
     | ErrorFrame
 )
 FRAME_STRUCTS: Final[tuple[type[msgspec.Struct], ...]] = typing.get_args(ServerFrame)

@@ -20,7 +20,7 @@
 // this is a tab closed at a table, or another tab's table.
 import { setLanguage, language, initialLanguage, t } from "./i18n.js";
 import { api, store } from "./util.js";
-import { renderLobby, WaitingRoom } from "./lobby.js";
+import { renderLobby, WaitingRoom, seekingChanged, seekRefused } from "./lobby.js";
 import { renderFirst } from "./first.js";
 import { openDialog, closeDialog, showRules, showReplay, showProfile } from "./dialogs.js";
 import { chatError } from "./chat.js";
@@ -99,6 +99,13 @@ function connect() {
         return showInvitation(frame, (id) => navigate(paths.table(id), { intent: { mode: "join", waiting: true } }));
       }
       if (frame.type === "friends") return friendsChanged(frame);
+      // Play now (issue 49): the queue's count, and the table it seated him at, on whatever page.
+      if (frame.type === "seeking" || frame.type === "unseeked") return seekingChanged(frame);
+      if (frame.type === "seated") {
+        seekingChanged(frame);
+        return navigate(paths.table(frame.table), { intent: { mode: "join", waiting: false } });
+      }
+      if (frame.type === "error" && frame.ref === "seek") return seekRefused(frame);
       if (frame.type === "error" && String(frame.ref).startsWith("chat:")) return chatError(frame);
       if (frame.seats && frame.table) shareSeats(frame.table, frame.seats); // (invite only who is not there)
       if (frame.type === "error") {
@@ -239,6 +246,7 @@ async function drawScreen(state) {
       render: () => drawScreen(current()), // (Refresh: asked again, the connection kept)
       busy: () => current()?.screen !== "/" || !signedIn(),
       account: () => accountPanel(signedInNow),
+      send: (message) => connect().send(message),
     });
   } catch (e) {
     if (current()?.screen !== "/") return;

@@ -215,6 +215,101 @@ function yourTables(mine, nav) {
   return panel;
 }
 
+// --- Play now (issue 49): the hall's queue -----------------------------------------------------------
+// The person presses Play now with a choice of when bots may fill the seats nobody comes for; the panel
+// then counts, from the server's `seeking` frames ("2 of 3 seated — starting with a bot in 8 s"), offers
+// Leave, and the page opens the table when a `seated` frame comes (app.js). "Alone against bots" is the
+// quick play of before (a table of his own at once). Under the buttons: the games people look for now.
+
+const CHOICES = ["after_wait", "now", "people_only"];
+let seeking = null; // the last `seeking` frame while this page waits in the queue (null: not waiting)
+let seekShown = null; // () => redraws the waiting panel, while the lobby shows it
+
+/** A Play now frame (`seeking`, `unseeked`, `seated`) from the connection (app.js). */
+export function seekingChanged(frame) {
+  if (frame.type === "seeking") seeking = { ...frame, until: frame.bots_in === null ? null : Date.now() + frame.bots_in * 1000 };
+  else if (frame.type === "unseeked") seeking = null;
+  else if (frame.type === "seated") seeking = null; // (the page opens the table: app.js)
+  seekShown?.();
+}
+
+function seekingText(s) {
+  const count = Math.min(s.waiting, s.seats);
+  if (s.bots_in === null) return t("lobby.seeking_people", { count, seats: s.seats });
+  const seconds = Math.max(0, Math.ceil((s.until - Date.now()) / 1000));
+  if (s.choice === "now" || seconds === 0) return t("lobby.seeking_now", { count, seats: s.seats });
+  return t("lobby.seeking", { count, seats: s.seats, seconds });
+}
+
+function waitingPanel(nav) {
+  const text = h("p", { id: "pn-status", class: "pn-status", role: "status", "aria-live": "polite" });
+  const usual = h("p", { id: "pn-usual", class: "help" });
+  const leave = h("button", {
+    type: "button",
+    id: "unseek",
+    text: t("lobby.unseek"),
+    onclick: () => nav.send({ type: "unseek", id: "unseek" }),
+  });
+  const panel = h("div", { id: "pn-waiting", class: "pn-waiting", hidden: true }, text, usual, leave);
+  const show = () => {
+    panel.hidden = !seeking;
+    if (!seeking) return;
+    text.textContent = seekingText(seeking);
+    usual.textContent = seeking.usual_wait === null ? "" : t("lobby.usual_wait", { seconds: Math.round(seeking.usual_wait) });
+  };
+  seekShown = show;
+  const timer = setInterval(() => {
+    if (!panel.isConnected) {
+      clearInterval(timer);
+      if (seekShown === show) seekShown = null;
+      return;
+    }
+    show();
+  }, 250);
+  show();
+  return panel;
+}
+
+/** How many people look for each game now, and the usual wait (GET /api/playnow), asked again with the
+ * tables. */
+function lookingPanel() {
+  const list = h("ul", { id: "pn-pools", class: "pn-pools" });
+  const panel = h("div", { class: "pn-looking", hidden: true }, h("h3", { text: t("lobby.looking_title") }), list);
+  const fill = (pools) => {
+    const byGame = new Map();
+    for (const p of pools) {
+      const name = gameName(p.game);
+      const seen = byGame.get(name) || { waiting: 0, usual: null };
+      seen.waiting += p.waiting;
+      if (p.usual_wait !== null) seen.usual = seen.usual === null ? p.usual_wait : Math.min(seen.usual, p.usual_wait);
+      byGame.set(name, seen);
+    }
+    panel.hidden = !byGame.size;
+    list.replaceChildren(
+      ...[...byGame].map(([name, x]) =>
+        h(
+          "li",
+          { "data-game": name, "data-waiting": String(x.waiting) },
+          h("strong", { text: gameTitle(name) }),
+          " ",
+          h("span", { text: t("lobby.looking", { count: x.waiting }) }),
+          x.usual === null ? null : h("span", { class: "help", text: ` · ${t("lobby.usual_wait", { seconds: Math.round(x.usual) })}` }),
+        ),
+      ),
+    );
+  };
+  const ask = async () => {
+    try {
+      fill((await api("GET", "/api/playnow")).pools);
+    } catch {
+      /* shown as it was */
+    }
+  };
+  ask();
+  const timer = setInterval(() => (panel.isConnected ? ask() : clearInterval(timer)), POLL_MS);
+  return panel;
+}
+
 function quickPlay(catalogue, nav) {
   const holder = h("div", { class: "game-options" });
   let optionValues = () => ({});
@@ -236,33 +331,58 @@ function quickPlay(catalogue, nav) {
       ["0", "pace.fast"],
     ].map(([v, k]) => h("option", { value: v, text: t(k), selected: v === "700" })),
   );
+  const choice = h(
+    "select",
+    { id: "qp-choice", "aria-label": t("lobby.choice") },
+    CHOICES.map((c) => h("option", { value: c, text: t(`choice.${c}`), selected: c === "after_wait" })),
+  );
   const error = h("p", { class: "error", role: "alert" });
+  const wanted = () => ({
+    game: gameString(game.value, optionValues()),
+    level: level.value,
+    settings: { bot_pace_ms: Number(pace.value) },
+  });
+  const alone = async () => {
+    try {
+      const table = await api("POST", "/api/quickplay", wanted());
+      nav.openTable(table.table, "join", false);
+    } catch (e) {
+      error.textContent = t("error.quickplay", { message: errorText(e.error) });
+    }
+  };
   return h(
     "form",
     {
       class: "panel quick",
       "aria-labelledby": "quick-title",
-      onsubmit: async (event) => {
+      onsubmit: (event) => {
         event.preventDefault();
-        try {
-          const table = await api("POST", "/api/quickplay", {
-            game: gameString(game.value, optionValues()),
-            level: level.value,
-            settings: { bot_pace_ms: Number(pace.value) },
-          });
-          nav.openTable(table.table, "join", false);
-        } catch (e) {
-          error.textContent = t("error.quickplay", { message: errorText(e.error) });
-        }
+        error.textContent = "";
+        if (event.submitter?.id === "quickplay") return alone();
+        nav.send({ type: "seek", id: "seek", choice: choice.value, ...wanted() });
       },
     },
     h("h2", { id: "quick-title", text: t("lobby.quick") }),
     h("div", { class: "row" }, h("label", { text: t("lobby.game") }, game)),
     h("details", { class: "qp-options" }, h("summary", { text: t("lobby.options") }), holder),
     h("div", { class: "row" }, h("label", { text: t("lobby.level") }, level), h("label", { text: t("lobby.pace") }, pace)),
-    h("button", { type: "submit", id: "quickplay", text: t("lobby.play") }),
+    h("div", { class: "row" }, h("label", { text: t("lobby.choice") }, choice)),
+    h(
+      "div",
+      { class: "row buttons" },
+      h("button", { type: "submit", id: "playnow", class: "primary", text: t("lobby.play") }),
+      h("button", { type: "submit", id: "quickplay", text: t("lobby.play_bots") }),
+    ),
+    waitingPanel(nav),
     error,
+    lookingPanel(),
   );
+}
+
+/** A refusal of `seek` (its error frame, `ref` "seek"), shown under the Play now button. */
+export function seekRefused(frame) {
+  const el = document.querySelector(".panel.quick .error");
+  if (el) el.textContent = t("error.playnow", { message: errorText(frame.code) });
 }
 
 function createTable(catalogue, nav) {

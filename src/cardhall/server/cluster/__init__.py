@@ -26,6 +26,7 @@ from cardhall.server.cluster.directory import Directory, LocalDirectory, RedisDi
 
 if TYPE_CHECKING:
     from cardhall.server.hall import Place, Server
+    from cardhall.server.seeking import Seekers
 
 
 def node_name() -> str:
@@ -44,6 +45,9 @@ class ClusterOptions:
     bus: Bus
     directory: Directory
     node: str = field(default_factory=node_name)
+    # The hall's "Play now" queue when its processes share one in memory (several contexts in one event
+    # loop, as the tests run a hall); None: Redis on a Redis bus (see :meth:`seekers`).
+    queue: Seekers | None = None
 
     fencing = True  # (every write carries the owner's fence: cardhall.server.cluster.leases)
 
@@ -61,6 +65,16 @@ class ClusterOptions:
         from cardhall.server.cluster.node import Cluster
 
         return Cluster(ctx, self.node, self.bus, self.directory)
+
+    def seekers(self) -> Seekers:
+        """The hall's queue: Redis on a Redis bus, else :attr:`queue` (or one of this process's own)."""
+        from cardhall.server.seeking import MemorySeekers, RedisSeekers
+
+        if isinstance(self.bus, RedisBus):
+            return RedisSeekers(self.bus.url)
+        if self.queue is None:
+            self.queue = MemorySeekers()
+        return self.queue
 
 
 __all__ = [

@@ -102,6 +102,7 @@ class TableHost:
         self.bot_timer: asyncio.TimerHandle | Wait | None = None
         self.thinking: asyncio.Task[None] | None = None
         self.hint_tasks: set[asyncio.Task[None]] = set()
+        self.play_now: str | None = None  # made by Play now: its pool's name (cardhall.server.playnow)
 
     # --- what the server reads of a table --------------------------------------------------------------
 

@@ -1,0 +1,280 @@
+"""Play now (issue 49): a person asks for a game (its variant, its table settings, the level of the bots
+that fill the seats nobody comes for) and waits in the hall's queue (:mod:`cardhall.server.seeking`:
+in memory on one process, in Redis in a hall of many) until the waves of
+:mod:`cardhall.server.matchmaker` seat him with others (:mod:`cardhall.server.matching` says who and
+when). This module is the server's side of it: the messages ``seek`` and ``unseek``, the tables the
+waves make, the frames that tell people, the grace of a dropped connection and the lobby's counts.
+
+Choices:
+
+- **A pool is its name.** A pool's name holds everything needed to make its tables (the game string
+  as the engine writes it, the settings checked and complete, the bots' level), so any process of a
+  hall can run its waves: the name is JSON of those three.
+- **The table is the lobby's** (:meth:`~cardhall.server.lobby.Lobby.create`, as quick play makes
+  one): its people in the order they waited, seats 0, 1, ..., bots of the pool's level in the others;
+  its owner is the person who waited longest (his rates were not charged: the queue made it). It is
+  marked a Play now table (``host.play_now``, its pool's name).
+- **Telling people** goes through presence (:meth:`~cardhall.server.presence.Presence.send`), so
+  whichever process holds a person's socket gets his ``seated``; everyone still waiting in a pool gets
+  a fresh ``seeking`` whenever someone comes, goes or is seated (his page counts down between).
+- **Who he is to the matcher**: his rating is the shown one (``1500 + 48 (mu - 25)``) in the game's
+  ``people`` pool (1500 when unrated); he avoids those he blocks and those who block him; the people
+  of his matches finished in the last :data:`RECENT_WINDOW` seconds (his last :data:`RECENT_MATCHES`)
+  are his recent opponents. Leavers are not counted yet (``leaves`` 0).
+- **A dropped connection** keeps his place for the pool's ``away_seconds`` (a table's away timer's
+  grace); if no connection of his is open anywhere in the hall by then, he leaves the queue.
+- **Bots' seats of Play now tables are not given yet** (step 2 of the issue): ``open_tables`` lists
+  none, so nobody is seated in a bot's seat by the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from collections.abc import Coroutine
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from cardhall.errors import CardhallError, InvalidOptionError
+from cardhall.registry import load_game
+from cardhall.server import bounds
+from cardhall.server.hall import Server
+from cardhall.server.matching import BOT_WAIT, CHOICES, NewTable, OpenTable, Seeker, bound
+from cardhall.server.matchmaker import Matchmaker, Pool
+from cardhall.server.protocol import (
+    ProtocolError,
+    Ref,
+    SeatedFrame,
+    Seek,
+    SeekingFrame,
+    UnseekedFrame,
+)
+from cardhall.server.ratings import SHOWN_START, shown
+from cardhall.server.seeking import Seekers, now
+from cardhall.server.settings import bot_for_level, table_settings
+from cardhall.store import PlayerRow
+
+log = logging.getLogger(__name__)
+
+# The bound before bots, in seconds, when set (the default: matching.BOT_WAIT): the browser tests make it
+# short for a server in its own process.
+WAIT_VARIABLE = "CARDHALL_PLAY_NOW_WAIT"
+RECENT_WINDOW = 600.0  # seconds: a match finished this recently makes its people "recent" to him
+RECENT_MATCHES = 3
+
+
+class Services(Server, Protocol):
+    """What Play now asks of the server (:class:`~cardhall.server.context.ServerContext` has it)."""
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
+
+
+def pool_name(game: str, settings: dict[str, Any], level: str) -> str:
+    return json.dumps([game, settings, level], sort_keys=True, separators=(",", ":"))
+
+
+def read_pool(pool: str) -> tuple[str, dict[str, Any], str]:
+    game, settings, level = json.loads(pool)
+    return str(game), dict(settings), str(level)
+
+
+class PlayNow:
+    """The server's Play now: ``seekers`` the hall's queue, ``node`` this process's name in it."""
+
+    def __init__(self, ctx: Services, seekers: Seekers, node: str) -> None:
+        self.ctx = ctx
+        self.seekers = seekers
+        self.bot_wait = float(os.environ.get(WAIT_VARIABLE) or BOT_WAIT)  # (tests make it short)
+        self.matchmaker = Matchmaker(
+            seekers, node, self._rules, self._make_table, self._give_seat, self._open_tables
+        )
+        self._drops: dict[int, asyncio.Task[None]] = {}
+        self._seats: dict[str, int] = {}  # pool -> a table's seats
+
+    def start(self) -> None:
+        self.matchmaker.start()
+
+    async def stop(self) -> None:
+        await self.matchmaker.stop()
+        for task in list(self._drops.values()):
+            task.cancel()
+        await self.seekers.close()
+
+    # --- the pools -------------------------------------------------------------------------------
+
+    def seats(self, pool: str) -> int:
+        seats = self._seats.get(pool)
+        if seats is None:
+            seats = self._seats[pool] = load_game(read_pool(pool)[0]).num_players
+        return seats
+
+    def _rules(self, pool: str) -> Pool:
+        return Pool(self.seats(pool), self.bot_wait)
+
+    @staticmethod
+    def checked(message: Seek, ref: Ref) -> str:
+        """The pool ``message`` asks for; refused as ``bad_choice``, ``bad_request`` (the level) or
+        ``bad_game`` (the game string, its bounds, a setting)."""
+        if message.choice not in CHOICES:
+            raise ProtocolError(
+                "bad_choice", f"choice {message.choice!r} is none of {', '.join(CHOICES)}", ref
+            )
+        try:
+            bot_for_level(message.level)
+        except CardhallError as e:
+            raise ProtocolError("bad_request", str(e), ref) from None
+        try:
+            game = load_game(message.game)
+            bounds.check(game)
+            settings = table_settings(message.settings)
+            if game.num_players < 2:
+                raise InvalidOptionError(f"{game} is played alone: nobody to meet")
+        except CardhallError as e:
+            raise ProtocolError("bad_game", str(e), ref) from None
+        return pool_name(str(game), dict(settings), message.level)
+
+    # --- a person's messages ---------------------------------------------------------------------
+
+    async def seek(self, player: PlayerRow, message: Seek, ref: Ref) -> None:
+        """``player`` presses Play now: he waits in the pool (out of any other), and is told so."""
+        pool = self.checked(message, ref)
+        seeker = await self.seeker(player, read_pool(pool)[0], message.choice)
+        left = await self.seekers.add(pool, seeker)
+        self._kept(player.id)
+        await self.tell(pool, {player.id: ref})
+        if left is not None:
+            await self.tell(left)
+        self.matchmaker.poke()
+
+    async def unseek(self, player: PlayerRow, ref: Ref) -> UnseekedFrame:
+        pool = await self.seekers.remove(str(player.id))
+        self._kept(player.id)
+        if pool is not None:
+            await self.tell(pool)
+        return UnseekedFrame(pool=pool, reason="left", ref=ref)
+
+    async def seeker(self, player: PlayerRow, game_text: str, choice: Any) -> Seeker:
+        """``player`` as the matcher sees him (see the module's docstring)."""
+        store = self.ctx.store
+        game = load_game(game_text)
+        rated = (await store.ratings(game.name, "people", [player.id])).get(player.id)
+        rating = float(SHOWN_START if rated is None else shown(rated.mu))
+        avoid = set(await store.blocked_by(player.id)) | set(await store.blockers(player.id))
+        recent: set[int] = set()
+        since = datetime.now(UTC) - timedelta(seconds=RECENT_WINDOW)
+        for match in await store.matches(player.id, RECENT_MATCHES):
+            at = match.finished_at
+            if at is not None and (at if at.tzinfo else at.replace(tzinfo=UTC)) >= since:
+                recent |= {s.player_id for s in match.seats if s.player_id not in (None, player.id)}
+        return Seeker(
+            str(player.id),
+            rating,
+            now(),
+            choice,
+            frozenset(str(p) for p in avoid),
+            frozenset(str(p) for p in recent),
+        )
+
+    # --- telling people --------------------------------------------------------------------------
+
+    async def tell(self, pool: str, refs: dict[int, Ref] | None = None) -> None:
+        """A fresh ``seeking`` to everyone waiting in ``pool`` (``refs``: the reply's ``ref`` for some)."""
+        waiting = await self.seekers.waiting(pool)
+        usual = await self.seekers.usual_wait(pool)
+        at = now()
+        game = read_pool(pool)[0]
+        for seeker in waiting:
+            ends = bound(seeker, at, self.bot_wait)
+            frame = SeekingFrame(
+                pool=pool,
+                game=game,
+                choice=seeker.choice,
+                waiting=len(waiting),
+                seats=self.seats(pool),
+                bots_in=None if ends == float("inf") else round(max(0.0, ends - at), 3),
+                usual_wait=None if usual is None else round(usual, 3),
+            )
+            player = int(seeker.player)
+            if refs and player in refs:
+                frame.ref = refs[player]
+            await self.ctx.social.presence.send(player, frame)
+
+    # --- a dropped connection --------------------------------------------------------------------
+
+    def departed(self, player: int) -> None:
+        """A connection of ``player`` closed: if he waits and none of his stays open, he leaves the queue
+        after the pool's ``away_seconds``, unless one opens meanwhile (anywhere in the hall)."""
+        self._kept(player)  # (the grace counts from his last connection's close)
+        self._drops[player] = asyncio.create_task(self._drop_later(player))
+
+    def _kept(self, player: int) -> None:
+        task = self._drops.pop(player, None)
+        if task is not None:
+            task.cancel()
+
+    async def _drop_later(self, player: int) -> None:
+        try:
+            pool = await self.seekers.pool_of(str(player))
+            if pool is None:
+                return
+            grace = float(read_pool(pool)[1].get("away_seconds", 20))
+            await asyncio.sleep(grace)
+            if await self.ctx.social.presence.online([player]):
+                return
+            if await self.seekers.pool_of(str(player)) == pool:
+                await self.seekers.claim(pool, [str(player)])
+                await self.tell(pool)
+        except Exception:
+            log.exception("player %d's place in the queue could not be checked", player)
+        finally:
+            if self._drops.get(player) is asyncio.current_task():
+                del self._drops[player]
+
+    # --- the waves' callbacks --------------------------------------------------------------------
+
+    async def _make_table(self, pool: str, table: NewTable, people: list[Seeker]) -> str:
+        game, settings, level = read_pool(pool)
+        ids = [int(p) for p in table.players]
+        rows = await self.ctx.store.players(ids)
+        seated = {seat: rows[p] for seat, p in enumerate(ids)}
+        bot = bot_for_level(level)
+        bots = {seat: bot for seat in range(len(ids), len(ids) + table.bots)}
+        host = await self.ctx.lobby.create(seated[0], game, settings, bots, seated, owner_checked=True)
+        host.play_now = pool
+        at = now()
+        since = {s.player: s.since for s in people}
+        for seat, p in enumerate(ids):
+            waited = round(max(0.0, at - since.get(str(p), at)), 3)
+            await self.ctx.social.presence.send(
+                p, SeatedFrame(table=host.id, seat=seat, game=game, waited=waited)
+            )
+        self.ctx.spawn(self.tell(pool))  # (those still waiting: one fewer table's worth)
+        return host.id
+
+    async def _give_seat(self, table: str, person: Seeker) -> bool:
+        return False  # (bots' seats are not given yet: see the module's docstring)
+
+    async def _open_tables(self, pool: str) -> list[OpenTable]:
+        return []
+
+    # --- the lobby -------------------------------------------------------------------------------
+
+    async def pools(self) -> list[dict[str, Any]]:
+        """Each pool with people waiting: its game string, settings and bots' level, how many wait, the
+        usual wait (``GET /api/playnow``)."""
+        out = []
+        for pool, waiting in sorted((await self.seekers.counts()).items()):
+            game, settings, level = read_pool(pool)
+            out.append(
+                {
+                    "pool": pool,
+                    "game": game,
+                    "settings": settings,
+                    "level": level,
+                    "waiting": waiting,
+                    "usual_wait": await self.seekers.usual_wait(pool),
+                }
+            )
+        return out
