@@ -543,6 +543,8 @@ def test_the_bengali_rules_use_bengali_digits_and_the_log_states_what_happened(p
     assert not re.search("[0-9]", outside_cards), re.findall(".{10}[0-9].{10}", outside_cards)[:5]
     page.keyboard.press("Escape")
     quick_table(page, "hokm", bot_pace_ms=0)
+    # (he bids first: his own bid, then the bots', rather than a minute's wait for his stand-in)
+    page.locator(".actions button.act").first.click()
     page.wait_for_function("document.querySelectorAll('.log li.ev-action').length >= 2")
     lines = page.locator(".log li.ev-action").all_inner_texts()
     assert all(re.search("(লেন|ালেন)$", x) for x in lines), lines  # statements: "... ডাকলেন", not "... ডাকুন"
