@@ -43,11 +43,12 @@ lint: setup
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
 
-# Every test: the quick run's tests on QUICK_WORKERS processes, then the slow ones in one process (its
-# real-server, cluster and browser tests have deadlines that a second busy core would make flaky).
+# Every test: all but the serial ones on QUICK_WORKERS processes, then the serial ones in one (the slow
+# tests of a browser, a real server or cluster, the bot tier's workers: deadlines that a second busy core
+# would make flaky; tests/conftest.py marks them).
 test: setup lint
-	$(BIN)/python -m pytest -m "not slow" -n $(QUICK_WORKERS) --durations=10
-	$(BIN)/python -m pytest -m slow --durations=20
+	$(BIN)/python -m pytest -m "not serial" -n $(QUICK_WORKERS) --durations=10
+	$(BIN)/python -m pytest -m serial --durations=20
 
 # The quick run (README, "Testing"): every test not marked slow, on QUICK_WORKERS processes
 # (pytest-xdist; each has its own PostgreSQL and Redis), the browser client's unit tests among them

@@ -73,7 +73,8 @@ def redis_url(redis_service: RedisServer) -> str:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that uses the PostgreSQL server is marked ``postgres`` (``-m "not postgres"``): those
     that ask for the ``postgres`` fixture, and the store's tests on the ``postgresql`` backend (their
-    ``url`` fixtures ask for it only for that parameter); every test on the session's Redis, ``redis``."""
+    ``url`` fixtures ask for it only for that parameter); every test on the session's Redis, ``redis``;
+    every slow test that races a clock (a browser, a process, a server of its own), ``serial``."""
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         fixtures = getattr(item, "fixturenames", ())
@@ -81,6 +82,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
         if "redis_service" in fixtures:
             item.add_marker(pytest.mark.redis)
+        if item.get_closest_marker("slow") and (
+            any(item.get_closest_marker(m) for m in ("browser", "process", "postgres", "redis"))
+            or item.module.__name__.rsplit(".", 1)[-1] in SERIAL_MODULES
+        ):
+            item.add_marker(pytest.mark.serial)
+
+
+# Slow tests that are none of browser, process, postgres or redis and still race a clock (the bot tier's
+# workers, a store's lock timeout): `make test` runs them alone, with the others marked serial.
+SERIAL_MODULES = {"test_server_hints", "test_server_reviews", "test_store_faults", "test_redis_server"}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -33,7 +33,7 @@ def test_levels_run_in_turn_and_each_counts_the_runs_it_held() -> None:
             pytest.fail("PostgreSQL and Redis are installed in CI (.ci/run)")
         pytest.skip("needs PostgreSQL and Redis (apt-get install postgresql redis-server)")
     command = [sys.executable, str(BENCHMARKS / "edge.py"), "--level", "1:8", "--level", "2:8"]
-    command += ["--rounds", "2", "--warmup", "1", "--seconds", "4", "--limit-ms", "100000", "--json"]
+    command += ["--rounds", "2", "--warmup", "1", "--seconds", "2", "--limit-ms", "100000", "--json"]
     command += ["--generator-tick", "2"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr

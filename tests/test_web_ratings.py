@@ -85,13 +85,20 @@ ABSENT_WORDS = {
 def view(page: Page, lang: str, size: dict[str, int]) -> None:
     """The page in ``lang`` at ``size`` (the lobby drawn again in the language)."""
     page.set_viewport_size(size)
+    # (a new width's media query change is reported at the next rendering update, before its animation
+    # frames: the lobby folds or unfolds then, after which the boards' fold is looked at)
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     if page.evaluate("document.documentElement.lang") != lang:
         # (the lobby is drawn again: its controls are new ones, the old ones marked until they go)
         page.evaluate("document.getElementById('lb-game').dataset.old = '1'")
         page.click("#lang")
         page.wait_for_function(f"document.documentElement.lang === {lang!r}")
         page.wait_for_selector("#lb-game:not([data-old])")
-    # (on a phone the lobby folds the boards under their title: opened, as a person would)
+    unfold_boards(page)
+
+
+def unfold_boards(page: Page) -> None:
+    """On a phone the lobby folds the boards under their title: opened, as a person would."""
     for fold in page.locator("details:has(#lb-game):not([open]) > summary").all():
         fold.click()
 
@@ -117,6 +124,8 @@ def test_who_left_after_two_deals_reads_it_on_his_page_and_is_on_no_board(
         shot(page, f"profile-absent-{lang}-{size}", full_page=False)
         page.keyboard.press("Escape")
         page.wait_for_selector("#player-dialog:not([open])", state="attached")
+        page.wait_for_function("!location.pathname.startsWith('/players/')")  # (its Back has come)
+        unfold_boards(page)  # (the lobby may be drawn again as the page comes back to it)
         # No board place, in either pool: one match is provisional, and it was a loss.
         page.select_option("#lb-game", "hokm")
         page.select_option("#lb-pool", "people")

@@ -140,9 +140,12 @@ phone.addEventListener("change", () => {
  * own heading for screen readers, shown only by the fold's title. */
 function fold(name, title, panel) {
   panel.classList.add("fold-body");
+  // (the fold being replaced counts too: opened a moment ago, its toggle event may not have come yet)
+  const shown = document.querySelector(`.lobby > .fold[data-fold="${name}"]`);
+  const open = !phone.matches || opened.has(name) || Boolean(shown && shown.open);
   const el = h(
     "details",
-    { class: `panel fold fold-${name}`, "data-fold": name, open: !phone.matches || opened.has(name) },
+    { class: `panel fold fold-${name}`, "data-fold": name, open },
     h("summary", { class: "fold-title" }, h("span", { text: title })),
     panel,
   );
