@@ -118,11 +118,16 @@ class Wave:
 
 def fits(a: Seeker, b: Seeker, now: float) -> bool:
     """Whether ``a`` and ``b`` may sit at one table now."""
+    return _fits(a, b, min(a.waited(now), b.waited(now)), min(a.band(now), b.band(now)))
+
+
+def _fits(a: Seeker, b: Seeker, shorter_wait: float, narrower_band: float) -> bool:
+    """The rule of :func:`fits`, given the shorter of the two waits and the narrower of the two bands."""
     if a.player == b.player or a.player in b.avoid or b.player in a.avoid:
         return False
-    if (a.player in b.recent or b.player in a.recent) and min(a.waited(now), b.waited(now)) < RECENT_GRACE:
+    if (a.player in b.recent or b.player in a.recent) and shorter_wait < RECENT_GRACE:
         return False
-    return abs(a.rating - b.rating) <= min(a.band(now), b.band(now))
+    return abs(a.rating - b.rating) <= narrower_band
 
 
 def due(seeker: Seeker, now: float, bot_wait: float) -> bool:
@@ -165,13 +170,7 @@ def match(
 
     def together(a: Seeker, b: Seeker) -> bool:
         """``fits(a, b, now)`` for two waiting people, from the wave's waits and bands."""
-        if a.player == b.player or a.player in b.avoid or b.player in a.avoid:
-            return False
-        if (a.player in b.recent or b.player in a.recent) and min(
-            waited[a.player], waited[b.player]
-        ) < RECENT_GRACE:
-            return False
-        return abs(a.rating - b.rating) <= min(bands[a.player], bands[b.player])
+        return _fits(a, b, min(waited[a.player], waited[b.player]), min(bands[a.player], bands[b.player]))
 
     def group_for(anchor: Seeker, accept_people_only: bool) -> list[Seeker]:
         """``anchor`` and those nearest his rating who fit everyone chosen, up to ``seats``."""
