@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from math import fsum
 
 from cardhall.events.duplicate import scored_hands
 from cardhall.events.model import BOT_RATING, Entrant, EventInputError, HandResult, Standing, TableResult
@@ -85,7 +86,7 @@ def arena_standings(entrants: Sequence[Entrant], tables: Iterable[TableResult]) 
                     if j != i
                 )
             )
-            mean = sum(_rating(s.rating) for s in others) / len(others)
+            mean = _mean([_rating(s.rating) for s in others])
             perf[seat.player].append(performance(mean, beaten / len(others)))
             mates[seat.player] += [s.player for s in others if s.player is not None]
     players = list(dict.fromkeys([*rating, *results]))
@@ -159,4 +160,6 @@ def _rating(value: float | None) -> float:
 
 
 def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
+    # fsum is exactly rounded, so the mean does not depend on the order the store returned the records
+    # in (a plain sum's last bit did, and could split a tie differently after a restart)
+    return fsum(values) / len(values) if values else 0.0
