@@ -121,6 +121,10 @@ LAYERS = {
     ),
 }
 
+# Tournaments' formats (issue 50), pure: beside the Table, below the front ends; they need no game, no
+# Table and no server (the server's director reads the store and calls them).
+LAYERS["cardhall.events"] = ("cardhall.errors", "cardhall.events")
+
 # The websocket client of the tests and the load benchmark knows the protocol only, like a browser.
 LAYERS["cardhall.loadclient"] = ()
 
