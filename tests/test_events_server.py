@@ -163,7 +163,7 @@ def test_an_arena_seats_two_people_with_a_bot_again_and_again_until_its_end() ->
                 gained = sum(3 - k for k in range(better + 1, better + equal + 1)) // equal
                 p = s["player"]
                 points[p] = points.get(p, 0) + gained * (2 if streak.get(p, 0) >= 2 else 1)
-                streak[p] = streak.get(p, 0) + 1 if better == 0 else 0
+                streak[p] = streak.get(p, 0) + 1 if better == 0 and equal == 1 else 0  # (won alone)
         assert {s["player"]: s["points"] for s in shown["standings"]} == points
 
 

@@ -13,15 +13,16 @@ Choices:
   process ends (:meth:`Director.poke`): an arena's wave seats whoever is free; a duplicate event's
   next round starts when every table of the round before has ended.
 - **Arena**: free = signed up, not withdrawn, connected somewhere in the hall (presence), and at no
-  unfinished table of the event; seated by :func:`~cardhall.server.events.seating.arena_tables` in
-  standing order with the rating of the game's ``people`` pool, his last table's people kept apart;
-  a person free alone (or too few for a table) waits :data:`ARENA_MIN_WAIT` seconds for others, then
-  sits with bots. No table starts after the event's end; it finishes when its last table ends.
-- **Duplicate**: a round's seed is the event's id and round hashed (every table of the round deals
-  the same cards seat by seat: a hand is a seat), the people of the table at index t sit at seats
-  rotated by t (the first of its list at seat t mod n), so that across tables the leaders hold
-  different hands. Every signed-up person not withdrawn plays every round (a stand-in for whoever is
-  not connected, as at any table; his match then earns him nothing).
+  unfinished table of the event; seated by :func:`cardhall.events.arena.seat_free` (rank in the
+  standings, the rating of the game's ``people`` pool, his last table's people kept apart); those left
+  over wait :data:`ARENA_MIN_WAIT` seconds for others to come free, then sit with bots. No table
+  starts after the event's end; it finishes when its last table ends.
+- **Duplicate**: seated by :func:`cardhall.events.duplicate.swiss_seating`; a round's seed is the
+  event's id and round hashed, so every table of the round deals the same cards seat by seat (a hand
+  is a seat: :mod:`cardhall.server.events.scoring` says why), and the people of the table at index t
+  sit from seat t mod n on (the rotation: the first of its list at seat t mod n), so that the leaders
+  of the tables hold different hands. Every signed-up person not withdrawn plays every round (a
+  stand-in for whoever is not connected, as at any table; his match then earns him nothing).
 - **A crash between making a table and storing it as the event's** leaves that table outside the
   event (its match is played and rated, not counted): the window is one store write.
 """
@@ -36,9 +37,11 @@ import time
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from cardhall.events.arena import Free, seat_free
+from cardhall.events.duplicate import swiss_seating
+from cardhall.events.model import Entrant
 from cardhall.registry import load_game
-from cardhall.server.events.scoring import Standing, arena_standings, duplicate_standings
-from cardhall.server.events.seating import Free, arena_tables, swiss_tables
+from cardhall.server.events.scoring import Line, standings
 from cardhall.server.events.shapes import current_round, table_entry
 from cardhall.server.hall import Options
 from cardhall.server.lobby import Lobby
@@ -89,12 +92,13 @@ def round_seed(event_id: str, round_number: int) -> int:
 
 async def standings_of(
     store: Store, event: EventRow, signups: list[SignupRow], tables: list[EventTable]
-) -> list[Standing]:
+) -> list[Line]:
+    """The event's standings from the store's rows (a duplicate event's records read for its deals)."""
     if event.kind == "arena":
-        return arena_standings(event, signups, tables)
+        return standings(event, signups, tables)
     ended = [t for t in tables if t.table.status == TableStatus.FINISHED]
     actions = {t.table.id: await store.actions(t.table.id) for t in ended}
-    return duplicate_standings(event, signups, tables, actions)
+    return standings(event, signups, tables, actions)
 
 
 async def event_frame(store: Store, event: EventRow) -> EventFrame:
@@ -209,15 +213,15 @@ class Director:
                 self._free_since[p] = ended_at.timestamp() if ended_at is not None else clock
         if not free_ids:
             return False
-        order = {s.player: s.rank for s in arena_standings(event, signups, tables)}
+        order = {line.player: line.standing.rank for line in standings(event, signups, tables)}
         ratings = await self._ratings(event, free_ids)
         free = [
             Free(
-                p,
-                order.get(p, len(order)),
+                str(p),
                 ratings[p],
+                order.get(p, len(order) + 1),
                 self._free_since[p],
-                frozenset(s.player_id for s in last[p].table.seats if s.player_id not in (None, p))
+                frozenset(str(s.player_id) for s in last[p].table.seats if s.player_id not in (None, p))
                 if p in last
                 else frozenset(),
             )
@@ -225,8 +229,8 @@ class Director:
         ]
         seats = load_game(event.game).num_players
         wave = 1 + max((t.entry.round for t in tables), default=0)
-        for index, (people, bots) in enumerate(arena_tables(free, seats, clock, ARENA_MIN_WAIT)):
-            await self.seat(event, people, bots, wave, index, 0, None, clock)
+        for index, people in enumerate(seat_free(free, seats, clock, min_wait=ARENA_MIN_WAIT)):
+            await self.seat(event, [int(p) for p in people], seats - len(people), wave, index, 0, None, clock)
         return False
 
     async def _ratings(self, event: EventRow, ids: list[int]) -> dict[int, float]:
@@ -244,22 +248,24 @@ class Director:
         if round_now >= event.rounds or not present:
             return True
         ratings = await self._ratings(event, present)
-        if round_now == 0:
-            order = sorted(present, key=lambda p: (-ratings[p], p))
-        else:
-            standings = await standings_of(self.ctx.store, event, signups, tables)
-            ranked = [s.player for s in standings]
-            order = sorted(present, key=lambda p: ranked.index(p) if p in ranked else len(ranked))
-        met: dict[int, set[int]] = {}
+        rank: dict[int, int] = {}
+        if round_now:
+            lines = await standings_of(self.ctx.store, event, signups, tables)
+            rank = {line.player: line.standing.rank for line in lines}
+        entrants = [Entrant(str(p), ratings[p], rank.get(p, len(rank) + 1)) for p in present]
+        met: dict[str, set[str]] = {}
         for t in tables:
-            sat = {s.player_id for s in t.table.seats if s.player_id is not None}
+            sat = {str(s.player_id) for s in t.table.seats if s.player_id is not None}
             for p in sat:
                 met.setdefault(p, set()).update(sat - {p})
         seats = load_game(event.game).num_players
         frozen = {p: frozenset(m) for p, m in met.items()}
         seed = round_seed(event.id, round_now + 1)
-        for index, (people, bots) in enumerate(swiss_tables(order, ratings, frozen, seats)):
-            await self.seat(event, people, bots, round_now + 1, index, index % seats, seed, None)
+        for index, people in enumerate(swiss_seating(entrants, seats, frozen, round_now + 1)):
+            players = [int(p) for p in people]
+            await self.seat(
+                event, players, seats - len(players), round_now + 1, index, index % seats, seed, None
+            )
         await self.service.changed(event)
         return False
 
