@@ -23,8 +23,10 @@ Choices:
   sit from seat t mod n on (the rotation: the first of its list at seat t mod n), so that the leaders
   of the tables hold different hands. Every signed-up person not withdrawn plays every round (a
   stand-in for whoever is not connected, as at any table; his match then earns him nothing).
-- **A crash between making a table and storing it as the event's** leaves that table outside the
-  event (its match is played and rated, not counted): the window is one store write.
+- **A crash in the middle of a round's seating** (some tables made, not all): the next director finds
+  people signed up with no table in the current round and seats them with the round's seed (the
+  same cards), at once. A crash between making a table and storing it as the event's leaves that table
+  outside the event (its match is played and rated, not counted; its people are seated again).
 """
 
 from __future__ import annotations
@@ -242,14 +244,35 @@ class Director:
     async def duplicate(self, event: EventRow, tables: list[EventTable], signups: list[SignupRow]) -> bool:
         assert event.rounds is not None
         round_now = max((t.entry.round for t in tables), default=0)
-        if any(t.table.status not in ENDED for t in tables if t.entry.round == round_now):
-            return False
+        current = [t for t in tables if t.entry.round == round_now]
         present = [s.player_id for s in signups if s.left_at is None]
+        if round_now:
+            seated = {s.player_id for t in current for s in t.table.seats if s.player_id is not None}
+            missing = [p for p in present if p not in seated]
+            if missing:  # (a crash cut the round's seating short, or he came back: the round's cards)
+                first = 1 + max(t.entry.index for t in current)
+                await self.seat_round(event, signups, tables, missing, round_now, first)
+                return False
+        if any(t.table.status not in ENDED for t in current):
+            return False
         if round_now >= event.rounds or not present:
             return True
+        await self.seat_round(event, signups, tables, present, round_now + 1, 0)
+        return False
+
+    async def seat_round(
+        self,
+        event: EventRow,
+        signups: list[SignupRow],
+        tables: list[EventTable],
+        present: list[int],
+        round_number: int,
+        first_index: int,
+    ) -> None:
+        """Seat ``present`` at tables of round ``round_number`` (its seed), indexes from ``first_index``."""
         ratings = await self._ratings(event, present)
         rank: dict[int, int] = {}
-        if round_now:
+        if round_number > 1:
             lines = await standings_of(self.ctx.store, event, signups, tables)
             rank = {line.player: line.standing.rank for line in lines}
         entrants = [Entrant(str(p), ratings[p], rank.get(p, len(rank) + 1)) for p in present]
@@ -260,14 +283,14 @@ class Director:
                 met.setdefault(p, set()).update(sat - {p})
         seats = load_game(event.game).num_players
         frozen = {p: frozenset(m) for p, m in met.items()}
-        seed = round_seed(event.id, round_now + 1)
-        for index, people in enumerate(swiss_seating(entrants, seats, frozen, round_now + 1)):
+        seed = round_seed(event.id, round_number)
+        for offset, people in enumerate(swiss_seating(entrants, seats, frozen, round_number)):
+            index = first_index + offset
             players = [int(p) for p in people]
             await self.seat(
-                event, players, seats - len(players), round_now + 1, index, index % seats, seed, None
+                event, players, seats - len(players), round_number, index, index % seats, seed, None
             )
         await self.service.changed(event)
-        return False
 
     # --- a table ---------------------------------------------------------------------------------
 
