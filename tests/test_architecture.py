@@ -156,7 +156,10 @@ def test_each_layer_imports_only_from_below(layer: str) -> None:
 def test_the_engine_uses_only_the_standard_library() -> None:
     import sys
 
-    engine = [m for m in MODULES if m.startswith(("cardhall.games", *ENGINE))]
+    # (and tournaments' formats, cardhall.events: pure values; only its schedules read RRULEs with
+    # python-dateutil, a package of the server's extra)
+    formats = [m for m in MODULES if m.startswith("cardhall.events") and m != "cardhall.events.schedule"]
+    engine = [m for m in MODULES if m.startswith(("cardhall.games", *ENGINE))] + formats
     for name in engine:
         tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
         for node in ast.walk(tree):

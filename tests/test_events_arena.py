@@ -224,3 +224,12 @@ def test_bad_pools_are_refused_by_name() -> None:
         seat_free([Free("a", 1500.0, 1, 0.0)], 1, now=0.0)
     with pytest.raises(EventInputError, match=r"listed twice: \['a'\]"):
         seat_free([Free("a", 1500.0, 1, 0.0), Free("a", 1400.0, 2, 0.0)], 3, now=0.0)
+
+
+def test_the_events_benchmark_runs_short(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.benchmark_scripts import load_script
+
+    assert load_script("events.py").main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "| 2 | 5 |" in out  # the Swiss's second round: 5 tables of 20 players
+    assert "| 60 | 5 |" in out and "| 1000 | 100 |" in out

@@ -13,7 +13,8 @@ The modules: :mod:`~cardhall.events.model` (the values), :mod:`~cardhall.events.
 place, the streak), :mod:`~cardhall.events.partition` (the minimum-cost seating both formats use),
 :mod:`~cardhall.events.arena`, :mod:`~cardhall.events.duplicate`, :mod:`~cardhall.events.standings`,
 and :mod:`~cardhall.events.schedule` (recurrences: the one module needing a package outside the
-standard library, ``python-dateutil``; not imported here, so the rest loads without it).
+standard library, ``python-dateutil`` of the server's extra; not imported here, so the formats load
+without it, and the rules engine never needs it).
 """
 
 from cardhall.events.arena import Free, seat_free

@@ -11,8 +11,13 @@ Choices:
   tables (what the rank gap alone makes best), then local improvement: swap two people of two tables
   whenever it lowers the cost, first among neighbouring tables (``window`` tables apart), then, for a
   table still holding a repeat meeting, with every other table, until no swap helps or
-  :data:`MAX_PASSES` passes. No optimum is promised; the benchmark (``benchmarks/events.md``) measures
-  its time, and the tests check it leaves no repeat where the last round's tables make one avoidable.
+  :data:`MAX_PASSES` passes; from :data:`STARTS` cuts (the order rotated by one person each), the
+  cheapest kept. For tables of up to 3 (three tables hold 9 people or fewer), three neighbouring
+  tables at a time are then seated again exactly, which reaches what no swap of two does (a person
+  moving on through a third table: pairs that met keep two-person tables stuck otherwise). No optimum
+  is promised; the benchmark (``benchmarks/events.md``) measures its time and its cost beside the
+  exact search's, and the tests check it leaves no repeat where the last round's tables make one
+  avoidable.
 - One table may be short (``short`` people: a remainder the server fills with bots); it is placed
   where it costs least (exactly in the programme; in the heuristic, at the end of the order and then
   improved like the rest).
@@ -26,6 +31,8 @@ from itertools import combinations
 
 EXACT_LIMIT = 12  # people partitioned exactly; beyond, the heuristic
 MAX_PASSES = 20  # rounds of local improvement in the heuristic
+STARTS = 3  # local searches from shifted cuts; the cheapest seating is kept
+RESPLIT_LIMIT = 9  # three tables of up to this many people in all are seated again exactly
 REPEAT = 8_000_000  # a pair's cost for meeting again (lichess's arena's figure)
 
 Matrix = Sequence[Sequence[float]]
@@ -90,10 +97,52 @@ def exact(cost: Matrix, size: int, short: int) -> list[list[int]]:
 
 
 def heuristic(cost: Matrix, size: int, short: int, order: list[int], window: int = 2) -> list[list[int]]:
-    """Consecutive tables in ``order``, then swaps that lower the cost (the module's docstring)."""
-    tables = [order[i : i + size] for i in range(0, len(order) - short, size)]
-    if short:
-        tables.append(order[len(order) - short :])
+    """The best of :data:`STARTS` local searches (:func:`improve`), each from the tables cut in ``order``
+    with the cuts shifted by one more person (the order rotated), the short table last."""
+    best: list[list[int]] = []
+    best_cost = float("inf")
+    for shift in range(min(STARTS, size)):
+        turned = order[shift:] + order[:shift]
+        tables = [turned[i : i + size] for i in range(0, len(turned) - short, size)]
+        if short:
+            tables.append(turned[len(turned) - short :])
+        tables = improve(cost, tables, window)
+        total = seating_cost(cost, tables)
+        if total < best_cost:
+            best, best_cost = tables, total
+    if size * 3 <= RESPLIT_LIMIT:
+        best = resplit(cost, best, size, order, window)
+    return best
+
+
+def resplit(
+    cost: Matrix, tables: list[list[int]], size: int, order: list[int], window: int
+) -> list[list[int]]:
+    """Three tables at a time, neighbours by their people's mean place in the order, seated again
+    exactly (what no swap of two people reaches: a person moving on through a third table), then
+    swaps again; until nothing changes (or :data:`MAX_PASSES`)."""
+    position = {p: i for i, p in enumerate(order)}
+    for _ in range(MAX_PASSES):
+        tables.sort(key=lambda t: sum(position[p] for p in t) / len(t))
+        changed = False
+        for i in range(len(tables) - 2):
+            group = tables[i] + tables[i + 1] + tables[i + 2]
+            short = next((len(t) for t in tables[i : i + 3] if len(t) != size), 0)
+            sub = [[cost[a][b] for b in group] for a in group]
+            before = sum(table_cost(cost, t) for t in tables[i : i + 3])
+            found = exact(sub, size, short)
+            if seating_cost(sub, found) < before - 1e-9:
+                tables[i : i + 3] = [[group[k] for k in t] for t in found]
+                changed = True
+        if not changed:
+            break
+        tables = improve(cost, tables, window)
+    return tables
+
+
+def improve(cost: Matrix, tables: list[list[int]], window: int) -> list[list[int]]:
+    """Swaps that lower the cost until none does (or :data:`MAX_PASSES`): first between tables at
+    most ``window`` apart, then every table holding a repeat meeting with every other table."""
     costs = [table_cost(cost, t) for t in tables]
     for _ in range(MAX_PASSES):
         improved = False
