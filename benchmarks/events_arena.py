@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +109,7 @@ async def follower(
     seen: list[tuple[float, dict[int, int]]],
     sizes: list[int],
     stop: asyncio.Event,
+    over: asyncio.Event,
 ) -> None:
     async with open_async(port) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -118,6 +121,8 @@ async def follower(
                 continue
             frame = json.loads(text)
             if frame["type"] == "event":
+                if frame["status"] in ("finished", "cancelled"):
+                    over.set()
                 sizes.append(len(text))
                 seen.append((time.monotonic(), {s["player"]: s["tables"] for s in frame["standings"]}))
 
@@ -138,14 +143,20 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
     seen: list[tuple[float, dict[int, int]]] = []
     sizes: list[int] = []
     tasks = [asyncio.create_task(p.run(port, event, stop)) for p in people]
-    tasks += [asyncio.create_task(follower(port, w, event, seen, sizes, stop)) for w in watchers]
+    over = asyncio.Event()
+    tasks += [asyncio.create_task(follower(port, w, event, seen, sizes, stop, over)) for w in watchers]
     cpu0, t0 = cpu_seconds(pid), time.monotonic()
     deadline = t0 + lead + args.minutes * 60 + 120
-    while time.monotonic() < deadline:
-        await asyncio.sleep(1.0)
-        status = http(port, "GET", f"/api/events/{event}")["status"]
-        if status == "finished":
-            break
+    status = "running"
+    while time.monotonic() < deadline and status != "finished":
+        # (the followers hear the end; asked now and then too, off the loop the people read on)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(over.wait(), 5.0)
+        try:
+            shown = await asyncio.to_thread(http, port, "GET", f"/api/events/{event}")
+            status = shown["status"]
+        except urllib.error.HTTPError as e:
+            print(f"GET the event: {e.code} {e.read()[:300]!r}", file=sys.stderr)
     elapsed = time.monotonic() - t0
     cpu = cpu_seconds(pid) - cpu0
     await asyncio.sleep(1.0)  # (the last standings' frames)
@@ -188,6 +199,7 @@ def main() -> int:
         token_file.write_text(ADMIN + "\n")
         command = [sys.executable, "-m", "cardhall", "serve", "--port", str(port)]
         command += ["--db", f"sqlite+aiosqlite:///{tmp}/hall.db", "--no-rate-limits"]
+        command += ["--max-connections-per-address", "0"]  # (every person connects from loopback)
         command += ["--admin-token-file", str(token_file)]
         log = (Path(tmp) / "server.log").open("wb")
         server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
