@@ -151,6 +151,8 @@ class Director:
         self._ended: set[str] = set()  # the tables seen ended (a new one: the standings changed)
         self._free_since: dict[int, float] = {}
         self._renewed = 0.0
+        self._lines_key: object = None  # what the arena's standings below were computed from
+        self._lines: list[Line] = []
         self.done = False
 
     def poke(self) -> None:
@@ -202,7 +204,10 @@ class Director:
         self._ended = ended
         # The standings first (their followers wait for them), then the seating.
         if event.kind == "arena":
-            lines = standings(event, signups, tables)
+            key = (frozenset(ended), tuple((u.player_id, u.left_at) for u in signups))
+            if key != self._lines_key:  # (computed again only when a table ended or someone came or went)
+                self._lines_key, self._lines = key, standings(event, signups, tables)
+            lines = self._lines
             if news:
                 await self.service.changed(event, frame_of(event, tables, lines))
             finished = await self.arena(event, now, tables, signups, lines)
