@@ -232,3 +232,29 @@ def test_the_operator_makes_cancels_and_schedules_events() -> None:
         assert [e["schedule"] for e in made_events] == [schedule.json()["schedule"]]
         shown = client.get("/api/admin/events", headers=admin).json()
         assert [s["rrule"] for s in shown["schedules"]] == ["FREQ=MINUTELY;INTERVAL=30"]
+
+
+def test_a_restart_mid_event_goes_on_from_the_store(tmp_path: Path) -> None:
+    db = tmp_path / "hall.db"
+    stand_ins = {**FAST, "away_seconds": 0, "turn_seconds": 0}  # (nobody connects: stand-ins play)
+    with server(db) as client:
+        ann, bob, cat = (new_player(client, n) for n in ("Ann", "Bob", "Cat"))
+        body = {"kind": "duplicate", "game": "gin(players=2)", "rounds": 3, "deals": 1, "starts_in": 0}
+        made = client.post("/api/events", json={**body, "settings": stand_ins}, headers=auth(ann))
+        event = made.json()
+        join(client, bob, event)
+        join(client, cat, event)
+        for _ in steps("round 1"):
+            if (details(client, event)["round"] or 0) >= 1:
+                break
+            time.sleep(0.1)
+    with server(db) as client:  # (stopped mid-event: the new server's director goes on from the rows)
+        shown = details(client, event)
+        assert shown["status"] == "running" and shown["round"] < 3, shown
+        for _ in steps("the event's end after the restart"):
+            shown = details(client, event)
+            if shown["status"] == "finished":
+                break
+            time.sleep(0.2)
+        assert sorted({t["round"] for t in shown["tables"]}) == [1, 2, 3]
+        assert [s["tables"] for s in shown["standings"]] == [3, 3, 3]  # every round counted for each
