@@ -8,9 +8,11 @@ import time
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
-from tests.server_helpers import FAST, auth, new_player, server, session
+from cardhall.server import matching
+from tests.server_helpers import FAST, auth, new_player, play_until, server, session
 
 BOUND = 0.6  # the bound before bots (seconds): the server's default 10 s, made short here
 
@@ -140,3 +142,36 @@ def test_a_dropped_connection_leaves_the_queue_after_the_grace_unless_he_comes_b
             assert [p["waiting"] for p in pools] == [1]  # (Ann stayed away: she is out)
         time.sleep(1.5)
         assert client.get("/api/playnow").json()["pools"] == []
+
+
+def test_a_person_takes_a_bots_seat_at_the_next_deal_and_a_player_may_not_seek_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(matching, "TAKEOVER_AFTER", 0.0)  # (the matcher waits 3 s for people first)
+    with server() as client:
+        short_bound(client, 30)  # (Bob is never due his own bots: only a bot's seat seats him)
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a, "now", game="hokm(max_hands=3)")
+            table = a.until("seated")["table"]
+            a.send(type="join", table=table)
+            frame = a.until("table")
+            # a player at a match under way may not wait for another
+            again = a.error(type="seek", game="hokm", settings=FAST, choice="now")
+            assert again["code"] == "already_playing"
+            seek(b, game="hokm(max_hands=3)")
+            assert [s["kind"] for s in seats_of(client, table)] == ["person", "bot", "bot"]
+
+            def bob_sat(f: dict[str, Any]) -> bool:
+                return any(e["type"] == "seat" and "replaces" in e for e in f.get("events", []))
+
+            frame = play_until(a, table, frame, bob_sat)
+            taken = next(e for e in frame["events"] if e["type"] == "seat" and "replaces" in e)
+            assert taken["name"] == "Bob" and taken["replaces"]["kind"] == "bot"
+            seated = b.until("seated")
+            assert (seated["table"], seated["seat"]) == (table, taken["seat"])
+            seats = seats_of(client, table)
+            assert [s["kind"] for s in seats].count("person") == 2 and seats[taken["seat"]]["name"] == "Bob"
+            b.send(type="join", table=table)
+            assert b.until("table")["you"] == taken["seat"]
+            assert b.error(type="seek", game="hokm", settings=FAST)["code"] == "already_playing"

@@ -41,6 +41,8 @@ from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import load_game
 from cardhall.server import bounds
 from cardhall.server.hall import Server
+from cardhall.server.host import TableHost
+from cardhall.server.host.machine import UNDER_WAY
 from cardhall.server.matching import BOT_WAIT, CHOICES, NewTable, OpenTable, Seeker, bound
 from cardhall.server.matchmaker import Matchmaker, Pool
 from cardhall.server.protocol import (
@@ -92,6 +94,10 @@ class PlayNow:
         )
         self._drops: dict[int, asyncio.Task[None]] = {}
         self._seats: dict[str, int] = {}  # pool -> a table's seats
+        # Play now tables held here -> their people as the matcher saw them (their bots' seats' takers
+        # must fit them: OpenTable), and the people promised a bot's seat -> (pool, as he waited).
+        self._people: dict[str, list[Seeker]] = {}
+        self._promised: dict[int, tuple[str, Seeker]] = {}
 
     def start(self) -> None:
         self.matchmaker.start()
@@ -140,6 +146,7 @@ class PlayNow:
     async def seek(self, player: PlayerRow, message: Seek, ref: Ref) -> None:
         """``player`` presses Play now: he waits in the pool (out of any other), and is told so."""
         pool = self.checked(message, ref)
+        self.check_free(player, ref)
         seeker = await self.seeker(player, read_pool(pool)[0], message.choice)
         left = await self.seekers.add(pool, seeker)
         self._kept(player.id)
@@ -147,6 +154,22 @@ class PlayNow:
         if left is not None:
             await self.tell(left)
         self.matchmaker.poke()
+
+    def check_free(self, player: PlayerRow, ref: Ref) -> None:
+        """Refuse (``already_playing``) a person who plays a match at a table of this process (a seat he
+        has not left, the match under way) or was promised a bot's seat: the queue would seat him twice."""
+        if player.id in self._promised:
+            raise ProtocolError(
+                "already_playing", "you take a bot's seat at a table at its next deal: play there", ref
+            )
+        for host in self.ctx.lobby.hosts.values():
+            seat = host.machine.seat_of(player)
+            if seat is not None and host.status in UNDER_WAY and not host.row.seats[seat].left:
+                raise ProtocolError(
+                    "already_playing",
+                    f"you play at table {host.id}: finish or leave it before Play now",
+                    ref,
+                )
 
     async def unseek(self, player: PlayerRow, ref: Ref) -> UnseekedFrame:
         pool = await self.seekers.remove(str(player.id))
@@ -242,7 +265,8 @@ class PlayNow:
         bot = bot_for_level(level)
         bots = {seat: bot for seat in range(len(ids), len(ids) + table.bots)}
         host = await self.ctx.lobby.create(seated[0], game, settings, bots, seated, owner_checked=True)
-        host.play_now = pool
+        host.play_now, host.takeovers = pool, self
+        self._people[host.id] = list(people)
         at = now()
         since = {s.player: s.since for s in people}
         for seat, p in enumerate(ids):
@@ -253,11 +277,62 @@ class PlayNow:
         self.ctx.spawn(self.tell(pool))  # (those still waiting: one fewer table's worth)
         return host.id
 
-    async def _give_seat(self, table: str, person: Seeker) -> bool:
-        return False  # (bots' seats are not given yet: see the module's docstring)
+    def _play_now_hosts(self, pool: str) -> list[TableHost]:
+        """The Play now tables of ``pool`` held by this process (those gone or ended are forgotten)."""
+        hosts = self.ctx.lobby.hosts
+        found = []
+        for table in list(self._people):
+            host = hosts.get(table)
+            if host is None or not host.status.is_open:
+                del self._people[table]
+            elif host.play_now == pool:
+                found.append(host)
+        return found
 
     async def _open_tables(self, pool: str) -> list[OpenTable]:
-        return []
+        """The Play now tables of ``pool`` on this process with bots' seats to give; their next deal's
+        start is not known (a deal's length is the players'): now."""
+        at = now()
+        out = []
+        for host in self._play_now_hosts(pool):
+            free = len(host.machine.bot_seats_free())
+            if free:
+                out.append(OpenTable(host.id, tuple(self._people[host.id]), free, at))
+        return out
+
+    async def _give_seat(self, table: str, person: Seeker) -> bool:
+        """Promise ``person`` a bot's seat at ``table`` from its next deal's start (False: the table is
+        not here, is over, or has no bot's seat left to give: he waits again, at the front)."""
+        host = self.ctx.lobby.hosts.get(table)
+        if host is None or host.play_now is None:
+            return False
+        player = (await self.ctx.store.players([int(person.player)])).get(int(person.player))
+        if player is None or await host.take_seat_later(player) is None:
+            return False
+        self._promised[player.id] = (host.play_now, person)
+        return True
+
+    def taken(self, host: TableHost, player: int, seat: int) -> None:
+        """``player`` took a bot's seat at ``host``'s deal's start: his page opens the table."""
+        promised = self._promised.pop(player, None)
+        waited = 0.0
+        if promised is not None:
+            self._people.setdefault(host.id, []).append(promised[1])
+            waited = round(max(0.0, now() - promised[1].since), 3)
+        frame = SeatedFrame(table=host.id, seat=seat, game=host.row.game, waited=waited)
+        self.ctx.spawn(self.ctx.social.presence.send(player, frame))
+
+    def untaken(self, host: TableHost, player: int) -> None:
+        """``player`` will not get the seat he was promised (the match ended first): back to his pool,
+        his wait kept (so at its front)."""
+        promised = self._promised.pop(player, None)
+        if promised is not None:
+            self.ctx.spawn(self._put_back(*promised))
+
+    async def _put_back(self, pool: str, person: Seeker) -> None:
+        await self.seekers.put_back(pool, [person])
+        await self.tell(pool)
+        self.matchmaker.poke()
 
     # --- the lobby -------------------------------------------------------------------------------
 

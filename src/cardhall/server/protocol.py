@@ -182,6 +182,7 @@ ERROR_CODES: Final = (
     "already_an_account",
     # Play now (issue 49: cardhall.server.playnow)
     "bad_choice",
+    "already_playing",
 )
 
 

@@ -44,7 +44,7 @@ from cardhall.server.host.writes import write_retried
 from cardhall.server.outage import StoreWatch
 from cardhall.server.pacing import Pacing, Wait
 from cardhall.server.protocol import ProtocolError, ServerFrame, TableFrame
-from cardhall.store import ActionRow, FencedError, StoreUnavailableError, TableRow
+from cardhall.store import ActionRow, FencedError, PlayerRow, StoreUnavailableError, TableRow
 from cardhall.table import BotJob, BotResult, Event, Table
 
 if TYPE_CHECKING:
@@ -91,6 +91,15 @@ class Services(Protocol):
     ) -> RatingRequest | None: ...
 
 
+class Takeovers(Protocol):
+    """Play now's side of a bot's seat given to a person (:mod:`cardhall.server.playnow`): told when he
+    took it at a deal's start, or when he will not get it (the match ended first)."""
+
+    def taken(self, host: TableHost, player: int, seat: int) -> None: ...
+
+    def untaken(self, host: TableHost, player: int) -> None: ...
+
+
 class TableHost:
     def __init__(self, ctx: Services, row: TableRow) -> None:
         self.ctx = ctx
@@ -103,6 +112,7 @@ class TableHost:
         self.thinking: asyncio.Task[None] | None = None
         self.hint_tasks: set[asyncio.Task[None]] = set()
         self.play_now: str | None = None  # made by Play now: its pool's name (cardhall.server.playnow)
+        self.takeovers: Takeovers | None = None  # (Play now's, with play_now)
 
     # --- what the server reads of a table --------------------------------------------------------------
 
@@ -289,6 +299,14 @@ class TableHost:
     async def hint(self, listener: Listener, expect: int, ref: Any) -> None:
         await self.queue.call(partial(self._run, self.machine.hint(listener, expect, ref)))
 
+    async def take_seat_later(self, player: PlayerRow) -> int | None:
+        """Play now: promise ``player`` a bot's seat from the next deal's start (None: none to give)."""
+
+        async def promise() -> int | None:
+            return self.machine.take_seat_later(player)
+
+        return await self.queue.call(promise)
+
     async def halt(self, reason: str) -> bool:
         return await self.queue.call(partial(self._run, self.machine.halt(reason)))
 
@@ -354,6 +372,11 @@ class TableHost:
             self.ctx.store_watch.forget(self.id)
         if effects.lost:
             self.ctx.table_lost(self.id)
+        if self.takeovers is not None:
+            for player, seat in effects.taken:
+                self.takeovers.taken(self, player, seat)
+            for player in effects.untaken:
+                self.takeovers.untaken(self, player)
 
     async def _commit(self, write: Write) -> Answer:
         """Commit a table's row or its match's end: tried again when it fails (each failure asking
