@@ -521,3 +521,22 @@ def test_a_person_who_took_a_bots_seat_is_not_rated_by_that_match() -> None:
     rating = ends[0].rating
     assert rating is not None and list(rating.players) == [ANN.id, None, None]
     assert [r.player_id for r in ends[0].results] == [ANN.id, BOB.id, None]
+
+
+def test_a_person_who_leaves_or_stays_away_in_the_first_deal_is_noted_a_leaver_and_not_later() -> None:
+    m, ann = play_now_machine()
+    drive(m.leave(ann, None))
+    assert m.take().early_leaves == (ANN.id,)
+    m, ann = play_now_machine()
+    drive(m.detach(ann))
+    drive(m.gone(0))  # (his away timer ran out: the stand-in plays)
+    assert m.take().early_leaves == (ANN.id,)
+    drive(m.leave(ann, None))  # (counted once: the stand-in played for him already)
+    assert m.take().early_leaves == ()
+    m, ann = play_now_machine()
+    assert m.table is not None
+    while m.table.state.deals_finished == 0:
+        play_one(m, ann)
+    m.take()
+    drive(m.leave(ann, None))
+    assert m.take().early_leaves == ()  # (the first deal was played out)

@@ -175,3 +175,37 @@ def test_a_person_takes_a_bots_seat_at_the_next_deal_and_a_player_may_not_seek_a
             b.send(type="join", table=table)
             assert b.until("table")["you"] == taken["seat"]
             assert b.error(type="seek", game="hokm", settings=FAST)["code"] == "already_playing"
+
+
+def test_a_person_who_left_a_table_in_its_first_deal_waits_behind_as_a_leaver() -> None:
+    with server() as client:
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        ann_id = player_id(client, ann)
+        play_now = client.app.state.ctx.play_now  # type: ignore[attr-defined]
+        portal = client.portal
+        assert portal is not None
+
+        def leaves(player: int) -> int:
+            async def seeker() -> Any:
+                rows = await play_now.ctx.store.players([player])
+                return await play_now.seeker(rows[player], "hokm", "after_wait")
+
+            found: int = portal.call(seeker).leaves
+            return found
+
+        assert leaves(ann_id) == 0
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a, "now", game="hokm(max_hands=3)")
+            table = a.until("seated")["table"]
+            a.send(type="join", table=table)
+            a.until("table")
+            a.send(type="leave", table=table)
+            a.send(type="ping", id="p")  # (leave has no reply: the pong comes after it)
+            a.until("pong", ref="p")
+            seek(b, "now", game="hokm(max_hands=3)")  # (someone else's table: nobody left it)
+            b.until("seated")
+        for _ in range(100):  # (the note is written beside the leave, not in its transaction)
+            if leaves(ann_id):
+                break
+            time.sleep(0.02)
+        assert leaves(ann_id) == 1 and leaves(player_id(client, bob)) == 0

@@ -65,6 +65,7 @@ log = logging.getLogger(__name__)
 WAIT_VARIABLE = "CARDHALL_PLAY_NOW_WAIT"
 RECENT_WINDOW = 600.0  # seconds: a match finished this recently makes its people "recent" to him
 RECENT_MATCHES = 3
+LEAVE_WINDOW = 1800.0  # seconds: a table left in its first deal this recently makes him a leaver
 
 
 class Services(Server, Protocol):
@@ -191,6 +192,7 @@ class PlayNow:
             at = match.finished_at
             if at is not None and (at if at.tzinfo else at.replace(tzinfo=UTC)) >= since:
                 recent |= {s.player_id for s in match.seats if s.player_id not in (None, player.id)}
+        leaves = await store.early_leaves(player.id, datetime.now(UTC) - timedelta(seconds=LEAVE_WINDOW))
         return Seeker(
             str(player.id),
             rating,
@@ -198,6 +200,7 @@ class PlayNow:
             choice,
             frozenset(str(p) for p in avoid),
             frozenset(str(p) for p in recent),
+            leaves,
         )
 
     # --- telling people --------------------------------------------------------------------------

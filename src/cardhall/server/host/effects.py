@@ -138,6 +138,7 @@ class Effects:
     # ids of those promised one who will not get it (the match ended first): back to the queue.
     taken: tuple[tuple[int, int], ...] = ()
     untaken: tuple[int, ...] = ()
+    early_leaves: tuple[int, ...] = ()  # ids of people who left (or were stood in for) in the first deal
 
     def __bool__(self) -> bool:
         return bool(
@@ -153,4 +154,5 @@ class Effects:
             or self.lost
             or self.taken
             or self.untaken
+            or self.early_leaves
         )

@@ -399,6 +399,7 @@ class TableMachine:
         elif self.status in UNDER_WAY:
             seats = self._seats_with(replace(self.row.seats[seat], left=True))
             yield from self._store_row(replace(self.row, seats=seats), ref)
+            self._early_leave(seat)
             if self._abandoned_early():
                 try:
                     yield from self._halt("every person left before the first deal was scored")
@@ -717,7 +718,22 @@ class TableMachine:
     def gone(self, seat: int) -> Run[None]:
         self.away.discard(seat)  # (it fired)
         if self.admit(Command.GONE) and self.audience.connected[seat] == 0:
+            self._early_leave(seat)
             yield from self._stand_in(seat)
+
+    def _early_leave(self, seat: int) -> None:
+        """Note a person leaving ``seat`` (or away past his grace) during the match's first deal: Play
+        now's leavers wait behind others (:mod:`cardhall.server.playnow`)."""
+        table, s = self.table, self.row.seats[seat]
+        if (
+            table is not None
+            and table.state.deals_finished == 0
+            and not table.is_over
+            and s.kind == SeatKind.PERSON
+            and s.player_id is not None
+            and table.stand_in_for(seat) is None
+        ):
+            self.out.early_leaves = (*self.out.early_leaves, s.player_id)
 
     def _stand_in(self, seat: int) -> Run[None]:
         table = self.table

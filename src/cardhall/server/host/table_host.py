@@ -17,6 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
+from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -372,11 +373,19 @@ class TableHost:
             self.ctx.store_watch.forget(self.id)
         if effects.lost:
             self.ctx.table_lost(self.id)
+        for player in effects.early_leaves:
+            self.ctx.spawn(self._note_early_leave(player))
         if self.takeovers is not None:
             for player, seat in effects.taken:
                 self.takeovers.taken(self, player, seat)
             for player in effects.untaken:
                 self.takeovers.untaken(self, player)
+
+    async def _note_early_leave(self, player: int) -> None:
+        try:
+            await self.ctx.store.note_early_leave(player, self.id, datetime.now(UTC))
+        except Exception:  # (a leaver not counted waits no longer: nothing else is lost)
+            log.exception("table %s: player %d's early leave was not noted", self.id, player)
 
     async def _commit(self, write: Write) -> Answer:
         """Commit a table's row or its match's end: tried again when it fails (each failure asking
