@@ -36,7 +36,14 @@ from cardhall.server.host.status import (
     TableStatus,
     moved,
 )
-from cardhall.server.protocol import PausedFrame, ProtocolError, ResumedFrame, ServerFrame, StoppedFrame
+from cardhall.server.protocol import (
+    PausedFrame,
+    ProtocolError,
+    ResumedFrame,
+    ServerFrame,
+    StoppedFrame,
+    TableFrame,
+)
 from cardhall.server.settings import table_settings
 from cardhall.store import ActionRow, PlayerRow, SeatKind, SeatRow, TableRow
 from cardhall.store import TableStatus as RowStatus
@@ -459,7 +466,7 @@ def test_a_person_promised_a_bots_seat_takes_it_when_the_next_deal_starts_and_a_
     assert len(saved) == 1 and saved[0].row.seats[1].player_id == BOB.id
     bob_seat = m.row.seats[1]
     assert (bob_seat.kind, bob_seat.since, bob_seat.before) == (SeatKind.PERSON, m.stored, "rules")
-    assert effects.taken == ((BOB.id, 1),) and not effects.untaken
+    assert effects.taken == ((BOB.id, 1, False),) and not effects.untaken
     assert AwayTimer(1, m.row.settings["away_seconds"]) in effects.timers  # (he has to open it)
     seat_events = [e for e in m.events_for(None) if e["type"] == "seat" and "replaces" in e]
     assert seat_events == [
@@ -540,3 +547,23 @@ def test_a_person_who_leaves_or_stays_away_in_the_first_deal_is_noted_a_leaver_a
     m.take()
     drive(m.leave(ann, None))
     assert m.take().early_leaves == ()  # (the first deal was played out)
+
+
+def test_a_promised_person_watches_until_the_deal_starts_and_then_plays_from_his_watching_connection() -> (
+    None
+):
+    m, ann = play_now_machine()
+    bob = Conn(BOB)
+    assert m.take_seat_later(BOB) == 1
+    with pytest.raises(ProtocolError) as refused:
+        drive(m.join(bob, None, 0, None))
+    assert refused.value.code == "seat_taken" and "yours from the next deal" in refused.value.message
+    drive(m.watch(bob, 0))
+    assert m.table is not None
+    while m.table.state.deals_finished == 0:
+        play_one(m, ann)
+    effects = m.take()
+    assert effects.taken == ((BOB.id, 1, True),)
+    assert m.audience.seat_of(bob) == 1 and 1 not in m.away
+    full = [f for to, f in effects.frames if to is bob and isinstance(f, TableFrame)][-1]
+    assert full.you == 1 and full.n == m.number

@@ -160,7 +160,13 @@ def test_a_person_takes_a_bots_seat_at_the_next_deal_and_a_player_may_not_seek_a
             again = a.error(type="seek", game="hokm", settings=FAST, choice="now")
             assert again["code"] == "already_playing"
             seek(b, game="hokm(max_hands=3)")
+            promised = b.until("seated")  # (a bot's seat, his from the next deal: he watches till then)
+            assert promised["table"] == table and promised["next_deal"] is True
             assert [s["kind"] for s in seats_of(client, table)] == ["person", "bot", "bot"]
+            assert b.error(type="join", table=table)["code"] == "seat_taken"
+            assert b.error(type="seek", game="hokm", settings=FAST)["code"] == "already_playing"
+            b.send(type="watch", table=table)
+            assert b.until("table")["you"] is None
 
             def bob_sat(f: dict[str, Any]) -> bool:
                 return any(e["type"] == "seat" and "replaces" in e for e in f.get("events", []))
@@ -168,12 +174,10 @@ def test_a_person_takes_a_bots_seat_at_the_next_deal_and_a_player_may_not_seek_a
             frame = play_until(a, table, frame, bob_sat)
             taken = next(e for e in frame["events"] if e["type"] == "seat" and "replaces" in e)
             assert taken["name"] == "Bob" and taken["replaces"]["kind"] == "bot"
-            seated = b.until("seated")
-            assert (seated["table"], seated["seat"]) == (table, taken["seat"])
+            assert taken["seat"] == promised["seat"]
             seats = seats_of(client, table)
             assert [s["kind"] for s in seats].count("person") == 2 and seats[taken["seat"]]["name"] == "Bob"
-            b.send(type="join", table=table)
-            assert b.until("table")["you"] == taken["seat"]
+            assert b.until("table", you=taken["seat"])["status"] == "playing"  # (his watching connection)
             assert b.error(type="seek", game="hokm", settings=FAST)["code"] == "already_playing"
 
 

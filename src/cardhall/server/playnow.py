@@ -20,11 +20,26 @@ Choices:
 - **Who he is to the matcher**: his rating is the shown one (``1500 + 48 (mu - 25)``) in the game's
   ``people`` pool (1500 when unrated); he avoids those he blocks and those who block him; the people
   of his matches finished in the last :data:`RECENT_WINDOW` seconds (his last :data:`RECENT_MATCHES`)
-  are his recent opponents. Leavers are not counted yet (``leaves`` 0).
+  are his recent opponents; his ``leaves`` are the tables he left during their first deal (or whose
+  stand-in took his seat then, his connection away) in the last :data:`LEAVE_WINDOW` seconds, noted by
+  the tables in the store's ``early_leaves`` and counted by one indexed query.
 - **A dropped connection** keeps his place for the pool's ``away_seconds`` (a table's away timer's
   grace); if no connection of his is open anywhere in the hall by then, he leaves the queue.
-- **Bots' seats of Play now tables are not given yet** (step 2 of the issue): ``open_tables`` lists
-  none, so nobody is seated in a bot's seat by the queue.
+- **Bots' seats of Play now tables** (``open_tables``, ``give_seat``): the tables offered are the Play
+  now tables of the pool held by this process, the one whose waves made them (the pool's leader), with
+  their people as the matcher saw them (so a taker must fit them) and their next deal's start unknown
+  (now: the matcher then gives a seat only to one who waited :data:`~matching.TAKEOVER_AFTER` for people
+  first). Asking the owner of a table on another process would need a request and its answer over the
+  bus for each seat: not done; a Play now table moved to another process, or brought back by a
+  restart (``play_now`` is not stored), offers no seats. A table made by hand never does.
+- **A seat given** is promised by the table's owner (:meth:`TableHost.take_seat_later`: False when the
+  match is over or every bot's seat is taken or promised: the person waits again, his wait kept, at the
+  front); he is sent ``seated`` with ``next_deal`` at once and watches; the machine stores and gives
+  the seat when the next deal starts (:mod:`cardhall.server.host.machine`), his watching connections
+  joined to it (``seated`` again if he has none). A match that ends before its next deal puts him back
+  in the queue the same way (:meth:`untaken`).
+- **Playing already**: ``seek`` is refused ``already_playing`` while he holds a seat (not left) at a
+  match under way on this process, or was promised one.
 """
 
 from __future__ import annotations
@@ -310,20 +325,27 @@ class PlayNow:
         if host is None or host.play_now is None:
             return False
         player = (await self.ctx.store.players([int(person.player)])).get(int(person.player))
-        if player is None or await host.take_seat_later(player) is None:
+        seat = None if player is None else await host.take_seat_later(player)
+        if player is None or seat is None:
             return False
         self._promised[player.id] = (host.play_now, person)
+        waited = round(max(0.0, now() - person.since), 3)
+        frame = SeatedFrame(table=host.id, seat=seat, game=host.row.game, waited=waited, next_deal=True)
+        await self.ctx.social.presence.send(player.id, frame)  # (he watches until the deal starts)
+        self.ctx.spawn(self.tell(host.play_now))  # (those still waiting: one fewer)
         return True
 
-    def taken(self, host: TableHost, player: int, seat: int) -> None:
-        """``player`` took a bot's seat at ``host``'s deal's start: his page opens the table."""
+    def taken(self, host: TableHost, player: int, seat: int, there: bool) -> None:
+        """``player`` took a bot's seat at ``host``'s deal's start (``there``: watching it, now seated;
+        else his page opens the table)."""
         promised = self._promised.pop(player, None)
         waited = 0.0
         if promised is not None:
             self._people.setdefault(host.id, []).append(promised[1])
             waited = round(max(0.0, now() - promised[1].since), 3)
-        frame = SeatedFrame(table=host.id, seat=seat, game=host.row.game, waited=waited)
-        self.ctx.spawn(self.ctx.social.presence.send(player, frame))
+        if not there:
+            frame = SeatedFrame(table=host.id, seat=seat, game=host.row.game, waited=waited)
+            self.ctx.spawn(self.ctx.social.presence.send(player, frame))
 
     def untaken(self, host: TableHost, player: int) -> None:
         """``player`` will not get the seat he was promised (the match ended first): back to his pool,

@@ -74,6 +74,7 @@ export class TableView {
     this.dismissed = 0; // the deal_scored event whose summary was closed
     this.focusIndex = null;
     this.message = "";
+    this.note = ""; // shown while he watches (Play now: a bot's seat his from the next deal)
     this.stopped = null; // why the server stopped the table, once it has
     this.connection = "online"; // as the page's link says: online, connecting, offline
     this.away = null; // while offline or just back: {since: the n when the link dropped, back: lines}
@@ -678,7 +679,7 @@ export class TableView {
         ),
       );
     }
-    if (!mine) out.push(h("p", { class: "spectating", role: "status", text: t("table.spectating") }));
+    if (!mine) out.push(h("p", { class: "spectating", role: "status", text: this.note && !over ? this.note : t("table.spectating") }));
     const notice = !this.noticeClosed && !over ? this.game.notice(o, this) : null;
     if (notice) {
       out.push(

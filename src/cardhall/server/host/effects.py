@@ -134,9 +134,10 @@ class Effects:
     wait_for_store: bool = False  # paused: tell the store's watch to wake the table when it is back
     forget_store: bool = False
     lost: bool = False  # the table is another process's: the server drops it here
-    # Play now: (player id, seat) of the people who took a bot's seat at this deal's start, and the
-    # ids of those promised one who will not get it (the match ended first): back to the queue.
-    taken: tuple[tuple[int, int], ...] = ()
+    # Play now: (player id, seat, whether a connection of his is at the table) of the people who took a
+    # bot's seat at this deal's start, and the ids of those promised one who will not get it (the match
+    # ended first): back to the queue.
+    taken: tuple[tuple[int, int, bool], ...] = ()
     untaken: tuple[int, ...] = ()
     early_leaves: tuple[int, ...] = ()  # ids of people who left (or were stood in for) in the first deal
 

@@ -322,6 +322,13 @@ class TableMachine:
             raise ProtocolError(
                 "seat_taken", f"you left table {self.id}: a bot plays your seat to the end (watch it)", ref
             )
+        promised = [seat for seat, p in self.pending.items() if p.id == player.id]
+        if mine is None and promised:
+            raise ProtocolError(
+                "seat_taken",
+                f"seat {promised[0]} of table {self.id} is yours from the next deal: watch until it starts",
+                ref,
+            )
         if mine is None:
             if self.status in (F, A):
                 raise ProtocolError("table_over", f"the match at table {self.id} is over", ref)
@@ -555,8 +562,17 @@ class TableMachine:
             return False
         for seat, player in taking:
             table.sit(seat, occupant(self.row.seats[seat]))
-            self._away_later(seat)  # (he has away_seconds to open the table)
-            self.out.taken = (*self.out.taken, (player.id, seat))
+            for listener in list(self.audience.seats):  # (watching till his deal: he sits now)
+                if (
+                    self.audience.seat_of(listener) is None
+                    and listener.player
+                    and listener.player.id == player.id
+                ):
+                    self._attach(listener, seat)
+                    self.send(listener, self.full_frame(listener, 0))
+            if self.audience.connected[seat] == 0:
+                self._away_later(seat)  # (he has away_seconds to open the table)
+            self.out.taken = (*self.out.taken, (player.id, seat, self.audience.connected[seat] > 0))
         self.out.lobby_changed = True
         return True
 

@@ -96,7 +96,7 @@ class Takeovers(Protocol):
     """Play now's side of a bot's seat given to a person (:mod:`cardhall.server.playnow`): told when he
     took it at a deal's start, or when he will not get it (the match ended first)."""
 
-    def taken(self, host: TableHost, player: int, seat: int) -> None: ...
+    def taken(self, host: TableHost, player: int, seat: int, there: bool) -> None: ...
 
     def untaken(self, host: TableHost, player: int) -> None: ...
 
@@ -376,8 +376,8 @@ class TableHost:
         for player in effects.early_leaves:
             self.ctx.spawn(self._note_early_leave(player))
         if self.takeovers is not None:
-            for player, seat in effects.taken:
-                self.takeovers.taken(self, player, seat)
+            for player, seat, there in effects.taken:
+                self.takeovers.taken(self, player, seat, there)
             for player in effects.untaken:
                 self.takeovers.untaken(self, player)
 

@@ -13,6 +13,8 @@ export function line(view, e) {
   const people = (list) => (list || []).map(who).join(", ");
   switch (e.type) {
     case "seat":
+      // a person taking a bot's seat during the match (Play now): "Ann takes Bot 2's seat"
+      if (e.replaces) return t("ev.takes_seat", { name: e.name, before: e.replaces.kind === "bot" ? t("seat.bot", { seat: e.seat + 1 }) : e.replaces.name });
       return t("ev.seat", { name: who(e.seat), seat: e.seat + 1 });
     case "action":
       // what the move means (the event's move); a hidden one only as much as this seat may know
