@@ -47,6 +47,7 @@ from cardhall.server.protocol import (
 from cardhall.server.settings import table_settings
 from cardhall.store import ActionRow, PlayerRow, SeatKind, SeatRow, TableRow
 from cardhall.store import TableStatus as RowStatus
+from tests import schemas
 
 GAME = "hearts(decks=1,players=4,target=10)"
 W, P, Z, F, A, M = (
@@ -473,6 +474,7 @@ def test_a_person_promised_a_bots_seat_takes_it_when_the_next_deal_starts_and_a_
         {"n": seat_events[0]["n"], "type": "seat", "seat": 1, "kind": "remote", "name": "Bob",
          "replaces": {"kind": "bot", "name": "rules", "bot": "rules"}}
     ]  # fmt: skip
+    assert schemas.errors("hokm", "event", seat_events[0]) == []  # (the events' schema has it)
     assert 1 not in m.table.bots_to_act() and m.table.acting_bot(1) is None
     # a restart (the seats as stored, the actions replayed) holds the same match, events and numbers
     again = TableMachine(m.row, clock=Clock())
