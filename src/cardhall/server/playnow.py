@@ -309,13 +309,14 @@ class PlayNow:
 
     async def _open_tables(self, pool: str) -> list[OpenTable]:
         """The Play now tables of ``pool`` on this process with bots' seats to give; their next deal's
-        start is not known (a deal's length is the players'): now."""
-        at = now()
+        start is not known (a deal's length is the players'): 0, which every bound passes (the time
+        of this call came after the wave's own, and so missed by microseconds the bound of a person
+        due his bots in that wave: he got a table of bots instead of the seat)."""
         out = []
         for host in self._play_now_hosts(pool):
             free = len(host.machine.bot_seats_free())
             if free:
-                out.append(OpenTable(host.id, tuple(self._people[host.id]), free, at))
+                out.append(OpenTable(host.id, tuple(self._people[host.id]), free, 0.0))
         return out
 
     async def _give_seat(self, table: str, person: Seeker) -> bool:

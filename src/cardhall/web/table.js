@@ -75,6 +75,7 @@ export class TableView {
     this.focusIndex = null;
     this.message = "";
     this.note = ""; // shown while he watches (Play now: a bot's seat his from the next deal)
+    this.naming = null; // the event whose seats seatName names (namedAt), null: as they are now
     this.stopped = null; // why the server stopped the table, once it has
     this.connection = "online"; // as the page's link says: online, connecting, offline
     this.away = null; // while offline or just back: {since: the n when the link dropped, back: lines}
@@ -144,7 +145,23 @@ export class TableView {
   }
 
   seatName(seat) {
+    // An event before a person took a bot's seat (Play now) names the bot that held it then.
+    if (this.naming !== null && this.naming !== undefined && seat !== null && seat !== undefined) {
+      const took = this.events.find((e) => e.type === "seat" && e.seat === seat && e.replaces && e.n > this.naming);
+      if (took) return took.replaces.kind === "bot" ? t("seat.bot", { seat: seat + 1 }) : took.replaces.name;
+    }
     return seatName(this, seat);
+  }
+
+  /** `make()` with the seats named as they were held at event `n` (see seatName). */
+  namedAt(n, make) {
+    const before = this.naming;
+    this.naming = n;
+    try {
+      return make();
+    } finally {
+      this.naming = before;
+    }
   }
 
   gameTitle() {
@@ -927,7 +944,7 @@ export class TableView {
           "div",
           { class: "side" },
           sharePanel(this.id),
-          summary ? dealSummary(this, summary, !over) : null,
+          summary ? this.namedAt(summary.n, () => dealSummary(this, summary, !over)) : null,
           scores(this, o),
           scoreSheet(this, o, over || game.sheetOpen),
           h(

@@ -6,6 +6,11 @@ import { actionText, cardText, didText } from "../cards.js";
 import { signed } from "./dom.js";
 
 export function line(view, e) {
+  // (each seat named as it was held then: a bot's moves before a person took its seat are the bot's)
+  return view.namedAt ? view.namedAt(e.n, () => eventLine(view, e)) : eventLine(view, e);
+}
+
+function eventLine(view, e) {
   const own = view.game.line(e, view);
   if (own) return own;
   const who = (seat) => view.seatName(seat);
