@@ -165,7 +165,8 @@ def test_a_person_takes_a_bots_seat_at_the_next_deal_and_a_player_may_not_seek_a
             seek(b, game="hokm(max_hands=3)")
             promised = b.until("seated")  # (a bot's seat, his from the next deal: he watches till then)
             assert promised["table"] == table and promised["next_deal"] is True
-            assert [s["kind"] for s in seats_of(client, table)] == ["person", "bot", "bot"]
+            seats_before = seats_of(client, table)
+            assert [s["kind"] for s in seats_before] == ["person", "bot", "bot"]
             assert b.error(type="join", table=table)["code"] == "seat_taken"
             assert b.error(type="seek", game="hokm", settings=FAST)["code"] == "already_playing"
             b.send(type="watch", table=table)
@@ -182,6 +183,18 @@ def test_a_person_takes_a_bots_seat_at_the_next_deal_and_a_player_may_not_seek_a
             assert [s["kind"] for s in seats].count("person") == 2 and seats[taken["seat"]]["name"] == "Bob"
             assert b.until("table", you=taken["seat"])["status"] == "playing"  # (his watching connection)
             assert b.error(type="seek", game="hokm", settings=FAST)["code"] == "already_playing"
+            # both leave: the stand-ins play the match out; its replay says who held Bob's seat when
+            a.send(type="leave", table=table)
+            b.send(type="leave", table=table)
+            for _ in range(500):
+                if client.get(f"/api/tables/{table}").json()["status"] == "finished":
+                    break
+                time.sleep(0.02)
+            replay = client.get(f"/api/tables/{table}/replay", params={"count": 1}).json()
+            held = replay["seats"][taken["seat"]]
+            assert held["name"] == "Bob" and held["before"] == seats_before[taken["seat"]]["bot"]
+            record = client.get(f"/api/tables/{table}/record").json()
+            assert 0 < held["since"] < len(record["actions"])
 
 
 def test_a_person_who_left_a_table_in_its_first_deal_waits_behind_as_a_leaver() -> None:

@@ -328,7 +328,15 @@ async def replay_steps(request: Request) -> Response:
             "table": table_id,
             "game": row.game,
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "player": s.player_id}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "player": s.player_id,
+                    "before": s.before,
+                    "since": s.since,
+                }
                 for s in row.seats
             ],
             "steps": steps,
