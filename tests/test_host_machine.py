@@ -569,3 +569,28 @@ def test_a_promised_person_watches_until_the_deal_starts_and_then_plays_from_his
     assert m.audience.seat_of(bob) == 1 and 1 not in m.away
     full = [f for to, f in effects.frames if to is bob and isinstance(f, TableFrame)][-1]
     assert full.you == 1 and full.n == m.number
+
+
+def test_a_promise_given_up_is_no_ones_and_a_takers_absence_counts_his_own_decisions() -> None:
+    m, ann = play_now_machine()
+    assert m.take_seat_later(BOB) == 1
+    assert m.cancel_seat(BOB) and not m.cancel_seat(BOB) and m.bot_seats_free() == [1, 2]
+    assert m.take_seat_later(BOB) == 1
+    assert m.table is not None
+    while m.table.state.deals_finished == 0:
+        play_one(m, ann)
+    assert m.row.seats[1].player_id == BOB.id and m.row.seats[1].since > 0
+    bob = Conn(BOB)
+    drive(m.join(bob, 1, 0, None))
+    while m.table.state.deals_finished == 1:  # (Bob plays the second deal himself)
+        if 1 in m.table.to_act:
+            drive(m.act(bob, m.table.legal_actions(1)[0], m.number, None))
+        else:
+            play_one(m, ann)
+    # the bot's decisions of the first deal are not his: he played every one of his, so he was not away
+    assert 1 not in m.absences()
+    history = m.table.state.history
+    his = sum(1 for n, (s, _) in enumerate(history) if s == 1 and n >= m.row.seats[1].since)
+    assert 0 < his < sum(1 for s, _ in history if s == 1)  # (the bot's first deal is the seat's too)
+    m.by_stand_in[1] = his // 2 + 1  # a stand-in made just over half of his decisions: away
+    assert m.absences().get(1) == "away"

@@ -229,3 +229,30 @@ def test_a_person_who_left_a_table_in_its_first_deal_waits_behind_as_a_leaver() 
                 break
             time.sleep(0.02)
         assert leaves(ann_id) == 1 and leaves(player_id(client, bob)) == 0
+
+
+def test_a_person_who_leaves_play_now_gives_up_the_bots_seat_he_was_promised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(matching, "TAKEOVER_AFTER", 0.0)
+    with server() as client:
+        short_bound(client, 30)
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a, "now", game="hokm(max_hands=3)")
+            table = a.until("seated")["table"]
+            a.send(type="join", table=table)
+            frame = a.until("table")
+            seek(b, game="hokm(max_hands=3)")
+            assert b.until("seated")["next_deal"] is True
+            b.send(type="unseek", id="u")
+            assert b.until("unseeked", ref="u")["pool"] is not None
+
+            def second_deal(f: dict[str, Any]) -> bool:
+                return any(e["type"] == "deal" and e["deal"] == 2 for e in f.get("events", []))
+
+            frame = play_until(a, table, frame, second_deal)
+            assert not any(e["type"] == "seat" and "replaces" in e for e in frame["events"])
+            assert [s["kind"] for s in seats_of(client, table)] == ["person", "bot", "bot"]
+            seek(b, "now", game="hokm")  # (free to wait again)
+            assert b.until("seated")["table"] != table

@@ -37,7 +37,7 @@ Choices:
   front); he is sent ``seated`` with ``next_deal`` at once and watches; the machine stores and gives
   the seat when the next deal starts (:mod:`cardhall.server.host.machine`), his watching connections
   joined to it (``seated`` again if he has none). A match that ends before its next deal puts him back
-  in the queue the same way (:meth:`untaken`).
+  in the queue the same way (:meth:`untaken`); ``unseek`` before the deal gives the promise up.
 - **Playing already**: ``seek`` is refused ``already_playing`` while he holds a seat (not left) at a
   match under way on this process, or was promised one.
 """
@@ -113,7 +113,7 @@ class PlayNow:
         # Play now tables held here -> their people as the matcher saw them (their bots' seats' takers
         # must fit them: OpenTable), and the people promised a bot's seat -> (pool, as he waited).
         self._people: dict[str, list[Seeker]] = {}
-        self._promised: dict[int, tuple[str, Seeker]] = {}
+        self._promised: dict[int, tuple[str, Seeker, str]] = {}  # (pool, as he waited, table)
 
     def start(self) -> None:
         self.matchmaker.start()
@@ -188,6 +188,13 @@ class PlayNow:
                 )
 
     async def unseek(self, player: PlayerRow, ref: Ref) -> UnseekedFrame:
+        """``player`` leaves the queue, or gives up the bot's seat he was promised (before its deal)."""
+        promised = self._promised.pop(player.id, None)
+        if promised is not None:
+            host = self.ctx.lobby.hosts.get(promised[2])
+            if host is not None and await host.cancel_seat(player):
+                return UnseekedFrame(pool=promised[0], reason="left", ref=ref)
+            return UnseekedFrame(pool=None, reason="left", ref=ref)  # (the deal started: seated)
         pool = await self.seekers.remove(str(player.id))
         self._kept(player.id)
         if pool is not None:
@@ -329,7 +336,7 @@ class PlayNow:
         seat = None if player is None else await host.take_seat_later(player)
         if player is None or seat is None:
             return False
-        self._promised[player.id] = (host.play_now, person)
+        self._promised[player.id] = (host.play_now, person, host.id)
         waited = round(max(0.0, now() - person.since), 3)
         frame = SeatedFrame(table=host.id, seat=seat, game=host.row.game, waited=waited, next_deal=True)
         await self.ctx.social.presence.send(player.id, frame)  # (he watches until the deal starts)
@@ -353,7 +360,7 @@ class PlayNow:
         his wait kept (so at its front)."""
         promised = self._promised.pop(player, None)
         if promised is not None:
-            self.ctx.spawn(self._put_back(*promised))
+            self.ctx.spawn(self._put_back(promised[0], promised[1]))
 
     async def _put_back(self, pool: str, person: Seeker) -> None:
         await self.seekers.put_back(pool, [person])

@@ -576,6 +576,14 @@ class TableMachine:
         self.out.lobby_changed = True
         return True
 
+    def cancel_seat(self, player: PlayerRow) -> bool:
+        """``player`` no longer wants the seat he was promised (he left Play now): whether he had one."""
+        for seat, promised in list(self.pending.items()):
+            if promised.id == player.id:
+                del self.pending[seat]
+                return True
+        return False
+
     def _drop_promises(self) -> None:
         """The match ends (or leaves this process) before the next deal: the promised seats are not given."""
         if self.pending:
@@ -918,8 +926,9 @@ class TableMachine:
         table = self.table
         assert table is not None
         decisions = [0] * len(self.row.seats)
-        for seat, _ in table.state.history:
-            decisions[seat] += 1
+        since = [s.since for s in self.row.seats]  # (a person who took a bot's seat: his decisions only)
+        for number, (seat, _) in enumerate(table.state.history):
+            decisions[seat] += number >= since[seat]
         found = {}
         for s in self.row.seats:
             if s.kind == SeatKind.PERSON:

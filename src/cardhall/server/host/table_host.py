@@ -308,6 +308,14 @@ class TableHost:
 
         return await self.queue.call(promise)
 
+    async def cancel_seat(self, player: PlayerRow) -> bool:
+        """Play now: ``player``'s promised seat is not his any more (False: he had none here)."""
+
+        async def cancel() -> bool:
+            return self.machine.cancel_seat(player)
+
+        return await self.queue.call(cancel)
+
     async def halt(self, reason: str) -> bool:
         return await self.queue.call(partial(self._run, self.machine.halt(reason)))
 
