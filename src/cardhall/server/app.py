@@ -521,6 +521,7 @@ def create_app(
         views = make_views(ctx, ctx.hall_options)  # (the hall's listing, seated index and presence)
         app.state.ctx = ctx
         app.state.views = views
+        ctx.play_now.views = views  # (who plays where in the hall: Play now refuses a seat twice)
         await ctx.start()
         await views.start()
         try:

@@ -39,7 +39,9 @@ Choices:
   joined to it (``seated`` again if he has none). A match that ends before its next deal puts him back
   in the queue the same way (:meth:`untaken`); ``unseek`` before the deal gives the promise up.
 - **Playing already**: ``seek`` is refused ``already_playing`` while he holds a seat (not left) at a
-  match under way on this process, or was promised one.
+  match under way (this process's tables as they are, the others' from the hall's seated index, a
+  beat behind at most), or was promised one. Nothing in the issue or protocol.md chose otherwise; a
+  waiting table (not started) does not count: leaving it costs nobody a match.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ import logging
 import os
 from collections.abc import Coroutine
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import load_game
@@ -72,6 +74,9 @@ from cardhall.server.ratings import SHOWN_START, shown
 from cardhall.server.seeking import Seekers, now
 from cardhall.server.settings import bot_for_level, table_settings
 from cardhall.store import PlayerRow
+
+if TYPE_CHECKING:
+    from cardhall.server.cluster.views import HallViews
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +119,7 @@ class PlayNow:
         # must fit them: OpenTable), and the people promised a bot's seat -> (pool, as he waited).
         self._people: dict[str, list[Seeker]] = {}
         self._promised: dict[int, tuple[str, Seeker, str]] = {}  # (pool, as he waited, table)
+        self.views: HallViews | None = None  # the hall's seated index (set by the app; None: this process)
 
     def start(self) -> None:
         self.matchmaker.start()
@@ -162,7 +168,7 @@ class PlayNow:
     async def seek(self, player: PlayerRow, message: Seek, ref: Ref) -> None:
         """``player`` presses Play now: he waits in the pool (out of any other), and is told so."""
         pool = self.checked(message, ref)
-        self.check_free(player, ref)
+        await self.check_free(player, ref)
         seeker = await self.seeker(player, read_pool(pool)[0], message.choice)
         left = await self.seekers.add(pool, seeker)
         self._kept(player.id)
@@ -171,9 +177,10 @@ class PlayNow:
             await self.tell(left)
         self.matchmaker.poke()
 
-    def check_free(self, player: PlayerRow, ref: Ref) -> None:
-        """Refuse (``already_playing``) a person who plays a match at a table of this process (a seat he
-        has not left, the match under way) or was promised a bot's seat: the queue would seat him twice."""
+    async def check_free(self, player: PlayerRow, ref: Ref) -> None:
+        """Refuse (``already_playing``) a person who plays a match under way (a seat he has not left) at
+        a table of this process, or of another as the hall's seated index had it at its last beat (one
+        read of the directory), or was promised a bot's seat: the queue would seat him twice."""
         if player.id in self._promised:
             raise ProtocolError(
                 "already_playing", "you take a bot's seat at a table at its next deal: play there", ref
@@ -186,6 +193,14 @@ class PlayNow:
                     f"you play at table {host.id}: finish or leave it before Play now",
                     ref,
                 )
+        if self.views is not None:
+            for entry in (await self.views.seated([player.id])).get(player.id, []):
+                if entry.get("status") == "playing":
+                    raise ProtocolError(
+                        "already_playing",
+                        f"you play at table {entry.get('table')}: finish or leave it before Play now",
+                        ref,
+                    )
 
     async def unseek(self, player: PlayerRow, ref: Ref) -> UnseekedFrame:
         """``player`` leaves the queue, or gives up the bot's seat he was promised (before its deal)."""
