@@ -256,3 +256,27 @@ def test_a_person_who_leaves_play_now_gives_up_the_bots_seat_he_was_promised(
             assert [s["kind"] for s in seats_of(client, table)] == ["person", "bot", "bot"]
             seek(b, "now", game="hokm")  # (free to wait again)
             assert b.until("seated")["table"] != table
+
+
+def test_a_play_now_table_every_person_left_offers_no_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(matching, "TAKEOVER_AFTER", 0.0)
+    with server() as client:
+        short_bound(client)
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a, "now", game="hokm")
+            table = a.until("seated")["table"]
+            a.send(type="join", table=table)
+            frame = a.until("table")
+
+            def second_deal(f: dict[str, Any]) -> bool:
+                return any(e["type"] == "deal" and e["deal"] == 2 for e in f.get("events", []))
+
+            play_until(a, table, frame, second_deal)
+            a.send(type="leave", table=table)  # (after the first deal: the stand-in plays on)
+            a.send(type="ping", id="p")
+            a.until("pong", ref="p")
+            assert client.get(f"/api/tables/{table}").json()["status"] == "playing"
+            seek(b, game="hokm")
+            seated = b.until("seated")
+            assert seated["table"] != table and not seated["next_deal"]

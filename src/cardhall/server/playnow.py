@@ -27,7 +27,8 @@ Choices:
   grace); if no connection of his is open anywhere in the hall by then, he leaves the queue.
 - **Bots' seats of Play now tables** (``open_tables``, ``give_seat``): the tables offered are the Play
   now tables of the pool held by this process, the one whose waves made them (the pool's leader), with
-  their people as the matcher saw them (so a taker must fit them) and their next deal's start unknown
+  a person still seated (not one every person left), their people as the matcher saw them (so a taker
+  must fit them) and their next deal's start unknown
   (now: the matcher then gives a seat only to one who waited :data:`~matching.TAKEOVER_AFTER` for people
   first). Asking the owner of a table on another process would need a request and its answer over the
   bus for each seat: not done; a Play now table moved to another process, or brought back by a
@@ -73,7 +74,7 @@ from cardhall.server.protocol import (
 from cardhall.server.ratings import SHOWN_START, shown
 from cardhall.server.seeking import Seekers, now
 from cardhall.server.settings import bot_for_level, table_settings
-from cardhall.store import PlayerRow
+from cardhall.store import PlayerRow, SeatKind
 
 if TYPE_CHECKING:
     from cardhall.server.cluster.views import HallViews
@@ -337,8 +338,10 @@ class PlayNow:
         out = []
         for host in self._play_now_hosts(pool):
             free = len(host.machine.bot_seats_free())
-            if free:
-                out.append(OpenTable(host.id, tuple(self._people[host.id]), free, 0.0))
+            staying = {str(s.player_id) for s in host.row.seats if s.kind == SeatKind.PERSON and not s.left}
+            people = tuple(p for p in self._people[host.id] if p.player in staying)
+            if free and people:  # (a table every person left is the stand-ins': nobody to meet there)
+                out.append(OpenTable(host.id, people, free, 0.0))
         return out
 
     async def _give_seat(self, table: str, person: Seeker) -> bool:
