@@ -28,17 +28,21 @@ Choices:
 - **Bots' seats of Play now tables** (``open_tables``, ``give_seat``): the tables offered are the Play
   now tables of the pool held by this process, the one whose waves made them (the pool's leader), with
   a person still seated (not one every person left), their people as the matcher saw them (so a taker
-  must fit them) and their next deal's start unknown
-  (now: the matcher then gives a seat only to one who waited :data:`~matching.TAKEOVER_AFTER` for people
-  first). Asking the owner of a table on another process would need a request and its answer over the
-  bus for each seat: not done; a Play now table moved to another process, or brought back by a
-  restart (``play_now`` is not stored), offers no seats. A table made by hand never does.
+  must fit them) and their next deal's start unknown (0, which every bound passes: the matcher then
+  gives a seat to one who waited :data:`~cardhall.server.matching.TAKEOVER_AFTER` for people first).
+  Asking the owner of a table on another process would need a request and its answer over the bus for
+  each seat, and its people as the matcher sees them: not done; a Play now table moved to another
+  process, or brought back by a restart (``play_now`` is not stored), offers no seats. A table made by
+  hand never does.
 - **A seat given** is promised by the table's owner (:meth:`TableHost.take_seat_later`: False when the
   match is over or every bot's seat is taken or promised: the person waits again, his wait kept, at the
   front); he is sent ``seated`` with ``next_deal`` at once and watches; the machine stores and gives
   the seat when the next deal starts (:mod:`cardhall.server.host.machine`), his watching connections
   joined to it (``seated`` again if he has none). A match that ends before its next deal puts him back
   in the queue the same way (:meth:`untaken`); ``unseek`` before the deal gives the promise up.
+- **Ratings**: the match is not rated for a person who took a bot's seat during it (the seat's score
+  is partly the bot's deals; rating his deals alone needs a score per deal that not every game has);
+  the others are rated as with a bot in his seat (:mod:`cardhall.server.ratings`).
 - **Playing already**: ``seek`` is refused ``already_playing`` while he holds a seat (not left) at a
   match under way (this process's tables as they are, the others' from the hall's seated index, a
   beat behind at most), or was promised one. Nothing in the issue or protocol.md chose otherwise; a
