@@ -182,6 +182,7 @@ ERROR_CODES: Final = (
     "already_an_account",
     # Play now (issue 49: cardhall.server.playnow)
     "bad_choice",
+    "already_playing",
 )
 
 
@@ -358,6 +359,7 @@ class SeatedFrame(_Frame, tag="seated"):
     seat: int
     game: str
     waited: float  # seconds from "Play now" to this table
+    next_deal: bool = False  # a bot's seat, his from the table's next deal (he watches until then)
 
 
 class UnseekedFrame(_Frame, tag="unseeked"):
