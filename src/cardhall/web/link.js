@@ -6,6 +6,11 @@
 // wait a quarter either way of the schedule's), and the waits double from half a second up to 4 s at
 // most (issue 47: the next move after a failover must reach people within 5 s). The schedule is pure
 // (nextRetry, jittered) so that it is tested outside a browser (tests/web_unit/).
+//
+// Its hello asks for deltas (docs/protocol.md, `update`'s `kept`): an update leaves out what its
+// observation kept unchanged since the connection's previous frame of the table, fewer bytes on a
+// phone's data plan and less for the server to compress. The link puts them back (`whole`, pure)
+// before any frame reaches the page, so the page sees every frame whole, exactly as it was built.
 import { store } from "./util.js";
 
 export const FIRST_RETRY_MS = 500; // the wait after the first drop (and after every connection that worked)
@@ -19,6 +24,28 @@ export function nextRetry(retry) {
 /** A wait of `retry` ms, a quarter either way (`random` in [0, 1), as Math.random gives). */
 export function jittered(retry, random = Math.random()) {
   return retry * (0.75 + random / 2);
+}
+
+/** `frame` whole: an `update` that names in `kept` the observation's entries it left out gets them
+ * back from the table's previous frame (`shown`: a Map, table id -> the observation it brought last,
+ * kept up to date here), in that observation's order, then the entries new to it. */
+export function whole(frame, shown) {
+  if (frame.type !== "table" && frame.type !== "update") return frame;
+  if (frame.type === "update" && frame.kept) {
+    const base = shown.get(frame.table) || {};
+    const changed = frame.observation || {};
+    const kept = new Set(frame.kept);
+    const observation = {};
+    for (const key of Object.keys(base)) {
+      if (kept.has(key)) observation[key] = base[key];
+      else if (key in changed) observation[key] = changed[key];
+    }
+    for (const key of Object.keys(changed)) if (!(key in observation)) observation[key] = changed[key];
+    frame = { ...frame, observation };
+    delete frame.kept;
+  }
+  if ("observation" in frame) shown.set(frame.table, frame.observation);
+  return frame;
 }
 
 export class Link {
@@ -36,9 +63,10 @@ export class Link {
     this.onStatus(this.ws ? "offline" : "connecting");
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     this.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: store.get("token"), id: "hello" }));
+    const shown = new Map(); // (this connection's: a new one starts from whole frames)
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: store.get("token"), deltas: true, id: "hello" }));
     ws.onmessage = (message) => {
-      const frame = JSON.parse(message.data);
+      const frame = whole(JSON.parse(message.data), shown);
       if (frame.type === "welcome") {
         this.ready = true;
         this.retry = FIRST_RETRY_MS;

@@ -1,0 +1,113 @@
+"""Updates that carry only what changed (cardhall.server.host.frames, ``hello``'s ``deltas``), driven on
+the pure machine: a connection that takes deltas, its observations put back together from ``kept`` as
+the page does (web/link.js ``whole``), sees exactly what a connection of the same seat that takes whole
+frames sees, frame after frame through a match (a seat, a spectator, a change of seat on the way), in
+fewer bytes; a connection that did not ask gets every observation whole."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from cardhall.server.host.machine import TableMachine, drive
+from cardhall.server.protocol import ServerFrame, TableFrame, UpdateFrame, encode_bytes
+from cardhall.server.settings import table_settings
+from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow
+
+ANN = PlayerRow(1, "Ann")
+BOB = PlayerRow(2, "Bob")
+
+
+@dataclass(eq=False)
+class Conn:
+    player: PlayerRow | None
+    deltas: bool = False
+    sent: list[ServerFrame] = field(default_factory=list)
+
+    def send(self, frame: ServerFrame) -> None:
+        self.sent.append(frame)
+
+
+def whole(frames: list[ServerFrame]) -> list[dict[str, Any]]:
+    """The table's frames as the page gets them from its link: each ``update``'s observation whole
+    again (web/link.js ``whole``: the kept entries from the previous frame, in its order)."""
+    out: list[dict[str, Any]] = []
+    shown: dict[str, Any] | None = None
+    for frame in frames:
+        data = msgspec.json.decode(encode_bytes(frame))
+        if data["type"] not in ("table", "update"):
+            continue
+        kept = data.pop("kept", None)
+        if kept is not None:
+            assert shown is not None, "an update builds on a frame the connection never got"
+            changed = data["observation"]
+            observation = {
+                k: shown[k] if k in kept else changed[k] for k in shown if k in kept or k in changed
+            }
+            observation.update((k, v) for k, v in changed.items() if k not in observation)
+            data["observation"] = observation
+        shown = data["observation"]
+        out.append(data)
+    return out
+
+
+def play(game: str, seats: int) -> tuple[TableMachine, dict[str, Conn]]:
+    rows = [SeatRow(0, SeatKind.PERSON, "Ann", ANN.id)] + [
+        SeatRow(k, SeatKind.BOT, "rules", None, "rules") for k in range(1, seats)
+    ]
+    m = TableMachine(TableRow("t1", game, "1", 7, dict(table_settings({})), rows))
+    conns = {
+        "ann whole": Conn(ANN),
+        "ann deltas": Conn(ANN, deltas=True),
+        "bob whole": Conn(BOB),
+        "bob deltas": Conn(BOB, deltas=True),
+    }
+    drive(m.open())
+    drive(m.join(conns["ann whole"], 0, 0, None))
+    drive(m.watch(conns["ann deltas"], 0))  # (watching first: it joins the seat half way)
+    drive(m.watch(conns["bob whole"], 0))
+    drive(m.watch(conns["bob deltas"], 0))
+    moves = 0
+    while m.table is not None and not m.table.is_over and moves < 400:
+        if moves == 30:
+            drive(m.join(conns["ann deltas"], 0, m.number, None))
+        if 0 in m.table.to_act:
+            drive(m.act(conns["ann whole"], m.table.legal_actions(0)[0], m.number, None))
+        else:
+            m.bot_busy = True
+            drive(m.bot_step())
+        moves += 1
+        for listener, frame in m.take().frames:
+            listener.send(frame)  # type: ignore[arg-type]
+    assert moves > 30
+    return m, conns
+
+
+def test_a_connection_that_takes_deltas_sees_what_one_that_takes_whole_frames_sees() -> None:
+    for game, seats in (("hearts(decks=1,players=4,target=10)", 4), ("hokm", 3)):
+        _, conns = play(game, seats)
+        for who in ("ann", "bob"):
+            plain, deltas = conns[f"{who} whole"], conns[f"{who} deltas"]
+            got, expected = whole(deltas.sent), whole(plain.sent)
+            if who == "ann":  # (watching until its join: from there on, Ann's seat's frames)
+                start = next(k for k, f in enumerate(deltas.sent) if isinstance(f, TableFrame) and f.you == 0)
+                got = whole(deltas.sent[start:])
+            # (the one attached later has fewer frames: the other's attach sent it none)
+            expected = expected[-len(got) :]
+            assert [f["observation"] for f in got] == [f["observation"] for f in expected]
+            assert [f["n"] for f in got] == [f["n"] for f in expected]
+            updates = [f for f in deltas.sent if isinstance(f, UpdateFrame)]
+            assert sum(f.kept is not msgspec.UNSET for f in updates) > len(updates) // 2, game
+            assert sum(len(encode_bytes(f)) for f in deltas.sent) < 0.8 * sum(
+                len(encode_bytes(f)) for f in plain.sent
+            )
+            assert all(not isinstance(f, UpdateFrame) or f.kept is msgspec.UNSET for f in plain.sent)
+
+
+def test_a_connection_that_leaves_forgets_its_last_observation() -> None:
+    m, conns = play("hokm", 3)
+    assert conns["bob deltas"] in m.audience.shown and conns["bob whole"] not in m.audience.shown
+    drive(m.detach(conns["bob deltas"]))
+    assert conns["bob deltas"] not in m.audience.shown
