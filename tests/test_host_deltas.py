@@ -2,10 +2,12 @@
 the pure machine: a connection that takes deltas, its observations put back together from ``kept`` as
 the page does (web/link.js ``whole``), sees exactly what a connection of the same seat that takes whole
 frames sees, frame after frame through a match (a seat, a spectator, a change of seat on the way), in
-fewer bytes; a connection that did not ask gets every observation whole."""
+fewer bytes; a connection that did not ask gets every observation whole. And the same over the
+server's websocket, from the ``hello`` on."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +17,7 @@ from cardhall.server.host.machine import TableMachine, drive
 from cardhall.server.protocol import ServerFrame, TableFrame, UpdateFrame, encode_bytes
 from cardhall.server.settings import table_settings
 from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow
+from tests.server_helpers import attach, new_player, new_table, server
 
 ANN = PlayerRow(1, "Ann")
 BOB = PlayerRow(2, "Bob")
@@ -111,3 +114,53 @@ def test_a_connection_that_leaves_forgets_its_last_observation() -> None:
     assert conns["bob deltas"] in m.audience.shown and conns["bob whole"] not in m.audience.shown
     drive(m.detach(conns["bob deltas"]))
     assert conns["bob deltas"] not in m.audience.shown
+
+
+def test_a_hello_with_deltas_gets_updates_that_leave_out_what_is_unchanged() -> None:
+    """Over the server's websocket (in-process): the same seat on two connections, one that said hello
+    with deltas; its updates name what they left out, and put back together they are the other's."""
+    with server() as client:
+        ann = new_player(client, "Ann")
+        table = new_table(client, ann, "hokm", {1: "normal", 2: "normal"})
+        with client.websocket_connect("/ws") as ws1, client.websocket_connect("/ws") as ws2:
+            plain = attach(ws1, ann)
+            ws2.send_text(json.dumps({"type": "hello", "token": ann, "deltas": True}))
+            deltas = attach(ws2, None)
+            assert deltas.until("welcome")
+            plain.send(type="join", table=table, seat=0)
+            plain.until("table", status="playing")
+            deltas.send(type="join", table=table, seat=0)
+            first = deltas.until("table", status="playing")
+            frames, kept = [first], 0
+            while len(frames) < 12:
+                frame = deltas.until("update")
+                kept += "kept" in frame
+                frames.append(frame)
+                if frame["legal"]:
+                    deltas.send(type="act", table=table, action=frame["legal"][0]["label"], n=frame["n"])
+            rebuilt = {f["n"]: f["observation"] for f in as_whole(frames)}
+            seen = {}
+            while len(seen) < len(rebuilt) or max(seen) < max(rebuilt):
+                frame = plain.receive()
+                if frame["type"] in ("table", "update"):
+                    assert "kept" not in frame
+                    seen[frame["n"]] = frame["observation"]
+            assert kept > 5
+            assert all(rebuilt[n] == seen[n] for n in rebuilt)
+
+
+def as_whole(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Frames as JSON values made whole again (as :func:`whole` does for the machine's frames)."""
+    out: list[dict[str, Any]] = []
+    shown: dict[str, Any] = {}
+    for data in frames:
+        data = dict(data)
+        kept = data.pop("kept", None)
+        if kept is not None:
+            changed = data["observation"]
+            observation = {k: shown[k] if k in kept else changed[k] for k in shown if k in {*kept, *changed}}
+            observation.update((k, v) for k, v in changed.items() if k not in observation)
+            data["observation"] = observation
+        shown = data["observation"]
+        out.append(data)
+    return out
