@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from cardhall.server.host.frames import delta
 from cardhall.server.host.machine import TableMachine, drive
 from cardhall.server.protocol import ServerFrame, TableFrame, UpdateFrame, encode_bytes
 from cardhall.server.settings import table_settings
@@ -107,6 +108,14 @@ def test_a_connection_that_takes_deltas_sees_what_one_that_takes_whole_frames_se
                 len(encode_bytes(f)) for f in plain.sent
             )
             assert all(not isinstance(f, UpdateFrame) or f.kept is msgspec.UNSET for f in plain.sent)
+
+
+def test_an_entry_is_kept_only_when_its_json_would_be_the_same() -> None:
+    base = {"a": 1, "b": [1, 2], "c": 0, "d": 1.0, "gone": 3}
+    changed, kept = delta({"a": 1, "b": [1, 2], "c": False, "d": 1, "new": None}, base) or ({}, [])
+    assert kept == ["a", "b"]
+    assert changed == {"c": False, "d": 1, "new": None}
+    assert delta({"a": 2}, base) is None  # (nothing kept: the whole observation)
 
 
 def test_a_connection_that_leaves_forgets_its_last_observation() -> None:

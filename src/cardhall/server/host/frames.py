@@ -15,8 +15,8 @@ asyncio, no connection, nothing sent. :mod:`cardhall.server.host` calls them and
   observation's entries that changed since that connection's previous frame of the table, and names
   the others in ``kept`` (the page takes them from that frame): the hand, the tricks and the scores
   are mostly the same from one action to the next, and each byte left out is one less to encode,
-  compress and send. A value is compared with the one sent before (by identity first, as Python's
-  ``==`` does: the shared lists' entries are the very same ``Raw`` objects); a connection with no
+  compress and send. A value is compared with the one sent before (its type, then ``==``, which
+  tries identity first: the shared lists' entries are the very same ``Raw`` objects); a connection with no
   previous observation, or one whose every entry changed, gets the whole observation.
 """
 
@@ -160,13 +160,19 @@ def table_frame(picture: Picture, table: Table | None, seat: int | None, since: 
     )
 
 
+_ABSENT: Any = object()
+
+
 def delta(observation: dict[str, Any], base: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
     """``observation`` against ``base`` (the one the connection was sent before): its entries that
     changed (or are new) and the keys of those it kept unchanged; None when it kept none."""
     changed: dict[str, Any] = {}
     kept: list[str] = []
     for key, value in observation.items():
-        if key in base and base[key] == value:
+        # (== alone would keep a 1 where True is sent now: the type must be the same too; an entry
+        # keeps its type inside, a list of cards stays a list of cards)
+        before = base.get(key, _ABSENT)
+        if before == value and type(before) is type(value):
             kept.append(key)
         else:
             changed[key] = value
@@ -198,7 +204,9 @@ class Updates:
         return view
 
     def __call__(self, seat: int | None, since: int, base: dict[str, Any] | None = None) -> UpdateFrame:
-        key = (seat, since, 0 if base is None else id(base))  # (a base is held by its connection meanwhile)
+        # (The bases of one broadcast are the connections' previous observations, all alive when it
+        # starts: no two of them share an id, even if one is let go on the way.)
+        key = (seat, since, 0 if base is None else id(base))
         frame = self.built.get(key)
         if frame is None:
             view = self.view(seat)
