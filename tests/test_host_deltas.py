@@ -1,5 +1,5 @@
 """Updates that carry only what changed (cardhall.server.host.frames, ``hello``'s ``deltas``), driven on
-the pure machine: a connection that takes deltas, its observations put back together from ``kept`` as
+the pure machine: a connection that takes deltas, its observations put back together from ``delta`` as
 the page does (web/link.js ``whole``), sees exactly what a connection of the same seat that takes whole
 frames sees, frame after frame through a match (a seat, a spectator, a change of seat on the way), in
 fewer bytes; a connection that did not ask gets every observation whole. And the same over the
@@ -35,26 +35,10 @@ class Conn:
 
 
 def whole(frames: list[ServerFrame]) -> list[dict[str, Any]]:
-    """The table's frames as the page gets them from its link: each ``update``'s observation whole
-    again (web/link.js ``whole``: the kept entries from the previous frame, in its order)."""
-    out: list[dict[str, Any]] = []
-    shown: dict[str, Any] | None = None
-    for frame in frames:
-        data = msgspec.json.decode(encode_bytes(frame))
-        if data["type"] not in ("table", "update"):
-            continue
-        kept = data.pop("kept", None)
-        if kept is not None:
-            assert shown is not None, "an update builds on a frame the connection never got"
-            changed = data["observation"]
-            observation = {
-                k: shown[k] if k in kept else changed[k] for k in shown if k in kept or k in changed
-            }
-            observation.update((k, v) for k, v in changed.items() if k not in observation)
-            data["observation"] = observation
-        shown = data["observation"]
-        out.append(data)
-    return out
+    """The table's frames (``table`` and ``update``) as the page gets them from its link: see
+    :func:`as_whole`."""
+    sent = [msgspec.json.decode(encode_bytes(frame)) for frame in frames]
+    return as_whole([data for data in sent if data["type"] in ("table", "update")])
 
 
 def play(game: str, seats: int) -> tuple[TableMachine, dict[str, Conn]]:
@@ -103,19 +87,23 @@ def test_a_connection_that_takes_deltas_sees_what_one_that_takes_whole_frames_se
             assert [f["observation"] for f in got] == [f["observation"] for f in expected]
             assert [f["n"] for f in got] == [f["n"] for f in expected]
             updates = [f for f in deltas.sent if isinstance(f, UpdateFrame)]
-            assert sum(f.kept is not msgspec.UNSET for f in updates) > len(updates) // 2, game
+            assert sum(f.delta is not msgspec.UNSET for f in updates) > len(updates) // 2, game
+            assert any(f.grown is not msgspec.UNSET for f in updates), game  # (the tricks taken)
             assert sum(len(encode_bytes(f)) for f in deltas.sent) < 0.8 * sum(
                 len(encode_bytes(f)) for f in plain.sent
             )
-            assert all(not isinstance(f, UpdateFrame) or f.kept is msgspec.UNSET for f in plain.sent)
+            assert all(not isinstance(f, UpdateFrame) or f.delta is msgspec.UNSET for f in plain.sent)
 
 
-def test_an_entry_is_kept_only_when_its_json_would_be_the_same() -> None:
-    base = {"a": 1, "b": [1, 2], "c": 0, "d": 1.0, "gone": 3}
-    changed, kept = delta({"a": 1, "b": [1, 2], "c": False, "d": 1, "new": None}, base) or ({}, [])
-    assert kept == ["a", "b"]
-    assert changed == {"c": False, "d": 1, "new": None}
-    assert delta({"a": 2}, base) is None  # (nothing kept: the whole observation)
+def test_an_entry_is_left_out_only_when_its_json_would_be_the_same() -> None:
+    base = {"a": 1, "b": [1, 2], "c": 0, "d": 1.0, "e": [1], "f": [2, 3], "gone": 3}
+    new = {"a": 1, "b": [1, 2], "c": False, "d": 1, "e": [1, 4, 5], "f": [3, 3, 3], "new": None}
+    got = delta(new, base)
+    assert got is not None
+    assert list(got.changed) == ["c", "d", "e", "f", "new"]  # (1 and True, 1.0 and 1: not the same)
+    assert got.changed["e"] == [4, 5] and got.grown == ["e"]  # (only grew: its new entries)
+    assert got.changed["f"] == [3, 3, 3] and got.gone == ["gone"]
+    assert delta({"a": 2}, base) is None  # (nothing the same: the whole observation)
 
 
 def test_a_connection_that_leaves_forgets_its_last_observation() -> None:
@@ -143,7 +131,7 @@ def test_a_hello_with_deltas_gets_updates_that_leave_out_what_is_unchanged() -> 
             frames, kept = [first], 0
             while len(frames) < 12:
                 frame = deltas.until("update")
-                kept += "kept" in frame
+                kept += "delta" in frame
                 frames.append(frame)
                 if frame["legal"]:
                     deltas.send(type="act", table=table, action=frame["legal"][0]["label"], n=frame["n"])
@@ -152,23 +140,25 @@ def test_a_hello_with_deltas_gets_updates_that_leave_out_what_is_unchanged() -> 
             while len(seen) < len(rebuilt) or max(seen) < max(rebuilt):
                 frame = plain.receive()
                 if frame["type"] in ("table", "update"):
-                    assert "kept" not in frame
+                    assert "delta" not in frame
                     seen[frame["n"]] = frame["observation"]
             assert kept > 5
             assert all(rebuilt[n] == seen[n] for n in rebuilt)
 
 
 def as_whole(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Frames as JSON values made whole again (as :func:`whole` does for the machine's frames)."""
+    """Frames as JSON values made whole again, as the page's link does (web/link.js ``whole``): an
+    update's ``delta`` over the previous frame's observation, its ``grown`` lists appended to."""
     out: list[dict[str, Any]] = []
     shown: dict[str, Any] = {}
     for data in frames:
         data = dict(data)
-        kept = data.pop("kept", None)
-        if kept is not None:
-            changed = data["observation"]
-            observation = {k: shown[k] if k in kept else changed[k] for k in shown if k in {*kept, *changed}}
-            observation.update((k, v) for k, v in changed.items() if k not in observation)
+        gone = data.pop("delta", None)
+        grown = data.pop("grown", [])
+        if gone is not None:
+            observation = {k: v for k, v in shown.items() if k not in gone}
+            for k, v in data["observation"].items():
+                observation[k] = shown[k] + v if k in grown else v
             data["observation"] = observation
         shown = data["observation"]
         out.append(data)

@@ -80,21 +80,24 @@ test("a dropped connection is opened again on the schedule, and hello'd", (t) =>
   assert.equal(waits.length, count);
 });
 
-test("an update's kept entries come back from the table's previous frame, in its order", () => {
+test("an update's delta is put back together from the table's previous frame, in its order", () => {
   const shown = new Map();
-  const first = { type: "table", table: "t1", n: 3, observation: { seat: 0, hand: ["AS", "2C"], trick: [], scores: [0, 0] } };
+  const tricks = [{ winner: 1 }];
+  const first = { type: "table", table: "t1", n: 3, observation: { seat: 0, hand: ["AS", "2C"], trick: [], tricks, scores: [0, 0] } };
   assert.equal(whole(first, shown), first, "a whole frame is left as it is");
   const other = { type: "table", table: "t2", n: 1, observation: { seat: 1, hand: ["KD"] } };
   whole(other, shown);
-  const update = { type: "update", table: "t1", n: 4, observation: { trick: [{ seat: 1, card: "3C" }], moon: null }, kept: ["seat", "hand", "scores"], legal: [] };
+  const update = { type: "update", table: "t1", n: 4, observation: { trick: [{ seat: 1, card: "3C" }], moon: null }, delta: [], legal: [] };
   const got = whole(update, shown);
-  assert.deepEqual(got, { type: "update", table: "t1", n: 4, observation: { seat: 0, hand: ["AS", "2C"], trick: [{ seat: 1, card: "3C" }], scores: [0, 0], moon: null }, legal: [] });
-  assert.deepEqual(Object.keys(got.observation), ["seat", "hand", "trick", "scores", "moon"]);
-  assert.ok(!("kept" in got));
-  // An entry neither kept nor sent is gone (as in the whole frame); the next update builds on this one.
-  const next = whole({ type: "update", table: "t1", n: 5, observation: { hand: ["AS"] }, kept: ["seat", "trick"] }, shown);
-  assert.deepEqual(next.observation, { seat: 0, hand: ["AS"], trick: [{ seat: 1, card: "3C" }] });
-  // An update without kept is whole; other tables' and other frames' are untouched.
+  assert.deepEqual(got, { type: "update", table: "t1", n: 4, observation: { seat: 0, hand: ["AS", "2C"], trick: [{ seat: 1, card: "3C" }], tricks, scores: [0, 0], moon: null }, legal: [] });
+  assert.deepEqual(Object.keys(got.observation), ["seat", "hand", "trick", "tricks", "scores", "moon"]);
+  assert.ok(!("delta" in got));
+  // A key gone is gone; a list that grew gets its new items appended; the next builds on this one.
+  const next = whole({ type: "update", table: "t1", n: 5, observation: { hand: ["AS"], tricks: [{ winner: 0 }] }, delta: ["moon", "scores"], grown: ["tricks"] }, shown);
+  assert.deepEqual(next.observation, { seat: 0, hand: ["AS"], trick: [{ seat: 1, card: "3C" }], tricks: [{ winner: 1 }, { winner: 0 }] });
+  assert.ok(!("grown" in next));
+  assert.deepEqual(tricks, [{ winner: 1 }], "the previous frame's list is left as it was");
+  // An update without delta is whole; other tables' and other frames' are untouched.
   const plain = { type: "update", table: "t2", n: 2, observation: { seat: 1, hand: [] } };
   assert.equal(whole(plain, shown), plain);
   assert.deepEqual(shown.get("t2"), { seat: 1, hand: [] });
@@ -113,6 +116,6 @@ test("the link hands the page whole frames, per connection", (t) => {
   ws.onopen();
   assert.equal(ws.sent[0].deltas, true, "its hello asks for deltas");
   ws.onmessage({ data: JSON.stringify({ type: "table", table: "t1", observation: { hand: ["AS"], scores: [1] } }) });
-  ws.onmessage({ data: JSON.stringify({ type: "update", table: "t1", observation: { scores: [2] }, kept: ["hand"] }) });
+  ws.onmessage({ data: JSON.stringify({ type: "update", table: "t1", observation: { scores: [2] }, delta: [] }) });
   assert.deepEqual(frames.at(-1), { type: "update", table: "t1", observation: { hand: ["AS"], scores: [2] } });
 });

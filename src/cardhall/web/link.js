@@ -7,10 +7,10 @@
 // most (issue 47: the next move after a failover must reach people within 5 s). The schedule is pure
 // (nextRetry, jittered) so that it is tested outside a browser (tests/web_unit/).
 //
-// Its hello asks for deltas (docs/protocol.md, `update`'s `kept`): an update leaves out what its
-// observation kept unchanged since the connection's previous frame of the table, fewer bytes on a
-// phone's data plan and less for the server to compress. The link puts them back (`whole`, pure)
-// before any frame reaches the page, so the page sees every frame whole, exactly as it was built.
+// Its hello asks for deltas (docs/protocol.md, `update`'s `delta` and `grown`): an update carries only
+// what its observation changed since the connection's previous frame of the table, fewer bytes on a
+// phone's data plan and less for the server to compress. The link puts the observation back together
+// (`whole`, pure) before any frame reaches the page, so the page sees every frame whole, as it was.
 import { store } from "./util.js";
 
 export const FIRST_RETRY_MS = 500; // the wait after the first drop (and after every connection that worked)
@@ -26,23 +26,23 @@ export function jittered(retry, random = Math.random()) {
   return retry * (0.75 + random / 2);
 }
 
-/** `frame` whole: an `update` that names in `kept` the observation's entries it left out gets them
- * back from the table's previous frame (`shown`: a Map, table id -> the observation it brought last,
- * kept up to date here), in that observation's order, then the entries new to it. */
+/** `frame` whole: an `update` whose observation is what changed (`delta`: the keys gone; `grown`: the
+ * lists whose new items alone it holds) gets the rest back from the table's previous frame (`shown`: a
+ * Map, table id -> the observation it brought last, kept up to date here), in that one's order. */
 export function whole(frame, shown) {
   if (frame.type !== "table" && frame.type !== "update") return frame;
-  if (frame.type === "update" && frame.kept) {
+  if (frame.type === "update" && frame.delta) {
     const base = shown.get(frame.table) || {};
-    const changed = frame.observation || {};
-    const kept = new Set(frame.kept);
+    const gone = new Set(frame.delta);
+    const grown = new Set(frame.grown || []);
     const observation = {};
-    for (const key of Object.keys(base)) {
-      if (kept.has(key)) observation[key] = base[key];
-      else if (key in changed) observation[key] = changed[key];
+    for (const key of Object.keys(base)) if (!gone.has(key)) observation[key] = base[key];
+    for (const [key, value] of Object.entries(frame.observation || {})) {
+      observation[key] = grown.has(key) ? [...(base[key] || []), ...value] : value;
     }
-    for (const key of Object.keys(changed)) if (!(key in observation)) observation[key] = changed[key];
     frame = { ...frame, observation };
-    delete frame.kept;
+    delete frame.delta;
+    delete frame.grown;
   }
   if ("observation" in frame) shown.set(frame.table, frame.observation);
   return frame;

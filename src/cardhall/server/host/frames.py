@@ -12,12 +12,13 @@ asyncio, no connection, nothing sent. :mod:`cardhall.server.host` calls them and
   Hearts' finished tricks, three quarters of a frame late in a hand) once per entry, kept by the table
   as ``msgspec.Raw`` JSON that the encoder copies as it is.
 - For a connection that asked for them (``hello`` with ``deltas``), an ``update`` carries only the
-  observation's entries that changed since that connection's previous frame of the table, and names
-  the others in ``kept`` (the page takes them from that frame): the hand, the tricks and the scores
-  are mostly the same from one action to the next, and each byte left out is one less to encode,
-  compress and send. A value is compared with the one sent before (its type, then ``==``, which
-  tries identity first: the shared lists' entries are the very same ``Raw`` objects); a connection with no
-  previous observation, or one whose every entry changed, gets the whole observation.
+  observation's entries that changed since that connection's previous frame of the table (``delta``:
+  the keys gone, usually none; the page takes the rest from that frame), and of a list that only
+  grew (the tricks taken, gin's log of moves) only its new entries (``grown``): the hand, the tricks
+  and the scores are mostly the same from one action to the next, and each byte left out is one less
+  to encode, compress and send. A value is compared with the one sent before (its type, then ``==``,
+  which tries identity first: the shared lists' entries are the very same ``Raw`` objects); a
+  connection with no previous observation, or one whose every entry changed, gets it whole.
 """
 
 from __future__ import annotations
@@ -163,20 +164,36 @@ def table_frame(picture: Picture, table: Table | None, seat: int | None, since: 
 _ABSENT: Any = object()
 
 
-def delta(observation: dict[str, Any], base: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
-    """``observation`` against ``base`` (the one the connection was sent before): its entries that
-    changed (or are new) and the keys of those it kept unchanged; None when it kept none."""
+class Delta(NamedTuple):
+    """An observation as what changed since the one a connection was sent before."""
+
+    changed: dict[str, Any]  # the entries changed or new; a list that only grew: its new entries alone
+    gone: list[str]  # the keys of the one before that it no longer has
+    grown: list[str]  # the keys whose entry in ``changed`` is to be appended to the one before
+
+
+def delta(observation: dict[str, Any], base: dict[str, Any]) -> Delta | None:
+    """``observation`` against ``base`` (the one the connection was sent before); None when nothing is
+    the same or grew (the whole observation is as short)."""
     changed: dict[str, Any] = {}
-    kept: list[str] = []
+    grown: list[str] = []
+    same = 0
     for key, value in observation.items():
         # (== alone would keep a 1 where True is sent now: the type must be the same too; an entry
         # keeps its type inside, a list of cards stays a list of cards)
         before = base.get(key, _ABSENT)
-        if before == value and type(before) is type(value):
-            kept.append(key)
-        else:
-            changed[key] = value
-    return (changed, kept) if kept else None
+        if type(before) is type(value):
+            if before == value:  # (a list of another length is unequal at once)
+                same += 1
+                continue
+            if type(value) is list and 0 < len(before) < len(value) and value[: len(before)] == before:
+                changed[key] = value[len(before) :]  # (the tricks taken, a log of moves: only grew)
+                grown.append(key)
+                continue
+        changed[key] = value
+    if not same and not grown:
+        return None
+    return Delta(changed, [key for key in base if key not in observation], grown)
 
 
 class Updates:
@@ -211,11 +228,14 @@ class Updates:
         if frame is None:
             view = self.view(seat)
             observation = view.observation
-            kept: list[str] | UnsetType = UNSET
+            gone: list[str] | UnsetType = UNSET
+            grown: list[str] | UnsetType = UNSET
             if base is not None and observation is not None:
                 changes = delta(observation, base)
                 if changes is not None:
-                    observation, kept = changes
+                    observation, gone = changes.changed, changes.gone
+                    if changes.grown:
+                        grown = changes.grown
             row = self.picture.row
             frame = self.built[key] = UpdateFrame(
                 table=row.id,
@@ -228,7 +248,8 @@ class Updates:
                 legal=view.legal,
                 to_act=view.to_act,
                 seats=self.seats,
-                kept=kept,
+                delta=gone,
+                grown=grown,
             )
         return frame
 
