@@ -119,3 +119,21 @@ test("the link hands the page whole frames, per connection", (t) => {
   ws.onmessage({ data: JSON.stringify({ type: "update", table: "t1", observation: { scores: [2] }, delta: [] }) });
   assert.deepEqual(frames.at(-1), { type: "update", table: "t1", observation: { hand: ["AS"], scores: [2] } });
 });
+
+test("a server that knows no deltas gets the hello again without them", (t) => {
+  globalThis.WebSocket = FakeSocket;
+  globalThis.location = { protocol: "http:", host: "cards.example" };
+  t.mock.method(globalThis, "setTimeout", () => {});
+  const frames = [];
+  const link = new Link((frame) => frames.push(frame), () => {});
+  link.open();
+  const ws = FakeSocket.all.at(-1);
+  ws.onopen();
+  const refusal = { type: "error", code: "bad_message", message: "Object contains unknown field `deltas`", ref: null };
+  ws.onmessage({ data: JSON.stringify(refusal) });
+  assert.equal(ws.sent.length, 2);
+  assert.ok(!("deltas" in ws.sent[1]) && ws.sent[1].type === "hello");
+  assert.deepEqual(frames, [], "the page never sees the refusal");
+  ws.onmessage({ data: JSON.stringify({ type: "welcome" }) });
+  assert.equal(link.ready, true);
+});

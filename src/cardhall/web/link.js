@@ -11,6 +11,7 @@
 // what its observation changed since the connection's previous frame of the table, fewer bytes on a
 // phone's data plan and less for the server to compress. The link puts the observation back together
 // (`whole`, pure) before any frame reaches the page, so the page sees every frame whole, as it was.
+// A server that does not know deltas refuses the key: the hello goes again without it.
 import { store } from "./util.js";
 
 export const FIRST_RETRY_MS = 500; // the wait after the first drop (and after every connection that worked)
@@ -64,9 +65,14 @@ export class Link {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     this.ws = ws;
     const shown = new Map(); // (this connection's: a new one starts from whole frames)
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: store.get("token"), deltas: true, id: "hello" }));
+    const hello = (deltas) => JSON.stringify({ type: "hello", token: store.get("token"), ...(deltas ? { deltas } : {}), id: "hello" });
+    ws.onopen = () => ws.send(hello(true));
     ws.onmessage = (message) => {
       const frame = whole(JSON.parse(message.data), shown);
+      if (!this.ready && frame.type === "error" && frame.code === "bad_message" && String(frame.message).includes("deltas")) {
+        ws.send(hello(false)); // an older server (a hall being upgraded) knows no deltas: whole frames
+        return;
+      }
       if (frame.type === "welcome") {
         this.ready = true;
         this.retry = FIRST_RETRY_MS;
