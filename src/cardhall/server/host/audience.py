@@ -1,10 +1,10 @@
 """The connections at a table: which seat each is joined to (None: watching), the last event number
 each was sent, how many connections each seat has, and how many people watch.
 
-For a connection that takes deltas (its ``deltas``: ``hello`` asked for them), the observation it
-was sent in its previous frame of the table, which its next ``update`` leaves out what it repeats of
-(:mod:`cardhall.server.host.frames`): one reference per connection, to the observation its seat's
-connections share.
+For a connection that takes deltas (its ``deltas``: ``hello`` asked for them), it also keeps the
+observation that connection was sent in its previous frame of the table: its next ``update`` carries
+only what changed since (:mod:`cardhall.server.host.frames`). One reference per connection, to the
+observation its seat's connections share.
 
 This is the one part of a table that holds live connection objects (as keys: the machine that keeps
 it never sends; its frames, built by :mod:`cardhall.server.host.frames`, are sent by the actor).
