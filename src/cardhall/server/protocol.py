@@ -49,6 +49,7 @@ class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_
 
 class Hello(_Message, tag="hello"):
     token: str | None = None  # None: the session cookie of the websocket's handshake
+    deltas: bool = False  # updates may carry only what changed (their ``delta``): host/frames.py
 
 
 class Join(_Message, tag="join"):
@@ -268,6 +269,10 @@ class UpdateFrame(_Frame, tag="update"):
     legal: list[msgspec.Raw]  # each a legal entry (action, label, action_info), encoded once: host/frames.py
     to_act: list[int]
     seats: list[SeatEntry] | msgspec.UnsetType = msgspec.UNSET
+    # For a connection that said hello with deltas (host/frames.py): the observation holds only what
+    # changed since its previous frame; ``delta`` names the keys gone, ``grown`` the lists appended to.
+    delta: list[str] | msgspec.UnsetType = msgspec.UNSET
+    grown: list[str] | msgspec.UnsetType = msgspec.UNSET
 
 
 class ChatFrame(_Frame, tag="chat"):

@@ -201,6 +201,7 @@ class TableMachine:
         seat = self.audience.seat_of(listener)
         frame = frames.table_frame(self.picture(), self.table, seat, since)
         self.audience.seen[listener] = frame.n
+        self.audience.shown_to(listener, frame.observation)
         return frame
 
     def send(self, listener: Listener, frame: ServerFrame) -> None:
@@ -213,10 +214,12 @@ class TableMachine:
         """Tell every connection what changed since its last frame, as its seat may see it."""
         number = self.number
         build = frames.updates(self.picture(seats=seats_changed), self.table, seats_changed)
-        seen, out = self.audience.seen, self.out.frames
-        for listener, seat in self.audience.seats.items():
-            out.append((listener, build(seat, seen.get(listener, 0))))
+        audience = self.audience
+        seen, shown, out = audience.seen, audience.shown, self.out.frames
+        for listener, seat in audience.seats.items():
+            out.append((listener, build(seat, seen.get(listener, 0), shown.get(listener))))
             seen[listener] = number
+            audience.shown_to(listener, build.view(seat).observation)
 
     # --- timers (as data: the actor holds the loop's handles) -----------------------------------------
 
