@@ -1,23 +1,26 @@
 """What the wire costs: for each game, the bytes one seat's connection receives per deal and the server's
-CPU per action, with clients that offer permessage-deflate (as browsers do) and clients that do not
-(the load generators, old clients), measured back to back on the same server.
+CPU per action, with clients that offer permessage-deflate and ask for deltas (as the page does), that
+offer permessage-deflate alone (an older page), and that offer neither (the load generators, old
+clients), measured back to back.
 
     .venv/bin/python benchmarks/wire.py [--games hokm,hearts,gin,kierki,svara] [--deals 2] [--rounds 3]
         [--before-src DIR] [--json]
 
-Each round plays, for each game and each client kind in turn, one table whose seats are all people
-(this process, over websockets' asyncio client), each acting on the newest frame that offers it a
-choice (a random legal action) at once, until ``--deals`` deals are scored. A seat's bytes are what its
+Each round plays, for each game and each client kind in turn, one table whose seats are all people (this
+process, over websockets' asyncio client), each acting on the newest frame that offers it a choice (a
+random legal action) after ``THINK``, until ``--deals`` deals are scored. A seat's bytes are what its
 socket received (headers, frames and all) from its join until then, divided by the deals; the server's
-CPU is its process's user and system time (``/proc``) over the same stretch, divided by the actions
-the table applied, less what the server spends idle over the same time (measured at its start):
-``--tables`` tables are played at once in each measure, so that a measure is many clock ticks.
-Each kind of run has a server of its own (so each one's store grows alike), all started at once and
-measured in turn in each round. ``--before-src DIR`` adds a server running the package found in
-``DIR`` (an older version: ``git worktree add``), played by clients that offer compression, so before
-and after are measured back to back. The figures are medians over the rounds. ``--memory N``
-measures instead the server's resident memory per connection, N connections with and without
-compression.
+CPU is its process's user and system time (``/proc``) over the same stretch, divided by the actions the
+table applied, less what the server spends idle over the same time (measured at its start): ``--tables``
+tables are played at once in each measure, so that a measure is many clock ticks. Each kind of run has a
+server of its own (so each one's store grows alike), all started at once and measured in turn in each
+round, in a new order each round (the machine is shared: a burst of other work falls on each kind
+alike). A client that asks for deltas reads the frames' ``n``, ``legal`` and events as the others do, so
+it puts no observation back together (the server's work is the same). ``--before-src DIR`` adds a server
+running the package found in ``DIR`` (an older version: ``git worktree add``), played by clients that
+offer compression, so before and after are measured back to back. The figures are medians over the
+rounds. ``--memory N`` measures instead the server's resident memory per connection, N connections with
+and without compression.
 """
 
 from __future__ import annotations
@@ -123,7 +126,10 @@ class Table:
     received0: int  # what its first seat had received before its join
 
 
-async def seated(port: int, game: str, compress: bool, seed: int) -> Table:
+CLIENTS = ("plain", "deflate", "deltas")  # offers nothing; permessage-deflate; and asks for deltas too
+
+
+async def seated(port: int, game: str, client: str, seed: int) -> Table:
     """A table of ``game`` with every seat a person; the others' joins are sent by :func:`play`."""
     token = load.http(port, "POST", "/api/players", {"name": "w0"})["token"]
     body = {"game": game, "settings": SETTINGS, "bots": {}}
@@ -136,13 +142,14 @@ async def seated(port: int, game: str, compress: bool, seed: int) -> Table:
             token = load.http(port, "POST", "/api/players", {"name": f"w{k}"})["token"]
         ws = await connect(
             f"ws://127.0.0.1:{port}/ws",
-            compression="deflate" if compress else None,
+            compression=None if client == "plain" else "deflate",
             create_connection=Counted,
             max_size=2**22,
             ping_interval=None,
         )
         assert isinstance(ws, Counted)
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        hello = {"type": "hello", "token": token} | ({"deltas": True} if client == "deltas" else {})
+        await ws.send(json.dumps(hello))  # (an older server knows no deltas, and refuses the key)
         assert json.loads(await ws.recv())["type"] == "welcome"
         people.append(Seat(ws, k, random.Random(seed * 100 + k)))
         if not k:  # (the first seat's join is counted: the table's frame is part of what it receives)
@@ -171,12 +178,12 @@ async def play(tables: list[Table], deals: int, keep: bool = False) -> None:
 
 
 async def measure(
-    port: int, pid: int, idle: float, game: str, deals: int, compress: bool, seed: int, tables: int
+    port: int, pid: int, idle: float, game: str, deals: int, client: str, seed: int, tables: int
 ) -> dict[str, Any]:
     """``tables`` tables of ``game`` played at once: the first seat's bytes per deal (the median of the
     tables), and the server's CPU per action (its CPU less what it spends idle, ``idle`` CPU seconds a
     second, over the same time)."""
-    seated_tables = [await seated(port, game, compress, seed * 1000 + k) for k in range(tables)]
+    seated_tables = [await seated(port, game, client, seed * 1000 + k) for k in range(tables)]
     cpu0, wall0 = load.cpu_seconds(pid), time.monotonic()
     await play(seated_tables, deals)
     cpu, wall = load.cpu_seconds(pid) - cpu0, time.monotonic() - wall0
@@ -259,30 +266,33 @@ async def run(
     games: list[str], deals: int, rounds: int, tables: int, before_src: str | None
 ) -> list[dict[str, Any]]:
     # One server for each kind of run, so that each one's store grows alike.
-    kinds = [("after", False), ("after", True)] + ([("before", True)] if before_src else [])
+    kinds = [("after", c) for c in CLIENTS] + ([("before", "deflate")] if before_src else [])
     servers = {kind: start(before_src if kind[0] == "before" else None) for kind in kinds}
-    rows: dict[tuple[str, str, bool], list[dict[str, Any]]] = {}
+    rows: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    order = random.Random(48)
     try:
         idle = {kind: idle_rate(process.pid) for kind, (process, _, _) in servers.items()}
         for r in range(rounds):
             for game in games:
-                for label, compress in kinds:
-                    process, port, _ = servers[label, compress]
+                for label, client in order.sample(kinds, len(kinds)):
+                    process, port, _ = servers[label, client]
                     row = await measure(
-                        port, process.pid, idle[label, compress], game, deals, compress, r, tables
+                        port, process.pid, idle[label, client], game, deals, client, r, tables
                     )
-                    rows.setdefault((game, label, compress), []).append(row)
+                    rows.setdefault((game, label, client), []).append(row)
     finally:
         for process, _, _ in servers.values():
             process.kill()
             process.wait()
     out = []
-    for (game, label, compress), runs in rows.items():
+    for (game, label, client), runs in sorted(
+        rows.items(), key=lambda kv: (games.index(kv[0][0]), kv[0][1], CLIENTS.index(kv[0][2]))
+    ):
         out.append(
             {
                 "game": game,
                 "server": label,
-                "offers_deflate": compress,
+                "client": client,
                 "compressed": runs[0]["compressed"],
                 "rounds": len(runs),
                 "deals": sum(r["deals"] for r in runs),
@@ -290,6 +300,7 @@ async def run(
                 "frames_per_deal": round(statistics.median(r["frames_per_deal"] for r in runs), 1),
                 "bytes_per_deal": round(statistics.median(r["bytes_per_deal"] for r in runs)),
                 "cpu_us_per_action": round(statistics.median(r["cpu_us_per_action"] for r in runs)),
+                "cpu_us_runs": [round(r["cpu_us_per_action"]) for r in runs],
             }
         )
     return out
@@ -318,13 +329,13 @@ def main() -> int:
         print(json.dumps(rows))
         return 0
     print(
-        f"{'game':8} {'server':7} {'deflate':8} {'frames/deal':>11} {'bytes/deal':>11} {'cpu us/action':>13}"
+        f"{'game':8} {'server':7} {'client':8} {'frames/deal':>11} {'bytes/deal':>11} {'cpu us/action':>13}"
     )
     for row in rows:
-        offered = ("yes" if row["compressed"] else "offered") if row["offers_deflate"] else "no"
+        client = row["client"] if row["compressed"] or row["client"] == "plain" else "offered"
         print(
-            f"{row['game']:8} {row['server']:7} {offered:8} {row['frames_per_deal']:>11} "
-            f"{row['bytes_per_deal']:>11} {row['cpu_us_per_action']:>13}"
+            f"{row['game']:8} {row['server']:7} {client:8} {row['frames_per_deal']:>11} "
+            f"{row['bytes_per_deal']:>11} {row['cpu_us_per_action']:>13}  {row['cpu_us_runs']}"
         )
     print(f"({time.monotonic() - started:.0f} s; {os.cpu_count()} cores; {sys.version.split()[0]})")
     return 0

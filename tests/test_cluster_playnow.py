@@ -54,6 +54,19 @@ def test_two_people_on_two_processes_meet_at_one_table(
             frame = on_b.wait(lambda f: f["type"] == "table" and f["table"] == table, WAIT)
             assert frame["you"] == seated_b["seat"]
             assert [s["kind"] for s in frame["seats"]] == ["person", "person", "bot"]
+            # Playing there, neither may wait for another table, whichever process holds his socket:
+            # the table's own, or the other (the hall's seated index, a beat behind at most).
+            for port, token, client in ((a.port, ann, on_a), (b.port, bob, on_b)):
+                deadline = time.monotonic() + WAIT
+                while not any(
+                    t["table"] == table and t["status"] == "playing"
+                    for t in http(port, "GET", "/api/players/me/tables", token=token)["tables"]
+                ):
+                    assert time.monotonic() < deadline, "the seated index never showed the table"
+                    time.sleep(0.1)
+                client.send(type="seek", id="again", game="hokm", settings=SETTINGS)
+                refused = client.wait(lambda f: f.get("ref") == "again", WAIT)
+                assert refused["type"] == "error" and refused["code"] == "already_playing", refused
 
 
 def test_a_process_killed_after_leading_a_pool_loses_nobody(

@@ -15,6 +15,7 @@ from cardhall.server.host.effects import (
     COMMITTED,
     FENCED,
     Answer,
+    AwayTimer,
     CommitAction,
     Effects,
     FinishMatch,
@@ -35,10 +36,18 @@ from cardhall.server.host.status import (
     TableStatus,
     moved,
 )
-from cardhall.server.protocol import PausedFrame, ProtocolError, ResumedFrame, ServerFrame, StoppedFrame
+from cardhall.server.protocol import (
+    PausedFrame,
+    ProtocolError,
+    ResumedFrame,
+    ServerFrame,
+    StoppedFrame,
+    TableFrame,
+)
 from cardhall.server.settings import table_settings
-from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow
+from cardhall.store import ActionRow, PlayerRow, SeatKind, SeatRow, TableRow
 from cardhall.store import TableStatus as RowStatus
+from tests import schemas
 
 GAME = "hearts(decks=1,players=4,target=10)"
 W, P, Z, F, A, M = (
@@ -407,3 +416,181 @@ def test_deadlines_come_from_the_machines_clock() -> None:
     m = t.machine
     frame = m.full_frame(t.ann, 0)
     assert frame.deadlines == {"0": int((1_000_000.0 + 30) * 1000)}
+
+
+# --- Play now: a person takes a bot's seat at the next deal's start ----------------------------------------
+
+TAKEOVER_GAME = "hokm(max_hands=3)"  # (three deals: the first deal's end starts another)
+
+
+def play_now_machine() -> tuple[TableMachine, Conn]:
+    seats = [
+        SeatRow(0, SeatKind.PERSON, "Ann", ANN.id),
+        SeatRow(1, SeatKind.BOT, "rules", None, "rules"),
+        SeatRow(2, SeatKind.BOT, "rules", None, "rules"),
+    ]
+    row = TableRow("t2", TAKEOVER_GAME, "1", 11, dict(table_settings({})), seats)
+    m = TableMachine(row, clock=Clock())
+    ann = Conn(ANN)
+    drive(m.open())
+    drive(m.join(ann, 0, 0, None))
+    m.take()
+    return m, ann
+
+
+def play_one(
+    m: TableMachine, ann: Conn, answer: Callable[[Write], Answer] = lambda _: COMMITTED
+) -> list[Write]:
+    """One move of whoever is to act (Ann's first legal one, or the bot's)."""
+    assert m.table is not None
+    if 0 in m.table.to_act:
+        return drive(m.act(ann, m.table.legal_actions(0)[0], m.number, None), answer)[0]
+    m.bot_busy = True
+    return drive(m.bot_step(), answer)[0]
+
+
+def test_a_person_promised_a_bots_seat_takes_it_when_the_next_deal_starts_and_a_replay_agrees() -> None:
+    m, ann = play_now_machine()
+    assert m.bot_seats_free() == [1, 2]
+    assert m.take_seat_later(ANN) is None  # (he holds a seat here)
+    assert m.take_seat_later(BOB) == 1 and m.bot_seats_free() == [2]
+    assert m.take_seat_later(BOB) is None  # (promised once)
+    assert m.table is not None
+    saved: list[SaveRow] = []
+    while m.table.state.deals_finished == 0:
+        assert m.row.seats[1].kind == SeatKind.BOT  # (the bot plays the deal out)
+        writes = play_one(m, ann)
+        saved += [w for w in writes if isinstance(w, SaveRow)]
+    effects = m.take()
+    assert not m.table.is_over and m.table.state.deals_finished == 1
+    # stored before held: the seat with the actions played before it and the bot it replaces
+    assert len(saved) == 1 and saved[0].row.seats[1].player_id == BOB.id
+    bob_seat = m.row.seats[1]
+    assert (bob_seat.kind, bob_seat.since, bob_seat.before) == (SeatKind.PERSON, m.stored, "rules")
+    assert effects.taken == ((BOB.id, 1, False),) and not effects.untaken
+    assert AwayTimer(1, m.row.settings["away_seconds"]) in effects.timers  # (he has to open it)
+    seat_events = [e for e in m.events_for(None) if e["type"] == "seat" and "replaces" in e]
+    assert seat_events == [
+        {"n": seat_events[0]["n"], "type": "seat", "seat": 1, "kind": "remote", "name": "Bob",
+         "replaces": {"kind": "bot", "name": "rules", "bot": "rules"}}
+    ]  # fmt: skip
+    assert schemas.errors("hokm", "event", seat_events[0]) == []  # (the events' schema has it)
+    assert 1 not in m.table.bots_to_act() and m.table.acting_bot(1) is None
+    # a restart (the seats as stored, the actions replayed) holds the same match, events and numbers
+    again = TableMachine(m.row, clock=Clock())
+    history = m.table.state.history
+    again.restore([ActionRow(m.id, n, seat, action, False) for n, (seat, action) in enumerate(history, 1)])
+    assert again.table is not None and again.events_for(1) == m.events_for(1)
+    assert again.deals == 1 and again.table.acting_bot(1) is None
+
+
+def test_a_promise_the_match_ends_before_is_given_back_and_a_store_failure_gives_none() -> None:
+    m, ann = play_now_machine()
+    assert m.take_seat_later(BOB) == 1
+    drive(m.halt("for the test"))
+    effects = m.take()
+    assert effects.untaken == (BOB.id,) and not m.pending and m.bot_seats_free() == []
+    assert m.take_seat_later(BOB) is None  # (a stopped table gives no seat)
+
+    m, ann = play_now_machine()
+    assert m.take_seat_later(BOB) == 1
+    assert m.table is not None
+    failed = False
+
+    def answer(write: Write) -> Answer:
+        nonlocal failed
+        if isinstance(write, SaveRow):
+            failed = True
+            return StoreFailed()
+        return COMMITTED
+
+    while m.table.state.deals_finished == 0:
+        play_one(m, ann, answer)
+    effects = m.take()
+    assert failed and effects.untaken == (BOB.id,) and not effects.taken
+    assert m.row.seats[1].kind == SeatKind.BOT and m.table.acting_bot(1) == "rules"
+
+
+def test_a_person_who_took_a_bots_seat_is_not_rated_by_that_match() -> None:
+    m, ann = play_now_machine()
+    m.row.settings["hints"] = False  # (rated)
+    m.take_seat_later(BOB)
+    bob = Conn(BOB)
+    assert m.table is not None
+    ends: list[FinishMatch] = []
+    while m.status is P:
+        if m.row.seats[1].kind == SeatKind.PERSON and bob not in m.audience:
+            drive(m.join(bob, 1, 0, None))
+        if 1 in m.table.to_act and m.row.seats[1].kind == SeatKind.PERSON:
+            writes = drive(m.act(bob, m.table.legal_actions(1)[0], m.number, None))[0]
+        else:
+            writes = play_one(m, ann)
+        ends += [w for w in writes if isinstance(w, FinishMatch)]
+    assert m.status is F and len(ends) == 1
+    rating = ends[0].rating
+    assert rating is not None and list(rating.players) == [ANN.id, None, None]
+    assert [r.player_id for r in ends[0].results] == [ANN.id, BOB.id, None]
+
+
+def test_a_person_who_leaves_or_stays_away_in_the_first_deal_is_noted_a_leaver_and_not_later() -> None:
+    m, ann = play_now_machine()
+    drive(m.leave(ann, None))
+    assert m.take().early_leaves == (ANN.id,)
+    m, ann = play_now_machine()
+    drive(m.detach(ann))
+    drive(m.gone(0))  # (his away timer ran out: the stand-in plays)
+    assert m.take().early_leaves == (ANN.id,)
+    drive(m.leave(ann, None))  # (counted once: the stand-in played for him already)
+    assert m.take().early_leaves == ()
+    m, ann = play_now_machine()
+    assert m.table is not None
+    while m.table.state.deals_finished == 0:
+        play_one(m, ann)
+    m.take()
+    drive(m.leave(ann, None))
+    assert m.take().early_leaves == ()  # (the first deal was played out)
+
+
+def test_a_promised_person_watches_until_the_deal_starts_and_then_plays_from_his_watching_connection() -> (
+    None
+):
+    m, ann = play_now_machine()
+    bob = Conn(BOB)
+    assert m.take_seat_later(BOB) == 1
+    with pytest.raises(ProtocolError) as refused:
+        drive(m.join(bob, None, 0, None))
+    assert refused.value.code == "seat_taken" and "yours from the next deal" in refused.value.message
+    drive(m.watch(bob, 0))
+    assert m.table is not None
+    while m.table.state.deals_finished == 0:
+        play_one(m, ann)
+    effects = m.take()
+    assert effects.taken == ((BOB.id, 1, True),)
+    assert m.audience.seat_of(bob) == 1 and 1 not in m.away
+    full = [f for to, f in effects.frames if to is bob and isinstance(f, TableFrame)][-1]
+    assert full.you == 1 and full.n == m.number
+
+
+def test_a_promise_given_up_is_no_ones_and_a_takers_absence_counts_his_own_decisions() -> None:
+    m, ann = play_now_machine()
+    assert m.take_seat_later(BOB) == 1
+    assert m.cancel_seat(BOB) and not m.cancel_seat(BOB) and m.bot_seats_free() == [1, 2]
+    assert m.take_seat_later(BOB) == 1
+    assert m.table is not None
+    while m.table.state.deals_finished == 0:
+        play_one(m, ann)
+    assert m.row.seats[1].player_id == BOB.id and m.row.seats[1].since > 0
+    bob = Conn(BOB)
+    drive(m.join(bob, 1, 0, None))
+    while m.table.state.deals_finished == 1:  # (Bob plays the second deal himself)
+        if 1 in m.table.to_act:
+            drive(m.act(bob, m.table.legal_actions(1)[0], m.number, None))
+        else:
+            play_one(m, ann)
+    # the bot's decisions of the first deal are not his: he played every one of his, so he was not away
+    assert 1 not in m.absences()
+    history = m.table.state.history
+    his = sum(1 for n, (s, _) in enumerate(history) if s == 1 and n >= m.row.seats[1].since)
+    assert 0 < his < sum(1 for s, _ in history if s == 1)  # (the bot's first deal is the seat's too)
+    m.by_stand_in[1] = his // 2 + 1  # a stand-in made just over half of his decisions: away
+    assert m.absences().get(1) == "away"

@@ -116,6 +116,7 @@ async def test_a_bots_seat_is_given_to_a_person_who_waited(redis_url: str) -> No
         await queue.add("hokm", person("a", 995.0))
         await maker(queue, hall).wave("hokm")
         assert hall.given == [("t9", "a")] and await queue.counts() == {}
+        assert await queue.usual_wait("hokm") == 5.0  # (his wait counts as one)
     finally:
         await queue.close()
 

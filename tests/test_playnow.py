@@ -8,9 +8,11 @@ import time
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
-from tests.server_helpers import FAST, auth, new_player, server, session
+from cardhall.server import matching
+from tests.server_helpers import FAST, auth, new_player, play_until, server, session
 
 BOUND = 0.6  # the bound before bots (seconds): the server's default 10 s, made short here
 
@@ -140,3 +142,141 @@ def test_a_dropped_connection_leaves_the_queue_after_the_grace_unless_he_comes_b
             assert [p["waiting"] for p in pools] == [1]  # (Ann stayed away: she is out)
         time.sleep(1.5)
         assert client.get("/api/playnow").json()["pools"] == []
+
+
+def test_a_person_takes_a_bots_seat_at_the_next_deal_and_a_player_may_not_seek_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The matcher waits 3 s for people before a bot's seat: here as long as the bound, so Bob's seat is
+    # given in the wave where he is due his bots (a bot's seat comes first, its table's next deal
+    # unknown: any bound passes).
+    monkeypatch.setattr(matching, "TAKEOVER_AFTER", BOUND)
+    with server() as client:
+        short_bound(client, BOUND)
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a, "now", game="hokm(max_hands=3)")
+            table = a.until("seated")["table"]
+            a.send(type="join", table=table)
+            frame = a.until("table")
+            # a player at a match under way may not wait for another
+            again = a.error(type="seek", game="hokm", settings=FAST, choice="now")
+            assert again["code"] == "already_playing"
+            seek(b, game="hokm(max_hands=3)")
+            promised = b.until("seated")  # (a bot's seat, his from the next deal: he watches till then)
+            assert promised["table"] == table and promised["next_deal"] is True
+            seats_before = seats_of(client, table)
+            assert [s["kind"] for s in seats_before] == ["person", "bot", "bot"]
+            assert b.error(type="join", table=table)["code"] == "seat_taken"
+            assert b.error(type="seek", game="hokm", settings=FAST)["code"] == "already_playing"
+            b.send(type="watch", table=table)
+            assert b.until("table")["you"] is None
+
+            def bob_sat(f: dict[str, Any]) -> bool:
+                return any(e["type"] == "seat" and "replaces" in e for e in f.get("events", []))
+
+            frame = play_until(a, table, frame, bob_sat)
+            taken = next(e for e in frame["events"] if e["type"] == "seat" and "replaces" in e)
+            assert taken["name"] == "Bob" and taken["replaces"]["kind"] == "bot"
+            assert taken["seat"] == promised["seat"]
+            seats = seats_of(client, table)
+            assert [s["kind"] for s in seats].count("person") == 2 and seats[taken["seat"]]["name"] == "Bob"
+            assert b.until("table", you=taken["seat"])["status"] == "playing"  # (his watching connection)
+            assert b.error(type="seek", game="hokm", settings=FAST)["code"] == "already_playing"
+            # both leave: the stand-ins play the match out; its replay says who held Bob's seat when
+            a.send(type="leave", table=table)
+            b.send(type="leave", table=table)
+            for _ in range(500):
+                if client.get(f"/api/tables/{table}").json()["status"] == "finished":
+                    break
+                time.sleep(0.02)
+            replay = client.get(f"/api/tables/{table}/replay", params={"count": 1}).json()
+            held = replay["seats"][taken["seat"]]
+            assert held["name"] == "Bob" and held["before"] == seats_before[taken["seat"]]["bot"]
+            record = client.get(f"/api/tables/{table}/record").json()
+            assert 0 < held["since"] < len(record["actions"])
+
+
+def test_a_person_who_left_a_table_in_its_first_deal_waits_behind_as_a_leaver() -> None:
+    with server() as client:
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        ann_id = player_id(client, ann)
+        play_now = client.app.state.ctx.play_now  # type: ignore[attr-defined]
+        portal = client.portal
+        assert portal is not None
+
+        def leaves(player: int) -> int:
+            async def seeker() -> Any:
+                rows = await play_now.ctx.store.players([player])
+                return await play_now.seeker(rows[player], "hokm", "after_wait")
+
+            found: int = portal.call(seeker).leaves
+            return found
+
+        assert leaves(ann_id) == 0
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a, "now", game="hokm(max_hands=3)")
+            table = a.until("seated")["table"]
+            a.send(type="join", table=table)
+            a.until("table")
+            a.send(type="leave", table=table)
+            a.send(type="ping", id="p")  # (leave has no reply: the pong comes after it)
+            a.until("pong", ref="p")
+            seek(b, "now", game="hokm(max_hands=3)")  # (someone else's table: nobody left it)
+            b.until("seated")
+        for _ in range(100):  # (the note is written beside the leave, not in its transaction)
+            if leaves(ann_id):
+                break
+            time.sleep(0.02)
+        assert leaves(ann_id) == 1 and leaves(player_id(client, bob)) == 0
+
+
+def test_a_person_who_leaves_play_now_gives_up_the_bots_seat_he_was_promised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(matching, "TAKEOVER_AFTER", 0.0)
+    with server() as client:
+        short_bound(client, 30)
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a, "now", game="hokm(max_hands=3)")
+            table = a.until("seated")["table"]
+            a.send(type="join", table=table)
+            frame = a.until("table")
+            seek(b, game="hokm(max_hands=3)")
+            assert b.until("seated")["next_deal"] is True
+            b.send(type="unseek", id="u")
+            assert b.until("unseeked", ref="u")["pool"] is not None
+
+            def second_deal(f: dict[str, Any]) -> bool:
+                return any(e["type"] == "deal" and e["deal"] == 2 for e in f.get("events", []))
+
+            frame = play_until(a, table, frame, second_deal)
+            assert not any(e["type"] == "seat" and "replaces" in e for e in frame["events"])
+            assert [s["kind"] for s in seats_of(client, table)] == ["person", "bot", "bot"]
+            seek(b, "now", game="hokm")  # (free to wait again)
+            assert b.until("seated")["table"] != table
+
+
+def test_a_play_now_table_every_person_left_offers_no_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(matching, "TAKEOVER_AFTER", 0.0)
+    with server() as client:
+        short_bound(client)
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a, "now", game="hokm")
+            table = a.until("seated")["table"]
+            a.send(type="join", table=table)
+            frame = a.until("table")
+
+            def second_deal(f: dict[str, Any]) -> bool:
+                return any(e["type"] == "deal" and e["deal"] == 2 for e in f.get("events", []))
+
+            play_until(a, table, frame, second_deal)
+            a.send(type="leave", table=table)  # (after the first deal: the stand-in plays on)
+            a.send(type="ping", id="p")
+            a.until("pong", ref="p")
+            assert client.get(f"/api/tables/{table}").json()["status"] == "playing"
+            seek(b, game="hokm")
+            seated = b.until("seated")
+            assert seated["table"] != table and not seated["next_deal"]

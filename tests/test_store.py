@@ -180,6 +180,31 @@ async def test_a_table_round_trips_with_its_seed_settings_seats_and_times(store:
     assert await store.table("absent") is None
 
 
+async def test_a_seat_taken_from_a_bot_during_the_match_round_trips(store: SqlStore) -> None:
+    ann, _ = await store.create_player("Ann")
+    row = table_row("took")
+    row.seats = [
+        SeatRow(0, "person", "Ann", player_id=ann.id, since=40, before="rules"),
+        SeatRow(1),
+        SeatRow(2),
+    ]
+    await store.save_table(row)
+    assert await store.table("took") == row
+
+
+async def test_early_leaves_are_noted_once_a_table_and_counted_since_a_time(store: SqlStore) -> None:
+    ann, _ = await store.create_player("Ann")
+    bob, _ = await store.create_player("Bob")
+    for table in ("a", "b"):
+        await store.save_table(table_row(table))
+    await store.note_early_leave(ann.id, "a", T0)
+    await store.note_early_leave(ann.id, "a", T0 + timedelta(minutes=1))  # (again: nothing changes)
+    await store.note_early_leave(ann.id, "b", T0 + timedelta(minutes=10))
+    assert await store.early_leaves(ann.id, T0 - timedelta(minutes=1)) == 2
+    assert await store.early_leaves(ann.id, T0 + timedelta(minutes=5)) == 1
+    assert await store.early_leaves(bob.id, T0) == 0
+
+
 async def test_saving_a_table_again_updates_its_status_seats_settings_and_finish(store: SqlStore) -> None:
     row = table_row("t")
     await store.save_table(row)

@@ -202,9 +202,11 @@ class Table:
     # --- seats ---------------------------------------------------------------------------------
 
     def sit(self, seat: Seat, occupant: Occupant | str) -> None:
-        """Put ``occupant`` in ``seat`` (a bot string seats that bot); a ``seat`` event says so."""
+        """Put ``occupant`` in ``seat`` (a bot string seats that bot); a ``seat`` event says so, with
+        ``replaces``, who held the seat until then, when someone did (a person taking a bot's seat)."""
         self._check_seat(seat)
         occupant = _occupant(occupant)
+        before = self.seats[seat]
         bot = make_bot(occupant.bot, self.game) if occupant.is_bot else None  # a bad bot string: refused
         self.seats[seat] = occupant
         self._stand_ins.pop(seat, None)
@@ -213,7 +215,10 @@ class Table:
         else:
             self._bots[seat] = bot
         if self.logging:
-            self._log.append(_Logged({"type": "seat", "seat": seat, **occupant.as_json()}))
+            event: Event = {"type": "seat", "seat": seat, **occupant.as_json()}
+            if before.kind != SeatKind.EMPTY:
+                event["replaces"] = before.as_json()
+            self._log.append(_Logged(event))
 
     def stand_in(self, seat: Seat, bot: str | None) -> None:
         """Let the bot ``bot`` play for the person in ``seat`` while he is away, or (None) give the

@@ -3,7 +3,7 @@
 import "./shim.mjs";
 import test from "node:test";
 import assert from "node:assert/strict";
-import { FIRST_RETRY_MS, Link, RETRY_MAX_MS, jittered, nextRetry } from "../../src/cardhall/web/link.js";
+import { FIRST_RETRY_MS, Link, RETRY_MAX_MS, jittered, nextRetry, whole } from "../../src/cardhall/web/link.js";
 
 test("the waits double from half a second to 4 s", () => {
   const schedule = [FIRST_RETRY_MS];
@@ -52,7 +52,7 @@ test("a dropped connection is opened again on the schedule, and hello'd", (t) =>
   const ws = FakeSocket.all.at(-1);
   assert.equal(ws.url, "wss://cards.example/ws");
   ws.onopen();
-  assert.deepEqual(ws.sent, [{ type: "hello", token: "tok-9", id: "hello" }]);
+  assert.deepEqual(ws.sent, [{ type: "hello", token: "tok-9", deltas: true, id: "hello" }]);
   link.wanted = () => ({ type: "attach", table: "t1" });
   ws.onmessage({ data: JSON.stringify({ type: "welcome" }) });
   assert.deepEqual(ws.sent.slice(1), [{ type: "attach", table: "t1" }, { type: "join", table: "t1" }]);
@@ -78,4 +78,62 @@ test("a dropped connection is opened again on the schedule, and hello'd", (t) =>
   const count = waits.length;
   ws.onclose();
   assert.equal(waits.length, count);
+});
+
+test("an update's delta is put back together from the table's previous frame, in its order", () => {
+  const shown = new Map();
+  const tricks = [{ winner: 1 }];
+  const first = { type: "table", table: "t1", n: 3, observation: { seat: 0, hand: ["AS", "2C"], trick: [], tricks, scores: [0, 0] } };
+  assert.equal(whole(first, shown), first, "a whole frame is left as it is");
+  const other = { type: "table", table: "t2", n: 1, observation: { seat: 1, hand: ["KD"] } };
+  whole(other, shown);
+  const update = { type: "update", table: "t1", n: 4, observation: { trick: [{ seat: 1, card: "3C" }], moon: null }, delta: [], legal: [] };
+  const got = whole(update, shown);
+  assert.deepEqual(got, { type: "update", table: "t1", n: 4, observation: { seat: 0, hand: ["AS", "2C"], trick: [{ seat: 1, card: "3C" }], tricks, scores: [0, 0], moon: null }, legal: [] });
+  assert.deepEqual(Object.keys(got.observation), ["seat", "hand", "trick", "tricks", "scores", "moon"]);
+  assert.ok(!("delta" in got));
+  // A key gone is gone; a list that grew gets its new items appended; the next builds on this one.
+  const next = whole({ type: "update", table: "t1", n: 5, observation: { hand: ["AS"], tricks: [{ winner: 0 }] }, delta: ["moon", "scores"], grown: ["tricks"] }, shown);
+  assert.deepEqual(next.observation, { seat: 0, hand: ["AS"], trick: [{ seat: 1, card: "3C" }], tricks: [{ winner: 1 }, { winner: 0 }] });
+  assert.ok(!("grown" in next));
+  assert.deepEqual(tricks, [{ winner: 1 }], "the previous frame's list is left as it was");
+  // An update without delta is whole; other tables' and other frames' are untouched.
+  const plain = { type: "update", table: "t2", n: 2, observation: { seat: 1, hand: [] } };
+  assert.equal(whole(plain, shown), plain);
+  assert.deepEqual(shown.get("t2"), { seat: 1, hand: [] });
+  const chat = { type: "chat", table: "t1", text: "hi" };
+  assert.equal(whole(chat, shown), chat);
+});
+
+test("the link hands the page whole frames, per connection", (t) => {
+  globalThis.WebSocket = FakeSocket;
+  globalThis.location = { protocol: "http:", host: "cards.example" };
+  t.mock.method(globalThis, "setTimeout", () => {});
+  const frames = [];
+  const link = new Link((frame) => frames.push(frame), () => {});
+  link.open();
+  const ws = FakeSocket.all.at(-1);
+  ws.onopen();
+  assert.equal(ws.sent[0].deltas, true, "its hello asks for deltas");
+  ws.onmessage({ data: JSON.stringify({ type: "table", table: "t1", observation: { hand: ["AS"], scores: [1] } }) });
+  ws.onmessage({ data: JSON.stringify({ type: "update", table: "t1", observation: { scores: [2] }, delta: [] }) });
+  assert.deepEqual(frames.at(-1), { type: "update", table: "t1", observation: { hand: ["AS"], scores: [2] } });
+});
+
+test("a server that knows no deltas gets the hello again without them", (t) => {
+  globalThis.WebSocket = FakeSocket;
+  globalThis.location = { protocol: "http:", host: "cards.example" };
+  t.mock.method(globalThis, "setTimeout", () => {});
+  const frames = [];
+  const link = new Link((frame) => frames.push(frame), () => {});
+  link.open();
+  const ws = FakeSocket.all.at(-1);
+  ws.onopen();
+  const refusal = { type: "error", code: "bad_message", message: "Object contains unknown field `deltas`", ref: null };
+  ws.onmessage({ data: JSON.stringify(refusal) });
+  assert.equal(ws.sent.length, 2);
+  assert.ok(!("deltas" in ws.sent[1]) && ws.sent[1].type === "hello");
+  assert.deepEqual(frames, [], "the page never sees the refusal");
+  ws.onmessage({ data: JSON.stringify({ type: "welcome" }) });
+  assert.equal(link.ready, true);
 });

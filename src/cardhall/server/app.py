@@ -329,7 +329,15 @@ async def replay_steps(request: Request) -> Response:
             "table": table_id,
             "game": row.game,
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "player": s.player_id}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "player": s.player_id,
+                    "before": s.before,
+                    "since": s.since,
+                }
                 for s in row.seats
             ],
             "steps": steps,
@@ -514,6 +522,7 @@ def create_app(
         views = make_views(ctx, ctx.hall_options)  # (the hall's listing, seated index and presence)
         app.state.ctx = ctx
         app.state.views = views
+        ctx.play_now.views = views  # (who plays where in the hall: Play now refuses a seat twice)
         await ctx.start()
         await views.start()
         try:

@@ -102,6 +102,7 @@ class Session:
     player: PlayerRow | None
     address: str | None
     hosts: dict[str, TableHost]
+    deltas = False  # its updates may leave out what is unchanged (hello's deltas: host/frames.py)
 
     def send(self, frame: ServerFrame) -> None:
         raise NotImplementedError
@@ -340,6 +341,7 @@ class Connection(Session):
             player = who.player
             self.ctx.social.refuse_if_banned(player, ref)
             self.player, self.session = player, who.session
+            self.deltas = message.deltas
             self.ctx.connections.add(self)  # (a session signed out finds it: accounts.py)
             # Online from now on: his friends see him, and invitations reach him on any page.
             self.ctx.social.presence.arrive(player.id, self)

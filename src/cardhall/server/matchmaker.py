@@ -11,6 +11,8 @@ Choices:
   left meanwhile, or whom another process's wave took, spoils that table for this wave: the others are
   put back and meet again in the next). A table that cannot be made (the store failed) puts its people
   back, their waits kept. So a person is at most at one table, whatever fails.
+- **Waits recorded** (the lobby's usual wait) for everyone seated, at a new table or in a bot's seat
+  given (promised from the table's next deal: the wait until then is the table's, not the queue's).
 - **A lead that lapses.** A process leads a pool for :data:`LEAD_SECONDS` at a time, renewed at each
   wave; if it dies, another takes the pool within that time, and nobody waiting is lost (the queue is
   the hall's, not the process's).
@@ -103,6 +105,7 @@ class Matchmaker:
                 given = False
             if given:
                 done.takeovers.append(takeover)
+                await self.seekers.record_wait(pool, at - person.since)  # (his wait for a seat: a wait)
             else:
                 await self.seekers.put_back(pool, [person])
         return done

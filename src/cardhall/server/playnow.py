@@ -20,11 +20,33 @@ Choices:
 - **Who he is to the matcher**: his rating is the shown one (``1500 + 48 (mu - 25)``) in the game's
   ``people`` pool (1500 when unrated); he avoids those he blocks and those who block him; the people
   of his matches finished in the last :data:`RECENT_WINDOW` seconds (his last :data:`RECENT_MATCHES`)
-  are his recent opponents. Leavers are not counted yet (``leaves`` 0).
+  are his recent opponents; his ``leaves`` are the tables he left during their first deal (or whose
+  stand-in took his seat then, his connection away) in the last :data:`LEAVE_WINDOW` seconds, noted by
+  the tables in the store's ``early_leaves`` and counted by one indexed query.
 - **A dropped connection** keeps his place for the pool's ``away_seconds`` (a table's away timer's
   grace); if no connection of his is open anywhere in the hall by then, he leaves the queue.
-- **Bots' seats of Play now tables are not given yet** (step 2 of the issue): ``open_tables`` lists
-  none, so nobody is seated in a bot's seat by the queue.
+- **Bots' seats of Play now tables** (``open_tables``, ``give_seat``): the tables offered are the Play
+  now tables of the pool held by this process, the one whose waves made them (the pool's leader), with
+  a person still seated (not one every person left), their people as the matcher saw them (so a taker
+  must fit them) and their next deal's start unknown (0, which every bound passes: the matcher then
+  gives a seat to one who waited :data:`~cardhall.server.matching.TAKEOVER_AFTER` for people first).
+  Asking the owner of a table on another process would need a request and its answer over the bus for
+  each seat, and its people as the matcher sees them: not done; a Play now table moved to another
+  process, or brought back by a restart (``play_now`` is not stored), offers no seats. A table made by
+  hand never does.
+- **A seat given** is promised by the table's owner (:meth:`TableHost.take_seat_later`: False when the
+  match is over or every bot's seat is taken or promised: the person waits again, his wait kept, at the
+  front); he is sent ``seated`` with ``next_deal`` at once and watches; the machine stores and gives
+  the seat when the next deal starts (:mod:`cardhall.server.host.machine`), his watching connections
+  joined to it (``seated`` again if he has none). A match that ends before its next deal puts him back
+  in the queue the same way (:meth:`untaken`); ``unseek`` before the deal gives the promise up.
+- **Ratings**: the match is not rated for a person who took a bot's seat during it (the seat's score
+  is partly the bot's deals; rating his deals alone needs a score per deal that not every game has);
+  the others are rated as with a bot in his seat (:mod:`cardhall.server.ratings`).
+- **Playing already**: ``seek`` is refused ``already_playing`` while he holds a seat (not left) at a
+  match under way (this process's tables as they are, the others' from the hall's seated index, a
+  beat behind at most), or was promised one. Nothing in the issue or protocol.md chose otherwise; a
+  waiting table (not started) does not count: leaving it costs nobody a match.
 """
 
 from __future__ import annotations
@@ -35,12 +57,14 @@ import logging
 import os
 from collections.abc import Coroutine
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cardhall.errors import CardhallError, InvalidOptionError
 from cardhall.registry import load_game
 from cardhall.server import bounds
 from cardhall.server.hall import Server
+from cardhall.server.host import TableHost
+from cardhall.server.host.machine import UNDER_WAY
 from cardhall.server.matching import BOT_WAIT, CHOICES, NewTable, OpenTable, Seeker, bound
 from cardhall.server.matchmaker import Matchmaker, Pool
 from cardhall.server.protocol import (
@@ -54,7 +78,10 @@ from cardhall.server.protocol import (
 from cardhall.server.ratings import SHOWN_START, shown
 from cardhall.server.seeking import Seekers, now
 from cardhall.server.settings import bot_for_level, table_settings
-from cardhall.store import PlayerRow
+from cardhall.store import PlayerRow, SeatKind
+
+if TYPE_CHECKING:
+    from cardhall.server.cluster.views import HallViews
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +90,7 @@ log = logging.getLogger(__name__)
 WAIT_VARIABLE = "CARDHALL_PLAY_NOW_WAIT"
 RECENT_WINDOW = 600.0  # seconds: a match finished this recently makes its people "recent" to him
 RECENT_MATCHES = 3
+LEAVE_WINDOW = 1800.0  # seconds: a table left in its first deal this recently makes him a leaver
 
 
 class Services(Server, Protocol):
@@ -92,6 +120,11 @@ class PlayNow:
         )
         self._drops: dict[int, asyncio.Task[None]] = {}
         self._seats: dict[str, int] = {}  # pool -> a table's seats
+        # Play now tables held here -> their people as the matcher saw them (their bots' seats' takers
+        # must fit them: OpenTable), and the people promised a bot's seat -> (pool, as he waited).
+        self._people: dict[str, list[Seeker]] = {}
+        self._promised: dict[int, tuple[str, Seeker, str]] = {}  # (pool, as he waited, table)
+        self.views: HallViews | None = None  # the hall's seated index (set by the app; None: this process)
 
     def start(self) -> None:
         self.matchmaker.start()
@@ -140,6 +173,7 @@ class PlayNow:
     async def seek(self, player: PlayerRow, message: Seek, ref: Ref) -> None:
         """``player`` presses Play now: he waits in the pool (out of any other), and is told so."""
         pool = self.checked(message, ref)
+        await self.check_free(player, ref)
         seeker = await self.seeker(player, read_pool(pool)[0], message.choice)
         left = await self.seekers.add(pool, seeker)
         self._kept(player.id)
@@ -148,7 +182,39 @@ class PlayNow:
             await self.tell(left)
         self.matchmaker.poke()
 
+    async def check_free(self, player: PlayerRow, ref: Ref) -> None:
+        """Refuse (``already_playing``) a person who plays a match under way (a seat he has not left) at
+        a table of this process, or of another as the hall's seated index had it at its last beat (one
+        read of the directory), or was promised a bot's seat: the queue would seat him twice."""
+        if player.id in self._promised:
+            raise ProtocolError(
+                "already_playing", "you take a bot's seat at a table at its next deal: play there", ref
+            )
+        for host in self.ctx.lobby.hosts.values():
+            seat = host.machine.seat_of(player)
+            if seat is not None and host.status in UNDER_WAY and not host.row.seats[seat].left:
+                raise ProtocolError(
+                    "already_playing",
+                    f"you play at table {host.id}: finish or leave it before Play now",
+                    ref,
+                )
+        if self.views is not None:
+            for entry in (await self.views.seated([player.id])).get(player.id, []):
+                if entry.get("status") == "playing":
+                    raise ProtocolError(
+                        "already_playing",
+                        f"you play at table {entry.get('table')}: finish or leave it before Play now",
+                        ref,
+                    )
+
     async def unseek(self, player: PlayerRow, ref: Ref) -> UnseekedFrame:
+        """``player`` leaves the queue, or gives up the bot's seat he was promised (before its deal)."""
+        promised = self._promised.pop(player.id, None)
+        if promised is not None:
+            host = self.ctx.lobby.hosts.get(promised[2])
+            if host is not None and await host.cancel_seat(player):
+                return UnseekedFrame(pool=promised[0], reason="left", ref=ref)
+            return UnseekedFrame(pool=None, reason="left", ref=ref)  # (the deal started: seated)
         pool = await self.seekers.remove(str(player.id))
         self._kept(player.id)
         if pool is not None:
@@ -168,6 +234,7 @@ class PlayNow:
             at = match.finished_at
             if at is not None and (at if at.tzinfo else at.replace(tzinfo=UTC)) >= since:
                 recent |= {s.player_id for s in match.seats if s.player_id not in (None, player.id)}
+        leaves = await store.early_leaves(player.id, datetime.now(UTC) - timedelta(seconds=LEAVE_WINDOW))
         return Seeker(
             str(player.id),
             rating,
@@ -175,6 +242,7 @@ class PlayNow:
             choice,
             frozenset(str(p) for p in avoid),
             frozenset(str(p) for p in recent),
+            leaves,
         )
 
     # --- telling people --------------------------------------------------------------------------
@@ -242,7 +310,8 @@ class PlayNow:
         bot = bot_for_level(level)
         bots = {seat: bot for seat in range(len(ids), len(ids) + table.bots)}
         host = await self.ctx.lobby.create(seated[0], game, settings, bots, seated, owner_checked=True)
-        host.play_now = pool
+        host.play_now, host.takeovers = pool, self
+        self._people[host.id] = list(people)
         at = now()
         since = {s.player: s.since for s in people}
         for seat, p in enumerate(ids):
@@ -253,11 +322,72 @@ class PlayNow:
         self.ctx.spawn(self.tell(pool))  # (those still waiting: one fewer table's worth)
         return host.id
 
-    async def _give_seat(self, table: str, person: Seeker) -> bool:
-        return False  # (bots' seats are not given yet: see the module's docstring)
+    def _play_now_hosts(self, pool: str) -> list[TableHost]:
+        """The Play now tables of ``pool`` held by this process (those gone or ended are forgotten)."""
+        hosts = self.ctx.lobby.hosts
+        found = []
+        for table in list(self._people):
+            host = hosts.get(table)
+            if host is None or not host.status.is_open:
+                del self._people[table]
+            elif host.play_now == pool:
+                found.append(host)
+        return found
 
     async def _open_tables(self, pool: str) -> list[OpenTable]:
-        return []
+        """The Play now tables of ``pool`` on this process with bots' seats to give; their next deal's
+        start is not known (a deal's length is the players'): 0, which every bound passes (the time
+        of this call came after the wave's own, and so missed by microseconds the bound of a person
+        due his bots in that wave: he got a table of bots instead of the seat)."""
+        out = []
+        for host in self._play_now_hosts(pool):
+            free = len(host.machine.bot_seats_free())
+            staying = {str(s.player_id) for s in host.row.seats if s.kind == SeatKind.PERSON and not s.left}
+            people = tuple(p for p in self._people[host.id] if p.player in staying)
+            if free and people:  # (a table every person left is the stand-ins': nobody to meet there)
+                out.append(OpenTable(host.id, people, free, 0.0))
+        return out
+
+    async def _give_seat(self, table: str, person: Seeker) -> bool:
+        """Promise ``person`` a bot's seat at ``table`` from its next deal's start (False: the table is
+        not here, is over, or has no bot's seat left to give: he waits again, at the front)."""
+        host = self.ctx.lobby.hosts.get(table)
+        if host is None or host.play_now is None:
+            return False
+        player = (await self.ctx.store.players([int(person.player)])).get(int(person.player))
+        seat = None if player is None else await host.take_seat_later(player)
+        if player is None or seat is None:
+            return False
+        self._promised[player.id] = (host.play_now, person, host.id)
+        waited = round(max(0.0, now() - person.since), 3)
+        frame = SeatedFrame(table=host.id, seat=seat, game=host.row.game, waited=waited, next_deal=True)
+        await self.ctx.social.presence.send(player.id, frame)  # (he watches until the deal starts)
+        self.ctx.spawn(self.tell(host.play_now))  # (those still waiting: one fewer)
+        return True
+
+    def taken(self, host: TableHost, player: int, seat: int, there: bool) -> None:
+        """``player`` took a bot's seat at ``host``'s deal's start (``there``: watching it, now seated;
+        else his page opens the table)."""
+        promised = self._promised.pop(player, None)
+        waited = 0.0
+        if promised is not None:
+            self._people.setdefault(host.id, []).append(promised[1])
+            waited = round(max(0.0, now() - promised[1].since), 3)
+        if not there:
+            frame = SeatedFrame(table=host.id, seat=seat, game=host.row.game, waited=waited)
+            self.ctx.spawn(self.ctx.social.presence.send(player, frame))
+
+    def untaken(self, host: TableHost, player: int) -> None:
+        """``player`` will not get the seat he was promised (the match ended first): back to his pool,
+        his wait kept (so at its front)."""
+        promised = self._promised.pop(player, None)
+        if promised is not None:
+            self.ctx.spawn(self._put_back(promised[0], promised[1]))
+
+    async def _put_back(self, pool: str, person: Seeker) -> None:
+        await self.seekers.put_back(pool, [person])
+        await self.tell(pool)
+        self.matchmaker.poke()
 
     # --- the lobby -------------------------------------------------------------------------------
 

@@ -49,6 +49,7 @@ class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_
 
 class Hello(_Message, tag="hello"):
     token: str | None = None  # None: the session cookie of the websocket's handshake
+    deltas: bool = False  # updates may carry only what changed (their ``delta``): host/frames.py
 
 
 class Join(_Message, tag="join"):
@@ -224,6 +225,7 @@ ERROR_CODES: Final = (
     "already_an_account",
     # Play now (issue 49: cardhall.server.playnow)
     "bad_choice",
+    "already_playing",
     # tournaments (issue 50: cardhall.server.events)
     "no_such_event",
     "event_closed",
@@ -313,6 +315,10 @@ class UpdateFrame(_Frame, tag="update"):
     legal: list[msgspec.Raw]  # each a legal entry (action, label, action_info), encoded once: host/frames.py
     to_act: list[int]
     seats: list[SeatEntry] | msgspec.UnsetType = msgspec.UNSET
+    # For a connection that said hello with deltas (host/frames.py): the observation holds only what
+    # changed since its previous frame; ``delta`` names the keys gone, ``grown`` the lists appended to.
+    delta: list[str] | msgspec.UnsetType = msgspec.UNSET
+    grown: list[str] | msgspec.UnsetType = msgspec.UNSET
 
 
 class ChatFrame(_Frame, tag="chat"):
@@ -404,6 +410,7 @@ class SeatedFrame(_Frame, tag="seated"):
     seat: int
     game: str
     waited: float  # seconds from "Play now" (or, in an event, from his last table's end) to this table
+    next_deal: bool = False  # a bot's seat, his from the table's next deal (he watches until then)
     event: str | None = None  # the event (tournament) that seated him; null: Play now
 
 

@@ -45,6 +45,10 @@ point, a win or a board place from decisions a stand-in made.
   totals), and his page says why instead of the score (``results.absent``: ``left``, "left; a bot
   finished", or ``away``, "away; a bot played most of it"). The others at the table are rated as
   usual, from the scores (the absent person's seat among them, as the stand-in played it).
+- **A person who took a bot's seat during the match** (Play now, at a deal's start) is not rated by it:
+  its score is partly the bot's deals, and a score per deal is not every game's. The machine passes his
+  seat as a bot's (``None``) in the rating request, so the others are rated as with a bot there; his
+  result is stored as usual (his page lists the match).
 - **A match abandoned early** is not rated: every person left before the first deal was scored (the
   table is then stopped, :mod:`cardhall.server.host.machine`), or the operator stopped it. A table
   whose people all left before it started is abandoned too, as before.

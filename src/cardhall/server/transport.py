@@ -26,8 +26,10 @@ Choices:
   client that offers nothing (the load generators, older clients) gets plain frames as before. The
   window and memLevel are chosen for the server's memory per connection and its CPU per frame together
   (both in ``benchmarks/wire.md``); uvicorn's own ``ws_per_message_deflate`` is left off, as its
-  settings are not these. It is not free: compressing each seat's frames costs a good part of an
-  action's CPU (``benchmarks/wire.md``).
+  settings are not these. Its CPU is zlib's over each frame's bytes, so the page also asks for
+  updates that leave out what did not change (``hello``'s ``deltas``: :mod:`cardhall.server.host.frames`),
+  which leaves zlib a third to a half less to read (``benchmarks/wire.md``). Every message is
+  compressed, the small ones too: a pong or an error costs ~1.3 µs and shrinks to a few bytes.
 - **Admission at accept.** Each connection is counted against its address (an IPv4 address; an IPv6
   address by its /64, the block one subscriber gets) and against the server's total. One over either
   limit is refused at once, before its first byte is read: a short ``503`` and the close. Refusing

@@ -56,7 +56,9 @@ STORED_SEAT_KINDS = (SeatKind.EMPTY, SeatKind.PERSON, SeatKind.BOT)
 @dataclass
 class SeatRow:
     """Who holds a seat: ``kind`` is ``empty``, ``person`` (then ``player_id``) or ``bot`` (then ``bot``,
-    a bot string)."""
+    a bot string). A person who took a bot's seat during the match (Play now, issue 49) holds it from
+    action ``since`` + 1 on: ``before`` is that bot's string (its name the same), None for a seat held
+    from the first deal; a replay deals the bot in and seats him after action ``since``."""
 
     seat: int
     kind: SeatKind = SeatKind.EMPTY
@@ -65,6 +67,8 @@ class SeatRow:
     bot: str | None = None
     left: bool = False  # a person who left during the match: a bot plays his seat to the end
     guest: bool = False  # a person without an account when he sat down: shown as a guest
+    since: int = 0  # the actions played before he held the seat (0 with ``before`` None: from the start)
+    before: str | None = None  # the bot that held the seat until then (its bot string)
 
     def __post_init__(self) -> None:
         kind = SeatKind(self.kind)  # (read back from JSON as a plain string)

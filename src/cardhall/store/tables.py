@@ -1,11 +1,13 @@
 """The store's tables: their rows (status, seats, settings, fencing number), a private table's
 invitation stored with its row, the restart's read of the open tables, and a finished table's results
-and ratings written in one transaction. Their actions are :mod:`cardhall.store.action_log`'s."""
+and ratings written in one transaction, and the people who left a match in its first deal (Play now's
+leavers). Their actions are :mod:`cardhall.store.action_log`'s."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 from cardhall.store.rows import ActionRow, RatingRequest, RatingRow, ResultRow, TableRow
 
@@ -72,3 +74,12 @@ class Tables(ABC):
         the players' new ratings: ``ratings`` as given, or those ``rating`` computes from what it reads
         in this same transaction (the players' rows locked first, in id order, so two matches of one
         person finishing together never both read his old rating), each with a history entry."""
+
+    @abstractmethod
+    async def note_early_leave(self, player_id: int, table_id: str, at: datetime) -> None:
+        """``player_id`` left the match of ``table_id`` (or a stand-in took his seat, his connection
+        away) during its first deal, at ``at``; noted once per table (again: nothing changes)."""
+
+    @abstractmethod
+    async def early_leaves(self, player_id: int, since: datetime) -> int:
+        """How many tables ``player_id`` left during their first deal since ``since``."""

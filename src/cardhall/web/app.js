@@ -103,6 +103,11 @@ function connect() {
       if (frame.type === "seeking" || frame.type === "unseeked") return seekingChanged(frame);
       if (frame.type === "seated") {
         seekingChanged(frame);
+        // A bot's seat from the table's next deal: he watches until it starts, and is seated then.
+        if (frame.next_deal) {
+          const note = t("table.seat_next_deal", { bot: t("seat.bot", { seat: frame.seat + 1 }) });
+          return navigate(paths.table(frame.table), { intent: { mode: "watch", waiting: false, note } });
+        }
         return navigate(paths.table(frame.table), { intent: { mode: "join", waiting: false } });
       }
       if (frame.type === "error" && frame.ref === "seek") return seekRefused(frame);
@@ -123,6 +128,10 @@ function connect() {
         loading.push(frame);
       } else if (view && frame.table === view.id) {
         if (frame.type === "table") moved(); // (back from a move: at its new server)
+        if (frame.type === "table" && frame.you !== null && frame.you !== undefined && view.mode === "watch") {
+          view.mode = "join"; // (watching, he took a bot's seat: a reconnection joins it)
+          store.set("mode", "join");
+        }
         if (view.waiting && frame.type === "table" && frame.status !== "waiting") {
           promote(frame);
           return;
@@ -198,6 +207,7 @@ async function openTable(id, intent) {
   if (how.waiting) store.set("room", "1");
   else store.drop("room");
   const made = how.waiting ? new WaitingRoom(main, id, how.mode, hooks(id), { offer: how.offer, said: intent?.said }) : await tableView(id, how.mode);
+  if (!how.waiting && intent?.note) made.note = intent.note; // (a bot's seat his from the next deal)
   if (tableShown() !== id || view) return made.forget();
   view = made;
   connect().wanted = () => view.attach();

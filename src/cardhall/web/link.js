@@ -6,6 +6,12 @@
 // wait a quarter either way of the schedule's), and the waits double from half a second up to 4 s at
 // most (issue 47: the next move after a failover must reach people within 5 s). The schedule is pure
 // (nextRetry, jittered) so that it is tested outside a browser (tests/web_unit/).
+//
+// Its hello asks for deltas (docs/protocol.md, `update`'s `delta` and `grown`): an update carries only
+// what its observation changed since the connection's previous frame of the table, fewer bytes on a
+// phone's data plan and less for the server to compress. The link puts the observation back together
+// (`whole`, pure) before any frame reaches the page, so the page sees every frame whole, as it was.
+// A server that does not know deltas refuses the key: the hello goes again without it.
 import { store } from "./util.js";
 
 export const FIRST_RETRY_MS = 500; // the wait after the first drop (and after every connection that worked)
@@ -19,6 +25,28 @@ export function nextRetry(retry) {
 /** A wait of `retry` ms, a quarter either way (`random` in [0, 1), as Math.random gives). */
 export function jittered(retry, random = Math.random()) {
   return retry * (0.75 + random / 2);
+}
+
+/** `frame` whole: an `update` whose observation is what changed (`delta`: the keys gone; `grown`: the
+ * lists whose new items alone it holds) gets the rest back from the table's previous frame (`shown`: a
+ * Map, table id -> the observation it brought last, kept up to date here), in that one's order. */
+export function whole(frame, shown) {
+  if (frame.type !== "table" && frame.type !== "update") return frame;
+  if (frame.type === "update" && frame.delta) {
+    const base = shown.get(frame.table) || {};
+    const gone = new Set(frame.delta);
+    const grown = new Set(frame.grown || []);
+    const observation = {};
+    for (const key of Object.keys(base)) if (!gone.has(key)) observation[key] = base[key];
+    for (const [key, value] of Object.entries(frame.observation || {})) {
+      observation[key] = grown.has(key) ? [...(base[key] || []), ...value] : value;
+    }
+    frame = { ...frame, observation };
+    delete frame.delta;
+    delete frame.grown;
+  }
+  if ("observation" in frame) shown.set(frame.table, frame.observation);
+  return frame;
 }
 
 export class Link {
@@ -36,9 +64,15 @@ export class Link {
     this.onStatus(this.ws ? "offline" : "connecting");
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     this.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: store.get("token"), id: "hello" }));
+    const shown = new Map(); // (this connection's: a new one starts from whole frames)
+    const hello = (deltas) => JSON.stringify({ type: "hello", token: store.get("token"), ...(deltas ? { deltas } : {}), id: "hello" });
+    ws.onopen = () => ws.send(hello(true));
     ws.onmessage = (message) => {
-      const frame = JSON.parse(message.data);
+      const frame = whole(JSON.parse(message.data), shown);
+      if (!this.ready && frame.type === "error" && frame.code === "bad_message" && String(frame.message).includes("deltas")) {
+        ws.send(hello(false)); // an older server (a hall being upgraded) knows no deltas: whole frames
+        return;
+      }
       if (frame.type === "welcome") {
         this.ready = true;
         this.retry = FIRST_RETRY_MS;

@@ -69,7 +69,8 @@ class Replay {
   seatName(seat) {
     const s = this.meta.seats[seat];
     if (!s) return t("replay.seat", { seat: seat + 1 });
-    if (s.kind === "bot") return t("replay.bot", { seat: seat + 1 });
+    // a person who took a bot's seat (Play now) holds it from position `since` on: the bot before
+    if (s.kind === "bot" || (s.before && this.step <= s.since)) return t("replay.bot", { seat: seat + 1 });
     return s.name || t("replay.seat", { seat: seat + 1 });
   }
 

@@ -74,6 +74,8 @@ export class TableView {
     this.dismissed = 0; // the deal_scored event whose summary was closed
     this.focusIndex = null;
     this.message = "";
+    this.note = ""; // shown while he watches (Play now: a bot's seat his from the next deal)
+    this.naming = null; // the event whose seats seatName names (namedAt), null: as they are now
     this.stopped = null; // why the server stopped the table, once it has
     this.connection = "online"; // as the page's link says: online, connecting, offline
     this.away = null; // while offline or just back: {since: the n when the link dropped, back: lines}
@@ -143,7 +145,23 @@ export class TableView {
   }
 
   seatName(seat) {
+    // An event before a person took a bot's seat (Play now) names the bot that held it then.
+    if (this.naming !== null && this.naming !== undefined && seat !== null && seat !== undefined) {
+      const took = this.events.find((e) => e.type === "seat" && e.seat === seat && e.replaces && e.n > this.naming);
+      if (took) return took.replaces.kind === "bot" ? t("seat.bot", { seat: seat + 1 }) : took.replaces.name;
+    }
     return seatName(this, seat);
+  }
+
+  /** `make()` with the seats named as they were held at event `n` (see seatName). */
+  namedAt(n, make) {
+    const before = this.naming;
+    this.naming = n;
+    try {
+      return make();
+    } finally {
+      this.naming = before;
+    }
   }
 
   gameTitle() {
@@ -678,7 +696,7 @@ export class TableView {
         ),
       );
     }
-    if (!mine) out.push(h("p", { class: "spectating", role: "status", text: t("table.spectating") }));
+    if (!mine) out.push(h("p", { class: "spectating", role: "status", text: this.note && !over ? this.note : t("table.spectating") }));
     const notice = !this.noticeClosed && !over ? this.game.notice(o, this) : null;
     if (notice) {
       out.push(
@@ -926,7 +944,7 @@ export class TableView {
           "div",
           { class: "side" },
           sharePanel(this.id),
-          summary ? dealSummary(this, summary, !over) : null,
+          summary ? this.namedAt(summary.n, () => dealSummary(this, summary, !over)) : null,
           scores(this, o),
           scoreSheet(this, o, over || game.sheetOpen),
           h(

@@ -49,6 +49,12 @@ Choices:
 - A person who leaves during the match leaves for good: the stand-in bot plays his seat to the end,
   and the match counts for him as a loss, as it does when the stand-in made more than half of his
   seat's decisions (each committed action says whether a stand-in made it: :mod:`cardhall.server.ratings`).
+- **A bot's seat given to a person** (Play now, :mod:`cardhall.server.playnow`): promised first
+  (``take_seat_later``, nothing written), given when a deal starts (the action after which the match's
+  finished deals changed): stored first, the seat with the number of actions played before it and the
+  bot it replaces (``SeatRow.since``, ``before``), then held (a ``seat`` event with ``replaces``). A
+  replay deals that bot in and seats the person after that many actions, so a restart numbers the
+  events the same. A promise the match ends before (or the store refuses) is given back to Play now.
 """
 
 from cardhall.server.host.audience import Listener

@@ -1,6 +1,11 @@
 """The connections at a table: which seat each is joined to (None: watching), the last event number
 each was sent, how many connections each seat has, and how many people watch.
 
+For a connection that takes deltas (its ``deltas``: ``hello`` asked for them), it also keeps the
+observation that connection was sent in its previous frame of the table: its next ``update`` carries
+only what changed since (:mod:`cardhall.server.host.frames`). One reference per connection, to the
+observation its seat's connections share.
+
 This is the one part of a table that holds live connection objects (as keys: the machine that keeps
 it never sends; its frames, built by :mod:`cardhall.server.host.frames`, are sent by the actor).
 """
@@ -8,7 +13,7 @@ it never sends; its frames, built by :mod:`cardhall.server.host.frames`, are sen
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol
+from typing import Any, Protocol
 
 from cardhall.server.protocol import ServerFrame
 from cardhall.store import PlayerRow, SeatKind, SeatRow
@@ -26,6 +31,8 @@ class Audience:
     def __init__(self, seats: int) -> None:
         self.seats: dict[Listener, int | None] = {}  # connection -> its seat (None: a spectator)
         self.seen: dict[Listener, int] = {}  # the last event number each connection was sent
+        # The observation each connection that takes deltas was sent in its previous frame (None: none).
+        self.shown: dict[Listener, dict[str, Any] | None] = {}
         self.connected = [0] * seats  # connections joined to each seat
         self.watching = 0  # connections watching (each frame counts the people among them)
 
@@ -63,11 +70,18 @@ class Audience:
             return None
         seat = self.seats.pop(listener)
         self.seen.pop(listener, None)
+        self.shown.pop(listener, None)
         if seat is None:
             self.watching -= 1
         else:
             self.connected[seat] -= 1
         return seat
+
+    def shown_to(self, listener: Listener, observation: dict[str, Any] | None) -> None:
+        """``listener`` was sent ``observation`` whole (or brought up to it): kept as the base of its
+        next ``update``, if it takes deltas."""
+        if getattr(listener, "deltas", False):
+            self.shown[listener] = observation
 
     def spectators(self, rows: list[SeatRow]) -> int:
         """How many people watch: players with a connection watching who hold no seat here (a player's

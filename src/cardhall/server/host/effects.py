@@ -134,6 +134,12 @@ class Effects:
     wait_for_store: bool = False  # paused: tell the store's watch to wake the table when it is back
     forget_store: bool = False
     lost: bool = False  # the table is another process's: the server drops it here
+    # Play now: (player id, seat, whether a connection of his is at the table) of the people who took a
+    # bot's seat at this deal's start, and the ids of those promised one who will not get it (the match
+    # ended first): back to the queue.
+    taken: tuple[tuple[int, int, bool], ...] = ()
+    untaken: tuple[int, ...] = ()
+    early_leaves: tuple[int, ...] = ()  # ids of people who left (or were stood in for) in the first deal
 
     def __bool__(self) -> bool:
         return bool(
@@ -147,4 +153,7 @@ class Effects:
             or self.wait_for_store
             or self.forget_store
             or self.lost
+            or self.taken
+            or self.untaken
+            or self.early_leaves
         )

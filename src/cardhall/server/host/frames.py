@@ -11,11 +11,19 @@ asyncio, no connection, nothing sent. :mod:`cardhall.server.host` calls them and
   the observation's lists that the game shares between observations (``Game.shared_observation_lists``:
   Hearts' finished tricks, three quarters of a frame late in a hand) once per entry, kept by the table
   as ``msgspec.Raw`` JSON that the encoder copies as it is.
+- For a connection that asked for them (``hello`` with ``deltas``), an ``update`` carries only the
+  observation's entries that changed since that connection's previous frame of the table (``delta``:
+  the keys gone, usually none; the page takes the rest from that frame), and of a list that only
+  grew (the tricks taken, gin's log of moves) only its new entries (``grown``): the hand, the tricks
+  and the scores are mostly the same from one action to the next, and each byte left out is one less
+  to encode, compress and send. A value is compared with the one sent before (its type, then ``==``,
+  which tries identity first: the shared lists' entries are the very same ``Raw`` objects); a
+  connection with no previous observation, or one whose every entry changed, gets it whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from msgspec import UNSET, Raw, UnsetType
@@ -153,38 +161,99 @@ def table_frame(picture: Picture, table: Table | None, seat: int | None, since: 
     )
 
 
-def updates(
-    picture: Picture, table: Table | None, seats_changed: bool
-) -> Callable[[int | None, int], UpdateFrame]:
-    """A builder of the ``update`` for each (seat, since): each seat's view is built once, and the frame
-    once per seat and ``since`` (the connections of one seat have mostly seen the same events)."""
-    row = picture.row
-    number = 0 if table is None else table.number
-    views: dict[int | None, SeatView] = {}
-    built: dict[tuple[int | None, int], UpdateFrame] = {}
-    seats: list[SeatEntry] | UnsetType = UNSET
-    if seats_changed:
-        assert picture.seats is not None
-        seats = picture.seats
+_ABSENT: Any = object()
 
-    def build(seat: int | None, since: int) -> UpdateFrame:
-        frame = built.get((seat, since))
+
+class Delta(NamedTuple):
+    """An observation as what changed since the one a connection was sent before."""
+
+    changed: dict[str, Any]  # the entries changed or new; a list that only grew: its new entries alone
+    gone: list[str]  # the keys of the one before that it no longer has
+    grown: list[str]  # the keys whose entry in ``changed`` is to be appended to the one before
+
+
+def delta(observation: dict[str, Any], base: dict[str, Any]) -> Delta | None:
+    """``observation`` against ``base`` (the one the connection was sent before); None when nothing is
+    the same or grew (the whole observation is as short)."""
+    changed: dict[str, Any] = {}
+    grown: list[str] = []
+    same = 0
+    for key, value in observation.items():
+        # (== alone would keep a 1 where True is sent now: the type must be the same too; an entry
+        # keeps its type inside, a list of cards stays a list of cards)
+        before = base.get(key, _ABSENT)
+        if type(before) is type(value):
+            if before == value:  # (a list of another length is unequal at once)
+                same += 1
+                continue
+            if type(value) is list and 0 < len(before) < len(value) and value[: len(before)] == before:
+                changed[key] = value[len(before) :]  # (the tricks taken, a log of moves: only grew)
+                grown.append(key)
+                continue
+        changed[key] = value
+    if not same and not grown:
+        return None
+    return Delta(changed, [key for key in base if key not in observation], grown)
+
+
+class Updates:
+    """A builder of the ``update`` for each (seat, since, base): each seat's view is built once, and the
+    frame once per seat, ``since`` and base (the connections of one seat have mostly seen the same
+    events and been sent the same observation). ``base``: the observation the connection was sent in
+    its previous frame, for one that takes deltas (see the module's docstring); None: whole."""
+
+    def __init__(self, picture: Picture, table: Table | None, seats_changed: bool) -> None:
+        self.picture = picture
+        self.table = table
+        self.number = 0 if table is None else table.number
+        self.views: dict[int | None, SeatView] = {}
+        self.built: dict[tuple[int | None, int, int], UpdateFrame] = {}
+        self.seats: list[SeatEntry] | UnsetType = UNSET
+        if seats_changed:
+            assert picture.seats is not None
+            self.seats = picture.seats
+
+    def view(self, seat: int | None) -> SeatView:
+        view = self.views.get(seat)
+        if view is None:
+            picture = self.picture
+            view = self.views[seat] = seat_view(self.table, picture.row.status, seat, picture.encoded)
+        return view
+
+    def __call__(self, seat: int | None, since: int, base: dict[str, Any] | None = None) -> UpdateFrame:
+        # (The bases of one broadcast are the connections' previous observations, all alive when it
+        # starts: no two of them share an id, even if one is let go on the way.)
+        key = (seat, since, 0 if base is None else id(base))
+        frame = self.built.get(key)
         if frame is None:
-            view = views.get(seat)
-            if view is None:
-                view = views[seat] = seat_view(table, row.status, seat, picture.encoded)
-            frame = built[(seat, since)] = UpdateFrame(
+            view = self.view(seat)
+            observation = view.observation
+            gone: list[str] | UnsetType = UNSET
+            grown: list[str] | UnsetType = UNSET
+            if base is not None and observation is not None:
+                changes = delta(observation, base)
+                if changes is not None:
+                    observation, gone = changes.changed, changes.gone
+                    if changes.grown:
+                        grown = changes.grown
+            row = self.picture.row
+            frame = self.built[key] = UpdateFrame(
                 table=row.id,
-                n=number,
+                n=self.number,
                 status=row.status.value,
-                events=events(table, seat, since),
-                deadlines=picture.deadlines,
-                spectators=picture.spectators,
-                observation=view.observation,
+                events=events(self.table, seat, since),
+                deadlines=self.picture.deadlines,
+                spectators=self.picture.spectators,
+                observation=observation,
                 legal=view.legal,
                 to_act=view.to_act,
-                seats=seats,
+                seats=self.seats,
+                delta=gone,
+                grown=grown,
             )
         return frame
 
-    return build
+
+def updates(picture: Picture, table: Table | None, seats_changed: bool) -> Updates:
+    """The builder of this moment's ``update`` frames (see :class:`Updates`)."""
+    return Updates(picture, table, seats_changed)

@@ -110,6 +110,9 @@ class TableMachine:
         # A private table's invitation (None: open to all): the lobby does not list it, and a person who
         # is not one of its people needs it to sit or watch (see cardhall.server.relations).
         self.invitation: str | None = None
+        # Play now: seat -> the person to take that bot's seat at the next deal's start (take_seat_later).
+        self.pending: dict[int, PlayerRow] = {}
+        self.deals = 0  # the deals finished when the last action was applied (a change: a deal starts)
         self.out = Effects()
 
     # --- reading the table ---------------------------------------------------------------------------
@@ -198,6 +201,7 @@ class TableMachine:
         seat = self.audience.seat_of(listener)
         frame = frames.table_frame(self.picture(), self.table, seat, since)
         self.audience.seen[listener] = frame.n
+        self.audience.shown_to(listener, frame.observation)
         return frame
 
     def send(self, listener: Listener, frame: ServerFrame) -> None:
@@ -210,10 +214,12 @@ class TableMachine:
         """Tell every connection what changed since its last frame, as its seat may see it."""
         number = self.number
         build = frames.updates(self.picture(seats=seats_changed), self.table, seats_changed)
-        seen, out = self.audience.seen, self.out.frames
-        for listener, seat in self.audience.seats.items():
-            out.append((listener, build(seat, seen.get(listener, 0))))
+        audience = self.audience
+        seen, shown, out = audience.seen, audience.shown, self.out.frames
+        for listener, seat in audience.seats.items():
+            out.append((listener, build(seat, seen.get(listener, 0), shown.get(listener))))
             seen[listener] = number
+            audience.shown_to(listener, build.view(seat).observation)
 
     # --- timers (as data: the actor holds the loop's handles) -----------------------------------------
 
@@ -260,9 +266,17 @@ class TableMachine:
     def deal(self, seats: Sequence[SeatRow], actions: Sequence[tuple[int, int]] = ()) -> Table:
         """The match of these seats, dealt from the seed (its ``actions`` replayed: after a restart, or to
         undo an action the store did not take); raises when an action is illegal."""
-        table = Table(self.row.game, [occupant(s) for s in seats], self.row.seed)
-        for seat, action in actions:
+        table = Table(self.row.game, [occupant(s, first=True) for s in seats], self.row.seed)
+        later: dict[int, list[SeatRow]] = {}  # actions played -> the people who took a bot's seat then
+        for s in seats:
+            if s.before is not None:
+                later.setdefault(s.since, []).append(s)
+        for number, (seat, action) in enumerate(actions):
+            for s in later.get(number, ()):
+                table.sit(s.seat, occupant(s))
             table.apply(seat, action, report=False)
+        for s in later.get(len(actions), ()):
+            table.sit(s.seat, occupant(s))
         for s in seats:
             if s.kind == SeatKind.PERSON and s.left:
                 table.stand_in(s.seat, str(self.row.settings["stand_in"]))
@@ -275,6 +289,7 @@ class TableMachine:
             return
         self.table = self.deal(self.row.seats, [(a.seat, a.action) for a in actions])
         self.stored = len(actions)
+        self.deals = self.table.state.deals_finished
         for a in actions:
             self.by_stand_in[a.seat] += a.stand_in
         for s in self.row.seats:
@@ -309,6 +324,13 @@ class TableMachine:
         if mine is not None and self.row.seats[mine].left and self.status in UNDER_WAY:
             raise ProtocolError(
                 "seat_taken", f"you left table {self.id}: a bot plays your seat to the end (watch it)", ref
+            )
+        promised = [seat for seat, p in self.pending.items() if p.id == player.id]
+        if mine is None and promised:
+            raise ProtocolError(
+                "seat_taken",
+                f"seat {promised[0]} of table {self.id} is yours from the next deal: watch until it starts",
+                ref,
             )
         if mine is None:
             if self.status in (F, A):
@@ -387,6 +409,7 @@ class TableMachine:
         elif self.status in UNDER_WAY:
             seats = self._seats_with(replace(self.row.seats[seat], left=True))
             yield from self._store_row(replace(self.row, seats=seats), ref)
+            self._early_leave(seat)
             if self._abandoned_early():
                 try:
                     yield from self._halt("every person left before the first deal was scored")
@@ -480,13 +503,95 @@ class TableMachine:
         self.out.lobby_changed = True
         if table is None:
             return
-        self.table, self.stored = table, 0
+        self.table, self.stored, self.deals = table, 0, 0
         for s in self.row.seats:
             if s.kind == SeatKind.PERSON and self.audience.connected[s.seat] == 0:
                 self._away_later(s.seat)  # seated without a connection yet (quick play, again)
         for listener in list(self.audience.seats):
             self.send(listener, self.full_frame(listener, 0))
         yield from self._advance()
+
+    # --- Play now: a person takes a bot's seat at the next deal's start ------------------------------
+
+    def bot_seats_free(self) -> list[int]:
+        """The bots' seats a person may still be promised (none once the match is over or stopped)."""
+        table = self.table
+        if self.status not in UNDER_WAY or table is None or table.is_over or self.finish_due:
+            return []
+        return [s.seat for s in self.row.seats if s.kind == SeatKind.BOT and s.seat not in self.pending]
+
+    def take_seat_later(self, player: PlayerRow) -> int | None:
+        """Promise ``player`` a bot's seat from the next deal's start (:meth:`_take_over`): the seat, or
+        None when there is none to give (the match over, every bot's seat taken or promised, or he holds
+        a seat here already). Nothing is written until the deal starts."""
+        free = self.bot_seats_free()
+        if not free or self.seat_of(player) is not None or player.id in {p.id for p in self.pending.values()}:
+            return None
+        self.pending[free[0]] = player
+        return free[0]
+
+    def _take_over(self) -> Run[bool]:
+        """A deal starts: each person promised a bot's seat takes it, stored first (the seat with the
+        number of actions played before it, so a replay seats him there again), then held: a ``seat``
+        event shows it (``replaces``: the bot), and his page is told (``taken``). Whoever cannot take
+        his (stored by nobody: the store failed) goes back to the queue (``untaken``)."""
+        table = self.table
+        assert table is not None
+        promised, self.pending = self.pending, {}
+        seats = list(self.row.seats)
+        taking: list[tuple[int, PlayerRow]] = []
+        for seat, player in sorted(promised.items()):
+            old = seats[seat]
+            if old.kind != SeatKind.BOT or self.seat_of(player) is not None:
+                self.out.untaken = (*self.out.untaken, player.id)
+                continue
+            seats[seat] = SeatRow(
+                seat,
+                SeatKind.PERSON,
+                player.name,
+                player.id,
+                guest=player.guest,
+                since=self.stored,
+                before=old.bot,
+            )
+            taking.append((seat, player))
+        if not taking:
+            return False
+        try:
+            yield from self._store_row(replace(self.row, seats=seats))
+        except ProtocolError as e:
+            log.warning("table %s: bots' seats not given (%s)", self.id, e.code)
+            self.out.untaken = (*self.out.untaken, *(p.id for _, p in taking))
+            return False
+        for seat, player in taking:
+            table.sit(seat, occupant(self.row.seats[seat]))
+            for listener in list(self.audience.seats):  # (watching till his deal: he sits now)
+                if (
+                    self.audience.seat_of(listener) is None
+                    and listener.player
+                    and listener.player.id == player.id
+                ):
+                    self._attach(listener, seat)
+                    self.send(listener, self.full_frame(listener, 0))
+            if self.audience.connected[seat] == 0:
+                self._away_later(seat)  # (he has away_seconds to open the table)
+            self.out.taken = (*self.out.taken, (player.id, seat, self.audience.connected[seat] > 0))
+        self.out.lobby_changed = True
+        return True
+
+    def cancel_seat(self, player: PlayerRow) -> bool:
+        """``player`` no longer wants the seat he was promised (he left Play now): whether he had one."""
+        for seat, promised in list(self.pending.items()):
+            if promised.id == player.id:
+                del self.pending[seat]
+                return True
+        return False
+
+    def _drop_promises(self) -> None:
+        """The match ends (or leaves this process) before the next deal: the promised seats are not given."""
+        if self.pending:
+            self.out.untaken = (*self.out.untaken, *(p.id for p in self.pending.values()))
+            self.pending = {}
 
     # --- play --------------------------------------------------------------------------------------
 
@@ -533,10 +638,15 @@ class TableMachine:
         did not take it: the action is undone and the table paused."""
         if not (yield from self._commit()):
             return False
-        assert self.table is not None
-        if self.table.is_over:
+        table = self.table
+        assert table is not None
+        if table.is_over:
             self.finish_due = True
             yield from self._finish()  # (a failure pauses the table, which then finishes it when it can)
+        elif table.state.deals_finished != self.deals:
+            self.deals = table.state.deals_finished
+            if self.pending:
+                seat_changed = (yield from self._take_over()) or seat_changed
         self.broadcast(seat_changed)
         yield from self._advance()
         return True
@@ -583,6 +693,7 @@ class TableMachine:
             if bot is not None and rebuilt.stand_in_for(seat) is None:
                 rebuilt.stand_in(seat, bot)
         self.table, self.stored = rebuilt, len(actions)
+        self.deals = rebuilt.state.deals_finished
         self._clear_turns()
 
     def _pause(self) -> None:
@@ -634,7 +745,22 @@ class TableMachine:
     def gone(self, seat: int) -> Run[None]:
         self.away.discard(seat)  # (it fired)
         if self.admit(Command.GONE) and self.audience.connected[seat] == 0:
+            self._early_leave(seat)
             yield from self._stand_in(seat)
+
+    def _early_leave(self, seat: int) -> None:
+        """Note a person leaving ``seat`` (or away past his grace) during the match's first deal: Play
+        now's leavers wait behind others (:mod:`cardhall.server.playnow`)."""
+        table, s = self.table, self.row.seats[seat]
+        if (
+            table is not None
+            and table.state.deals_finished == 0
+            and not table.is_over
+            and s.kind == SeatKind.PERSON
+            and s.player_id is not None
+            and table.stand_in_for(seat) is None
+        ):
+            self.out.early_leaves = (*self.out.early_leaves, s.player_id)
 
     def _stand_in(self, seat: int) -> Run[None]:
         table = self.table
@@ -761,6 +887,7 @@ class TableMachine:
         assert table is not None
         state = table.state
         self._clear_turns()
+        self._drop_promises()
         winners = state.winners
         players = [s.player_id if s.kind == SeatKind.PERSON else None for s in self.row.seats]
         absent = self.absences()
@@ -778,7 +905,10 @@ class TableMachine:
         finished = replace(self.row, status=RowStatus.FINISHED, finished_at=datetime.now().astimezone())
         # A table with hints is casual: never rated.
         rated = not gives_hints(self.row.settings)
-        rating = Rating(table.game, players, list(state.scores), absent) if rated else None
+        # A person who took a bot's seat during the match is not rated by it (its score is partly the
+        # bot's): his seat counts as the bot's in the others' update (cardhall.server.ratings).
+        rated_players = [None if s.before is not None else players[s.seat] for s in self.row.seats]
+        rating = Rating(table.game, rated_players, list(state.scores), absent) if rated else None
         answer = yield FinishMatch(finished, results, rating)
         if answer is FENCED:
             self.lease_lost()
@@ -799,8 +929,9 @@ class TableMachine:
         table = self.table
         assert table is not None
         decisions = [0] * len(self.row.seats)
-        for seat, _ in table.state.history:
-            decisions[seat] += 1
+        since = [s.since for s in self.row.seats]  # (a person who took a bot's seat: his decisions only)
+        for number, (seat, _) in enumerate(table.state.history):
+            decisions[seat] += number >= since[seat]
         found = {}
         for s in self.row.seats:
             if s.kind == SeatKind.PERSON:
@@ -821,6 +952,7 @@ class TableMachine:
 
     def _halt(self, reason: str) -> Run[bool]:
         yield from self._store_row(replace(self.row, status=RowStatus.ABANDONED))
+        self._drop_promises()
         self._stop_timers()
         log.warning("table %s stopped: %s", self.id, reason)
         self.send_all(StoppedFrame(table=self.id, n=self.number, reason=reason))
@@ -835,6 +967,7 @@ class TableMachine:
         if not self.admit(Command.LEASE_LOST):
             return
         self._to(M, Command.LEASE_LOST.value)
+        self._drop_promises()
         self._stop_timers()
         self.out.stop_bots = self.out.forget_store = self.out.lost = True
 
@@ -842,12 +975,16 @@ class TableMachine:
         """This process stops: the table is the next owner's (nothing more is written here)."""
         if self.status.is_open:
             self._to(M, "the process stopping")
+        self._drop_promises()
         self._stop_timers()
         self.out.stop_bots = True
 
 
-def occupant(seat: SeatRow) -> Occupant:
-    """The Table's occupant of a stored seat (a person here plays over the network)."""
+def occupant(seat: SeatRow, first: bool = False) -> Occupant:
+    """The Table's occupant of a stored seat (a person here plays over the network); ``first``: who
+    held it at the match's start (the bot, for a person who took a bot's seat later)."""
+    if first and seat.before is not None:
+        return Occupant.for_bot(seat.before, seat.before)
     if seat.kind == SeatKind.BOT and seat.bot:
         return Occupant.for_bot(seat.bot, seat.name)
     return Occupant.remote(seat.name)

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
+from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -44,7 +45,7 @@ from cardhall.server.host.writes import write_retried
 from cardhall.server.outage import StoreWatch
 from cardhall.server.pacing import Pacing, Wait
 from cardhall.server.protocol import ProtocolError, ServerFrame, TableFrame
-from cardhall.store import ActionRow, FencedError, StoreUnavailableError, TableRow
+from cardhall.store import ActionRow, FencedError, PlayerRow, StoreUnavailableError, TableRow
 from cardhall.table import BotJob, BotResult, Event, Table
 
 if TYPE_CHECKING:
@@ -91,6 +92,15 @@ class Services(Protocol):
     ) -> RatingRequest | None: ...
 
 
+class Takeovers(Protocol):
+    """Play now's side of a bot's seat given to a person (:mod:`cardhall.server.playnow`): told when he
+    took it at a deal's start, or when he will not get it (the match ended first)."""
+
+    def taken(self, host: TableHost, player: int, seat: int, there: bool) -> None: ...
+
+    def untaken(self, host: TableHost, player: int) -> None: ...
+
+
 class TableHost:
     def __init__(self, ctx: Services, row: TableRow) -> None:
         self.ctx = ctx
@@ -103,6 +113,7 @@ class TableHost:
         self.thinking: asyncio.Task[None] | None = None
         self.hint_tasks: set[asyncio.Task[None]] = set()
         self.play_now: str | None = None  # made by Play now: its pool's name (cardhall.server.playnow)
+        self.takeovers: Takeovers | None = None  # (Play now's, with play_now)
 
     # --- what the server reads of a table --------------------------------------------------------------
 
@@ -289,6 +300,22 @@ class TableHost:
     async def hint(self, listener: Listener, expect: int, ref: Any) -> None:
         await self.queue.call(partial(self._run, self.machine.hint(listener, expect, ref)))
 
+    async def take_seat_later(self, player: PlayerRow) -> int | None:
+        """Play now: promise ``player`` a bot's seat from the next deal's start (None: none to give)."""
+
+        async def promise() -> int | None:
+            return self.machine.take_seat_later(player)
+
+        return await self.queue.call(promise)
+
+    async def cancel_seat(self, player: PlayerRow) -> bool:
+        """Play now: ``player``'s promised seat is not his any more (False: he had none here)."""
+
+        async def cancel() -> bool:
+            return self.machine.cancel_seat(player)
+
+        return await self.queue.call(cancel)
+
     async def halt(self, reason: str) -> bool:
         return await self.queue.call(partial(self._run, self.machine.halt(reason)))
 
@@ -354,6 +381,19 @@ class TableHost:
             self.ctx.store_watch.forget(self.id)
         if effects.lost:
             self.ctx.table_lost(self.id)
+        for player in effects.early_leaves:
+            self.ctx.spawn(self._note_early_leave(player))
+        if self.takeovers is not None:
+            for player, seat, there in effects.taken:
+                self.takeovers.taken(self, player, seat, there)
+            for player in effects.untaken:
+                self.takeovers.untaken(self, player)
+
+    async def _note_early_leave(self, player: int) -> None:
+        try:
+            await self.ctx.store.note_early_leave(player, self.id, datetime.now(UTC))
+        except Exception:  # (a leaver not counted waits no longer: nothing else is lost)
+            log.exception("table %s: player %d's early leave was not noted", self.id, player)
 
     async def _commit(self, write: Write) -> Answer:
         """Commit a table's row or its match's end: tried again when it fails (each failure asking

@@ -289,6 +289,18 @@ def social_tables(metadata: MetaData, utc: type) -> dict[str, Table]:
 # Private tables, friends, blocks, roles, sanctions and reports (cardhall.store.social).
 SOCIAL = social_tables(metadata, UtcDateTime)
 
+# People who left a match (or whose seat a stand-in took when their connection stayed away) during its
+# first deal: what Play now counts as a leaver's (cardhall.server.playnow), by player and time.
+EARLY_LEAVES = Table(
+    "early_leaves",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("table_id", Text, ForeignKey("tables.id"), nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    PrimaryKeyConstraint("player_id", "table_id"),
+    Index(None, "player_id", "at"),
+)
+
 RATING_HISTORY = Table(
     "rating_history",
     metadata,
@@ -303,7 +315,7 @@ RATING_HISTORY = Table(
     Index(None, "player_id", "id"),
 )
 
-# Tournaments (cardhall.store.events, migration 0011): the event's row (its director's lease in two
+# Tournaments (cardhall.store.events, migration 0012): the event's row (its director's lease in two
 # columns), sign-ups, the event's tables, the operator's schedules. Results are the tables' own.
 EVENTS = Table(
     "events",

@@ -18,14 +18,14 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, select
+from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import Insert
 
 from cardhall.store.errors import FencedError
 from cardhall.store.rows import ActionRow, SeatRow, TableRow
 from cardhall.store.sql.connection import SqlBase
-from cardhall.store.sql.schema import ACTIONS, SOCIAL, TABLES, UNFINISHED
+from cardhall.store.sql.schema import ACTIONS, EARLY_LEAVES, SOCIAL, TABLES, UNFINISHED
 from cardhall.store.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -225,3 +225,19 @@ class SqlTables(SqlBase, Tables):
         )
         async with self._reading() as c:
             return {r.table_id: r.invitation for r in await c.execute(query)}
+
+    async def note_early_leave(self, player_id: int, table_id: str, at: datetime) -> None:
+        insert = self.dialect.insert(EARLY_LEAVES).on_conflict_do_nothing(
+            index_elements=["player_id", "table_id"]
+        )
+        async with self._writing() as c:
+            await c.execute(insert, {"player_id": player_id, "table_id": table_id, "at": at})
+
+    async def early_leaves(self, player_id: int, since: datetime) -> int:
+        query = (
+            select(func.count())
+            .select_from(EARLY_LEAVES)
+            .where(EARLY_LEAVES.c.player_id == player_id, EARLY_LEAVES.c.at >= since)
+        )
+        async with self._reading() as c:
+            return int((await c.execute(query)).scalar_one())

@@ -6,6 +6,11 @@ import { actionText, cardText, didText } from "../cards.js";
 import { signed } from "./dom.js";
 
 export function line(view, e) {
+  // (each seat named as it was held then: a bot's moves before a person took its seat are the bot's)
+  return view.namedAt ? view.namedAt(e.n, () => eventLine(view, e)) : eventLine(view, e);
+}
+
+function eventLine(view, e) {
   const own = view.game.line(e, view);
   if (own) return own;
   const who = (seat) => view.seatName(seat);
@@ -13,6 +18,8 @@ export function line(view, e) {
   const people = (list) => (list || []).map(who).join(", ");
   switch (e.type) {
     case "seat":
+      // a person taking a bot's seat during the match (Play now): "Ann takes Bot 2's seat"
+      if (e.replaces) return t("ev.takes_seat", { name: e.name, before: e.replaces.kind === "bot" ? t("seat.bot", { seat: e.seat + 1 }) : e.replaces.name });
       return t("ev.seat", { name: who(e.seat), seat: e.seat + 1 });
     case "action":
       // what the move means (the event's move); a hidden one only as much as this seat may know

@@ -1,8 +1,9 @@
 """Tournaments (issue 50): events (with their director's lease), sign-ups, the events' tables and the
-operator's schedules. Only new tables: nothing earlier changes.
+operator's schedules. Only new tables: nothing earlier changes. (Written as 0011 beside Play now's
+0011, early leaves; renumbered after it when main was merged.)
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-07
 """
 
@@ -11,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
