@@ -1,0 +1,385 @@
+"""An event's director: the one process of a hall that starts an event at its time, seats its people
+and tells its followers the standings, under a lease on the event's row (the store's
+:meth:`~cardhall.store.events.Events.claim_event`, on the database's clock, renewed every
+:data:`RENEW_SECONDS`, lapsing after :data:`LEASE_SECONDS`).
+
+Choices:
+
+- **Everything from the store at every step**: the event's row, its sign-ups, its tables with their
+  rows and results (and, for duplicate, the finished tables' records replayed once each). Nothing of
+  an event lives only in a director's memory, so another process that takes the lease after a crash
+  goes on from the same rows, and computes the same standings.
+- **A step a second** (:data:`WAVE_SECONDS`), and sooner when a table of the event held by this
+  process ends (:meth:`Director.poke`; :data:`STEP_SPACING` apart at least, so a thousand tables
+  ending together make a few steps, not a thousand): an arena's wave seats whoever is free; a
+  duplicate event's next round starts when every table of the round before has ended.
+- **Arena**: free = signed up, not withdrawn, connected somewhere in the hall (presence), and at no
+  unfinished table of the event; seated by :func:`cardhall.events.arena.seat_free` (rank in the
+  standings, the rating of the game's ``people`` pool, his last table's people kept apart); those left
+  over wait :data:`ARENA_MIN_WAIT` seconds for others to come free, then sit with bots. No table
+  starts after the event's end; it finishes when its last table ends.
+- **Duplicate**: seated by :func:`cardhall.events.duplicate.swiss_seating`; a round's seed is the
+  event's id and round hashed, so every table of the round deals the same cards seat by seat (a hand
+  is a seat: :mod:`cardhall.server.events.scoring` says why), and the people of the table at index t
+  sit from seat t mod n on (the rotation: the first of its list at seat t mod n), so that the leaders
+  of the tables hold different hands. Every signed-up person not withdrawn plays every round (a
+  stand-in for whoever is not connected, as at any table; his match then earns him nothing).
+- **A crash in the middle of a round's seating** (some tables made, not all): the next director finds
+  people signed up with no table in the current round and seats them with the round's seed (the
+  same cards), at once. A crash between making a table and storing it as the event's leaves that table
+  outside the event (its match is played and rated, not counted; its people are seated again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from cardhall.events.arena import Free, seat_free
+from cardhall.events.duplicate import swiss_seating
+from cardhall.events.model import Entrant
+from cardhall.registry import load_game
+from cardhall.server.events.scoring import Line, standings
+from cardhall.server.events.shapes import current_round, table_entry
+from cardhall.server.hall import Options
+from cardhall.server.lobby import Lobby
+from cardhall.server.protocol import EventFrame, SeatedFrame
+from cardhall.server.ratings import SHOWN_START, shown
+from cardhall.server.relations import Relations
+from cardhall.server.settings import bot_for_level
+from cardhall.store import Store
+from cardhall.store.events import EventRow, EventTable, EventTableRow, SignupRow
+from cardhall.store.rows import TableStatus
+
+
+class Context(Protocol):
+    """What events ask of the server (:class:`~cardhall.server.context.ServerContext` has it)."""
+
+    store: Store
+    lobby: Lobby
+    social: Relations
+    hall_options: Options
+
+
+class Host(Protocol):
+    """What a director asks of the process's events (:class:`.service.EventsService`)."""
+
+    ctx: Context
+    node: str
+
+    async def changed(self, event: EventRow, frame: EventFrame | None = None) -> None: ...
+
+    def directed(self, event_id: str, director: Director) -> None: ...
+
+    def table_made(self, table_id: str, event_id: str) -> None: ...
+
+
+log = logging.getLogger(__name__)
+WAVE_SECONDS = 1.0
+STEP_SPACING = 0.2  # seconds at least between two steps, however many tables end (pokes coalesce)
+ARENA_SLICE = 60  # free people seated by one call of seat_free at most (a bigger pool: slices by rank)
+LEASE_SECONDS = 6.0
+RENEW_SECONDS = 2.0
+ARENA_MIN_WAIT = 3.0
+FRAME_TABLES = 100  # the newest tables an ``event`` frame lists
+ENDED = (TableStatus.FINISHED, TableStatus.ABANDONED, TableStatus.BROKEN)
+
+
+def round_seed(event_id: str, round_number: int) -> int:
+    digest = hashlib.sha256(f"{event_id}:{round_number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1  # (63 bits, as a table's seed)
+
+
+async def standings_of(
+    store: Store, event: EventRow, signups: list[SignupRow], tables: list[EventTable]
+) -> list[Line]:
+    """The event's standings from the store's rows (a duplicate event's records read for its deals)."""
+    if event.kind == "arena":
+        return standings(event, signups, tables)
+    ended = [t for t in tables if t.table.status == TableStatus.FINISHED]
+    actions = {t.table.id: await store.actions(t.table.id) for t in ended}
+    return standings(event, signups, tables, actions)
+
+
+def frame_of(event: EventRow, tables: list[EventTable], lines: list[Line]) -> EventFrame:
+    newest = sorted(tables, key=lambda t: (t.entry.round, t.entry.index), reverse=True)[:FRAME_TABLES]
+    return EventFrame(
+        event=event.id,
+        status=event.status,
+        round=current_round(event, tables),
+        standings=[line.entry() for line in lines],
+        tables=[table_entry(t) for t in newest],
+    )
+
+
+async def event_frame(store: Store, event: EventRow) -> EventFrame:
+    """The event's ``event`` frame, from the store."""
+    signups = await store.signups(event.id)
+    tables = await store.event_tables(event.id)
+    return frame_of(event, tables, await standings_of(store, event, signups, tables))
+
+
+def arena_slices(free: list[Free], seats: int, clock: float) -> list[tuple[str, ...]]:
+    """:func:`~cardhall.events.arena.seat_free` of a pool of any size: beyond :data:`ARENA_SLICE`
+    people (an arena's first wave: everyone at once) the pool is cut in rank order into slices of
+    whole tables, each seated alone (the partition's cost grows faster than its size: 1,000 free at
+    once took 2.3 s in one call), the last slice keeping the leftovers."""
+    if len(free) <= ARENA_SLICE:
+        return seat_free(free, seats, clock, min_wait=ARENA_MIN_WAIT)
+    size = max(seats, ARENA_SLICE // seats * seats)
+    ordered = sorted(free, key=lambda f: (f.rank, f.player))
+    slices = [ordered[i : i + size] for i in range(0, len(ordered), size)]
+    if len(slices) > 1 and len(slices[-1]) < size:
+        slices[-2].extend(slices.pop())
+    out: list[tuple[str, ...]] = []
+    for part in slices:
+        out.extend(seat_free(part, seats, clock, min_wait=ARENA_MIN_WAIT))
+    return out
+
+
+class Director:
+    def __init__(self, service: Host, event_id: str) -> None:
+        self.service = service
+        self.event_id = event_id
+        self.ctx = service.ctx
+        self._poked = asyncio.Event()
+        self._ended: set[str] = set()  # the tables seen ended (a new one: the standings changed)
+        self._free_since: dict[int, float] = {}
+        self._renewed = 0.0
+        self._lines_key: object = None  # what the arena's standings below were computed from
+        self._lines: list[Line] = []
+        self.done = False
+
+    def poke(self) -> None:
+        self._poked.set()
+
+    async def run(self) -> None:
+        node = self.service.node
+        store = self.ctx.store
+        try:
+            while True:
+                if time.monotonic() - self._renewed >= RENEW_SECONDS:
+                    if not await store.claim_event(self.event_id, node, LEASE_SECONDS):
+                        log.info("event %s: its lease went to another process", self.event_id)
+                        return
+                    self._renewed = time.monotonic()
+                try:
+                    await self.step()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("event %s: a step failed (tried again)", self.event_id)
+                if self.done:
+                    break
+                await asyncio.sleep(STEP_SPACING)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._poked.wait(), WAVE_SECONDS - STEP_SPACING)
+                self._poked.clear()
+            await store.release_event(self.event_id, node)
+        finally:
+            self.service.directed(self.event_id, self)
+
+    async def step(self) -> None:
+        store = self.ctx.store
+        event = await store.event(self.event_id)
+        if event is None or event.status in ("finished", "cancelled"):
+            self.done = True
+            return
+        now = datetime.now(UTC)
+        if event.status == "upcoming":
+            if now < event.starts_at:
+                return
+            await store.set_event_status(event.id, "running", ["upcoming"])
+            event.status = "running"
+            await self.service.changed(event)
+        tables = await store.event_tables(event.id)
+        signups = await store.signups(event.id)
+        ended = {t.table.id for t in tables if t.table.status in ENDED}
+        news = ended - self._ended
+        self._ended = ended
+        # The standings first (their followers wait for them), then the seating.
+        if event.kind == "arena":
+            key = (frozenset(ended), tuple((u.player_id, u.left_at) for u in signups))
+            if key != self._lines_key:  # (computed again only when a table ended or someone came or went)
+                self._lines_key, self._lines = key, standings(event, signups, tables)
+            lines = self._lines
+            if news:
+                await self.service.changed(event, frame_of(event, tables, lines))
+            finished = await self.arena(event, now, tables, signups, lines)
+        else:
+            if news:
+                await self.service.changed(event)
+            finished = await self.duplicate(event, tables, signups)
+        if finished:
+            await store.set_event_status(event.id, "finished", ["running"])
+            event.status = "finished"
+            self.done = True
+            await self.service.changed(event)
+
+    # --- arena -----------------------------------------------------------------------------------
+
+    async def arena(
+        self,
+        event: EventRow,
+        now: datetime,
+        tables: list[EventTable],
+        signups: list[SignupRow],
+        lines: list[Line],
+    ) -> bool:
+        open_tables = [t for t in tables if t.table.status not in ENDED]
+        assert event.ends_at is not None
+        if now >= event.ends_at:
+            return not open_tables
+        busy = {s.player_id for t in open_tables for s in t.table.seats if s.player_id is not None}
+        present = [s.player_id for s in signups if s.left_at is None and s.player_id not in busy]
+        online = await self.ctx.social.presence.online(present) if present else set()
+        free_ids = [p for p in present if p in online]
+        clock = time.time()
+        last: dict[int, EventTable] = {}
+        for t in tables:
+            for s in t.table.seats:
+                if s.player_id is not None:
+                    last[s.player_id] = t  # (tables come by round then index: the last is his newest)
+        for p in list(self._free_since):
+            if p not in free_ids:
+                del self._free_since[p]
+        for p in free_ids:
+            if p not in self._free_since:
+                newest = last.get(p)
+                ended_at = newest.table.finished_at if newest is not None else None
+                self._free_since[p] = ended_at.timestamp() if ended_at is not None else clock
+        if not free_ids:
+            return False
+        order = {line.player: line.standing.rank for line in lines}
+        ratings = await self._ratings(event, free_ids)
+        free = [
+            Free(
+                str(p),
+                ratings[p],
+                order.get(p, len(order) + 1),
+                self._free_since[p],
+                frozenset(str(s.player_id) for s in last[p].table.seats if s.player_id not in (None, p))
+                if p in last
+                else frozenset(),
+            )
+            for p in free_ids
+        ]
+        seats = load_game(event.game).num_players
+        wave = 1 + max((t.entry.round for t in tables), default=0)
+        made = [
+            ([int(p) for p in people], seats - len(people), index)
+            for index, people in enumerate(arena_slices(free, seats, clock))
+        ]
+        if made:
+            await self.seat(event, made, wave, None, clock)
+        return False
+
+    async def _ratings(self, event: EventRow, ids: list[int]) -> dict[int, float]:
+        rated = await self.ctx.store.ratings(load_game(event.game).name, "people", ids)
+        return {p: float(shown(rated[p].mu)) if p in rated else float(SHOWN_START) for p in ids}
+
+    # --- duplicate -------------------------------------------------------------------------------
+
+    async def duplicate(self, event: EventRow, tables: list[EventTable], signups: list[SignupRow]) -> bool:
+        assert event.rounds is not None
+        round_now = max((t.entry.round for t in tables), default=0)
+        current = [t for t in tables if t.entry.round == round_now]
+        present = [s.player_id for s in signups if s.left_at is None]
+        if round_now:
+            seated = {s.player_id for t in current for s in t.table.seats if s.player_id is not None}
+            missing = [p for p in present if p not in seated]
+            if missing:  # (a crash cut the round's seating short, or he came back: the round's cards)
+                first = 1 + max(t.entry.index for t in current)
+                await self.seat_round(event, signups, tables, missing, round_now, first)
+                return False
+        if any(t.table.status not in ENDED for t in current):
+            return False
+        if round_now >= event.rounds or not present:
+            return True
+        await self.seat_round(event, signups, tables, present, round_now + 1, 0)
+        return False
+
+    async def seat_round(
+        self,
+        event: EventRow,
+        signups: list[SignupRow],
+        tables: list[EventTable],
+        present: list[int],
+        round_number: int,
+        first_index: int,
+    ) -> None:
+        """Seat ``present`` at tables of round ``round_number`` (its seed), indexes from ``first_index``."""
+        ratings = await self._ratings(event, present)
+        rank: dict[int, int] = {}
+        if round_number > 1:
+            lines = await standings_of(self.ctx.store, event, signups, tables)
+            rank = {line.player: line.standing.rank for line in lines}
+        entrants = [Entrant(str(p), ratings[p], rank.get(p, len(rank) + 1)) for p in present]
+        met: dict[str, set[str]] = {}
+        for t in tables:
+            sat = {str(s.player_id) for s in t.table.seats if s.player_id is not None}
+            for p in sat:
+                met.setdefault(p, set()).update(sat - {p})
+        seats = load_game(event.game).num_players
+        frozen = {p: frozenset(m) for p, m in met.items()}
+        seed = round_seed(event.id, round_number)
+        made = [
+            ([int(p) for p in people], seats - len(people), first_index + offset)
+            for offset, people in enumerate(swiss_seating(entrants, seats, frozen, round_number))
+        ]
+        if made:
+            await self.seat(event, made, round_number, seed, None)
+        await self.service.changed(event)
+
+    # --- a table ---------------------------------------------------------------------------------
+
+    async def seat(
+        self,
+        event: EventRow,
+        tables: list[tuple[list[int], int, int]],
+        round_number: int,
+        seed: int | None,
+        clock: float | None,
+    ) -> None:
+        """Make the tables of a wave or round at once (``(people, bots, index)`` each: people from seat
+        ``index mod seats`` on for duplicate, bots in the other seats), store them as the event's in
+        one write, and tell their people. At once, not one by one: the new tables' rows share the
+        group commits (a wave of 330 tables made one by one took 5 s to seat its last person)."""
+        people = [p for table, _, _ in tables for p in table]
+        rows = await self.ctx.store.players(people)
+        bot = bot_for_level(event.options.get("level", "normal"))
+        settings: dict[str, Any] = dict(event.options.get("settings", {}))
+        plans = []
+        for players, bots, index in tables:
+            seats = len(players) + bots
+            rotation = index % seats if seed is not None else 0
+            seated = {(i + rotation) % seats: rows[p] for i, p in enumerate(players) if p in rows}
+            bot_seats = {s: bot for s in range(seats) if s not in seated}
+            plans.append((seated, bot_seats, index, rotation))
+        hosts = await asyncio.gather(
+            *(
+                self.ctx.lobby.create(None, event.game, settings, bot_seats, seated, seed=seed)
+                for seated, bot_seats, _, _ in plans
+            )
+        )
+        await self.ctx.store.add_event_tables(
+            [
+                EventTableRow(event.id, host.id, round_number, index, rotation)
+                for host, (_, _, index, rotation) in zip(hosts, plans, strict=True)
+            ]
+        )
+        now = time.time()
+        for host, (seated, _, _, _) in zip(hosts, plans, strict=True):
+            self.service.table_made(host.id, event.id)
+            for seat, player in seated.items():
+                since = self._free_since.pop(player.id, None)
+                waited = 0.0 if clock is None or since is None else round(max(0.0, now - since), 3)
+                await self.ctx.social.presence.send(
+                    player.id,
+                    SeatedFrame(table=host.id, seat=seat, game=event.game, waited=waited, event=event.id),
+                )
