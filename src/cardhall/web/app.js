@@ -28,6 +28,7 @@ import { friendsChanged, rememberInvitation, shareSeats, showInvitation } from "
 import { signedIn, forget, accountPanel, checkSession } from "./account.js";
 import { KINDS, current, invitationLink, invitations, navigate, parse, paths, settle, start } from "./router.js";
 import { Link } from "./link.js";
+import { rememberToken, tokenOf } from "./eventtext.js";
 import { installWorker, networkNote, networkNoteAgain, offlineScreen, isOffline } from "./offline.js";
 
 window.cardhall = { showRules, showReplay, showProfile };
@@ -101,7 +102,9 @@ function connect() {
       if (frame.type === "friends") return friendsChanged(frame);
       // Play now (issue 49): the queue's count, and the table it seated him at, on whatever page.
       if (frame.type === "seeking" || frame.type === "unseeked") return seekingChanged(frame);
-      if (frame.type === "seated") {
+      // Events (issue 50): an event's standings pushed to its page; a seat at an event's table.
+      if (frame.type === "event") return events?.eventFrame(frame);
+      if (frame.type === "seated" || frame.type === "event_seated") {
         seekingChanged(frame);
         return navigate(paths.table(frame.table), { intent: { mode: "join", waiting: false } });
       }
@@ -228,7 +231,33 @@ function dropTable() {
   if (link) link.wanted = null;
 }
 
-/** Draw the screen of `state` (the router's): the first page, the lobby, or a table. */
+let events = null; // events.js, once an event's screen was drawn (its frames go to it)
+
+/** An events screen (events.js, loaded when first needed): the list, an event, a player's results. */
+async function drawEvents(what, screen) {
+  events = await import("./events.js");
+  const nav = {
+    busy: () => current()?.screen !== screen || !signedIn(),
+    open: (path) => navigate(path),
+    // (asked again after a reconnection, as a table's attach is)
+    follow: (id, token) => {
+      const message = () => ({ type: "follow_event", event: id, token: token ?? null, id: `follow_event:${id}` });
+      connect().wanted = message;
+      connect().send(message());
+    },
+  };
+  try {
+    if (what.screen === "events") return await events.renderEvents(main, nav);
+    if (what.screen === "event") return await events.renderEvent(main, what.event, nav);
+    return await events.renderEventPlayer(main, what.event, what.player, nav);
+  } catch (e) {
+    if (current()?.screen !== screen) return;
+    if (isOffline(e)) return offlineScreen(main, () => drawScreen(current()));
+    throw e;
+  }
+}
+
+/** Draw the screen of `state` (the router's): the first page, the lobby, a table, or an events screen. */
 async function drawScreen(state) {
   header();
   const what = parse(state.screen) ?? { screen: "lobby" };
@@ -240,6 +269,7 @@ async function drawScreen(state) {
   dropTable();
   checkSession(logout); // (a lobby still loading then finds nobody signed in, and draws nothing)
   connect(); // the lobby holds the websocket too: friends see him online, invitations reach him
+  if (what.screen?.startsWith("event")) return drawEvents(what, state.screen);
   try {
     await renderLobby(main, {
       openTable: (id, mode, waiting) => navigate(paths.table(id), { intent: { mode, waiting } }),
@@ -298,6 +328,13 @@ networkNote(() => {
   if (!view) drawScreen(current()); // the network is back: the lobby asks again
 });
 start(draw, (state) => {
+  // A private event's link (/events/<id>#token=...): its token kept for the page's requests about it.
+  const opened = parse(location.pathname);
+  const token = opened?.event ? tokenOf(location.hash, location.search) : null;
+  if (token) {
+    rememberToken(opened.event, token);
+    history.replaceState(history.state, "", location.pathname); // (kept by the page: out of the bar)
+  }
   const invite = invitationLink(location.hash);
   if (invite) {
     rememberInvitation(invite.table, invite.invitation);
