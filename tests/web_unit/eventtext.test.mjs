@@ -74,8 +74,8 @@ test("an event's format and where it is, in words, in both languages", async () 
 });
 
 const standings = [
-  { player: 7, name: "Cy", rank: 3, points: 2, matchpoints: 2, share: 0.25, strength: 2.5, performance: 1412.4, tables: 2 },
-  { player: 5, name: "Ann", rank: 1, points: 6, matchpoints: 5.5, share: 0.6875, strength: 1.5, performance: 1630.6, tables: 2 },
+  { player: 7, name: "Cy", rank: 3, points: 2, matchpoints: 2, share: 0.25, strength: 0.525, performance: 1412.4, tables: 2 },
+  { player: 5, name: "Ann", rank: 1, points: 6, matchpoints: 5.5, share: 0.6875, strength: 0.45, performance: 1630.6, tables: 2 },
   { player: 9, name: "bot", rank: 2, points: 5, is_bot: true },
   { player: 6, name: "Bob", rank: 1, points: 6, matchpoints: 5.5, share: 0.6875, strength: 2, performance: 1601, tables: 2 },
 ];
@@ -95,13 +95,13 @@ test("an arena's standings count points; a duplicate's matchpoints, their share 
   assert.deepEqual(arena.map(([rank, s, ...cells]) => [rank, s.name, ...cells]), [["1=", "Ann", "6", "2"], ["1=", "Bob", "6", "2"], ["3", "Cy", "2", "2"]]);
   const [heads, rows] = standingsTable("duplicate", standings);
   assert.deepEqual(heads, ["#", "Player", "Matchpoints", "Share", "Opponents", "Performance"]);
-  assert.deepEqual(rows[0].slice(2), ["5.5", "68.8 %", "1.5", "1631"]);
-  assert.deepEqual(rows[2].slice(2), ["2", "25 %", "2.5", "1412"]);
+  assert.deepEqual(rows[0].slice(2), ["5.5", "68.8\u00a0%", "45\u00a0%", "1631"]);
+  assert.deepEqual(rows[2].slice(2), ["2", "25\u00a0%", "52.5\u00a0%", "1412"]);
   assert.equal(shareText(null), "–");
   await speak("bn", { en, bn });
   const [bnHeads, bnRows] = standingsTable("duplicate", standings);
   assert.equal(bnHeads[2], "ম্যাচপয়েন্ট");
-  assert.deepEqual(bnRows[0].slice(0, 1).concat(bnRows[0].slice(2)), ["১=", "৫.৫", "৬৮.৮ %", "১.৫", "১৬৩১"]);
+  assert.deepEqual(bnRows[0].slice(0, 1).concat(bnRows[0].slice(2)), ["১=", "৫.৫", "৬৮.৮\u00a0%", "৪৫\u00a0%", "১৬৩১"]);
 });
 
 test("a duplicate deal beside the other tables: each line marked from his side, his matchpoints summed", () => {

@@ -248,7 +248,7 @@ export async function renderEvent(main, id, nav) {
       h("h2", { id: "event-title", text: eventTitle(data) }),
       h("p", { class: "event-format", text: formatText(data) }),
       state,
-      data.private ? shareLine(data) : null,
+      data.private ? shareLine(data) : "",
       h("div", { class: "row buttons" }, joinButton(data, (answer) => (answer && answer.standings ? ((data = { ...data, ...answer }), draw()) : refresh()), error)),
       error,
     );
@@ -442,7 +442,7 @@ function standingLine(kind, s) {
 }
 
 function playedTable(e, x, deals) {
-  const what = e.kind === "duplicate" ? t("events.table_in_round", { round: x.round, table: (x.index ?? 0) + 1 }) : t("events.wave_n", { round: x.round });
+  const what = t(e.kind === "duplicate" ? "events.round_n" : "events.wave_n", { round: x.round });
   const outcome = x.absent
     ? t("events.absent")
     : x.place !== undefined && x.place !== null

@@ -106,7 +106,7 @@ export function standingsTable(kind, standings) {
   }
   return [
     [t("events.col_rank"), t("events.col_player"), t("events.col_mp"), t("events.col_share"), t("events.col_strength"), t("events.col_performance")],
-    rows.map((s) => [s.rankText, s, figure(s.matchpoints), shareText(s.share), figure(s.strength), s.performance === null || s.performance === undefined ? "–" : num(Math.round(s.performance))]),
+    rows.map((s) => [s.rankText, s, figure(s.matchpoints), shareText(s.share), shareText(s.strength), s.performance === null || s.performance === undefined ? "–" : num(Math.round(s.performance))]),
   ];
 }
 
