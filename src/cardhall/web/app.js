@@ -232,6 +232,14 @@ function dropTable() {
 }
 
 let events = null; // events.js, once an event's screen was drawn (its frames go to it)
+let following = null; // the event whose standings this connection follows (its page is shown)
+
+/** Follow no event but `keep` (the event of the screen drawn now, if any): the server stops pushing. */
+function unfollow(keep) {
+  if (following === null || following === keep) return;
+  connect().send({ type: "unfollow_event", event: following });
+  following = null;
+}
 
 /** An events screen (events.js, loaded when first needed): the list, an event, a player's results. */
 async function drawEvents(what, screen) {
@@ -241,6 +249,7 @@ async function drawEvents(what, screen) {
     open: (path) => navigate(path),
     // (asked again after a reconnection, as a table's attach is)
     follow: (id, token) => {
+      following = id;
       const message = () => ({ type: "follow_event", event: id, token: token ?? null, id: `follow_event:${id}` });
       connect().wanted = message;
       connect().send(message());
@@ -261,6 +270,7 @@ async function drawEvents(what, screen) {
 async function drawScreen(state) {
   header();
   const what = parse(state.screen) ?? { screen: "lobby" };
+  if (link) unfollow(what.screen === "event" ? what.event : null);
   if (!signedIn()) {
     dropTable();
     return renderFirst(main, { done: signedInNow, table: what.table, play: (id) => navigate(paths.table(id), { intent: { mode: "join", waiting: false } }) });
