@@ -105,6 +105,8 @@ function connect() {
       // Events (issue 50): an event's standings pushed to its page; a seat at an event's table.
       if (frame.type === "event") return events?.eventFrame(frame);
       if (frame.type === "seated" || frame.type === "event_seated") {
+        // (its end leads back to the event: the last table an event seated him at is kept)
+        if (frame.event) store.set("event-seat", JSON.stringify({ table: frame.table, event: frame.event }));
         seekingChanged(frame);
         return navigate(paths.table(frame.table), { intent: { mode: "join", waiting: false } });
       }
@@ -146,6 +148,16 @@ function logout() {
   drawScreen(current());
 }
 
+/** The event that seated him at table `id` (the last one an event did), or null. */
+function eventOf(id) {
+  try {
+    const kept = JSON.parse(store.get("event-seat") || "null");
+    return kept?.table === id ? kept.event : null;
+  } catch {
+    return null;
+  }
+}
+
 function hooks(id) {
   return {
     send: (message) => connect().send(message),
@@ -157,6 +169,8 @@ function hooks(id) {
     open: (other) => navigate(paths.table(other), { intent: { mode: "join", waiting: false } }),
     rules: (game) => showRules(game),
     replay: () => showReplay(id), // once the match is over
+    event: () => eventOf(id), // the event that seated him here, if any
+    toEvent: () => navigate(paths.event(eventOf(id))),
   };
 }
 
