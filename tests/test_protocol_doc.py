@@ -26,6 +26,7 @@ from cardhall.cli import serve
 from cardhall.server import bounds, connection, guard, protocol, rates, rematch, transport
 from cardhall.server.accounts import NewPassword, SignIn, SignOut, SignUp
 from cardhall.server.app import NewPlayer, QuickPlay, StopTable, create_app
+from cardhall.server.events.shapes import AdminEvent, EventToken, NewEvent
 from cardhall.server.http import STATUS, NewTable
 from cardhall.server.settings import BOT_LEVELS, TABLE_SETTINGS
 from cardhall.server.social import Ban, Invitation, Moderator, Mute, Report, Unban
@@ -57,6 +58,10 @@ BODIES: dict[str, type[msgspec.Struct]] = {
     "POST /api/account/password": NewPassword,
     "POST /api/signin": SignIn,
     "POST /api/signout": SignOut,
+    "POST /api/events": NewEvent,
+    "POST /api/events/{event}/join": EventToken,
+    "POST /api/events/{event}/leave": EventToken,
+    "POST /api/admin/events": AdminEvent,
 }
 CLIENT_MESSAGES: tuple[type[msgspec.Struct], ...] = typing.get_args(protocol.ClientMessage)
 

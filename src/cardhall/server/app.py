@@ -47,6 +47,7 @@ from cardhall.server.cluster.views import HallViews, admin_entry, entry, people
 from cardhall.server.cluster.views import hall_views as make_views
 from cardhall.server.connection import Connection
 from cardhall.server.context import ServerContext
+from cardhall.server.events.routes import routes as event_routes
 from cardhall.server.hashing import Hashing
 from cardhall.server.host import TableHost
 from cardhall.server.host.frames import seat_entries
@@ -552,6 +553,7 @@ def create_app(
         Route("/api/admin/tables", admin_tables),
         reading("/api/admin/tables/{table}/stop", admin_stop),
         *social_routes(reading),  # private tables, friends, invitations, blocks, reports, moderation
+        *event_routes(reading),  # tournaments (cardhall.server.events)
         Route("/healthz/live", health.live),
         Route("/healthz/ready", health.ready),
         Route("/metrics", health.prometheus),

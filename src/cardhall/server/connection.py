@@ -51,6 +51,7 @@ from cardhall.server.protocol import (
     Back,
     Chat,
     ClientMessage,
+    FollowEvent,
     Hello,
     Hint,
     Join,
@@ -62,6 +63,7 @@ from cardhall.server.protocol import (
     Rematch,
     Seek,
     ServerFrame,
+    UnfollowEvent,
     Unseek,
     Watch,
     WelcomeFrame,
@@ -106,7 +108,9 @@ class Session:
 
     async def handle_table(self, message: ClientMessage) -> None:
         """A message about one table (every message but ``hello`` and ``ping``), from a player."""
-        assert self.player is not None and not isinstance(message, (Hello, Ping, Seek, Unseek))
+        assert self.player is not None and not isinstance(
+            message, (Hello, Ping, Seek, Unseek, FollowEvent, UnfollowEvent)
+        )
         ref = message.id
         if isinstance(message, Rematch):
             answer = await self.ctx.lobby.rematch(
@@ -246,6 +250,7 @@ class Connection(Session):
                 self.ctx.social.presence.depart(self.player.id, self)
                 self.ctx.connections.discard(self)
                 self.ctx.play_now.departed(self.player.id)  # (he may wait in the queue: its grace)
+            self.ctx.events.unfollow(self)
             with anyio.CancelScope(shield=True):
                 for host in list(self.hosts.values()):
                     try:
@@ -348,6 +353,12 @@ class Connection(Session):
             return
         if isinstance(message, Unseek):
             self.send(await self.ctx.play_now.unseek(self.player, ref))
+            return
+        if isinstance(message, FollowEvent):  # (tournaments: an event's standings, not a table)
+            await self.ctx.events.follow(self, self.player, message.event, message.token, ref)
+            return
+        if isinstance(message, UnfollowEvent):
+            self.ctx.events.unfollow(self, message.event)
             return
         if await self.ctx.hall.forwarded(self, message):
             return  # (the table is owned by another process: the message went there)

@@ -25,6 +25,7 @@ from cardhall.review import DEFAULT_BUDGET
 from cardhall.server import ratings
 from cardhall.server.collector import ShortPauses
 from cardhall.server.committer import COMMIT_SPACING, Committer
+from cardhall.server.events.service import EventsService
 from cardhall.server.hall import OneProcessOptions, Options, Place
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
@@ -86,6 +87,8 @@ class ServerContext:
         self.hall: Place = self.hall_options.place(self)  # (last: it may read any of the above)
         # Play now (issue 49): the hall's queue and this process's waves of it.
         self.play_now = PlayNow(self, self.hall_options.seekers(), self.hall_options.name)
+        # Tournaments (issue 50): the events this process directs, and its followers of standings.
+        self.events = EventsService(self)
 
     async def _review_on_tier(self, payload: dict[str, Any]) -> dict[str, Any]:
         result: dict[str, Any] = await self.bot_tier.job(REVIEW, payload)
@@ -111,10 +114,12 @@ class ServerContext:
         self.social.restore(self.lobby.hosts.values(), invitations)
         self.collector.start()
         self.play_now.start()
+        await self.events.start()
         self.spawn(self._checkpoints())
 
     async def stop(self) -> None:
         await self.collector.stop()
+        await self.events.stop()
         await self.play_now.stop()
         await self.hall.stop()
         await self.lobby.stop()
@@ -160,6 +165,7 @@ class ServerContext:
         self.lobby_version += 1
         if host is not None:
             self.lobby.ended(host)
+            self.events.table_changed(host.id, host.row.status in ("finished", "abandoned"))
         self.lobby.forget_finished()
 
     def rating(

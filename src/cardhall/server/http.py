@@ -53,6 +53,9 @@ STATUS = {
     "already_asked": 409,
     "blocking": 409,
     "not_online": 409,
+    # tournaments (cardhall.server.events)
+    "no_such_event": 404,
+    "event_closed": 409,
 }
 RETRY_AFTER_SECONDS = 5  # what a 503 (the store failed) tells a client to wait
 

@@ -201,13 +201,15 @@ class Lobby:
         address: str | None = None,
         invitation: str | None = None,
         owner_checked: bool = False,
+        seed: int | None = None,
     ) -> TableHost:
         """A new table: ``bots`` seats bots (by bot string) and ``people`` seats people at once;
         ``invitation``: a private table's (:mod:`cardhall.server.relations`), held from its first
         moment and stored with its row, so it is never listed nor joined without it.
         ``owner`` (a player: every table but the server's own) is held to the rules of the module's
         docstring, ``address`` (his client's) to its rates (``owner_checked``: they were, when he
-        offered to play again)."""
+        offered to play again). ``seed``: the deals' (an event's round deals the same cards at every
+        table: :mod:`cardhall.server.events`); drawn at random when None."""
         try:
             game = load_game(game_text if isinstance(game_text, str) else "")
             if not isinstance(game_text, str):
@@ -229,7 +231,7 @@ class Lobby:
             id=secrets.token_urlsafe(6),
             game=str(game),
             rules_version=game.rules_version,
-            seed=secrets.randbelow(2**63),
+            seed=secrets.randbelow(2**63) if seed is None else seed,
             settings=dict(checked),
             seats=seats,
             owner_id=None if owner is None else owner.id,

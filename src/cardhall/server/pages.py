@@ -6,7 +6,8 @@ Choices:
 - **An address per screen.** The page is served at ``/`` (the lobby, or the first page for someone new)
   and at the address of every screen the client draws: ``/tables/{table}`` (a table, or its waiting
   room), ``/tables/{table}/replay`` (a finished match's replay and review), ``/players/{player}`` (a
-  person's page) and ``/rules/{game}`` (a game's rules). The client reads the address and draws that
+  person's page), ``/rules/{game}`` (a game's rules) and the tournaments' ``/events``,
+  ``/events/{event}`` and ``/events/{event}/players/{player}``. The client reads the address and draws that
   screen; Back and Forward move between them (``web/router.js``). Any other path stays 404: a table
   id must look like one (letters, digits, ``-`` and ``_``), a player is a number, a game one the server
   has. A table's address answers the same whether the table exists or not, and whether it is private
@@ -91,6 +92,17 @@ async def player_page(request: Request) -> Response:
     return page() if PLAYER_ID.fullmatch(request.path_params["player"]) else not_found()
 
 
+async def events_page(request: Request) -> Response:
+    """The events list, an event (an id as a table's looks), or a person's results in one."""
+    event = request.path_params.get("event")
+    player = request.path_params.get("player")
+    if event is not None and not TABLE_ID.fullmatch(event):
+        return not_found()
+    if player is not None and not PLAYER_ID.fullmatch(player):
+        return not_found()
+    return page()
+
+
 async def rules_page(request: Request) -> Response:
     return page() if request.path_params["game"] in game_classes() else not_found()
 
@@ -140,5 +152,8 @@ def page_routes() -> list[Route]:
         Route("/tables/{table}/replay", table_page),
         Route("/players/{player}", player_page),
         Route("/rules/{game}", rules_page),
+        Route("/events", events_page),
+        Route("/events/{event}", events_page),
+        Route("/events/{event}/players/{player}", events_page),
         Route("/sw.js", service_worker),
     ]

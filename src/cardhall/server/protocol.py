@@ -117,14 +117,56 @@ class Unseek(_Message, tag="unseek"):
     pass
 
 
+class FollowEvent(_Message, tag="follow_event"):
+    """Tournaments (issue 50): follow an event's standings (an ``event`` frame now, and again after each
+    of its tables ends); ``token``: a private event's (its link's)."""
+
+    event: str
+    token: str | None = None
+
+
+class UnfollowEvent(_Message, tag="unfollow_event"):
+    event: str
+
+
 ClientMessage = (
-    Hello | Join | Watch | Leave | Act | Back | Chat | AddBot | Rematch | Ping | Hint | Seek | Unseek
+    Hello
+    | Join
+    | Watch
+    | Leave
+    | Act
+    | Back
+    | Chat
+    | AddBot
+    | Rematch
+    | Ping
+    | Hint
+    | Seek
+    | Unseek
+    | FollowEvent
+    | UnfollowEvent
 )
 _DECODER: Final = msgspec.json.Decoder(ClientMessage)
 
 MESSAGE_TYPES: Final = tuple(
     str(cls.__struct_config__.tag)
-    for cls in (Hello, Join, Watch, Leave, Act, Back, Chat, AddBot, Rematch, Ping, Hint, Seek, Unseek)
+    for cls in (
+        Hello,
+        Join,
+        Watch,
+        Leave,
+        Act,
+        Back,
+        Chat,
+        AddBot,
+        Rematch,
+        Ping,
+        Hint,
+        Seek,
+        Unseek,
+        FollowEvent,
+        UnfollowEvent,
+    )
 )
 
 # Error codes of ``error`` frames (docs/protocol.md explains each).
@@ -182,6 +224,10 @@ ERROR_CODES: Final = (
     "already_an_account",
     # Play now (issue 49: cardhall.server.playnow)
     "bad_choice",
+    # tournaments (issue 50: cardhall.server.events)
+    "no_such_event",
+    "event_closed",
+    "bad_event",
 )
 
 
@@ -357,7 +403,8 @@ class SeatedFrame(_Frame, tag="seated"):
     table: str
     seat: int
     game: str
-    waited: float  # seconds from "Play now" to this table
+    waited: float  # seconds from "Play now" (or, in an event, from his last table's end) to this table
+    event: str | None = None  # the event (tournament) that seated him; null: Play now
 
 
 class UnseekedFrame(_Frame, tag="unseeked"):
@@ -365,6 +412,18 @@ class UnseekedFrame(_Frame, tag="unseeked"):
 
     pool: str | None  # the pool he left (null: he was in none)
     reason: str  # left (he asked)
+    ref: Ref | msgspec.UnsetType = msgspec.UNSET
+
+
+class EventFrame(_Frame, tag="event"):
+    """Tournaments: an event's standings and tables as they stand (the reply to ``follow_event``, and
+    again to its followers after each of its tables ends or a round starts)."""
+
+    event: str
+    status: str  # upcoming, running, finished, cancelled
+    round: int | None  # the round being played (duplicate; null: arena, or not started)
+    standings: list[dict[str, Any]]  # as GET /api/events/{event} gives them
+    tables: list[dict[str, Any]]
     ref: Ref | msgspec.UnsetType = msgspec.UNSET
 
 
@@ -390,6 +449,7 @@ ServerFrame = (
     | SeekingFrame
     | SeatedFrame
     | UnseekedFrame
+    | EventFrame
     | ErrorFrame
 )
 FRAME_STRUCTS: Final[tuple[type[msgspec.Struct], ...]] = typing.get_args(ServerFrame)

@@ -3,9 +3,10 @@ each a small interface in its own module: players (:mod:`~cardhall.store.players
 (:mod:`~cardhall.store.sessions`), tables (:mod:`~cardhall.store.tables`), their actions (the action
 log, :mod:`~cardhall.store.action_log`, the hottest write's seam), chat (:mod:`~cardhall.store.chat`),
 ratings (:mod:`~cardhall.store.ratings`), reviews (:mod:`~cardhall.store.reviews`), friends and blocks
-(:mod:`~cardhall.store.social`), moderation (:mod:`~cardhall.store.moderation`) and leases
-(:mod:`~cardhall.store.leases`). :mod:`cardhall.store.sql` keeps them all in SQLite (the embedded
-default) or PostgreSQL, its schema managed by Alembic migrations.
+(:mod:`~cardhall.store.social`), moderation (:mod:`~cardhall.store.moderation`), leases
+(:mod:`~cardhall.store.leases`) and tournaments (:mod:`~cardhall.store.events`).
+:mod:`cardhall.store.sql` keeps them all in SQLite (the embedded default) or PostgreSQL, its schema
+managed by Alembic migrations.
 
 Durability: when ``append_actions`` or any other writing method returns, what it wrote is committed; the
 server broadcasts an action only after that. A store that fails (a full disk, SQLite's write lock held
@@ -22,6 +23,7 @@ from cardhall.core import Record
 from cardhall.store.action_log import ActionLog
 from cardhall.store.chat import Chat
 from cardhall.store.errors import FencedError, NameTakenError, StoreError, StoreUnavailableError
+from cardhall.store.events import Events
 from cardhall.store.leases import LEASE_SECONDS, Leases
 from cardhall.store.moderation import Moderation
 from cardhall.store.players import Players
@@ -41,7 +43,7 @@ __all__ = [
 ]
 
 
-class Store(Players, Sessions, Tables, ActionLog, Chat, Ratings, Reviews, Social, Moderation, Leases):
+class Store(Players, Sessions, Tables, ActionLog, Chat, Ratings, Reviews, Social, Moderation, Leases, Events):
     @abstractmethod
     async def close(self) -> None: ...
 

@@ -302,3 +302,64 @@ RATING_HISTORY = Table(
     Column("at", UtcDateTime, nullable=False),
     Index(None, "player_id", "id"),
 )
+
+# Tournaments (cardhall.store.events, migration 0011): the event's row (its director's lease in two
+# columns), sign-ups, the event's tables, the operator's schedules. Results are the tables' own.
+EVENTS = Table(
+    "events",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("starts_at", UtcDateTime, nullable=False),
+    Column("ends_at", UtcDateTime),
+    Column("rounds", Integer),
+    Column("created_by", Integer, ForeignKey("players.id")),
+    Column("token", Text),
+    Column("schedule", Text),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("director", Text),
+    Column("director_until", Double),
+    CheckConstraint(_in("kind", ("arena", "duplicate")), name="kind"),
+    CheckConstraint(_in("status", ("upcoming", "running", "finished", "cancelled")), name="status"),
+    Index(None, "status", "starts_at"),
+)
+
+EVENT_SIGNUPS = Table(
+    "event_signups",
+    metadata,
+    Column("event_id", Text, ForeignKey("events.id"), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("joined_at", UtcDateTime, nullable=False),
+    Column("left_at", UtcDateTime),
+    PrimaryKeyConstraint("event_id", "player_id"),
+    Index(None, "player_id"),
+)
+
+EVENT_TABLES = Table(
+    "event_tables",
+    metadata,
+    Column("event_id", Text, ForeignKey("events.id"), nullable=False),
+    Column("table_id", Text, ForeignKey("tables.id"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("table_index", Integer, nullable=False),
+    Column("rotation", Integer, nullable=False),
+    PrimaryKeyConstraint("event_id", "table_id"),
+    Index(None, "table_id", unique=True),
+)
+
+EVENT_SCHEDULES = Table(
+    "event_schedules",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("kind", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("rrule", Text, nullable=False),
+    Column("lead", Integer, nullable=False),
+    Column("dtstart", UtcDateTime, nullable=False),
+    Column("next_at", UtcDateTime),
+    Column("cancelled", Boolean, nullable=False),
+)

@@ -15,6 +15,7 @@ from cardhall.store.base import Store
 from cardhall.store.rows import ActionRow
 from cardhall.store.sql.chat import SqlChat
 from cardhall.store.sql.connection import SqlBase
+from cardhall.store.sql.events import SqlEvents
 from cardhall.store.sql.finishing import SqlFinishing
 from cardhall.store.sql.leases import SqlLeases
 from cardhall.store.sql.moderation import SqlModeration
@@ -37,6 +38,7 @@ class SqlStore(
     SqlSocial,
     SqlModeration,
     SqlLeases,
+    SqlEvents,
     Store,
 ):
     """A :class:`Store` on an SQLAlchemy async engine and an action log."""

@@ -1,0 +1,299 @@
+"""An event's director: the one process of a hall that starts an event at its time, seats its people
+and tells its followers the standings, under a lease on the event's row (the store's
+:meth:`~cardhall.store.events.Events.claim_event`, on the database's clock, renewed every
+:data:`RENEW_SECONDS`, lapsing after :data:`LEASE_SECONDS`).
+
+Choices:
+
+- **Everything from the store at every step**: the event's row, its sign-ups, its tables with their
+  rows and results (and, for duplicate, the finished tables' records replayed once each). Nothing of
+  an event lives only in a director's memory, so another process that takes the lease after a crash
+  goes on from the same rows, and computes the same standings.
+- **A step a second** (:data:`WAVE_SECONDS`), and at once when a table of the event held by this
+  process ends (:meth:`Director.poke`): an arena's wave seats whoever is free; a duplicate event's
+  next round starts when every table of the round before has ended.
+- **Arena**: free = signed up, not withdrawn, connected somewhere in the hall (presence), and at no
+  unfinished table of the event; seated by :func:`~cardhall.server.events.seating.arena_tables` in
+  standing order with the rating of the game's ``people`` pool, his last table's people kept apart;
+  a person free alone (or too few for a table) waits :data:`ARENA_MIN_WAIT` seconds for others, then
+  sits with bots. No table starts after the event's end; it finishes when its last table ends.
+- **Duplicate**: a round's seed is the event's id and round hashed (every table of the round deals
+  the same cards seat by seat: a hand is a seat), the people of the table at index t sit at seats
+  rotated by t (the first of its list at seat t mod n), so that across tables the leaders hold
+  different hands. Every signed-up person not withdrawn plays every round (a stand-in for whoever is
+  not connected, as at any table; his match then earns him nothing).
+- **A crash between making a table and storing it as the event's** leaves that table outside the
+  event (its match is played and rated, not counted): the window is one store write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from cardhall.registry import load_game
+from cardhall.server.events.scoring import Standing, arena_standings, duplicate_standings
+from cardhall.server.events.seating import Free, arena_tables, swiss_tables
+from cardhall.server.events.shapes import current_round, table_entry
+from cardhall.server.hall import Options
+from cardhall.server.lobby import Lobby
+from cardhall.server.protocol import EventFrame, SeatedFrame
+from cardhall.server.ratings import SHOWN_START, shown
+from cardhall.server.relations import Relations
+from cardhall.server.settings import bot_for_level
+from cardhall.store import Store
+from cardhall.store.events import EventRow, EventTable, EventTableRow, SignupRow
+from cardhall.store.rows import TableStatus
+
+
+class Context(Protocol):
+    """What events ask of the server (:class:`~cardhall.server.context.ServerContext` has it)."""
+
+    store: Store
+    lobby: Lobby
+    social: Relations
+    hall_options: Options
+
+
+class Host(Protocol):
+    """What a director asks of the process's events (:class:`.service.EventsService`)."""
+
+    ctx: Context
+    node: str
+
+    async def changed(self, event: EventRow) -> None: ...
+
+    def directed(self, event_id: str, director: Director) -> None: ...
+
+    def table_made(self, table_id: str, event_id: str) -> None: ...
+
+
+log = logging.getLogger(__name__)
+WAVE_SECONDS = 1.0
+LEASE_SECONDS = 6.0
+RENEW_SECONDS = 2.0
+ARENA_MIN_WAIT = 3.0
+FRAME_TABLES = 100  # the newest tables an ``event`` frame lists
+ENDED = (TableStatus.FINISHED, TableStatus.ABANDONED, TableStatus.BROKEN)
+
+
+def round_seed(event_id: str, round_number: int) -> int:
+    digest = hashlib.sha256(f"{event_id}:{round_number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1  # (63 bits, as a table's seed)
+
+
+async def standings_of(
+    store: Store, event: EventRow, signups: list[SignupRow], tables: list[EventTable]
+) -> list[Standing]:
+    if event.kind == "arena":
+        return arena_standings(event, signups, tables)
+    ended = [t for t in tables if t.table.status == TableStatus.FINISHED]
+    actions = {t.table.id: await store.actions(t.table.id) for t in ended}
+    return duplicate_standings(event, signups, tables, actions)
+
+
+async def event_frame(store: Store, event: EventRow) -> EventFrame:
+    """The event's ``event`` frame, from the store."""
+    signups = await store.signups(event.id)
+    tables = await store.event_tables(event.id)
+    standings = await standings_of(store, event, signups, tables)
+    newest = sorted(tables, key=lambda t: (t.entry.round, t.entry.index), reverse=True)[:FRAME_TABLES]
+    return EventFrame(
+        event=event.id,
+        status=event.status,
+        round=current_round(event, tables),
+        standings=[s.entry() for s in standings],
+        tables=[table_entry(t) for t in newest],
+    )
+
+
+class Director:
+    def __init__(self, service: Host, event_id: str) -> None:
+        self.service = service
+        self.event_id = event_id
+        self.ctx = service.ctx
+        self._poked = asyncio.Event()
+        self._ended: set[str] = set()  # the tables seen ended (a new one: the standings changed)
+        self._free_since: dict[int, float] = {}
+        self._renewed = 0.0
+        self.done = False
+
+    def poke(self) -> None:
+        self._poked.set()
+
+    async def run(self) -> None:
+        node = self.service.node
+        store = self.ctx.store
+        try:
+            while True:
+                if time.monotonic() - self._renewed >= RENEW_SECONDS:
+                    if not await store.claim_event(self.event_id, node, LEASE_SECONDS):
+                        log.info("event %s: its lease went to another process", self.event_id)
+                        return
+                    self._renewed = time.monotonic()
+                try:
+                    await self.step()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("event %s: a step failed (tried again)", self.event_id)
+                self._poked.clear()
+                if self.done:
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._poked.wait(), WAVE_SECONDS)
+            await store.release_event(self.event_id, node)
+        finally:
+            self.service.directed(self.event_id, self)
+
+    async def step(self) -> None:
+        store = self.ctx.store
+        event = await store.event(self.event_id)
+        if event is None or event.status in ("finished", "cancelled"):
+            self.done = True
+            return
+        now = datetime.now(UTC)
+        if event.status == "upcoming":
+            if now < event.starts_at:
+                return
+            await store.set_event_status(event.id, "running", ["upcoming"])
+            event.status = "running"
+            await self.service.changed(event)
+        tables = await store.event_tables(event.id)
+        signups = await store.signups(event.id)
+        ended = {t.table.id for t in tables if t.table.status in ENDED}
+        news = ended - self._ended
+        self._ended = ended
+        if event.kind == "arena":
+            finished = await self.arena(event, now, tables, signups)
+        else:
+            finished = await self.duplicate(event, tables, signups)
+        if finished:
+            await store.set_event_status(event.id, "finished", ["running"])
+            event.status = "finished"
+            self.done = True
+        if news or finished:
+            await self.service.changed(event)
+
+    # --- arena -----------------------------------------------------------------------------------
+
+    async def arena(
+        self, event: EventRow, now: datetime, tables: list[EventTable], signups: list[SignupRow]
+    ) -> bool:
+        open_tables = [t for t in tables if t.table.status not in ENDED]
+        assert event.ends_at is not None
+        if now >= event.ends_at:
+            return not open_tables
+        busy = {s.player_id for t in open_tables for s in t.table.seats if s.player_id is not None}
+        present = [s.player_id for s in signups if s.left_at is None and s.player_id not in busy]
+        online = await self.ctx.social.presence.online(present) if present else set()
+        free_ids = [p for p in present if p in online]
+        clock = time.time()
+        last: dict[int, EventTable] = {}
+        for t in tables:
+            for s in t.table.seats:
+                if s.player_id is not None:
+                    last[s.player_id] = t  # (tables come by round then index: the last is his newest)
+        for p in list(self._free_since):
+            if p not in free_ids:
+                del self._free_since[p]
+        for p in free_ids:
+            if p not in self._free_since:
+                newest = last.get(p)
+                ended_at = newest.table.finished_at if newest is not None else None
+                self._free_since[p] = ended_at.timestamp() if ended_at is not None else clock
+        if not free_ids:
+            return False
+        order = {s.player: s.rank for s in arena_standings(event, signups, tables)}
+        ratings = await self._ratings(event, free_ids)
+        free = [
+            Free(
+                p,
+                order.get(p, len(order)),
+                ratings[p],
+                self._free_since[p],
+                frozenset(s.player_id for s in last[p].table.seats if s.player_id not in (None, p))
+                if p in last
+                else frozenset(),
+            )
+            for p in free_ids
+        ]
+        seats = load_game(event.game).num_players
+        wave = 1 + max((t.entry.round for t in tables), default=0)
+        for index, (people, bots) in enumerate(arena_tables(free, seats, clock, ARENA_MIN_WAIT)):
+            await self.seat(event, people, bots, wave, index, 0, None, clock)
+        return False
+
+    async def _ratings(self, event: EventRow, ids: list[int]) -> dict[int, float]:
+        rated = await self.ctx.store.ratings(load_game(event.game).name, "people", ids)
+        return {p: float(shown(rated[p].mu)) if p in rated else float(SHOWN_START) for p in ids}
+
+    # --- duplicate -------------------------------------------------------------------------------
+
+    async def duplicate(self, event: EventRow, tables: list[EventTable], signups: list[SignupRow]) -> bool:
+        assert event.rounds is not None
+        round_now = max((t.entry.round for t in tables), default=0)
+        if any(t.table.status not in ENDED for t in tables if t.entry.round == round_now):
+            return False
+        present = [s.player_id for s in signups if s.left_at is None]
+        if round_now >= event.rounds or not present:
+            return True
+        ratings = await self._ratings(event, present)
+        if round_now == 0:
+            order = sorted(present, key=lambda p: (-ratings[p], p))
+        else:
+            standings = await standings_of(self.ctx.store, event, signups, tables)
+            ranked = [s.player for s in standings]
+            order = sorted(present, key=lambda p: ranked.index(p) if p in ranked else len(ranked))
+        met: dict[int, set[int]] = {}
+        for t in tables:
+            sat = {s.player_id for s in t.table.seats if s.player_id is not None}
+            for p in sat:
+                met.setdefault(p, set()).update(sat - {p})
+        seats = load_game(event.game).num_players
+        frozen = {p: frozenset(m) for p, m in met.items()}
+        seed = round_seed(event.id, round_now + 1)
+        for index, (people, bots) in enumerate(swiss_tables(order, ratings, frozen, seats)):
+            await self.seat(event, people, bots, round_now + 1, index, index % seats, seed, None)
+        await self.service.changed(event)
+        return False
+
+    # --- a table ---------------------------------------------------------------------------------
+
+    async def seat(
+        self,
+        event: EventRow,
+        people: list[int],
+        bots: int,
+        round_number: int,
+        index: int,
+        rotation: int,
+        seed: int | None,
+        clock: float | None,
+    ) -> None:
+        """Make one table of the event (people from seat ``rotation`` on, bots in the other seats),
+        store it as the event's, and tell its people."""
+        seats = len(people) + bots
+        rows = await self.ctx.store.players(people)
+        seated = {(i + rotation) % seats: rows[p] for i, p in enumerate(people) if p in rows}
+        bot = bot_for_level(event.options.get("level", "normal"))
+        bot_seats = {s: bot for s in range(seats) if s not in seated}
+        settings: dict[str, Any] = dict(event.options.get("settings", {}))
+        host = await self.ctx.lobby.create(None, event.game, settings, bot_seats, seated, seed=seed)
+        await self.ctx.store.add_event_tables(
+            [EventTableRow(event.id, host.id, round_number, index, rotation)]
+        )
+        self.service.table_made(host.id, event.id)
+        now = time.time()
+        for seat, player in seated.items():
+            since = self._free_since.pop(player.id, None)
+            waited = 0.0 if clock is None or since is None else round(max(0.0, now - since), 3)
+            await self.ctx.social.presence.send(
+                player.id,
+                SeatedFrame(table=host.id, seat=seat, game=event.game, waited=waited, event=event.id),
+            )
