@@ -305,7 +305,9 @@ function shareLine(e) {
 }
 
 function drawStandings(el, e) {
-  const [heads, rows] = standingsTable(e.kind, e.standings);
+  // (before any table of it ended, every line would be a 0: the note says why there is none yet)
+  const started = (e.standings || []).some((x) => x.tables > 0);
+  const [heads, rows] = standingsTable(e.kind, started ? e.standings : []);
   el.replaceChildren(
     h("h2", { id: "standings-title", text: t(e.status === "finished" ? "events.results" : "events.standings") }),
     rows.length
@@ -446,7 +448,9 @@ function playedTable(e, x, deals) {
   const outcome = x.absent
     ? t("events.absent")
     : x.place !== undefined && x.place !== null
-      ? t("events.place", { place: x.place, points: x.points ?? 0 })
+      ? e.kind === "duplicate"
+        ? t("events.place_score", { place: x.place, score: x.score ?? 0 }) // (ranked by matchpoints: no place points)
+        : t("events.place", { place: x.place, points: x.points ?? 0 })
       : t("events.playing");
   const done = x.place !== undefined && x.place !== null;
   return h(

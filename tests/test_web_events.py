@@ -1,0 +1,190 @@
+"""Tournaments in a real browser (issue 50; Debian's Chromium through Playwright, against ``cardhall serve``
+in its own process): Bob makes a private duplicate event of Hokm for friends (2 rounds of 1 deal, bots
+filling the seats nobody takes, stand-ins at once for people away), Cy and Dee sign up by its token, and
+Ann opens its link, signs up on its page and plays both rounds by clicking her cards and moves in the
+page (each round's ``seated`` frame takes her page to her table). Meanwhile Eve, who only follows the
+event's page, sees the standings come without reloading (pushed: ``follow_event`` -> ``event``). At the
+end Ann reads the final standings (people only, no bot), in English and in Bengali, and her results page
+sets each deal of hers beside what the other table made of the same cards.
+
+Screenshots to ``tests/screenshots/`` (events-*.png)."""
+
+# ruff: noqa: F811  (the browser fixture is imported by name, then asked for as an argument)
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server_helpers import free_port, running_server, server_log
+from tests.web_helpers import Browser, Page, api, browser, checked_page, enter, shot  # noqa: F401 (fixtures)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TABLE_URL = re.compile(r".*/tables/[\w-]+$")
+LATIN = re.compile(r"[A-Za-z]{2,}")
+# Bots play at once; a stand-in plays for a person away after 5 s (Bob, Cy and Dee never come; Ann's page
+# is at her table well within it).
+SETTINGS = {"bot_pace_ms": 0, "away_seconds": 5}
+
+
+@pytest.fixture
+def hall(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    db = tmp_path / "web.db"
+    try:
+        with running_server(db, port, "--no-rate-limits"):
+            yield f"http://127.0.0.1:{port}"
+    finally:
+        print(f"--- the server's output ---\n{server_log(db).read_text(errors='replace')}")
+
+
+def guest(page: Page, name: str) -> tuple[int, str]:
+    """A new guest (id, token), made from the page's address."""
+    made: dict[str, Any] = page.evaluate(
+        """async (name) => (await fetch("/api/players", {method: "POST",
+            headers: {"Content-Type": "application/json"}, body: JSON.stringify({name})})).json()""",
+        name,
+    )
+    return int(made["id"]), str(made["token"])
+
+
+def call(page: Page, token: str, method: str, path: str, body: Any = None) -> Any:
+    """The HTTP API as the player of ``token`` (not the page's), from the page's address."""
+    return page.evaluate(
+        """async ([token, method, path, body]) => {
+            const response = await fetch(path, {
+                method, body: body && JSON.stringify(body),
+                headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+            });
+            return { status: response.status, body: await response.json() };
+        }""",
+        [token, method, path, body],
+    )
+
+
+def play_out(page: Page, table: str) -> int:
+    """Ann plays her table to its end by clicking in the page (the first playable card or move each
+    turn: the test is about the event, not the play); how many times she clicked."""
+    clicks = 0
+    deadline = time.monotonic() + 240
+    playable = page.locator(".hand .card.legal, .actions button.act")
+    while api(page, "GET", f"/api/tables/{table}")["status"] != "finished":
+        assert time.monotonic() < deadline, f"table {table} did not end"
+        if playable.count():
+            try:
+                playable.first.click(timeout=2000)
+                clicks += 1
+            except Exception:  # (redrawn under the click: the next turn's elements)
+                pass
+        else:
+            page.wait_for_timeout(100)
+    return clicks
+
+
+def standings_rows(page: Page) -> list[list[str]]:
+    return [
+        [cell.strip() for cell in row.split("\t")]
+        for row in page.locator("#event-standings tbody tr").all_inner_texts()
+    ]
+
+
+def test_a_person_signs_up_plays_two_duplicate_rounds_and_reads_the_standings_in_both_languages(
+    browser: Browser,
+    hall: str,
+) -> None:
+    with checked_page(browser, hall) as ann, checked_page(browser, hall) as eve:
+        enter(ann, "Ann")
+        enter(eve, "Eve")
+        players = {name: guest(ann, name) for name in ("Bob", "Cy", "Dee")}
+        bob = players["Bob"][1]
+        body = {"kind": "duplicate", "game": "hokm", "rounds": 2, "deals": 1, "starts_in": 20}
+        body["settings"] = SETTINGS
+        made = call(ann, bob, "POST", "/api/events", body)
+        assert made["status"] == 201, made
+        event, token = made["body"]["id"], made["body"]["token"]
+        for name in ("Cy", "Dee"):
+            joined = call(ann, players[name][1], "POST", f"/api/events/{event}/join", {"token": token})
+            assert joined["status"] == 200 and joined["body"]["joined"], joined
+
+        # Eve follows the event's page by its link (she does not play).
+        eve.goto(f"/events/{event}#token={token}")
+        eve.wait_for_selector("#event-standings")
+        assert "token" not in eve.url  # (kept by the page, out of the address bar)
+
+        # Ann opens Bob's link and signs up on the event's page.
+        ann.goto(f"/events/{event}#token={token}")
+        button = ann.locator(".event-head .event-join")
+        button.wait_for()
+        assert button.inner_text() == "Sign up"
+        assert ann.locator(".event-head .event-state").inner_text().startswith("starts in")
+        button.click()
+        ann.wait_for_selector(".event-head .event-join[data-joined='1']")
+        assert ann.locator(".event-head .event-join").inner_text() == "Withdraw"
+        ann.wait_for_selector(".event-players li:has-text('Ann')")
+        shot(ann, "events-signed-up")
+
+        # Two rounds: each round's seat takes her page to her table, where she plays by clicking.
+        played: list[str] = []
+        for _ in range(2):
+            ann.wait_for_url(lambda url: bool(TABLE_URL.match(url)) and url.rsplit("/", 1)[1] not in played)
+            table = ann.url.rsplit("/", 1)[1]
+            played.append(table)
+            assert play_out(ann, table) > 0
+            if len(played) == 1:
+                # Eve never reloaded: a table of round 1 ended, and its news was pushed to her page.
+                eve.wait_for_selector("#event-tables .replay-link")
+                assert eve.locator("#event-standings tbody tr[data-player]").count()
+        deadline = time.monotonic() + 120
+        while api(ann, "GET", f"/api/events/{event}")["status"] != "finished":
+            assert time.monotonic() < deadline, "the event did not finish"
+            time.sleep(0.2)
+
+        # Ann reads the final standings: the event from the Events link, its page, the people only.
+        ann.click("#events-link")
+        ann.locator(f".event-row[data-event='{event}'] .event-link").click()
+        ann.wait_for_selector("#standings-title:has-text('Final standings')")
+        rows = standings_rows(ann)
+        names = [row[1] for row in rows]
+        assert sorted(names) == ["Ann", "Bob", "Cy", "Dee"], rows
+        assert not ann.locator("#event-standings tbody tr:has-text('bot')").count()
+        detail = api(ann, "GET", f"/api/events/{event}")
+        best = detail["standings"][0]
+        first = ann.locator("#event-standings tbody tr").first
+        assert first.get_attribute("data-player") == str(best["player"])
+        assert f"{round(best['share'] * 100, 1):g}" in first.inner_text()
+        assert ann.locator("#event-tables .event-table .replay-link").count() == len(detail["tables"]) >= 4
+        assert eve.locator("#standings-title").inner_text() == "Final standings"  # (pushed to her too)
+        shot(ann, "events-standings-en")
+
+        # In Bengali: the same standings, in Bengali words and digits.
+        ann.click("#lang")
+        ann.wait_for_selector("#standings-title:has-text('চূড়ান্ত অবস্থান')")
+        rows_bn = standings_rows(ann)
+        assert [row[1] for row in rows_bn] == names
+        words = " ".join(" ".join(r[:1] + r[2:]) for r in rows_bn)
+        assert not re.search(r"[0-9]", words), words
+        assert re.search(r"[০-৯]", words), words
+        head = ann.locator(".event-head").inner_text() + ann.locator("#event-standings thead").inner_text()
+        assert not LATIN.findall(head), head
+        shot(ann, "events-standings-bn")
+
+        # Her results: each deal beside what the other table made of the same cards.
+        ann.locator("#event-standings a.event-player-link", has_text="Ann").click()
+        ann.wait_for_selector(".event-player .deal-compare")
+        me = api(ann, "GET", "/api/players/me")["id"]
+        results = api(ann, "GET", f"/api/events/{event}/players/{me}")
+        assert [d["round"] for d in results["deals"]] == [1, 2]  # (one deal a round)
+        assert ann.locator(".event-player .played").count() == 2
+        compared = ann.locator(".deal-compare")
+        assert compared.count() == 2
+        for i, deal in enumerate(results["deals"]):
+            # her line, then each holder of her cards at the other table(s)
+            assert compared.nth(i).locator("tbody tr").count() == 1 + len(deal["others"]) >= 2
+            assert compared.nth(i).locator("tbody tr.me").count() == 1
+        shot(ann, "events-results-bn")
