@@ -4,7 +4,11 @@
 abandoned ones not yet dropped from memory); ``cardhall admin stop TABLE`` stops one: its match ends
 ``abandoned``, and every connection at it is told why. ``cardhall admin moderator add NAME`` (or
 ``remove``) gives a player the moderator's role (NAME: a name only one player has, or ``#ID``);
-``cardhall admin reports`` lists the chat lines people reported.
+``cardhall admin reports`` lists the chat lines people reported. ``cardhall admin events add --game hokm
+--kind arena --minutes 30 --rrule "FREQ=DAILY;BYHOUR=20" --lead 10m`` makes a public event (without
+``--rrule``: one, starting after ``--starts-in``) or a recurring schedule of them, each occurrence's event
+made ``--lead`` before it starts; ``cardhall admin events list`` and ``cancel ID`` (an event or a
+schedule).
 
 Choices:
 
@@ -104,9 +108,62 @@ def _reports(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration(text: str) -> int:
+    """Seconds of a duration written ``90s``, ``10m``, ``2h`` or ``1d`` (a bare number: seconds)."""
+    text = text.strip()
+    unit = DURATION_UNITS.get(text[-1:])
+    number = text[:-1] if unit is not None else text
+    if not number.isdigit():
+        raise argparse.ArgumentTypeError(f"not a duration {text!r}: a whole number and s, m, h or d (10m)")
+    return int(number) * (unit or 1)
+
+
+def _events(args: argparse.Namespace, console: Console) -> int:
+    if args.change == "cancel":
+        done = _ask(args, "POST", f"/api/admin/events/{args.event}/cancel", {})
+        console.print(f"cancelled {done['cancelled']}", markup=False)
+        return 0
+    if args.change == "list":
+        listed = _ask(args, "GET", "/api/admin/events")
+        if args.json:
+            console.print_json(json.dumps(listed))
+            return 0
+        for s in listed["schedules"]:
+            state = "cancelled" if s["cancelled"] else f"next {s['next']}"
+            line = (
+                f"schedule {s['id']}  {s['kind']:<9} {s['game']:<28} {s['rrule']}  lead {s['lead']} s  "
+                f"{state}"
+            )
+            console.print(line, markup=False, soft_wrap=True)
+        for e in listed["events"]:
+            line = (
+                f"event {e['id']}  {e['kind']:<9} {e['game']:<28} {e['status']:<9} {e['starts_at']}  "
+                f"{e['players']} signed up"
+            )
+            console.print(line, markup=False, soft_wrap=True)
+        console.print(f"{len(listed['schedules'])} schedules, {len(listed['events'])} events", markup=False)
+        return 0
+    body: dict[str, Any] = {"kind": args.kind, "game": args.game, "level": args.level, "lead": args.lead}
+    body["starts_in"] = args.starts_in
+    for name in ("minutes", "rounds", "deals", "rrule"):
+        if getattr(args, name) is not None:
+            body[name] = getattr(args, name)
+    made = _ask(args, "POST", "/api/admin/events", body)
+    if "schedule" in made:
+        console.print(f"schedule {made['schedule']}: next {made['next']}", markup=False)
+    else:
+        console.print(f"event {made['id']} ({made['game']}) starts at {made['starts_at']}", markup=False)
+    return 0
+
+
 def cmd_admin(args: argparse.Namespace, console: Console) -> int:
     if args.what == "reports":
         return _reports(args, console)
+    if args.what == "events":
+        return _events(args, console)
     if args.what == "moderator":
         path = "/api/admin/moderators" + ("" if args.change == "add" else "/remove")
         done = _ask(args, "POST", path, {"player": _player(args.player)})
@@ -135,7 +192,7 @@ def cmd_admin(args: argparse.Namespace, console: Console) -> int:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v = sub.add_parser(
         "admin",
-        help="the operator's commands to a running server: tables, stop, moderators, reports",
+        help="the operator's commands to a running server: tables, stop, moderators, reports, events",
     )
     v.add_argument(
         "--server", default=DEFAULT_SERVER, help=f"the server's address (default {DEFAULT_SERVER})"
@@ -159,3 +216,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     reports = what.add_parser("reports", help="list the chat lines people reported, newest first")
     reports.add_argument("--limit", type=int, default=100, help="how many at most (default 100)")
     reports.add_argument("--json", action="store_true", help="print them as JSON")
+    events = what.add_parser("events", help="tournaments: add one or a recurring schedule, list, cancel")
+    change = events.add_subparsers(dest="change", required=True, metavar="CHANGE")
+    add = change.add_parser("add", help="a public event, or a schedule of them (--rrule)")
+    add.add_argument("--game", required=True, help="a game string (hokm, hearts(players=4), ...)")
+    add.add_argument("--kind", required=True, choices=("arena", "duplicate"))
+    add.add_argument("--minutes", type=float, help="an arena's length (default 30)")
+    add.add_argument("--rounds", type=int, help="a duplicate event's rounds (default 3)")
+    add.add_argument("--deals", type=int, help="deals per match (arena) or round (duplicate; default 2)")
+    add.add_argument("--level", default="normal", help="the level of the bots filling seats")
+    add.add_argument("--rrule", help='an iCalendar recurrence in UTC ("FREQ=DAILY;BYHOUR=20"): a schedule')
+    add.add_argument(
+        "--lead", type=duration, default=600, help="a schedule's events are made this long before (10m)"
+    )
+    add.add_argument("--starts-in", type=duration, default=60, help="a single event starts after (60s)")
+    listing = change.add_parser("list", help="the schedules and the events not finished")
+    listing.add_argument("--json", action="store_true", help="print them as JSON")
+    cancel = change.add_parser("cancel", help="cancel an event or a schedule")
+    cancel.add_argument("event", help="the event's or the schedule's id")

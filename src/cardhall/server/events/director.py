@@ -9,21 +9,25 @@ Choices:
   rows and results (and, for duplicate, the finished tables' records replayed once each). Nothing of
   an event lives only in a director's memory, so another process that takes the lease after a crash
   goes on from the same rows, and computes the same standings.
-- **A step a second** (:data:`WAVE_SECONDS`), and at once when a table of the event held by this
-  process ends (:meth:`Director.poke`): an arena's wave seats whoever is free; a duplicate event's
-  next round starts when every table of the round before has ended.
+- **A step a second** (:data:`WAVE_SECONDS`), and sooner when a table of the event held by this
+  process ends (:meth:`Director.poke`; :data:`STEP_SPACING` apart at least, so a thousand tables
+  ending together make a few steps, not a thousand): an arena's wave seats whoever is free; a
+  duplicate event's next round starts when every table of the round before has ended.
 - **Arena**: free = signed up, not withdrawn, connected somewhere in the hall (presence), and at no
-  unfinished table of the event; seated by :func:`~cardhall.server.events.seating.arena_tables` in
-  standing order with the rating of the game's ``people`` pool, his last table's people kept apart;
-  a person free alone (or too few for a table) waits :data:`ARENA_MIN_WAIT` seconds for others, then
-  sits with bots. No table starts after the event's end; it finishes when its last table ends.
-- **Duplicate**: a round's seed is the event's id and round hashed (every table of the round deals
-  the same cards seat by seat: a hand is a seat), the people of the table at index t sit at seats
-  rotated by t (the first of its list at seat t mod n), so that across tables the leaders hold
-  different hands. Every signed-up person not withdrawn plays every round (a stand-in for whoever is
-  not connected, as at any table; his match then earns him nothing).
-- **A crash between making a table and storing it as the event's** leaves that table outside the
-  event (its match is played and rated, not counted): the window is one store write.
+  unfinished table of the event; seated by :func:`cardhall.events.arena.seat_free` (rank in the
+  standings, the rating of the game's ``people`` pool, his last table's people kept apart); those left
+  over wait :data:`ARENA_MIN_WAIT` seconds for others to come free, then sit with bots. No table
+  starts after the event's end; it finishes when its last table ends.
+- **Duplicate**: seated by :func:`cardhall.events.duplicate.swiss_seating`; a round's seed is the
+  event's id and round hashed, so every table of the round deals the same cards seat by seat (a hand
+  is a seat: :mod:`cardhall.server.events.scoring` says why), and the people of the table at index t
+  sit from seat t mod n on (the rotation: the first of its list at seat t mod n), so that the leaders
+  of the tables hold different hands. Every signed-up person not withdrawn plays every round (a
+  stand-in for whoever is not connected, as at any table; his match then earns him nothing).
+- **A crash in the middle of a round's seating** (some tables made, not all): the next director finds
+  people signed up with no table in the current round and seats them with the round's seed (the
+  same cards), at once. A crash between making a table and storing it as the event's leaves that table
+  outside the event (its match is played and rated, not counted; its people are seated again).
 """
 
 from __future__ import annotations
@@ -36,9 +40,11 @@ import time
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from cardhall.events.arena import Free, seat_free
+from cardhall.events.duplicate import swiss_seating
+from cardhall.events.model import Entrant
 from cardhall.registry import load_game
-from cardhall.server.events.scoring import Standing, arena_standings, duplicate_standings
-from cardhall.server.events.seating import Free, arena_tables, swiss_tables
+from cardhall.server.events.scoring import Line, standings
 from cardhall.server.events.shapes import current_round, table_entry
 from cardhall.server.hall import Options
 from cardhall.server.lobby import Lobby
@@ -75,6 +81,8 @@ class Host(Protocol):
 
 log = logging.getLogger(__name__)
 WAVE_SECONDS = 1.0
+STEP_SPACING = 0.2  # seconds at least between two steps, however many tables end (pokes coalesce)
+ARENA_SLICE = 60  # free people seated by one call of seat_free at most (a bigger pool: slices by rank)
 LEASE_SECONDS = 6.0
 RENEW_SECONDS = 2.0
 ARENA_MIN_WAIT = 3.0
@@ -89,12 +97,13 @@ def round_seed(event_id: str, round_number: int) -> int:
 
 async def standings_of(
     store: Store, event: EventRow, signups: list[SignupRow], tables: list[EventTable]
-) -> list[Standing]:
+) -> list[Line]:
+    """The event's standings from the store's rows (a duplicate event's records read for its deals)."""
     if event.kind == "arena":
-        return arena_standings(event, signups, tables)
+        return standings(event, signups, tables)
     ended = [t for t in tables if t.table.status == TableStatus.FINISHED]
     actions = {t.table.id: await store.actions(t.table.id) for t in ended}
-    return duplicate_standings(event, signups, tables, actions)
+    return standings(event, signups, tables, actions)
 
 
 async def event_frame(store: Store, event: EventRow) -> EventFrame:
@@ -110,6 +119,24 @@ async def event_frame(store: Store, event: EventRow) -> EventFrame:
         standings=[s.entry() for s in standings],
         tables=[table_entry(t) for t in newest],
     )
+
+
+def arena_slices(free: list[Free], seats: int, clock: float) -> list[tuple[str, ...]]:
+    """:func:`~cardhall.events.arena.seat_free` of a pool of any size: beyond :data:`ARENA_SLICE`
+    people (an arena's first wave: everyone at once) the pool is cut in rank order into slices of
+    whole tables, each seated alone (the partition's cost grows faster than its size: 1,000 free at
+    once took 2.3 s in one call), the last slice keeping the leftovers."""
+    if len(free) <= ARENA_SLICE:
+        return seat_free(free, seats, clock, min_wait=ARENA_MIN_WAIT)
+    size = max(seats, ARENA_SLICE // seats * seats)
+    ordered = sorted(free, key=lambda f: (f.rank, f.player))
+    slices = [ordered[i : i + size] for i in range(0, len(ordered), size)]
+    if len(slices) > 1 and len(slices[-1]) < size:
+        slices[-2].extend(slices.pop())
+    out: list[tuple[str, ...]] = []
+    for part in slices:
+        out.extend(seat_free(part, seats, clock, min_wait=ARENA_MIN_WAIT))
+    return out
 
 
 class Director:
@@ -142,11 +169,12 @@ class Director:
                     raise
                 except Exception:
                     log.exception("event %s: a step failed (tried again)", self.event_id)
-                self._poked.clear()
                 if self.done:
                     break
+                await asyncio.sleep(STEP_SPACING)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._poked.wait(), WAVE_SECONDS)
+                    await asyncio.wait_for(self._poked.wait(), WAVE_SECONDS - STEP_SPACING)
+                self._poked.clear()
             await store.release_event(self.event_id, node)
         finally:
             self.service.directed(self.event_id, self)
@@ -209,15 +237,15 @@ class Director:
                 self._free_since[p] = ended_at.timestamp() if ended_at is not None else clock
         if not free_ids:
             return False
-        order = {s.player: s.rank for s in arena_standings(event, signups, tables)}
+        order = {line.player: line.standing.rank for line in standings(event, signups, tables)}
         ratings = await self._ratings(event, free_ids)
         free = [
             Free(
-                p,
-                order.get(p, len(order)),
+                str(p),
                 ratings[p],
+                order.get(p, len(order) + 1),
                 self._free_since[p],
-                frozenset(s.player_id for s in last[p].table.seats if s.player_id not in (None, p))
+                frozenset(str(s.player_id) for s in last[p].table.seats if s.player_id not in (None, p))
                 if p in last
                 else frozenset(),
             )
@@ -225,8 +253,8 @@ class Director:
         ]
         seats = load_game(event.game).num_players
         wave = 1 + max((t.entry.round for t in tables), default=0)
-        for index, (people, bots) in enumerate(arena_tables(free, seats, clock, ARENA_MIN_WAIT)):
-            await self.seat(event, people, bots, wave, index, 0, None, clock)
+        for index, people in enumerate(arena_slices(free, seats, clock)):
+            await self.seat(event, [int(p) for p in people], seats - len(people), wave, index, 0, None, clock)
         return False
 
     async def _ratings(self, event: EventRow, ids: list[int]) -> dict[int, float]:
@@ -238,30 +266,53 @@ class Director:
     async def duplicate(self, event: EventRow, tables: list[EventTable], signups: list[SignupRow]) -> bool:
         assert event.rounds is not None
         round_now = max((t.entry.round for t in tables), default=0)
-        if any(t.table.status not in ENDED for t in tables if t.entry.round == round_now):
-            return False
+        current = [t for t in tables if t.entry.round == round_now]
         present = [s.player_id for s in signups if s.left_at is None]
+        if round_now:
+            seated = {s.player_id for t in current for s in t.table.seats if s.player_id is not None}
+            missing = [p for p in present if p not in seated]
+            if missing:  # (a crash cut the round's seating short, or he came back: the round's cards)
+                first = 1 + max(t.entry.index for t in current)
+                await self.seat_round(event, signups, tables, missing, round_now, first)
+                return False
+        if any(t.table.status not in ENDED for t in current):
+            return False
         if round_now >= event.rounds or not present:
             return True
+        await self.seat_round(event, signups, tables, present, round_now + 1, 0)
+        return False
+
+    async def seat_round(
+        self,
+        event: EventRow,
+        signups: list[SignupRow],
+        tables: list[EventTable],
+        present: list[int],
+        round_number: int,
+        first_index: int,
+    ) -> None:
+        """Seat ``present`` at tables of round ``round_number`` (its seed), indexes from ``first_index``."""
         ratings = await self._ratings(event, present)
-        if round_now == 0:
-            order = sorted(present, key=lambda p: (-ratings[p], p))
-        else:
-            standings = await standings_of(self.ctx.store, event, signups, tables)
-            ranked = [s.player for s in standings]
-            order = sorted(present, key=lambda p: ranked.index(p) if p in ranked else len(ranked))
-        met: dict[int, set[int]] = {}
+        rank: dict[int, int] = {}
+        if round_number > 1:
+            lines = await standings_of(self.ctx.store, event, signups, tables)
+            rank = {line.player: line.standing.rank for line in lines}
+        entrants = [Entrant(str(p), ratings[p], rank.get(p, len(rank) + 1)) for p in present]
+        met: dict[str, set[str]] = {}
         for t in tables:
-            sat = {s.player_id for s in t.table.seats if s.player_id is not None}
+            sat = {str(s.player_id) for s in t.table.seats if s.player_id is not None}
             for p in sat:
                 met.setdefault(p, set()).update(sat - {p})
         seats = load_game(event.game).num_players
         frozen = {p: frozenset(m) for p, m in met.items()}
-        seed = round_seed(event.id, round_now + 1)
-        for index, (people, bots) in enumerate(swiss_tables(order, ratings, frozen, seats)):
-            await self.seat(event, people, bots, round_now + 1, index, index % seats, seed, None)
+        seed = round_seed(event.id, round_number)
+        for offset, people in enumerate(swiss_seating(entrants, seats, frozen, round_number)):
+            index = first_index + offset
+            players = [int(p) for p in people]
+            await self.seat(
+                event, players, seats - len(players), round_number, index, index % seats, seed, None
+            )
         await self.service.changed(event)
-        return False
 
     # --- a table ---------------------------------------------------------------------------------
 

@@ -11,9 +11,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from cardhall.events.duplicate import scored_hands
+from cardhall.events.points import place_points, places
 from cardhall.registry import load_game
 from cardhall.server.events.director import standings_of
-from cardhall.server.events.scoring import duplicate_results, matchpoints, place_points
+from cardhall.server.events.scoring import hand_results
 from cardhall.server.events.service import EventsService
 from cardhall.server.events.shapes import AdminEvent, EventToken, NewEvent, iso, table_entry
 from cardhall.server.http import api, bearer, body, context, json_response, operator
@@ -117,7 +119,7 @@ async def player_results(request: Request) -> Response:
     signups = await store.signups(event.id)
     tables = await store.event_tables(event.id)
     standings = await standings_of(store, event, signups, tables)
-    standing = next((s for s in standings if s.player == player_id), None)
+    standing = next((line for line in standings if line.player == player_id), None)
     if standing is None:
         raise ProtocolError("no_such_player", f"player {player_id} is not in event {event.id}")
     lowest = load_game(event.game).lowest_score_wins
@@ -130,10 +132,11 @@ async def player_results(request: Request) -> Response:
         entry.update({"place": None, "points": None, "absent": None})
         if t.table.status == TableStatus.FINISHED and t.results:
             results = sorted(t.results, key=lambda r: r.seat)
-            places, points = place_points([r.score for r in results], lowest)
+            at = places([r.score for r in results], lowest)
+            points = place_points(at, len(results))
             entry.update(
                 score=results[seat].score,
-                place=places[seat],
+                place=at[seat],
                 points=0 if results[seat].absent else points[seat],
                 absent=results[seat].absent,
             )
@@ -142,20 +145,20 @@ async def player_results(request: Request) -> Response:
     if event.kind == "duplicate":
         ended = [t for t in tables if t.table.status == TableStatus.FINISHED]
         actions = {t.table.id: await store.actions(t.table.id) for t in ended}
-        played = duplicate_results(tables, actions)
-        points_by = matchpoints(played, lowest)
-        for r in played:
-            if r.player != player_id:
+        names = {(t.table.id, seat.seat): seat.name for t in tables for seat in t.table.seats}
+        played = scored_hands(hand_results(tables, actions), lowest_wins=lowest)
+        for r, earned, _ in played:
+            if r.is_bot or r.player != str(player_id):
                 continue
             others = [
                 {
                     "table": o.table,
-                    "player": o.player,
-                    "name": o.name,
-                    "bot": o.player is None,
+                    "player": None if o.is_bot else int(o.player),
+                    "name": names.get((o.table, o.hand), ""),
+                    "bot": o.is_bot,
                     "score": o.score,
                 }
-                for o in played
+                for o, _, _ in played
                 if (o.round, o.deal, o.hand) == (r.round, r.deal, r.hand) and o.table != r.table
             ]
             deals.append(
@@ -165,14 +168,14 @@ async def player_results(request: Request) -> Response:
                     "hand": r.hand,
                     "table": r.table,
                     "score": r.score,
-                    "matchpoints": points_by[(r.table, r.deal, r.hand)][0],
+                    "matchpoints": earned,
                     "others": others,
                 }
             )
     return json_response(
         {
             "event": await events.summary(event, asker),
-            "player": {"id": standing.player, "name": standing.name, "guest": standing.guest},
+            "player": {"id": player_id, "name": standing.name, "guest": standing.guest},
             "standing": standing.entry(),
             "tables": mine,
             "deals": deals,

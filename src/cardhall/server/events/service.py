@@ -10,9 +10,9 @@ Choices:
 - **Followers are this process's connections**; a director that sees the standings change publishes
   the ``event`` frame on the hall's bus (channel :data:`CHANNEL`), and every process sends it to its
   own followers of that event: one standings computation per change, whatever the followers.
-- **Schedules** (the operator's, iCalendar RRULEs through python-dateutil, in UTC): an occurrence's
-  event is made ``lead`` seconds before it starts, once (the schedule's next occurrence moves by a
-  conditional update: one process makes it).
+- **Schedules** (the operator's, iCalendar RRULEs read by :mod:`cardhall.events.schedule`, in UTC):
+  an occurrence's event is made ``lead`` seconds before it starts, once (the schedule's next
+  occurrence moves by a conditional update: one process makes it).
 - **Private events** are reached with their token (or by their maker and the people signed up).
 """
 
@@ -26,8 +26,9 @@ from typing import Any, Protocol
 
 import msgspec
 
+from cardhall.events.model import EventInputError
+from cardhall.events.schedule import next_start, parse_rule
 from cardhall.server.events.director import Context, Director, event_frame
-from cardhall.server.events.schedules import next_occurrence
 from cardhall.server.events.shapes import LATE_JOINING, AdminEvent, NewEvent, checked, current_round, summary
 from cardhall.server.protocol import EventFrame, ProtocolError, Ref, encode_bytes
 from cardhall.server.stopping import cancel_and_wait
@@ -115,7 +116,7 @@ class EventsService:
         for s in await store.schedules():
             if s.cancelled or s.next_at is None or s.next_at - timedelta(seconds=s.lead) > now:
                 continue
-            following = next_occurrence(s.rrule, s.dtstart, s.next_at)
+            following = next_start(parse_rule(s.rrule, s.dtstart), s.next_at)
             if not await store.advance_schedule(s.id, s.next_at, following):
                 continue  # (another process made it)
             data = msgspec.convert(s.options, AdminEvent)
@@ -129,7 +130,10 @@ class EventsService:
         if not 0 <= data.lead <= 7 * 24 * 3600:
             raise ProtocolError("bad_event", f"lead must be within 0..604800 seconds, got {data.lead}")
         now = datetime.now(UTC).replace(microsecond=0)
-        first = next_occurrence(data.rrule, now, now)
+        try:
+            first = next_start(parse_rule(data.rrule, now), now)
+        except EventInputError as e:
+            raise ProtocolError("bad_event", f"rrule: {e}") from None
         options = msgspec.to_builtins(data)
         schedule = ScheduleRow(
             secrets.token_urlsafe(6), data.kind, data.game, options, data.rrule, data.lead, now, first

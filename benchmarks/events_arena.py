@@ -1,0 +1,214 @@
+"""An arena under load: N scripted people in one Hokm arena on one ``cardhall serve`` process, through
+real websockets, with persistence on (issue 50).
+
+    .venv/bin/python benchmarks/events_arena.py [--players 1000] [--minutes 3] [--followers 20] [--json]
+
+A fresh server (its own process, a fresh SQLite file, no rates) gets N guests signed up to one public
+arena of Hokm (1 deal a match) made through the operator's route; the arena starts a few seconds after
+the last has signed up and connected. Each person says hello, and whenever the event seats him
+(``seated`` with the event) joins the table and plays it: he thinks 0.5-1.5 s (uniform) whenever his
+newest frame offers legal actions, then sends a random legal one quoting that frame's number. Besides
+them, ``--followers`` connections of people not in the event follow it (``follow_event``: an event
+page open), receiving the standings the director pushes.
+
+Measured:
+
+- **seat-again wait**: from a person's frame showing his table finished to his next ``seated`` (tables
+  ending in the last 10 s of the arena, when nobody is seated again, are left out), p50/p90/p99/max;
+- **standings pushed**: from a person's frame showing his table finished to the first ``event`` frame
+  at a follower whose standings count that table for him (``tables``), p50/p99/max;
+- the tables played, the person actions a second, the server's CPU (per cent of one core) and the
+  largest ``event`` frame (bytes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cardhall.loadclient import open_async
+from load import cpu_seconds, free_port, http
+
+ADMIN = "events-arena-benchmark-token"
+
+
+def quantiles(values: list[float]) -> dict[str, float | int]:
+    if not values:
+        return {"n": 0}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+    return {"n": len(values), "p50_ms": at(0.5), "p90_ms": at(0.9), "p99_ms": at(0.99), "max_ms": at(1.0)}
+
+
+class Person:
+    def __init__(self, token: str, player: int, rng: random.Random) -> None:
+        self.token, self.player, self.rng = token, player, rng
+        self.ended: list[tuple[float, int]] = []  # (when his table ended, his finished tables then)
+        self.waits: list[float] = []
+        self.actions = 0
+        self.table: str | None = None
+
+    async def run(self, port: int, event: str, stop: asyncio.Event) -> None:
+        async with open_async(port) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            newest = -1
+            pending: asyncio.Task[None] | None = None
+
+            async def act(frame: dict[str, Any]) -> None:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5))
+                if frame["n"] != newest or self.table != frame["table"]:
+                    return
+                choice = self.rng.choice(frame["legal"])
+                message = {"type": "act", "table": frame["table"], "action": choice["label"], "n": frame["n"]}
+                await ws.send(json.dumps(message))
+                self.actions += 1
+
+            while not stop.is_set():
+                try:
+                    text = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    continue
+                at = time.monotonic()
+                frame = json.loads(text)
+                kind = frame["type"]
+                if kind == "seated" and frame.get("event") == event:
+                    if self.ended:
+                        self.waits.append(at - self.ended[-1][0])
+                    self.table, newest = frame["table"], -1
+                    await ws.send(json.dumps({"type": "join", "table": frame["table"]}))
+                elif kind in ("table", "update") and frame.get("table") == self.table:
+                    newest = max(newest, frame["n"])
+                    if frame["status"] == "finished":
+                        self.ended.append((at, len(self.ended) + 1))
+                        self.table = None
+                    elif frame["legal"] and frame["n"] == newest:
+                        if pending is not None:
+                            pending.cancel()
+                        pending = asyncio.create_task(act(frame))
+
+
+async def follower(
+    port: int,
+    token: str,
+    event: str,
+    seen: list[tuple[float, dict[int, int]]],
+    sizes: list[int],
+    stop: asyncio.Event,
+) -> None:
+    async with open_async(port) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "follow_event", "event": event}))
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            frame = json.loads(text)
+            if frame["type"] == "event":
+                sizes.append(len(text))
+                seen.append((time.monotonic(), {s["player"]: s["tables"] for s in frame["standings"]}))
+
+
+async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    people = []
+    for i in range(args.players):
+        made = http(port, "POST", "/api/players", {"name": f"P{i}"})
+        people.append(Person(made["token"], made["id"], random.Random(rng.random())))
+    watchers = [http(port, "POST", "/api/players", {"name": f"W{i}"})["token"] for i in range(args.followers)]
+    lead = 5.0 + args.players / 200  # seconds for everyone to sign up and connect
+    body = {"kind": "arena", "game": "hokm", "minutes": args.minutes, "deals": 1, "starts_in": lead}
+    event = http(port, "POST", "/api/admin/events", body, ADMIN)["id"]
+    for p in people:
+        http(port, "POST", f"/api/events/{event}/join", {}, p.token)
+    stop = asyncio.Event()
+    seen: list[tuple[float, dict[int, int]]] = []
+    sizes: list[int] = []
+    tasks = [asyncio.create_task(p.run(port, event, stop)) for p in people]
+    tasks += [asyncio.create_task(follower(port, w, event, seen, sizes, stop)) for w in watchers]
+    cpu0, t0 = cpu_seconds(pid), time.monotonic()
+    deadline = t0 + lead + args.minutes * 60 + 120
+    while time.monotonic() < deadline:
+        await asyncio.sleep(1.0)
+        status = http(port, "GET", f"/api/events/{event}")["status"]
+        if status == "finished":
+            break
+    elapsed = time.monotonic() - t0
+    cpu = cpu_seconds(pid) - cpu0
+    await asyncio.sleep(1.0)  # (the last standings' frames)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    arena_end = t0 + lead + args.minutes * 60
+    waits = [w for p in people for w, (end, _) in zip(p.waits, p.ended, strict=False) if end < arena_end - 10]
+    pushed = []
+    for p in people:
+        for end, count in p.ended:
+            later = next((at for at, tables in seen if at >= end and tables.get(p.player, 0) >= count), None)
+            if later is not None:
+                pushed.append(later - end)
+    return {
+        "players": args.players,
+        "minutes": args.minutes,
+        "followers": args.followers,
+        "status": status,
+        "tables_played": sum(len(p.ended) for p in people),
+        "seat_again_wait": quantiles(waits),
+        "standings_pushed": quantiles(pushed),
+        "unpushed": sum(len(p.ended) for p in people) - len(pushed) if watchers else None,
+        "person_actions_per_s": round(sum(p.actions for p in people) / elapsed, 1),
+        "server_cpu_pct": round(100 * cpu / elapsed, 1),
+        "largest_event_frame_bytes": max(sizes, default=0),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--minutes", type=float, default=3.0)
+    parser.add_argument("--followers", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        token_file = Path(tmp) / "admin"
+        token_file.write_text(ADMIN + "\n")
+        command = [sys.executable, "-m", "cardhall", "serve", "--port", str(port)]
+        command += ["--db", f"sqlite+aiosqlite:///{tmp}/hall.db", "--no-rate-limits"]
+        command += ["--admin-token-file", str(token_file)]
+        log = (Path(tmp) / "server.log").open("wb")
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
+        try:
+            for _ in range(600):
+                try:
+                    http(port, "GET", "/healthz/live")
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            row = asyncio.run(run(args, port, server.pid))
+        finally:
+            server.kill()
+            server.wait()
+    if args.json:
+        print(json.dumps([row]))
+    else:
+        for key, value in row.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

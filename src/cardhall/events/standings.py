@@ -1,0 +1,165 @@
+"""An event's standings, a pure function of what the store holds: the entrants and the finished tables'
+records (an arena) or the deals' results (duplicate). The server recomputes them from the store after
+any restart and whenever a table ends; nothing here is kept between calls.
+
+Choices:
+
+- **Arena**: each table's places from its final scores (ties share, :func:`cardhall.events.points.places`),
+  points per place (:func:`cardhall.events.points.place_points`), doubled on a streak, in the order
+  the tables ended; a table a stand-in mostly played earns its person 0 and breaks his streak. Order:
+  points, then performance, then player (for a stable list; equal points and performance share a rank).
+- **Duplicate**: matchpoints (:func:`cardhall.events.duplicate.scored_hands`); order: the share
+  (matchpoints over what he could have made, so a person who missed a round is not ranked by a total
+  he could not reach), then the strength (the mean share of his table-mates, people only, one count
+  per table he shared with each: Buchholz's idea), then the performance; equal on all three share a rank.
+- **Performance** (both formats): the mean rating of those he was compared with (arena: the other seats
+  of his tables; duplicate: the other holders of his hands; a bot, and a person of unknown rating, at
+  1500) plus ``400 x (2 x result - 1)`` where result is his share of the comparisons won (1/2 a tie):
+  FIDE's linear performance, +400 for winning everything. 0 before his first finished table.
+- **Who is listed**: every entrant, and anyone with a result who is no longer an entrant (a person who
+  withdrew keeps his line); bots never.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from math import fsum
+
+from cardhall.events.duplicate import scored_hands
+from cardhall.events.model import BOT_RATING, Entrant, EventInputError, HandResult, Standing, TableResult
+from cardhall.events.points import place_points, places, streak_bonus, streak_points, won_alone
+
+PERFORMANCE_SPREAD = 400  # rating points above the opponents' mean for winning every comparison
+
+
+def performance(opponents: float, result: float) -> float:
+    """FIDE's linear performance: the opponents' mean rating + 400 x (2 x result - 1), result in 0..1."""
+    return opponents + PERFORMANCE_SPREAD * (2 * result - 1)
+
+
+def ranked(lines: list[Standing], key: Callable[[Standing], tuple[float, ...]]) -> list[Standing]:
+    """The lines in the order of ``key`` (smaller first), ranks shared on an equal key (1, 1, 3), ties
+    listed by player."""
+    lines = sorted(lines, key=lambda s: (key(s), s.player))
+    out: list[Standing] = []
+    for i, line in enumerate(lines):
+        rank = out[-1].rank if out and key(out[-1]) == key(line) else i + 1
+        out.append(replace(line, rank=rank))
+    return out
+
+
+def _check_table(table: TableResult) -> None:
+    people = [s.player for s in table.seats if s.player is not None]
+    if len(set(people)) != len(people):
+        raise EventInputError(f"table {table.table}: a person in two seats {sorted(people)}")
+    if len(table.seats) < 2:
+        raise EventInputError(f"table {table.table}: {len(table.seats)} seats")
+
+
+def arena_standings(entrants: Sequence[Entrant], tables: Iterable[TableResult]) -> list[Standing]:
+    """The arena's standings from its entrants and its finished tables (the module's docstring)."""
+    rating = {e.player: e.rating for e in entrants}
+    results: dict[str, list[tuple[int, bool]]] = defaultdict(list)
+    perf: dict[str, list[float]] = defaultdict(list)
+    mates: dict[str, list[str]] = defaultdict(list)
+    for table in sorted(tables, key=lambda t: (t.ended, t.table)):
+        _check_table(table)
+        seats = len(table.seats)
+        place = places([s.score for s in table.seats], table.lowest_wins)
+        points = place_points(place, seats)
+        for i, seat in enumerate(table.seats):
+            if seat.player is None:
+                continue
+            if seat.absent:
+                results[seat.player].append((0, False))
+            else:
+                results[seat.player].append((points[i], won_alone(place, i)))
+            others = [s for j, s in enumerate(table.seats) if j != i]
+            beaten = (
+                0.0
+                if seat.absent
+                else sum(
+                    1.0 if p > place[i] else 0.5 if p == place[i] else 0.0
+                    for j, p in enumerate(place)
+                    if j != i
+                )
+            )
+            mean = _mean([_rating(s.rating) for s in others])
+            perf[seat.player].append(performance(mean, beaten / len(others)))
+            mates[seat.player] += [s.player for s in others if s.player is not None]
+    players = list(dict.fromkeys([*rating, *results]))
+    totals = {p: sum(streak_points(results[p])) for p in players}
+    per_table = {p: totals[p] / len(results[p]) if results[p] else 0.0 for p in players}
+    lines = []
+    for p in players:
+        mine = results[p]
+        lines.append(
+            Standing(
+                player=p,
+                rank=0,
+                points=totals[p],
+                strength=_mean([per_table[m] for m in mates[p]]),
+                performance=_mean(perf[p]),
+                tables=len(mine),
+                firsts=sum(1 for _, first in mine if first),
+                streak=streak_bonus([first for _, first in mine]) > 1,
+            )
+        )
+    return ranked(lines, lambda s: (-s.points, -s.performance))
+
+
+def duplicate_standings(
+    entrants: Sequence[Entrant], hands: Sequence[HandResult], *, lowest_wins: bool = False
+) -> list[Standing]:
+    """The duplicate event's standings from its entrants and every seat's result in every deal played
+    (the module's docstring)."""
+    rating = {e.player: e.rating for e in entrants}
+    earned: dict[str, float] = defaultdict(float)
+    could: dict[str, int] = defaultdict(int)
+    opponents: dict[str, list[float]] = defaultdict(list)
+    groups: dict[tuple[int, int, int], list[HandResult]] = defaultdict(list)
+    at: dict[str, set[str]] = defaultdict(set)  # table -> people
+    for r in hands:
+        groups[(r.round, r.deal, r.hand)].append(r)
+        if not r.is_bot:
+            at[r.table].add(r.player)
+    for r, points, compared in scored_hands(hands, lowest_wins=lowest_wins):
+        if r.is_bot:
+            continue
+        earned[r.player] += points
+        could[r.player] += compared
+        opponents[r.player] += [
+            BOT_RATING if o.is_bot else rating.get(o.player, BOT_RATING)
+            for o in groups[(r.round, r.deal, r.hand)]
+            if o is not r
+        ]
+    players = list(dict.fromkeys([*rating, *earned]))
+    share = {p: earned[p] / could[p] if could[p] else 0.0 for p in players}
+    lines = []
+    for p in players:
+        tables = [t for t, people in at.items() if p in people]
+        mates = [m for t in tables for m in at[t] if m != p]
+        lines.append(
+            Standing(
+                player=p,
+                rank=0,
+                matchpoints=earned[p],
+                share=share[p],
+                strength=_mean([share[m] for m in mates]),
+                performance=performance(_mean(opponents[p]), share[p]) if opponents[p] else 0.0,
+                tables=len(tables),
+            )
+        )
+    return ranked(lines, lambda s: (-s.share, -s.strength, -s.performance))
+
+
+def _rating(value: float | None) -> float:
+    return BOT_RATING if value is None else value
+
+
+def _mean(values: Sequence[float]) -> float:
+    # fsum is exactly rounded, so the mean does not depend on the order the store returned the records
+    # in (a plain sum's last bit did, and could split a tie differently after a restart)
+    return fsum(values) / len(values) if values else 0.0
