@@ -1,8 +1,9 @@
 // The browser client's bootstrap: the websocket connection (link.js: said hello once, rejoining its table
 // after a drop), the header (name, connection, language), and what the address shows (router.js): the
 // first page for someone new (first.js), the lobby (lobby.js), a table's waiting room (lobby.js) or the table
-// (table.js, loaded when a table opens), and over them the rules, a person's page and a replay
-// (dialogs.js). No build step: plain ES modules served under /static/, over the protocol of
+// (table.js, loaded when a table opens), the events' screens (events.js, loaded when first shown: the
+// list, an event with its standings followed live, a player's results), and over them the rules, a
+// person's page and a replay (dialogs.js). No build step: plain ES modules served under /static/, over the protocol of
 // docs/protocol.md; the service worker and the page without a network are offline.js's.
 //
 // Decisions: the first page loads only what the first page and the lobby need (this module, the

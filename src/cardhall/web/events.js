@@ -172,7 +172,6 @@ function createEvent(catalogue, nav) {
         const body = {
           game: gameString(game.value, {}),
           kind: kind.value,
-          private: true,
           starts_in: Number(startIn.value) * 60,
           ...(kind.value === "arena" ? { minutes: Number(minutes.value) } : { rounds: Number(rounds.value), deals: Number(deals.value) }),
         };
@@ -323,7 +322,13 @@ function drawStandings(el, e) {
                 "tr",
                 { class: String(s.player) === me() ? "me" : null, "data-player": String(s.player), "data-rank": String(s.rank) },
                 h("td", { class: "rank", text: rank }),
-                h("th", { scope: "row" }, h("a", { href: paths.eventPlayer(e.id, s.player), class: "event-player-link", text: s.name ?? String(s.player) })),
+                h(
+                  "th",
+                  { scope: "row" },
+                  h("a", { href: paths.eventPlayer(e.id, s.player), class: "event-player-link", text: s.name ?? String(s.player) }),
+                  // (an arena's streak: two firsts in a row, his points counting double until it breaks)
+                  e.kind === "arena" && (s.streak === true || s.streak >= 2) ? h("span", { class: "badge streak", text: ` ${t("events.streak")}` }) : null,
+                ),
                 cells.map((c) => h("td", { text: c })),
               ),
             ),
@@ -432,7 +437,7 @@ export async function renderEventPlayer(main, id, player, nav) {
         standing ? h("p", { class: "standing-line", text: standingLine(e.kind, standing) }) : h("p", { class: "empty", text: t("events.no_standing") }),
         h("p", { class: "help", text: t(`events.scoring_${e.kind === "duplicate" ? "duplicate" : "arena"}`) }),
       ),
-      tables.map((x) => playedTable(e, x, deals.filter((d) => d.table === x.table))),
+      tables.map((x) => playedTable(e, x, deals.filter((d) => d.table === x.table).sort((a, b) => a.deal - b.deal))),
       tables.length ? null : h("p", { class: "panel empty", text: t("events.no_tables") }),
     ),
   );
