@@ -45,7 +45,8 @@ function joinedTo(e) {
   return Boolean(signups(e).find((p) => String(p.player) === me() && !p.left));
 }
 
-/** Join, leave (or come back to) event `e`; `done(fresh)` redraws with the event as it is now. */
+/** Join, leave (or come back to) event `e`; `done()` redraws with the event as it is now; a refusal is
+ * said in `error`. */
 function joinButton(e, done, error) {
   if (!["upcoming", "running"].includes(e.status)) return null;
   const joined = joinedTo(e);
@@ -59,13 +60,15 @@ function joinButton(e, done, error) {
     text: t(label),
     "aria-label": t(`${label}_of`, { event: eventTitle(e) }),
     onclick: async (event) => {
-      event.currentTarget.disabled = true;
+      const button = event.currentTarget;
+      button.disabled = true;
       try {
-        const answer = await api("POST", `/api/events/${encodeURIComponent(e.id)}/${joined ? "leave" : "join"}`, tokenFor(e.id) ? { token: tokenFor(e.id) } : {});
-        done(answer);
+        await api("POST", `/api/events/${encodeURIComponent(e.id)}/${joined ? "leave" : "join"}`, tokenFor(e.id) ? { token: tokenFor(e.id) } : {});
+        done();
       } catch (x) {
+        // (said where he clicked, the button his again: nothing changed)
         error.textContent = t("events.refused", { message: errorText(x.error) });
-        done(null);
+        button.disabled = false;
       }
     },
   });
@@ -248,7 +251,7 @@ export async function renderEvent(main, id, nav) {
       h("p", { class: "event-format", text: formatText(data) }),
       state,
       data.private ? shareLine(data) : "",
-      h("div", { class: "row buttons" }, joinButton(data, (answer) => (answer && answer.standings ? ((data = { ...data, ...answer }), draw()) : refresh()), error)),
+      h("div", { class: "row buttons" }, joinButton(data, () => refresh(), error)),
       error,
     );
     tick();
