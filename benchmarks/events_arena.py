@@ -17,7 +17,8 @@ Measured:
   ending in the last 10 s of the arena, when nobody is seated again, are left out), p50/p90/p99/max;
 - **standings pushed**: from a person's frame showing his table finished to the first ``event`` frame
   at a follower whose standings count that table for him (``tables``), p50/p99/max;
-- the tables played, the person actions a second, the server's CPU (per cent of one core) and the
+- the tables played, the person actions a second, the server's CPU and the load generator's (per
+  cent of one core, from the event's creation to its end: both share the machine's cores) and the
   largest ``event`` frame (bytes).
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -32,14 +34,34 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cardhall.loadclient import open_async
 from load import cpu_seconds, free_port, http
 
 ADMIN = "events-arena-benchmark-token"
+
+
+class _Line(msgspec.Struct):
+    player: int
+    tables: int
+
+
+class _EventFrame(msgspec.Struct):
+    """What a follower reads of a frame (msgspec skips the rest: a standings frame of 1,000 people is
+    200 KB, read by every follower at every push, in the one process of the load generator)."""
+
+    type: str
+    status: str | None = None
+    standings: list[_Line] = msgspec.field(default_factory=list)
+
+
+_READ_EVENT = msgspec.json.Decoder(_EventFrame)
 
 
 def quantiles(values: list[float]) -> dict[str, float | int]:
@@ -82,7 +104,7 @@ class Person:
                 except TimeoutError:
                     continue
                 at = time.monotonic()
-                frame = json.loads(text)
+                frame = msgspec.json.decode(text)
                 kind = frame["type"]
                 if kind == "seated" and frame.get("event") == event:
                     if self.ended:
@@ -107,6 +129,7 @@ async def follower(
     seen: list[tuple[float, dict[int, int]]],
     sizes: list[int],
     stop: asyncio.Event,
+    over: asyncio.Event,
 ) -> None:
     async with open_async(port) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -116,10 +139,12 @@ async def follower(
                 text = await asyncio.wait_for(ws.recv(), 1.0)
             except TimeoutError:
                 continue
-            frame = json.loads(text)
-            if frame["type"] == "event":
+            frame = _READ_EVENT.decode(text)
+            if frame.type == "event":
+                if frame.status in ("finished", "cancelled"):
+                    over.set()
                 sizes.append(len(text))
-                seen.append((time.monotonic(), {s["player"]: s["tables"] for s in frame["standings"]}))
+                seen.append((time.monotonic(), {s.player: s.tables for s in frame.standings}))
 
 
 async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
@@ -138,16 +163,23 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
     seen: list[tuple[float, dict[int, int]]] = []
     sizes: list[int] = []
     tasks = [asyncio.create_task(p.run(port, event, stop)) for p in people]
-    tasks += [asyncio.create_task(follower(port, w, event, seen, sizes, stop)) for w in watchers]
-    cpu0, t0 = cpu_seconds(pid), time.monotonic()
+    over = asyncio.Event()
+    tasks += [asyncio.create_task(follower(port, w, event, seen, sizes, stop, over)) for w in watchers]
+    cpu0, mine0, t0 = cpu_seconds(pid), time.process_time(), time.monotonic()
     deadline = t0 + lead + args.minutes * 60 + 120
-    while time.monotonic() < deadline:
-        await asyncio.sleep(1.0)
-        status = http(port, "GET", f"/api/events/{event}")["status"]
-        if status == "finished":
-            break
+    status = "running"
+    while time.monotonic() < deadline and status != "finished":
+        # (the followers hear the end; asked now and then too, off the loop the people read on)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(over.wait(), 5.0)
+        try:
+            shown = await asyncio.to_thread(http, port, "GET", f"/api/events/{event}")
+            status = shown["status"]
+        except urllib.error.HTTPError as e:
+            print(f"GET the event: {e.code} {e.read()[:300]!r}", file=sys.stderr)
     elapsed = time.monotonic() - t0
     cpu = cpu_seconds(pid) - cpu0
+    mine = time.process_time() - mine0
     await asyncio.sleep(1.0)  # (the last standings' frames)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -170,6 +202,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
         "unpushed": sum(len(p.ended) for p in people) - len(pushed) if watchers else None,
         "person_actions_per_s": round(sum(p.actions for p in people) / elapsed, 1),
         "server_cpu_pct": round(100 * cpu / elapsed, 1),
+        "generator_cpu_pct": round(100 * mine / elapsed, 1),
         "largest_event_frame_bytes": max(sizes, default=0),
     }
 
@@ -188,6 +221,7 @@ def main() -> int:
         token_file.write_text(ADMIN + "\n")
         command = [sys.executable, "-m", "cardhall", "serve", "--port", str(port)]
         command += ["--db", f"sqlite+aiosqlite:///{tmp}/hall.db", "--no-rate-limits"]
+        command += ["--max-connections-per-address", "0"]  # (every person connects from loopback)
         command += ["--admin-token-file", str(token_file)]
         log = (Path(tmp) / "server.log").open("wb")
         server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})

@@ -72,7 +72,7 @@ class Host(Protocol):
     ctx: Context
     node: str
 
-    async def changed(self, event: EventRow) -> None: ...
+    async def changed(self, event: EventRow, frame: EventFrame | None = None) -> None: ...
 
     def directed(self, event_id: str, director: Director) -> None: ...
 
@@ -106,19 +106,22 @@ async def standings_of(
     return standings(event, signups, tables, actions)
 
 
-async def event_frame(store: Store, event: EventRow) -> EventFrame:
-    """The event's ``event`` frame, from the store."""
-    signups = await store.signups(event.id)
-    tables = await store.event_tables(event.id)
-    standings = await standings_of(store, event, signups, tables)
+def frame_of(event: EventRow, tables: list[EventTable], lines: list[Line]) -> EventFrame:
     newest = sorted(tables, key=lambda t: (t.entry.round, t.entry.index), reverse=True)[:FRAME_TABLES]
     return EventFrame(
         event=event.id,
         status=event.status,
         round=current_round(event, tables),
-        standings=[s.entry() for s in standings],
+        standings=[line.entry() for line in lines],
         tables=[table_entry(t) for t in newest],
     )
+
+
+async def event_frame(store: Store, event: EventRow) -> EventFrame:
+    """The event's ``event`` frame, from the store."""
+    signups = await store.signups(event.id)
+    tables = await store.event_tables(event.id)
+    return frame_of(event, tables, await standings_of(store, event, signups, tables))
 
 
 def arena_slices(free: list[Free], seats: int, clock: float) -> list[tuple[str, ...]]:
@@ -197,21 +200,31 @@ class Director:
         ended = {t.table.id for t in tables if t.table.status in ENDED}
         news = ended - self._ended
         self._ended = ended
+        # The standings first (their followers wait for them), then the seating.
         if event.kind == "arena":
-            finished = await self.arena(event, now, tables, signups)
+            lines = standings(event, signups, tables)
+            if news:
+                await self.service.changed(event, frame_of(event, tables, lines))
+            finished = await self.arena(event, now, tables, signups, lines)
         else:
+            if news:
+                await self.service.changed(event)
             finished = await self.duplicate(event, tables, signups)
         if finished:
             await store.set_event_status(event.id, "finished", ["running"])
             event.status = "finished"
             self.done = True
-        if news or finished:
             await self.service.changed(event)
 
     # --- arena -----------------------------------------------------------------------------------
 
     async def arena(
-        self, event: EventRow, now: datetime, tables: list[EventTable], signups: list[SignupRow]
+        self,
+        event: EventRow,
+        now: datetime,
+        tables: list[EventTable],
+        signups: list[SignupRow],
+        lines: list[Line],
     ) -> bool:
         open_tables = [t for t in tables if t.table.status not in ENDED]
         assert event.ends_at is not None
@@ -237,7 +250,7 @@ class Director:
                 self._free_since[p] = ended_at.timestamp() if ended_at is not None else clock
         if not free_ids:
             return False
-        order = {line.player: line.standing.rank for line in standings(event, signups, tables)}
+        order = {line.player: line.standing.rank for line in lines}
         ratings = await self._ratings(event, free_ids)
         free = [
             Free(

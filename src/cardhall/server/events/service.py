@@ -258,10 +258,11 @@ class EventsService:
                 if not group:
                     del self.followers[key]
 
-    async def changed(self, event: EventRow) -> None:
-        """The standings or the status of ``event`` changed: its ``event`` frame to every follower in
-        the hall (through the bus)."""
-        frame = await event_frame(self.ctx.store, event)
+    async def changed(self, event: EventRow, frame: EventFrame | None = None) -> None:
+        """The standings or the status of ``event`` changed: its ``event`` frame (``frame``, or read
+        from the store) to every follower in the hall (through the bus)."""
+        if frame is None:
+            frame = await event_frame(self.ctx.store, event)
         self.pushed += 1
         try:
             await self.ctx.hall_options.bus.publish(CHANNEL, encode_bytes(frame))
