@@ -194,7 +194,8 @@ def test_a_person_signs_up_plays_two_duplicate_rounds_and_reads_the_standings_in
 
 def test_an_event_for_friends_is_made_on_the_page_and_joined_by_its_link(browser: Browser, hall: str) -> None:
     """Ann makes a private arena on the events page; the link it shows her brings Bob to its page, where
-    he signs up; it is listed for both of them, for nobody else."""
+    he signs up; it is listed for both of them, for nobody else; someone new who opens the link gives
+    his name on the first page and comes to the event, its token kept."""
     with (
         checked_page(browser, hall) as ann,
         checked_page(browser, hall) as bob,
@@ -231,3 +232,13 @@ def test_an_event_for_friends_is_made_on_the_page_and_joined_by_its_link(browser
         cy.goto("/events")
         cy.wait_for_selector(".event-create")
         assert not cy.locator(f".event-row[data-event='{event}']").count()
+
+    # Someone new opens the link: the first page asks his name, then shows the event (its token kept).
+    with checked_page(browser, hall) as dee:
+        dee.goto(link)
+        dee.wait_for_selector("#name")
+        dee.fill("#name", "Dee")
+        dee.click("#enter")
+        dee.locator(".event-head .event-join").click()
+        dee.wait_for_selector(".event-head .event-join[data-joined='1']")
+        dee.wait_for_selector(".event-players li:has-text('Dee')")
