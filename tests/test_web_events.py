@@ -145,9 +145,8 @@ def test_a_person_signs_up_plays_two_duplicate_rounds_and_reads_the_standings_in
             assert time.monotonic() < deadline, "the event did not finish"
             time.sleep(0.2)
 
-        # Ann reads the final standings: the event from the Events link, its page, the people only.
-        ann.click("#events-link")
-        ann.locator(f".event-row[data-event='{event}'] .event-link").click()
+        # Ann reads the final standings: from her last table ("Back to the event"), the people only.
+        ann.click("#over-event")
         ann.wait_for_selector("#standings-title:has-text('Final standings')")
         rows = standings_rows(ann)
         names = [row[1] for row in rows]
@@ -173,6 +172,12 @@ def test_a_person_signs_up_plays_two_duplicate_rounds_and_reads_the_standings_in
         head = ann.locator(".event-head").inner_text() + ann.locator("#event-standings thead").inner_text()
         assert not LATIN.findall(head), head
         shot(ann, "events-standings-bn")
+
+        # The events list has it among the finished ones (a private event: hers, since she signed up).
+        ann.click("#events-link")
+        ann.wait_for_selector(f".event-group.finished .event-row[data-event='{event}']")
+        ann.locator(f".event-row[data-event='{event}'] .event-link").click()
+        ann.wait_for_selector("#event-standings tbody tr")
 
         # Her results: each deal beside what the other table made of the same cards.
         ann.locator("#event-standings a.event-player-link", has_text="Ann").click()
