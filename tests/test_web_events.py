@@ -1,11 +1,13 @@
 """Tournaments in a real browser (issue 50; Debian's Chromium through Playwright, against ``cardhall serve``
 in its own process): Bob makes a private duplicate event of Hokm for friends (2 rounds of 1 deal, bots
-filling the seats nobody takes, stand-ins at once for people away), Cy and Dee sign up by its token, and
-Ann opens its link, signs up on its page and plays both rounds by clicking her cards and moves in the
+filling the seats nobody takes, stand-ins after 5 s for people away), Cy and Dee sign up by its token,
+and Ann opens its link, signs up on its page and plays both rounds by clicking her cards and moves in the
 page (each round's ``seated`` frame takes her page to her table). Meanwhile Eve, who only follows the
-event's page, sees the standings come without reloading (pushed: ``follow_event`` -> ``event``). At the
-end Ann reads the final standings (people only, no bot), in English and in Bengali, and her results page
-sets each deal of hers beside what the other table made of the same cards.
+event's page, sees the standings come without reloading (pushed: ``follow_event`` -> ``event``; the test
+fails with the page's ``follow_event`` left out). At the end her last table leads back to the event,
+where Ann reads the final standings (people only, no bot) in English and in Bengali; the events list has
+it among the finished ones; her results page sets each deal of hers beside what the other table made of
+the same cards. A second test makes a private event on the page and joins it by its link.
 
 Screenshots to ``tests/screenshots/`` (events-*.png)."""
 
