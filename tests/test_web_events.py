@@ -1,6 +1,6 @@
 """Tournaments in a real browser (issue 50; Debian's Chromium through Playwright, against ``cardhall serve``
 in its own process): Bob makes a private duplicate event of Hokm for friends (2 rounds of 1 deal, bots
-filling the seats nobody takes, stand-ins after 5 s for people away), Cy and Dee sign up by its token,
+filling the seats nobody takes, stand-ins after 10 s for people away), Cy and Dee sign up by its token,
 and Ann opens its link, signs up on its page and plays both rounds by clicking her cards and moves in the
 page (each round's ``seated`` frame takes her page to her table). Meanwhile Eve, who only follows the
 event's page, sees the standings come without reloading (pushed: ``follow_event`` -> ``event``; the test
@@ -24,15 +24,25 @@ from typing import Any
 import pytest
 
 from tests.server_helpers import free_port, running_server, server_log
-from tests.web_helpers import Browser, Page, api, browser, checked_page, enter, shot  # noqa: F401 (fixtures)
+from tests.web_helpers import (  # noqa: F401 (fixtures)
+    DESKTOP,
+    PHONE,
+    Browser,
+    Page,
+    api,
+    browser,
+    checked_page,
+    enter,
+    shot,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TABLE_URL = re.compile(r".*/tables/[\w-]+$")
 LATIN = re.compile(r"[A-Za-z]{2,}")
-# Bots play at once; a stand-in plays for a person away after 5 s (Bob, Cy and Dee never come; Ann's page
-# is at her table well within it).
-SETTINGS = {"bot_pace_ms": 0, "away_seconds": 5}
+# Bots play at once; a stand-in plays for a person away after 10 s (Bob, Cy and Dee never come; Ann's
+# page is at her table well within it, even on a loaded machine).
+SETTINGS = {"bot_pace_ms": 0, "away_seconds": 10}
 
 
 @pytest.fixture
@@ -75,7 +85,8 @@ def play_out(page: Page, table: str) -> int:
     turn: the test is about the event, not the play); how many times she clicked."""
     clicks = 0
     deadline = time.monotonic() + 240
-    playable = page.locator(".hand .card.legal, .actions button.act")
+    # (and "I'm back" if a stand-in began for her before her page came: she takes her seat back)
+    playable = page.locator("#back, .hand .card.legal, .actions button.act")
     while api(page, "GET", f"/api/tables/{table}")["status"] != "finished":
         assert time.monotonic() < deadline, f"table {table} did not end"
         if playable.count():
@@ -90,10 +101,18 @@ def play_out(page: Page, table: str) -> int:
 
 
 def standings_rows(page: Page) -> list[list[str]]:
-    return [
-        [cell.strip() for cell in row.split("\t")]
-        for row in page.locator("#event-standings tbody tr").all_inner_texts()
-    ]
+    """The standings' lines as the page shows them, cell by cell (read again while an ``event`` frame
+    is redrawing them)."""
+    deadline = time.monotonic() + 30
+    while True:
+        rows = [
+            [cell.strip() for cell in row.split("\t")]
+            for row in page.locator("#event-standings tbody tr").all_inner_texts()
+        ]
+        if rows and all(len(row) >= 4 for row in rows):
+            return rows
+        assert time.monotonic() < deadline, rows
+        page.wait_for_timeout(100)
 
 
 def test_a_person_signs_up_plays_two_duplicate_rounds_and_reads_the_standings_in_both_languages(
@@ -174,6 +193,11 @@ def test_a_person_signs_up_plays_two_duplicate_rounds_and_reads_the_standings_in
         head = ann.locator(".event-head").inner_text() + ann.locator("#event-standings thead").inner_text()
         assert not LATIN.findall(head), head
         shot(ann, "events-standings-bn")
+        # On a phone: the standings fit its width (nothing to scroll sideways).
+        ann.set_viewport_size(PHONE)
+        ann.wait_for_function("document.documentElement.scrollWidth <= window.innerWidth")
+        shot(ann, "events-standings-bn-phone")
+        ann.set_viewport_size(DESKTOP)
 
         # The events list has it among the finished ones (a private event: hers, since she signed up).
         ann.click("#events-link")
@@ -186,6 +210,7 @@ def test_a_person_signs_up_plays_two_duplicate_rounds_and_reads_the_standings_in
         ann.wait_for_selector(".event-player .deal-compare")
         me = api(ann, "GET", "/api/players/me")["id"]
         results = api(ann, "GET", f"/api/events/{event}/players/{me}")
+        assert [x["absent"] for x in results["tables"]] == [None, None]  # (she played them, no stand-in)
         assert {d["round"] for d in results["deals"]} == {1, 2}  # (a deal a round, or more: see below)
         assert ann.locator(".event-player .played").count() == 2
         compared = ann.locator(".deal-compare")
