@@ -26,6 +26,19 @@ import { paths } from "./router.js";
 import { dealComparison, figure, formatText, groupEvents, privateLink, rememberToken, seconds, standingsTable, stateText, STATUSES, tokenFor } from "./eventtext.js";
 
 const now = () => Date.now() / 1000;
+
+let styled = null;
+/** The events' stylesheet, added to the page when an events screen is first drawn (the first page does
+ * not load it); resolves once it applies (or failed: the page is drawn unstyled rather than never). */
+function stylesheet() {
+  if (!styled) {
+    styled = new Promise((resolve) => {
+      const link = h("link", { rel: "stylesheet", href: "/static/events.css", onload: resolve, onerror: resolve });
+      document.head.append(link);
+    });
+  }
+  return styled;
+}
 const KINDS = ["arena", "duplicate"];
 
 const withToken = (id, path) => (tokenFor(id) ? `${path}?token=${encodeURIComponent(tokenFor(id))}` : path);
@@ -78,7 +91,7 @@ function joinButton(e, done, error) {
 
 /** The events list in `main`, and the form to make one; `nav.busy()`: another screen was asked for. */
 export async function renderEvents(main, nav) {
-  const catalogue = await gameList();
+  const [catalogue] = await Promise.all([gameList(), stylesheet()]);
   let data = {};
   let failed = false;
   try {
@@ -211,6 +224,7 @@ export function eventFrame(frame) {
 /** An event's page in `main`: `nav.follow(id)` asks the connection for its frames. */
 export async function renderEvent(main, id, nav) {
   shown = null;
+  await stylesheet();
   let data;
   try {
     data = await api("GET", withToken(id, `/api/events/${encodeURIComponent(id)}`));
@@ -414,6 +428,7 @@ function drawPeople(el, e) {
  * replay) with, in a duplicate event, each deal beside what the other tables made of the same cards. */
 export async function renderEventPlayer(main, id, player, nav) {
   shown = null;
+  await stylesheet();
   let data;
   try {
     data = await api("GET", withToken(id, `/api/events/${encodeURIComponent(id)}/players/${encodeURIComponent(player)}`));
