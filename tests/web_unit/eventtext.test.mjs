@@ -1,6 +1,7 @@
 // eventtext.js: the events' pages' pure parts (issue 50), with the real catalogues in both languages: the
 // list grouped by status, an event's state in words, the standings' ranks and figures, a duplicate deal
-// compared with the other tables, a private event's link.
+// compared with the other tables, a private event's link (its token read back by router.js's eventToken
+// and kept by util.js's eventTokens).
 import "./shim.mjs";
 import { speak, WEB } from "./shim.mjs";
 import test from "node:test";
@@ -12,15 +13,14 @@ import {
   groupEvents,
   privateLink,
   rankedRows,
-  rememberToken,
   seconds,
   shareText,
   spanText,
   standingsTable,
   stateText,
-  tokenFor,
-  tokenOf,
 } from "../../src/cardhall/web/eventtext.js";
+import { eventToken as tokenOf } from "../../src/cardhall/web/router.js";
+import { eventTokens } from "../../src/cardhall/web/util.js";
 
 const catalogue = (lang) => JSON.parse(fs.readFileSync(new URL(`i18n/${lang}.json`, WEB), "utf-8"));
 const en = catalogue("en");
@@ -147,9 +147,9 @@ test("a private event's link carries its token in the fragment, read back and ke
   assert.equal(tokenOf("", "?token=Q-1_z"), "Q-1_z", "the server's link: in the query");
   assert.equal(tokenOf("#token=F", "?token=Q"), "F");
   assert.equal(tokenOf("", "?token=a%20b"), null);
-  assert.equal(tokenFor("ev-12"), null);
-  rememberToken("ev-12", "AbC_9-x");
-  rememberToken("ev-13", null);
-  assert.equal(tokenFor("ev-12"), "AbC_9-x");
-  assert.equal(tokenFor("ev-13"), null);
+  assert.equal(eventTokens.get("ev-12"), null);
+  eventTokens.set("ev-12", "AbC_9-x");
+  eventTokens.set("ev-13", null);
+  assert.equal(eventTokens.get("ev-12"), "AbC_9-x");
+  assert.equal(eventTokens.get("ev-13"), null);
 });

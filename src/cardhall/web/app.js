@@ -20,16 +20,15 @@
 // localStorage, as it always has after a reload or a closed tab: the lobby, once drawn, forgets it, so
 // this is a tab closed at a table, or another tab's table.
 import { setLanguage, language, initialLanguage, t } from "./i18n.js";
-import { api, store } from "./util.js";
+import { api, eventTokens, store } from "./util.js";
 import { renderLobby, WaitingRoom, seekingChanged, seekRefused } from "./lobby.js";
 import { renderFirst } from "./first.js";
 import { openDialog, closeDialog, showRules, showReplay, showProfile } from "./dialogs.js";
 import { chatError } from "./chat.js";
 import { friendsChanged, rememberInvitation, shareSeats, showInvitation } from "./friends.js";
 import { signedIn, forget, accountPanel, checkSession } from "./account.js";
-import { KINDS, current, invitationLink, invitations, navigate, parse, paths, settle, start } from "./router.js";
+import { KINDS, current, eventToken, invitationLink, invitations, navigate, parse, paths, settle, start } from "./router.js";
 import { Link } from "./link.js";
-import { rememberToken, tokenOf } from "./eventtext.js";
 import { installWorker, networkNote, networkNoteAgain, offlineScreen, isOffline } from "./offline.js";
 
 window.cardhall = { showRules, showReplay, showProfile };
@@ -355,9 +354,9 @@ networkNote(() => {
 start(draw, (state) => {
   // A private event's link (/events/<id>#token=...): its token kept for the page's requests about it.
   const opened = parse(location.pathname);
-  const token = opened?.event ? tokenOf(location.hash, location.search) : null;
+  const token = opened?.event ? eventToken(location.hash, location.search) : null;
   if (token) {
-    rememberToken(opened.event, token);
+    eventTokens.set(opened.event, token);
     history.replaceState(history.state, "", location.pathname); // (kept by the page: out of the bar)
   }
   const invite = invitationLink(location.hash);

@@ -20,10 +20,12 @@
 // localStorage, sent with each request about it. Names go in as text only (util.h), each a link to his
 // results in the event.
 import { t, language } from "./i18n.js";
-import { h, api, store, errorText, playerLink } from "./util.js";
+import { h, api, eventTokens, store, errorText, playerLink } from "./util.js";
 import { gameList, gameName, gameString, gameTitle } from "./catalogue.js";
 import { paths } from "./router.js";
-import { dealComparison, figure, formatText, groupEvents, privateLink, rememberToken, seconds, standingsTable, stateText, STATUSES, tokenFor } from "./eventtext.js";
+import { dealComparison, figure, formatText, groupEvents, privateLink, seconds, standingsTable, stateText, STATUSES } from "./eventtext.js";
+
+const tokenFor = (id) => eventTokens.get(id);
 
 const now = () => Date.now() / 1000;
 
@@ -193,7 +195,7 @@ function createEvent(catalogue, nav) {
         };
         try {
           const made = await api("POST", "/api/events", body);
-          rememberToken(made.id, made.token);
+          eventTokens.set(made.id, made.token);
           nav.open(paths.event(made.id));
         } catch (e) {
           error.textContent = t("events.create_failed", { message: errorText(e.error) });

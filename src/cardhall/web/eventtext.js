@@ -9,9 +9,9 @@
 // digits (i18n.num); a bot's line is never a standing (the server leaves bots out; a stray one is
 // dropped here too). A private event's link carries its token in the fragment (/events/<id>#token=...),
 // as a private table's invitation does: a fragment is never sent to a server, so the token reaches no
-// log, proxy or Referer.
+// log, proxy or Referer (read back by router.js's eventToken, kept by util.js's eventTokens: the first
+// page needs them, not this module).
 import { t, num } from "./i18n.js";
-import { store } from "./util.js";
 
 export const STATUSES = ["running", "upcoming", "finished"]; // the list's order: what one can play now first
 
@@ -149,23 +149,4 @@ export function dealComparison(deal, higherWins) {
 /** The link that lets a friend into a private event: its page's address with the token in the fragment. */
 export function privateLink(origin, id, token) {
   return `${origin}/events/${encodeURIComponent(id)}#token=${encodeURIComponent(token)}`;
-}
-
-/** The token a private event's link carries: in its fragment ("#token=...", the page's links) or its
- * query ("?token=...", the server's `link`); null for none. */
-export function tokenOf(hash, search = "") {
-  const m = /^#token=([\w-]+)$/.exec(hash || "");
-  if (m) return m[1];
-  const q = new URLSearchParams(search || "").get("token");
-  return q && /^[\w-]+$/.test(q) ? q : null;
-}
-
-/** A private event's token, kept per event (localStorage) once its link was opened or the event made. */
-export function rememberToken(id, token) {
-  if (id && token) store.set(`event-token.${id}`, token);
-}
-
-/** The token kept for event `id`, or null. */
-export function tokenFor(id) {
-  return store.get(`event-token.${id}`);
 }

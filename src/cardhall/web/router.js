@@ -80,6 +80,15 @@ export function invitationLink(hash) {
   return m ? { table: m[1], invitation: m[2] } : null;
 }
 
+/** The token a private event's link carries: in its fragment ("#token=...", the page's links) or its
+ * query ("?token=...", the server's `link`); null for none. */
+export function eventToken(hash, search = "") {
+  const m = /^#token=([\w-]+)$/.exec(hash || "");
+  if (m) return m[1];
+  const q = new URLSearchParams(search || "").get("token");
+  return q && /^[\w-]+$/.test(q) ? q : null;
+}
+
 const kindOf = (path) => parse(path)?.dialog;
 const top = (state) => state.dialogs[state.dialogs.length - 1] ?? state.screen;
 
