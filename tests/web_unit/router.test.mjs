@@ -40,3 +40,11 @@ test("a private table's link names its table and invitation", () => {
   assert.deepEqual(invitationLink("#invite/t-1/abc_DEF-9"), { table: "t-1", invitation: "abc_DEF-9" });
   for (const hash of ["#invite/t-1", "#invite/t-1/", "#invite//x", "#invite/t 1/x", "#rules/hokm", ""]) assert.equal(invitationLink(hash), null, hash);
 });
+
+test("the events' addresses (issue 50): the list, an event, a player's results in it", () => {
+  assert.deepEqual(parse(paths.events()), { screen: "events" });
+  assert.deepEqual(parse(paths.event("ev-7")), { screen: "event", event: "ev-7" });
+  assert.deepEqual(parse(paths.eventPlayer("ev-7", 12)), { screen: "event_player", event: "ev-7", player: "12" });
+  assert.equal(paths.eventPlayer(3, 4), "/events/3/players/4");
+  for (const path of ["/events/", "/events/a/b", "/events/a/players/ann", "/events/a/players/", "/events/a%20b"]) assert.equal(parse(path), null, path);
+});

@@ -1,8 +1,9 @@
 // The browser client's bootstrap: the websocket connection (link.js: said hello once, rejoining its table
 // after a drop), the header (name, connection, language), and what the address shows (router.js): the
 // first page for someone new (first.js), the lobby (lobby.js), a table's waiting room (lobby.js) or the table
-// (table.js, loaded when a table opens), and over them the rules, a person's page and a replay
-// (dialogs.js). No build step: plain ES modules served under /static/, over the protocol of
+// (table.js, loaded when a table opens), the events' screens (events.js, loaded when first shown: the
+// list, an event with its standings followed live, a player's results), and over them the rules, a
+// person's page and a replay (dialogs.js). No build step: plain ES modules served under /static/, over the protocol of
 // docs/protocol.md; the service worker and the page without a network are offline.js's.
 //
 // Decisions: the first page loads only what the first page and the lobby need (this module, the
@@ -19,14 +20,14 @@
 // localStorage, as it always has after a reload or a closed tab: the lobby, once drawn, forgets it, so
 // this is a tab closed at a table, or another tab's table.
 import { setLanguage, language, initialLanguage, t } from "./i18n.js";
-import { api, store } from "./util.js";
+import { api, eventTokens, store } from "./util.js";
 import { renderLobby, WaitingRoom, seekingChanged, seekRefused } from "./lobby.js";
 import { renderFirst } from "./first.js";
 import { openDialog, closeDialog, showRules, showReplay, showProfile } from "./dialogs.js";
 import { chatError } from "./chat.js";
 import { friendsChanged, rememberInvitation, shareSeats, showInvitation } from "./friends.js";
 import { signedIn, forget, accountPanel, checkSession } from "./account.js";
-import { KINDS, current, invitationLink, invitations, navigate, parse, paths, settle, start } from "./router.js";
+import { KINDS, current, eventToken, invitationLink, invitations, navigate, parse, paths, settle, start } from "./router.js";
 import { Link } from "./link.js";
 import { installWorker, networkNote, networkNoteAgain, offlineScreen, isOffline } from "./offline.js";
 
@@ -101,7 +102,11 @@ function connect() {
       if (frame.type === "friends") return friendsChanged(frame);
       // Play now (issue 49): the queue's count, and the table it seated him at, on whatever page.
       if (frame.type === "seeking" || frame.type === "unseeked") return seekingChanged(frame);
-      if (frame.type === "seated") {
+      // Events (issue 50): an event's standings pushed to its page; a seat at an event's table.
+      if (frame.type === "event") return events?.eventFrame(frame);
+      if (frame.type === "seated" || frame.type === "event_seated") {
+        // (its end leads back to the event: the last table an event seated him at is kept)
+        if (frame.event) store.set("event-seat", JSON.stringify({ table: frame.table, event: frame.event }));
         seekingChanged(frame);
         // A bot's seat from the table's next deal: he watches until it starts, and is seated then.
         if (frame.next_deal) {
@@ -152,6 +157,16 @@ function logout() {
   drawScreen(current());
 }
 
+/** The event that seated him at table `id` (the last one an event did), or null. */
+function eventOf(id) {
+  try {
+    const kept = JSON.parse(store.get("event-seat") || "null");
+    return kept?.table === id ? kept.event : null;
+  } catch {
+    return null;
+  }
+}
+
 function hooks(id) {
   return {
     send: (message) => connect().send(message),
@@ -163,6 +178,8 @@ function hooks(id) {
     open: (other) => navigate(paths.table(other), { intent: { mode: "join", waiting: false } }),
     rules: (game) => showRules(game),
     replay: () => showReplay(id), // once the match is over
+    event: () => eventOf(id), // the event that seated him here, if any
+    toEvent: () => navigate(paths.event(eventOf(id))),
   };
 }
 
@@ -238,10 +255,46 @@ function dropTable() {
   if (link) link.wanted = null;
 }
 
-/** Draw the screen of `state` (the router's): the first page, the lobby, or a table. */
+let events = null; // events.js, once an event's screen was drawn (its frames go to it)
+let following = null; // the event whose standings this connection follows (its page is shown)
+
+/** Follow no event but `keep` (the event of the screen drawn now, if any): the server stops pushing. */
+function unfollow(keep) {
+  if (following === null || following === keep) return;
+  connect().send({ type: "unfollow_event", event: following });
+  following = null;
+}
+
+/** An events screen (events.js, loaded when first needed): the list, an event, a player's results. */
+async function drawEvents(what, screen) {
+  events = await import("./events.js");
+  const nav = {
+    busy: () => current()?.screen !== screen || !signedIn(),
+    open: (path) => navigate(path),
+    // (asked again after a reconnection, as a table's attach is)
+    follow: (id, token) => {
+      following = id;
+      const message = () => ({ type: "follow_event", event: id, token: token ?? null, id: `follow_event:${id}` });
+      connect().wanted = message;
+      connect().send(message());
+    },
+  };
+  try {
+    if (what.screen === "events") return await events.renderEvents(main, nav);
+    if (what.screen === "event") return await events.renderEvent(main, what.event, nav);
+    return await events.renderEventPlayer(main, what.event, what.player, nav);
+  } catch (e) {
+    if (current()?.screen !== screen) return;
+    if (isOffline(e)) return offlineScreen(main, () => drawScreen(current()));
+    throw e;
+  }
+}
+
+/** Draw the screen of `state` (the router's): the first page, the lobby, a table, or an events screen. */
 async function drawScreen(state) {
   header();
   const what = parse(state.screen) ?? { screen: "lobby" };
+  if (link) unfollow(what.screen === "event" ? what.event : null);
   if (!signedIn()) {
     dropTable();
     return renderFirst(main, { done: signedInNow, table: what.table, play: (id) => navigate(paths.table(id), { intent: { mode: "join", waiting: false } }) });
@@ -250,6 +303,7 @@ async function drawScreen(state) {
   dropTable();
   checkSession(logout); // (a lobby still loading then finds nobody signed in, and draws nothing)
   connect(); // the lobby holds the websocket too: friends see him online, invitations reach him
+  if (what.screen?.startsWith("event")) return drawEvents(what, state.screen);
   try {
     await renderLobby(main, {
       openTable: (id, mode, waiting) => navigate(paths.table(id), { intent: { mode, waiting } }),
@@ -308,6 +362,13 @@ networkNote(() => {
   if (!view) drawScreen(current()); // the network is back: the lobby asks again
 });
 start(draw, (state) => {
+  // A private event's link (/events/<id>#token=...): its token kept for the page's requests about it.
+  const opened = parse(location.pathname);
+  const token = opened?.event ? eventToken(location.hash, location.search) : null;
+  if (token) {
+    eventTokens.set(opened.event, token);
+    history.replaceState(history.state, "", location.pathname); // (kept by the page: out of the bar)
+  }
   const invite = invitationLink(location.hash);
   if (invite) {
     rememberInvitation(invite.table, invite.invitation);

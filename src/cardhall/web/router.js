@@ -6,6 +6,9 @@
 //   /tables/<id>/replay      a finished match's replay, and its review
 //   /players/<id>            a person's page
 //   /rules/<game>            the rules of a game
+//   /events                  the events (tournaments): running, upcoming, finished; making one
+//   /events/<id>             an event: its standings (live), tables, sign-ups
+//   /events/<id>/players/<p> a player's results in an event
 //
 // Decisions:
 // - A *screen* (the lobby, a table) fills the page; the replay, a person's page and the rules are
@@ -38,10 +41,14 @@ export const paths = {
   replay: (id) => `/tables/${encodeURIComponent(id)}/replay`,
   player: (id) => `/players/${encodeURIComponent(id)}`,
   rules: (game) => `/rules/${encodeURIComponent(game)}`,
+  events: () => "/events",
+  event: (id) => `/events/${encodeURIComponent(id)}`,
+  eventPlayer: (id, player) => `/events/${encodeURIComponent(id)}/players/${encodeURIComponent(player)}`,
 };
 
 /** What an address names: {screen: "lobby"}, {screen: "table", table}, {dialog: "replay", table},
- * {dialog: "player", player}, {dialog: "rules", game}; null for an address of none. */
+ * {dialog: "player", player}, {dialog: "rules", game}, {screen: "events"}, {screen: "event", event},
+ * {screen: "event_player", event, player}; null for an address of none. */
 export function parse(path) {
   if (path === "/" || path === "") return { screen: "lobby" };
   let m = /^\/tables\/([\w-]+)$/.exec(path);
@@ -52,6 +59,11 @@ export function parse(path) {
   if (m) return { dialog: "player", player: m[1] };
   m = /^\/rules\/(\w+)$/.exec(path);
   if (m) return { dialog: "rules", game: m[1] };
+  if (path === "/events") return { screen: "events" };
+  m = /^\/events\/([\w-]+)$/.exec(path);
+  if (m) return { screen: "event", event: m[1] };
+  m = /^\/events\/([\w-]+)\/players\/(\d+)$/.exec(path);
+  if (m) return { screen: "event_player", event: m[1], player: m[2] };
   return null;
 }
 
@@ -66,6 +78,15 @@ export function fromHash(hash) {
 export function invitationLink(hash) {
   const m = /^#invite\/([\w-]+)\/([\w-]+)$/.exec(hash);
   return m ? { table: m[1], invitation: m[2] } : null;
+}
+
+/** The token a private event's link carries: in its fragment ("#token=...", the page's links) or its
+ * query ("?token=...", the server's `link`); null for none. */
+export function eventToken(hash, search = "") {
+  const m = /^#token=([\w-]+)$/.exec(hash || "");
+  if (m) return m[1];
+  const q = new URLSearchParams(search || "").get("token");
+  return q && /^[\w-]+$/.test(q) ? q : null;
 }
 
 const kindOf = (path) => parse(path)?.dialog;

@@ -765,6 +765,8 @@ export class TableView {
       } else buttons.push(button("rematch", "table.rematch", false, true));
     }
     if (s.status === "finished") buttons.push(h("button", { type: "button", id: "over-replay", text: t("replay.open"), onclick: () => this.hooks.replay() }));
+    // (a table an event seated him at: back to the event's standings, where the next round finds him)
+    if (this.hooks.event?.()) buttons.push(h("button", { type: "button", id: "over-event", class: "primary", text: t("events.back_to_standings"), onclick: () => this.hooks.toEvent() }));
     buttons.push(h("button", { type: "button", id: "over-lobby", text: t("table.lobby"), onclick: () => this.hooks.lobby() }));
     return h(
       "div",

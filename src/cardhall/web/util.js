@@ -9,6 +9,13 @@ export const store = {
   drop: (key) => localStorage.removeItem(`cardhall.${key}`),
 };
 
+/** Private events' tokens, kept per event once its link was opened or the event made (events.js sends
+ * it with each request about the event). */
+export const eventTokens = {
+  get: (id) => store.get(`event-token.${id}`),
+  set: (id, token) => id && token && store.set(`event-token.${id}`, token),
+};
+
 /** An element: `attrs` are attributes (`on...` listeners, `text` its text, `style` an object of styles),
  * `children` nodes or text (nested arrays flattened). */
 export function h(tag, attrs = {}, ...children) {
