@@ -5,8 +5,8 @@
     .venv/bin/python benchmarks/bots_expert.py speed [--decisions 20] [--game hokm ...]
 
 Duplicate deals: every seed is played with each bot in every seat. With an even number of seats the two
-bots alternate round the table and the seed is played twice, the second time with the bots swapped (Cancellation
-Hearts with 8 players: 4 against 4, two plays a deal instead of eight rotations); with an odd number one
+bots alternate round the table and the seed is played twice, the second time with the bots swapped
+(Cancellation Hearts with 8 players: 4 against 4, two plays a deal instead of eight); with an odd number one
 bot of the pair sits once and the other fills the rest, rotated (three plays a deal). The margin is the
 first bot's mean score minus the other's on the same seed, averaged over the plays (``SimulationReport``
 of :mod:`cardhall.sim.simulate`), with its 95% interval over the deals.
