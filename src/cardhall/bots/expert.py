@@ -14,11 +14,11 @@ other of its ``n`` legal actions with ``eps/n``. A soft model, because the other
 (people least of all): a hard one would throw away every deal in which someone played otherwise. An
 action the replayed deal makes illegal (a card of a suit he showed he lacks, one he cannot hold) gives
 the deal weight 0. The replay is the game's :meth:`~cardhall.core.Game.deal_replay` (the sampled state
-rewound to the start of the deal in hand with the hands it implies, and the deal's public actions); a
-game that does not rewind (gin, where hands change from the stock; Hearts with its passes; Svara, whose
-sampler already deals the bettors' hands from a model of the bets) has its samples weighed alike, so
-there ``expert`` is the search drawing one state per determinization: its own sampler's model is the
-inference.
+rewound to the start of the deal in hand with the hands it implies, and the deal's public actions:
+Hokm, Kierki, and Hearts from the first lead on, its passes not weighed); a game that does not rewind
+(gin, where hands change from the stock; Svara, whose sampler already deals the bettors' hands from a
+model of the bets) has its samples weighed alike, so there ``expert`` is the search drawing one state
+per determinization: its own sampler's model is the inference.
 
 A rules module may also name the game's own expert play, ``expert_policy(game, observation, legal,
 rng) -> int``: ``expert`` then plays that instead of searching (gin's, by its own engineer, when it exists).
