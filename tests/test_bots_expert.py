@@ -4,10 +4,12 @@ gives an impossible deal nothing, and it plays every game through."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 import cardhall
+from cardhall.bot_tier.jobs import THINK_CAP_MS, nominal_ms, rules_move, think, thinks_elsewhere
 from cardhall.bots import BOT_LEVELS, ExpertBot, make_bot, resolve_level
 from cardhall.bots.expert import InferenceSampler, likelihood, state_policy, weigh
 from cardhall.bots.rules import rules_bot_class
@@ -15,6 +17,7 @@ from cardhall.bots.trick_reading import played_and_voids
 from cardhall.cards import SUIT_MASKS
 from cardhall.core import Game, State
 from cardhall.sim.simulate import simulate
+from cardhall.table import Table
 from tests.helpers import playing
 
 GAMES = [
@@ -205,3 +208,29 @@ def test_expert_plays_every_game_through(game_string: str) -> None:
     bots = ["expert(iterations=2,pool=2)", "random"] + ["rules"] * (game.num_players - 2)
     report = simulate(game_string, bots, 2, seed=11)
     assert len(report.results) == 2 and all(r.winners for r in report.results)
+
+
+def test_a_new_decision_starts_a_new_pool() -> None:
+    game, state, _, _ = void_shown("hokm(max_hands=1)")
+    obs = state.observation(state.to_act[0], ints=True)
+    sampler = InferenceSampler(game, game.sample_state, policy(game), 0.5, 1)
+    rng = random.Random(4)
+    for _ in range(6):
+        sampler(obs, rng)
+    assert len(sampler._states) == 6 - sampler.stats["ruled_out"]
+    sampler(dict(obs), rng)  # the same view, but another decision's: its own pool
+    assert len(sampler._states) <= 1 and sampler.stats["draws"] == 7
+
+
+def test_expert_thinks_in_the_bot_tier_as_hard_does() -> None:
+    assert thinks_elsewhere("expert") and thinks_elsewhere("expert(iterations=4)")
+    assert nominal_ms("expert") == 500 and nominal_ms("expert(ms=5000)") == THINK_CAP_MS
+    table = Table("hokm(max_hands=1)", ["expert"] * 3, seed=3)
+    seat = table.bots_to_act()[0]
+    job = table.bot_job(seat)
+    assert len(job.legal_actions) > 2
+    searched = think(job, 40)
+    assert searched.fallback is None and searched.budget_ms == 40 and searched.determinizations > 0
+    assert searched.result.action in job.legal_actions
+    late = think(job, 300, deadline=time.time() - 1)
+    assert late.fallback == "no_time" and late.result.action == rules_move(job).action
