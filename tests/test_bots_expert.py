@@ -18,6 +18,7 @@ from cardhall.cards import SUIT_MASKS
 from cardhall.core import Game, State
 from cardhall.sim.simulate import simulate
 from cardhall.table import Table
+from tests.benchmark_scripts import load_script
 from tests.helpers import playing
 
 GAMES = [
@@ -234,3 +235,15 @@ def test_expert_thinks_in_the_bot_tier_as_hard_does() -> None:
     assert searched.result.action in job.legal_actions
     late = think(job, 300, deadline=time.time() - 1)
     assert late.fallback == "no_time" and late.result.action == rules_move(job).action
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 8])
+def test_the_benchmark_seats_each_bot_in_every_seat_of_a_deal(players: int) -> None:
+    seatings = load_script("bots_expert.py").seatings("x", "y", players)
+    assert len(seatings) == (2 if players % 2 == 0 else players)
+    for seat in range(players):
+        assert {plays[seat] for plays in seatings} == {"x", "y"}
+    # Each play pits both bots, as many seats each as the table allows (4 against 4 at eight seats).
+    assert all({"x", "y"} <= set(plays) for plays in seatings)
+    if players % 2 == 0:
+        assert all(plays.count("x") == players // 2 for plays in seatings)
