@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bots_expert.py vs-hard [--minutes 4] [--game hokm ...]
     .venv/bin/python benchmarks/bots_expert.py levels [--minutes 0.5] [--game hokm ...]
     .venv/bin/python benchmarks/bots_expert.py speed [--decisions 20] [--game hokm ...]
+    .venv/bin/python benchmarks/bots_expert.py equal [--iterations 30] [--minutes 4] [--game hokm ...]
 
 Duplicate deals: every seed is played with each bot in every seat. With an even number of seats the two
 bots alternate round the table and the seed is played twice, the second time with the bots swapped
@@ -20,6 +21,9 @@ The games, one deal each: Hokm, Kierki (the seed picks the deal: ``1 + seed % 12
 come round in turn), Cancellation Hearts with 8 players, three-hand gin, Svara with 4 players.
 
 ``levels``: each level against each easier one (``expert`` against ``hard`` is the ``vs-hard`` part's).
+
+``equal``: ``expert(iterations=N)`` against ``search(iterations=N)``, the same number of determinizations
+a decision (whatever each costs): what the weighing itself is worth, apart from the budget.
 
 ``speed``: decisions a second per core at ``hard`` and ``expert`` (one process, back to back), with the
 determinizations a searched decision got, from :func:`search_speed.measure` (seat 0 the level, the
@@ -90,7 +94,8 @@ def fmt(m: dict[str, float] | None) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("part", choices=("vs-hard", "levels", "speed"))
+    ap.add_argument("part", choices=("vs-hard", "levels", "speed", "equal"))
+    ap.add_argument("--iterations", type=int, default=30, help="equal: determinizations a decision")
     ap.add_argument("--minutes", type=float, default=4.0, help="wall clock per pairing and game")
     ap.add_argument("--decisions", type=int, default=20, help="speed: searched decisions per game")
     ap.add_argument("--game", action="append", choices=list(GAMES), help="default: every game")
@@ -109,9 +114,12 @@ def main() -> int:
                     flush=True,
                 )
         return 0
+    n = args.iterations
     pairs = (
         [("expert", "hard")]
         if args.part == "vs-hard"
+        else [(f"expert(iterations={n})", f"search(iterations={n})")]
+        if args.part == "equal"
         # (expert against hard is the vs-hard part's, with more time)
         else [(b, a) for i, a in enumerate(LEVELS) for b in LEVELS[i + 1 :] if (b, a) != ("expert", "hard")]
     )
