@@ -25,10 +25,12 @@ A rules module may also name the game's own expert play, ``expert_policy(game, o
 rng) -> int``: ``expert`` then plays that instead of searching (gin's, by its own engineer, when it exists).
 
 Cost: each determinization pays ``pool`` samples and replays (a replay asks the rules bot once per
-decision of the others this deal) on top of its rollouts, so in a fixed time ``expert`` searches fewer,
-better-chosen determinizations than ``search``. A pool drawn afresh for each determinization (4 states,
-one kept) cost too much: in Hokm ``expert(ms=500)`` searched 76 determinizations a decision against
-``search(ms=300)``'s 246 on the shared machine (Kierki: 89 against 129); the growing pool pays one.
+decision of the others this deal) on top of its rollouts, so in a fixed time ``expert`` may search fewer
+determinizations than ``search``; a pool drawn afresh for each determinization (several states, one
+kept) cost too much, hence the decision's pool that grows with the search. What the weighing is worth
+at the same number of determinizations, and against ``hard``, is measured in
+``benchmarks/bots-expert.md`` (so far it is not ahead: resampling from a small pool searches few
+distinct deals).
 """
 
 from __future__ import annotations
