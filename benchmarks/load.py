@@ -12,21 +12,21 @@ their frames in 29.0% of a core, two in 35.6%, taken from the cores the servers 
 - workload ``a``: four people at each ``hearts(decks=1,players=4)`` table (N/4 tables);
 - workload ``b``: one person at each table of the same game, the other seats ``normal`` bots (N
   tables), the bots at the table's default pace;
-- workload ``c``: one person at each table of ``--game`` (``hokm`` by default), every other seat a
-  ``hard`` bot (a search, thinking in the server's bot tier: ``--bot-workers`` processes of its own, or
-  the workers of ``--bots URL``), at the default pace (700 ms). Besides the latency it reports the
-  person's **wait** between his turns (from the frame showing his action applied to the frame offering
-  him his next choice) and each bot move's **delay beyond its pace** (the time from the frame of the
-  action before it to the frame of the bot's action, less the pace), both as p50/p90/p99/max, and
-  what the tier gave the bots (the server's ``CARDHALL_BOT_STATS``): per decision weight (the game's bot
-  rules module's ``DECISION_WEIGHTS``: in Hokm the bids and trump weigh 3, the cards 1) the share of
-  moves answered with the rules move and the median determinizations of those searched, over the whole
-  run and over the window alone (``window``: the moves answered in the last ``--seconds`` before the
-  server stopped). ``--spread S`` makes the people arrive over S seconds instead (about a hand of Hokm,
-  36 s: the tables' hands, and so their bidding, out of step, as in a hall where tables start at any
-  time; at 400 a second every table bids at once). ``--spread`` works for (a) and (b) too: in (b) at
-  400 a second the tables' first hands end together, and their passes (three moves of the person's
-  in a row, no bot between) make a surge of two to three times the steady rate of actions.
+- workload ``c``: one person at each table of ``--game`` (``hokm`` by default), every other seat a ``hard``
+  bot (``--level expert``: an ``expert`` one; a search, thinking in the server's bot tier: ``--bot-workers``
+  processes of its own, or the workers of ``--bots URL``), at the default pace (700 ms). Besides the latency
+  it reports the person's **wait** between his turns (from the frame showing his action applied to the frame
+  offering him his next choice) and each bot move's **delay beyond its pace** (the time from the frame of
+  the action before it to the frame of the bot's action, less the pace), both as p50/p90/p99/max, and what
+  the tier gave the bots (the server's ``CARDHALL_BOT_STATS``): per decision weight (the game's bot rules
+  module's ``DECISION_WEIGHTS``: in Hokm the bids and trump weigh 3, the cards 1) the share of moves
+  answered with the rules move and the median determinizations of those searched, over the whole run and
+  over the window alone (``window``: the moves answered in the last ``--seconds`` before the server
+  stopped). ``--spread S`` makes the people arrive over S seconds instead (about a hand of Hokm, 36 s: the
+  tables' hands, and so their bidding, out of step, as in a hall where tables start at any time; at 400 a
+  second every table bids at once). ``--spread`` works for (a) and (b) too: in (b) at 400 a second the
+  tables' first hands end together, and their passes (three moves of the person's in a row, no bot between)
+  make a surge of two to three times the steady rate of actions.
 
 Players arrive at 400 a second (a table's players together), so tables start at different times; the
 clock starts ``--warmup`` seconds after the last has arrived. Each person thinks 0.5-1.5 s (uniform)
@@ -196,7 +196,7 @@ def seats_of(game: str) -> int:
 
 
 def make_tables(
-    ports: list[int], players: int, workload: str, game: str = GAME
+    ports: list[int], players: int, workload: str, game: str = GAME, level: str = "hard"
 ) -> list[tuple[str, int, str]]:
     """(table, seat, token) for every person, the tables made through the HTTP API (table k through
     server k mod N: it owns the table)."""
@@ -208,7 +208,7 @@ def make_tables(
         per_table = 4 if workload == "a" else 1
         bots = {} if workload == "a" else {str(s): "normal" for s in (1, 2, 3)}
         if workload == "c":
-            bots = {str(s): "hard" for s in range(1, seats_of(game))}
+            bots = {str(s): level for s in range(1, seats_of(game))}
 
         def table(k: int) -> str:
             body = {"game": game, "settings": SETTINGS, "bots": bots}
@@ -527,6 +527,7 @@ def run_level(
     lean: bool = True,
     generators_collect: bool = False,
     generator_tick: float = GENERATOR_TICK,
+    level: str = "hard",
 ) -> dict[str, Any]:
     # --spread: the people arrive over that many seconds (the tables' hands out of step).
     arrivals = players / spread if spread else ARRIVALS
@@ -548,7 +549,7 @@ def run_level(
                 env = {"CARDHALL_BOT_STATS": bot_stats, "CARDHALL_BOT_STATS_SECONDS": str(seconds)}
                 hall.append(start_server(port, url, server_options, env, redis or None))
                 print(f"server pid {hall[-1].pid} on port {port}", file=sys.stderr, flush=True)
-            people = make_tables(ports, players, workload, game)
+            people = make_tables(ports, players, workload, game, level)
             # Person k connects to server k mod N (or, --cross, to one his table's owner is not).
             owners = {t: (k // (4 if workload == "a" else 1)) % servers for k, (t, _, _) in enumerate(people)}
             placed = [
@@ -729,6 +730,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[800, 1600, 3200, 4800, 6400])
     parser.add_argument("--workload", choices=("a", "b", "c"), default="a")
     parser.add_argument("--game", default="", help="workload c's game (default hokm; a and b: hearts)")
+    parser.add_argument("--level", default="hard", help="workload c's bot level (default hard; or expert)")
     parser.add_argument(
         "--bot-workers", type=int, default=0, help="the server's --bot-workers (0: its default)"
     )
@@ -812,6 +814,7 @@ def main() -> int:
             args.client == "lean",
             args.generators_collect,
             args.generator_tick,
+            args.level,
         )
         rows.append(row)
         if not args.json and args.workload == "c":

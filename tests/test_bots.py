@@ -65,7 +65,7 @@ def declared(options: str = "") -> HokmState:
 
 def test_bots_by_name() -> None:
     game = cardhall.load_game("hokm")
-    assert {"random", "rules", "search"} <= set(BOTS)
+    assert {"random", "rules", "search", "expert"} <= set(BOTS)
     assert make_bot("rules", game).name == "rules"
     assert make_bot("search(ms=500)", game).name == "search"
     assert cardhall.make_bot("search(iterations=3,rollout=random)", "hokm").name == "search"
@@ -90,7 +90,7 @@ def test_bad_bot_strings_are_refused(spec: str, fragment: str) -> None:
 @pytest.mark.parametrize("game_string", ["hokm", "kierki", "hearts", "gin", "svara"])
 def test_bots_by_level(game_string: str) -> None:
     game = cardhall.load_game(game_string)
-    assert list(BOT_LEVELS) == ["easy", "normal", "hard"]  # easiest first: the lobby's order
+    assert list(BOT_LEVELS) == ["easy", "normal", "hard", "expert"]  # easiest first: the lobby's order
     easy, normal, hard = (make_bot(level, game) for level in ("easy", "normal", "Hard"))
     assert isinstance(easy, RandomBot)
     assert type(normal) is rules_bot_class(game)
@@ -103,8 +103,8 @@ def test_a_level_takes_no_options_and_unknown_names_list_the_levels() -> None:
     game = cardhall.load_game("hokm")
     with pytest.raises(cardhall.InvalidOptionError, match=r"level 'hard' takes no options \(it is search"):
         make_bot("hard(ms=100)", game)
-    with pytest.raises(cardhall.InvalidOptionError, match="levels: easy, normal, hard"):
-        make_bot("expert", game)
+    with pytest.raises(cardhall.InvalidOptionError, match="levels: easy, normal, hard, expert"):
+        make_bot("genius", game)
 
 
 def test_a_table_and_a_simulation_seat_bots_by_level() -> None:

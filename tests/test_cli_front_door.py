@@ -125,7 +125,7 @@ def test_play_help_lists_the_games_and_the_bot_levels(
     text = capsys.readouterr().out
     for name, cls in game_classes().items():
         assert re.search(rf"^  {name} +{re.escape(cls.title)}$", text, flags=re.M), name
-    for level, bot in (("easy", "random"), ("normal", "rules"), ("hard", "search")):
+    for level, bot in (("easy", "random"), ("normal", "rules"), ("hard", "search"), ("expert", "expert")):
         assert re.search(rf"^  {level} +the {re.escape(bot)}", text, flags=re.M), level
     assert "default normal" in text
     assert all(cells(line) <= 80 for line in text.splitlines())

@@ -51,7 +51,7 @@ def test_the_lobby_lists_games_settings_and_tables() -> None:
         games = client.get("/api/games").json()
         assert {g["name"] for g in games["games"]} == set(cardhall.game_classes())
         assert {s["name"] for s in games["settings"]} >= {"turn_seconds", "bot_pace_ms"}
-        assert set(games["bot_levels"]) == {"easy", "normal", "hard"}
+        assert set(games["bot_levels"]) == {"easy", "normal", "hard", "expert"}
         token = new_player(client)
         table = new_table(client, token, "hokm", {1: "easy"})
         listing = client.get("/api/tables").json()

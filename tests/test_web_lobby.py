@@ -23,6 +23,7 @@ from tests.web_helpers import (  # noqa: F401 (fixtures)
     base_url,
     browser,
     browser_page,
+    checked_page,
     enter,
     shot,
 )
@@ -459,3 +460,22 @@ def test_the_lobby_shows_a_new_table_by_itself_and_a_spectator_may_sit_down(page
     page.click("#room-leave")
     page.wait_for_selector("#quickplay")
     wait_status(page, table, ("abandoned",))  # (the leave may reach the server after the lobby shows)
+
+
+def test_play_now_offers_every_level_and_says_in_a_line_what_each_is(
+    browser: Any,  # noqa: F811 (the fixture)
+    base_url: str,  # noqa: F811 (the fixture)
+) -> None:
+    for lang, expert in (("en", "expert"), ("bn", "বিশেষজ্ঞ")):
+        with checked_page(browser, base_url) as page:
+            enter(page, f"Lev{lang}", lang)
+            options = page.eval_on_selector_all(
+                "#qp-level option", "els => els.map(e => [e.value, e.textContent])"
+            )
+            assert [v for v, _ in options] == ["easy", "normal", "hard", "expert"]
+            assert options[-1][1] == expert
+            line = page.text_content("#qp-levels") or ""
+            assert all(text in line.lower() for _, text in options[1:]), line
+            if lang == "bn":
+                assert not LATIN.search(line), line
+            shot(page, f"lobby-levels-{lang}", full_page=False)

@@ -222,6 +222,16 @@ class Game(ABC):
             "hints and reviews need (docs/adding-a-game.md)"
         )
 
+    def deal_replay(
+        self, observation: Observation, sampled: State
+    ) -> tuple[State, list[tuple[Seat, Action]]] | None:
+        """``sampled`` (a state :meth:`sample_state` drew from ``observation``) rewound to the start of
+        the deal in hand, each seat holding what it held then, and the public actions of the deal since
+        (nothing applied): what an opponent model replays to weigh the sample by how likely the others'
+        actions were in it (the expert bot). None (the default) where the game does not rewind: its
+        samples are then weighed alike."""
+        return None
+
 
 def parse_play(words: list[str]) -> int | None:
     """Shared reading of ``play QS`` / ``QS`` into a face card int, for games whose play is a card."""

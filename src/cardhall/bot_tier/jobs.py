@@ -24,7 +24,7 @@ from typing import Any, Final
 
 import msgspec
 
-from cardhall.bots import SearchBot, make_bot, resolve_level
+from cardhall.bots import BOTS, SearchBot, make_bot, resolve_level
 from cardhall.bots.base import Bot
 from cardhall.options import parse_spec, resolve_options
 from cardhall.registry import load_game
@@ -43,7 +43,7 @@ MARGIN_MS: Final = 30  # kept back from every deadline for the result's way back
 def thinks_elsewhere(bot: str) -> bool:
     """Whether a bot string (or level) names a bot that searches: it thinks in the tier, never on the
     server's event loop."""
-    return resolve_level(bot).startswith("search")
+    return resolve_level(bot).startswith(("search", "expert"))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -52,7 +52,7 @@ def nominal_ms(bot: str) -> int:
     with a fixed number of determinizations (``iterations=N``) is given the cap (its deadline still
     holds: the rules move is played when it cannot finish)."""
     name, raw = parse_spec(resolve_level(bot), "bot")
-    options = resolve_options(f"bot {name}", SearchBot.option_spec, raw)
+    options = resolve_options(f"bot {name}", BOTS[name].option_spec, raw)
     if options.get("iterations"):
         return THINK_CAP_MS
     return min(int(options["ms"]), THINK_CAP_MS)

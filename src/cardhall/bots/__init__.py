@@ -6,8 +6,10 @@ that has none; ``search`` works for every game that implements ``Game.sample_sta
 
 A bot may also be named by its level, for people who do not know the bots (the lobby's choice, and
 ``--bots hard`` on the command line): ``easy`` is ``random``, ``normal`` is ``rules``, ``hard`` is
-``search(ms=300)`` (strong, and quick enough to play against). A level takes no options: a player who
-wants them names the bot itself.
+``search(ms=300)`` (strong, and quick enough to play against), ``expert`` is ``expert(ms=500)`` (the search
+over deals weighed by how likely the others' play makes them: :mod:`cardhall.bots.expert`). A level takes no
+options: a player who wants them names the bot itself (``expert(iterations=50)`` is the bot, with its own
+defaults).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from cardhall.bots.base import BaseBot, Bot
+from cardhall.bots.expert import ExpertBot
 from cardhall.bots.random_bot import RandomBot
 from cardhall.bots.rules import RulesBot, rules_bot_class, rules_games
 from cardhall.bots.search import SearchBot
@@ -22,15 +25,25 @@ from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
 from cardhall.options import parse_spec, resolve_options
 
-BOTS: dict[str, type[BaseBot]] = {"random": RandomBot, "rules": RulesBot, "search": SearchBot}
+BOTS: dict[str, type[BaseBot]] = {
+    "random": RandomBot,
+    "rules": RulesBot,
+    "search": SearchBot,
+    "expert": ExpertBot,
+}
 # The levels people choose from, easiest first, and the bot each one names.
-BOT_LEVELS: Final = {"easy": "random", "normal": "rules", "hard": "search(ms=300)"}
+BOT_LEVELS: Final = {
+    "easy": "random",
+    "normal": "rules",
+    "hard": "search(ms=300)",
+    "expert": "expert(ms=500)",
+}
 
 
 def resolve_level(spec: str) -> str:
     """The bot string a level names (``"hard"`` -> ``"search(ms=300)"``); any other bot string as given."""
     name, raw = parse_spec(spec, "bot")
-    if name not in BOT_LEVELS:
+    if name not in BOT_LEVELS or (raw and name in BOTS):  # "expert(iterations=9)": the bot, not the level
         return spec
     if raw:
         raise InvalidOptionError(
@@ -58,6 +71,7 @@ __all__ = [
     "BOT_LEVELS",
     "BaseBot",
     "Bot",
+    "ExpertBot",
     "RandomBot",
     "SearchBot",
     "make_bot",

@@ -36,7 +36,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, ClassVar
 
 from cardhall.bots.base import BaseBot, Bot
 from cardhall.bots.rules import rules_bot_class, rules_module
@@ -76,7 +76,7 @@ def clearly_better(values: list[list[float]], best: int, anchor: int, z: float =
 
 class SearchBot(BaseBot):
     name = "search"
-    option_spec = (
+    option_spec: ClassVar[tuple[Option, ...]] = (
         Option("ms", 1000, "time budget per decision in milliseconds (when iterations=0)", None, 1),
         Option("iterations", 0, "determinizations per decision; 0 = use the ms budget", None, 0),
         Option("rollout", "rules", "rollout policy for every seat", ("rules", "random")),

@@ -163,7 +163,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument(
         "--bots",
         help="one bot for every seat, or one per seat: random, rules, search(ms=500), "
-        "or a level: easy, normal, hard (default random)",
+        "or a level: easy, normal, hard, expert (default random)",
     )
     s.add_argument("--seed", type=int, default=0, help="first seed (matches use seed, seed+1, ...)")
     s.add_argument(

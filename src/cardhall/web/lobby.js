@@ -369,6 +369,7 @@ function quickPlay(catalogue, nav) {
     h("div", { class: "row" }, h("label", { text: t("lobby.game") }, game)),
     h("details", { class: "qp-options" }, h("summary", { text: t("lobby.options") }), holder),
     h("div", { class: "row" }, h("label", { text: t("lobby.level") }, level), h("label", { text: t("lobby.pace") }, pace)),
+    h("p", { class: "help", id: "qp-levels", text: t("lobby.levels_about") }),
     h("div", { class: "row" }, h("label", { text: t("lobby.choice") }, choice)),
     h(
       "div",
@@ -676,7 +677,7 @@ export class WaitingRoom {
       h(
         "select",
         { id: `room-level-${seat}`, "aria-label": t("lobby.bot_level_for", { seat: seat + 1 }) },
-        ["easy", "normal", "hard"].map((l) => h("option", { value: l, text: t(`level.${l}`), selected: l === "normal" })),
+        Object.keys(gamesKnown()?.bot_levels || { easy: 1, normal: 1, hard: 1, expert: 1 }).map((l) => h("option", { value: l, text: t(`level.${l}`), selected: l === "normal" })),
       );
     const seatRow = (x) => {
       const you = s.you === x.seat;

@@ -521,6 +521,56 @@ class Hearts(Game):
                 sampled = state.resample(me, rng)
         return sampled
 
+    def deal_replay(
+        self, observation: Observation, sampled: State
+    ) -> tuple[HeartsState, list[tuple[Seat, Action]]] | None:
+        """``sampled`` (a state drawn from ``observation``, as :meth:`sample_state` gives) rewound to the
+        first lead of the hand in hand, every seat holding what it held after the passes (its cards now
+        and those it was seen to play; the rest of the two decks, or the deck, in the widow), and the
+        hand's plays since, for an opponent model to replay (the expert bot's inference); nothing is
+        applied. The passes are not replayed (who passed what to whom is not the sample's to say), so
+        None while passing, when nothing was played yet, and once the match is over."""
+        assert isinstance(sampled, HeartsState)
+        o = observation
+        plays: list[tuple[int, int]] = [(p["seat"], p["card"]) for t in o["tricks"] for p in t["cards"]]
+        plays += [(p["seat"], p["card"]) for p in o["trick"]]
+        if o["phase"] not in (PLAY, MOON) or not plays:
+            return None
+        n = self.players
+        state = HeartsState(self, sampled.seed)
+        state.scores_ = list(sampled.scores_)
+        state.score_sheet = [dict(row) for row in sampled.score_sheet]
+        state.hand_index = sampled.hand_index
+        state.dealer = sampled.dealer
+        final = [[b % FACES for b in range(2 * FACES) if sampled.hands[s] >> b & 1] for s in range(n)]
+        for s, f in plays:
+            final[s].append(f)
+        pool = Counter({f: self.decks for f in range(FACES)})
+        for hand in final:
+            pool.subtract(hand)
+        copies = [0] * FACES
+
+        def physical(f: int) -> int:
+            k = copies[f]
+            copies[f] = k + 1
+            return f + FACES * k
+
+        piles = [[physical(f) for f in sorted(final[s])] for s in range(n)]
+        deck = [0] * (self.hand_size * n)
+        first = state.dealer + 1
+        for s in range(n):
+            deck[(s - first) % n :: n] = piles[s]
+        deck += [physical(f) for f in sorted(pool.elements())]
+        state._deal(deck)
+        if state.phase == PASS:
+            state._start_play()
+        # The first leader is public; with ``first_lead=two_clubs`` so is the card he led.
+        state.leader = state.current = plays[0][0]
+        state.to_act = (plays[0][0],)
+        if self.options["first_lead"] == "two_clubs":
+            state.forced = plays[0][1]
+        return state, plays
+
 
 class HeartsState(State):
     """One match. Hands are bitmasks of physical cards; ``trick`` lists ``(seat, face)``.

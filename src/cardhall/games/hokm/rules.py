@@ -336,11 +336,33 @@ class Hokm(Game):
         seat cannot know are then re-dealt by ``resample`` (voids and trump duties respected) and the
         future deals come from a fresh seed. The history of the sampled state is empty.
         """
-        o = observation
-        seat = o["seat"]
+        seat = observation["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
             raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
-        state = HokmState(self, rng.randrange(2**63))
+        state, actions = self._rebuild(observation, None, rng.randrange(2**63))
+        for s, a in actions:
+            state.apply_unchecked(s, a)
+        state.history = []
+        return state.resample(seat, rng)
+
+    def deal_replay(
+        self, observation: Observation, sampled: State
+    ) -> tuple[HokmState, list[tuple[Seat, Action]]] | None:
+        """``sampled`` (a state drawn from ``observation``, as :meth:`sample_state` gives) rewound to the
+        start of the hand in hand, every seat holding what it held then (its cards now and those it was
+        seen to play), and the public actions of the hand since (bids, trump, plays), for an opponent
+        model to replay (the expert bot's inference); nothing is applied."""
+        assert isinstance(sampled, HokmState)
+        return self._rebuild(observation, [hand_cards(h) for h in sampled.hands], sampled.seed)
+
+    def _rebuild(
+        self, o: Observation, held: list[list[int]] | None, seed: int
+    ) -> tuple[HokmState, list[tuple[Seat, Action]]]:
+        """A state at the start of the observed hand (the score sheet as it was then) whose hands are
+        the cards each seat was seen to play this hand plus ``held[seat]`` (None: the observing seat's
+        hand, the other seats filled from the unseen cards), and the hand's public actions since."""
+        seat = o["seat"]
+        state = HokmState(self, seed)
         sheet = [dict(row) for row in o["score_sheet"]]
         totals = list(o["scores"])
         if o["phase"] == OVER:
@@ -357,23 +379,23 @@ class Hokm(Game):
         hands: list[list[int]] = [[] for _ in range(PLAYERS)]
         for s, c in plays:
             hands[s].append(c)
-        hands[seat] += o["hand"]
-        known = {c for h in hands for c in h}
-        rest = [c for c in DECK if c not in known]
-        for s in range(PLAYERS):
-            if s != seat:
-                take = HAND_SIZE - len(hands[s])
-                hands[s] += rest[:take]
-                del rest[:take]
+        if held is not None:
+            for s in range(PLAYERS):
+                hands[s] += held[s]
+        else:
+            hands[seat] += o["hand"]
+            known = {c for h in hands for c in h}
+            rest = [c for c in DECK if c not in known]
+            for s in range(PLAYERS):
+                if s != seat:
+                    take = HAND_SIZE - len(hands[s])
+                    hands[s] += rest[:take]
+                    del rest[:take]
         state._deal(deck_for_hands(state.dealer, hands))
-        for bid in o["bids"]:
-            state.apply_unchecked(bid["seat"], BID_BASE + bid["contract"] - 2)
+        actions = [(bid["seat"], BID_BASE + bid["contract"] - 2) for bid in o["bids"]]
         if o["trump"] is not None:
-            state.apply_unchecked(o["declarer"], TRUMP_BASE + SUITS.index(o["trump"]))
-        for s, c in plays:
-            state.apply_unchecked(s, c)
-        state.history = []
-        return state.resample(seat, rng)
+            actions.append((o["declarer"], TRUMP_BASE + SUITS.index(o["trump"])))
+        return state, actions + plays
 
 
 class HokmState(State):

@@ -368,17 +368,40 @@ class Kierki(Game):
         under the ban and lottery passes respected; while trump is named, everything but the seat's own
         first five) and future deals come from a fresh seed. The history of the sampled state is empty.
         """
-        o = observation
-        seat = o["seat"]
+        seat = observation["seat"]
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < PLAYERS:
             raise ValueError(f"{self}: sample_state needs one seat's observation, got seat {seat!r}")
+        state, actions = self._rebuild(observation, None, rng.randrange(2**63))
+        for s, a in actions:
+            state._apply(s, a)
+        return state.resample(seat, rng)
+
+    def deal_replay(
+        self, observation: Observation, sampled: State
+    ) -> tuple[KierkiState, list[tuple[Seat, Action]]] | None:
+        """``sampled`` (a state drawn from ``observation``, as :meth:`sample_state` gives) rewound to the
+        start of the deal in hand, every seat holding what it held then (its cards now, those still to
+        be dealt while trump is named, and those it was seen to play), and the public actions of the
+        deal since (trump, plays, lottery passes), for an opponent model to replay (the expert bot's
+        inference); nothing is applied."""
+        assert isinstance(sampled, KierkiState)
+        held = [cards_of(sampled.hands[s]) + cards_of(sampled.pending[s]) for s in range(PLAYERS)]
+        return self._rebuild(observation, held, sampled.seed)
+
+    def _rebuild(
+        self, o: Observation, held: list[list[int]] | None, seed: int
+    ) -> tuple[KierkiState, list[tuple[Seat, Action]]]:
+        """A state at the start of the observed deal (the score sheet as it was then) whose hands are
+        ``held[seat]`` plus the cards each seat was seen to play this deal (None: the observing seat's
+        hand, the other seats filled from the unseen cards), and the deal's public actions since."""
+        seat = o["seat"]
         sheet = [dict(row) for row in o["score_sheet"]]
         totals = list(o["scores"])
         if o["phase"] == OVER:
             # Rebuild the last deal too: replaying its last play scores it again.
             last = sheet.pop()
             totals = [t - p for t, p in zip(last["totals"], last["points"], strict=True)]
-        state = KierkiState(self, rng.randrange(2**63))
+        state = KierkiState(self, seed)
         state.scores_ = totals
         state.score_sheet = sheet
         state.deals_done = len(sheet)
@@ -399,28 +422,31 @@ class Kierki(Game):
             plays += [(p["seat"], p["card"]) for p in o["trick"]]
             for s, c in plays:
                 hands[s].append(c)
-        # While trump is named only the first five cards are in hand: they go first in the deal.
-        hands[seat] = [*o["hand"], *hands[seat]]
-        known = 0
-        for h in hands:
-            for c in h:
-                known |= 1 << c
-        rest = [c for c in DECK if not known >> c & 1]
-        for s in range(PLAYERS):
-            take = TRICKS - len(hands[s])
-            hands[s] += rest[:take]
-            del rest[:take]
+        if held is not None:
+            # What is held now goes first: while trump is named the first five are in hand.
+            hands = [[*held[s], *hands[s]] for s in range(PLAYERS)]
+        else:
+            # While trump is named only the first five cards are in hand: they go first in the deal.
+            hands[seat] = [*o["hand"], *hands[seat]]
+            known = 0
+            for h in hands:
+                for c in h:
+                    known |= 1 << c
+            rest = [c for c in DECK if not known >> c & 1]
+            for s in range(PLAYERS):
+                take = TRICKS - len(hands[s])
+                hands[s] += rest[:take]
+                del rest[:take]
         deck = [0] * len(DECK)
         for s in range(PLAYERS):
             offset = (s - state.dealer - 1) % PLAYERS
             for j, c in enumerate(hands[s]):
                 deck[PLAYERS * j + offset] = c
         state._start_deal(deck)
+        actions: list[tuple[int, int]] = []
         if o["trump"] is not None:
-            state._apply(o["trump_chooser"], TRUMP_BASE + SUITS.index(o["trump"]))
-        for s, a in plays:
-            state._apply(s, a)
-        return state.resample(seat, rng)
+            actions.append((o["trump_chooser"], TRUMP_BASE + SUITS.index(o["trump"])))
+        return state, actions + plays
 
 
 class KierkiState(State):

@@ -9,10 +9,11 @@ import { playerLink } from "../util.js";
 
 const LEVELS = { random: "easy", rules: "normal" };
 
-/** The bot level a bot string stands for ("search(ms=300)" is hard), for its badge. */
+/** The bot level a bot string stands for ("search(ms=300)" is hard, "expert(ms=500)" expert), for its badge. */
 function level(bot) {
   if (!bot) return "";
   if (LEVELS[bot]) return t(`level.${LEVELS[bot]}`);
+  if (bot.startsWith("expert")) return t("level.expert");
   return bot.startsWith("search") ? t("level.hard") : bot;
 }
 
