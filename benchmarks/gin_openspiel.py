@@ -49,7 +49,7 @@ from cardhall.games.gin.rules import (
     GinState,
 )
 
-GAME = "gin(players=2,max_hands=1)"
+GAME = "gin(players=2,max_hands=1)"  # --game to change
 # OpenSpiel's gin_rummy actions (open_spiel/games/gin_rummy.h).
 OS_DRAW_UPCARD, OS_DRAW_STOCK, OS_PASS, OS_KNOCK, OS_MELD_BASE = 52, 53, 54, 55, 56
 # Suits: cardhall C D H S (0..3), OpenSpiel s c d h (0..3); ranks: cardhall 2..K A, OpenSpiel A..K.
@@ -210,14 +210,16 @@ def interval(values: list[float]) -> dict[str, float]:
     return {"n": n, "mean": mean, "low": mean - half, "high": mean + half}
 
 
-def run(specs: list[str], deals: int, first_seed: int, verbose: bool = False) -> dict[str, Any]:
+def run(
+    specs: list[str], deals: int, first_seed: int, verbose: bool = False, game_spec: str = GAME
+) -> dict[str, Any]:
     global _UTILS
     import pyspiel
 
-    game = cardhall.load_game(GAME)
+    game = cardhall.load_game(game_spec)
     assert isinstance(game, Gin)
     _UTILS = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
-    report: dict[str, Any] = {"game": GAME, "deals": deals, "seed": first_seed, "bots": {}}
+    report: dict[str, Any] = {"game": game_spec, "deals": deals, "seed": first_seed, "bots": {}}
     for spec in specs:
         bot = make(spec, game)
         margins: list[float] = []
@@ -245,9 +247,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", nargs="+", default=["rules", "gin_expert"])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--game", default=GAME, help=f"a two-player gin variant (default {GAME})")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    report = run(args.bots, args.deals, args.seed)
+    report = run(args.bots, args.deals, args.seed, game_spec=args.game)
     if args.json:
         print(json.dumps(report, indent=1))
         return 0
