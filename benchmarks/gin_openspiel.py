@@ -1,10 +1,13 @@
 """Two-player gin against OpenSpiel's ``SimpleGinRummyBot``, over duplicate deals.
 
     .venv/bin/python benchmarks/gin_openspiel.py [--bots rules hard gin_expert expert] [--deals 1000]
-        [--seed 0] [--json]
+        [--seed 0] [--game 'gin(players=2,max_hands=1)'] [--versus BOT] [--json]
 
-Needs OpenSpiel (``pip install 'cardhall[bench]'``). Each deal (``gin(players=2,max_hands=1)``, seed
-``--seed + i``) is played twice per bot, the cardhall bot once as non-dealer and once as dealer, against
+``gin_expert`` is the gin expert policy alone (``bots/gin_expert.py``, the ``expert_policy`` hook of
+``bots/rules_gin.py``). ``--versus BOT`` plays the first bot named against another cardhall bot over the
+same duplicate deals instead (no OpenSpiel). Needs OpenSpiel (``pip install 'cardhall[bench]'``).
+
+Each deal (``gin(players=2,max_hands=1)``, seed ``--seed + i``) is played twice per bot, the cardhall bot once as non-dealer and once as dealer, against
 OpenSpiel's C++ ``SimpleGinRummyBot``; a deal's figure is the mean over the two seatings of the
 cardhall bot's points minus the OpenSpiel bot's (one hand: only the winner scores). The 95 % interval
 is over deals. Every bot named meets the same deals in the same run.
@@ -202,6 +205,40 @@ def pyspiel_meld(meld_id: int) -> list[int]:
     return list(_UTILS.int_to_meld[meld_id])
 
 
+def head_to_head(game: Gin, seed: int, bot: Any, other: Any, first_is_nondealer: bool) -> float:
+    """One hand between two cardhall bots: ``bot``'s points minus ``other``'s."""
+    state = game.new_game(seed=seed)
+    assert isinstance(state, GinState)
+    mine = state.nondealer if first_is_nondealer else state.dealer
+    rng = random.Random(seed * 2 + first_is_nondealer)
+    while not state.is_over:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        who = bot if seat == mine else other
+        action = legal[0] if len(legal) == 1 else who.act(state.observation(seat, ints=True), legal, rng)
+        state.apply(seat, action)
+    return float(state.scores[mine] - state.scores[1 - mine])
+
+
+def versus(spec: str, other_spec: str, deals: int, first_seed: int, game_spec: str = GAME) -> dict[str, Any]:
+    """``spec`` against another cardhall bot over the same duplicate deals (no OpenSpiel)."""
+    game = cardhall.load_game(game_spec)
+    assert isinstance(game, Gin)
+    bot, other = make(spec, game), make(other_spec, game)
+    started = time.process_time()
+    margins = [
+        sum(head_to_head(game, first_seed + i, bot, other, first) for first in (True, False)) / 2
+        for i in range(deals)
+    ]
+    return {
+        "game": game_spec,
+        "bot": spec,
+        "against": other_spec,
+        "margin_per_hand": interval(margins),
+        "cpu_seconds": round(time.process_time() - started, 1),
+    }
+
+
 def interval(values: list[float]) -> dict[str, float]:
     n = len(values)
     mean = sum(values) / n if n else 0.0
@@ -248,8 +285,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--game", default=GAME, help=f"a two-player gin variant (default {GAME})")
+    parser.add_argument(
+        "--versus", metavar="BOT", help="play the first of --bots against this cardhall bot instead"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.versus:
+        duel = versus(args.bots[0], args.versus, args.deals, args.seed, args.game)
+        m = duel["margin_per_hand"]
+        print(
+            json.dumps(duel, indent=1)
+            if args.json
+            else (
+                f"{duel['bot']} against {duel['against']}: {m['n']} deals  margin {m['mean']:+.2f} "
+                f"[{m['low']:+.2f}, {m['high']:+.2f}]  cpu {duel['cpu_seconds']} s"
+            )
+        )
+        return 0
     report = run(args.bots, args.deals, args.seed, game_spec=args.game)
     if args.json:
         print(json.dumps(report, indent=1))

@@ -43,7 +43,7 @@ from cardhall.games.gin.melds import (
 )
 from cardhall.games.gin.rules import KNOCK_BASE, LAYOFF_BASE, NO_SUGGESTION, SUGGEST_BASE
 
-FEED_KNOCK = 12.0
+FEED_KNOCK = 25.0
 FEED_MELD = 2.0
 UNDERCUT_RISK = 0.15
 
