@@ -7,8 +7,8 @@
 ``bots/rules_gin.py``). ``--versus BOT`` plays the first bot named against another cardhall bot over the
 same duplicate deals instead (no OpenSpiel). Needs OpenSpiel (``pip install 'cardhall[bench]'``).
 
-Each deal (``gin(players=2,max_hands=1)``, seed ``--seed + i``) is played twice per bot, the cardhall bot once as non-dealer and once as dealer, against
-OpenSpiel's C++ ``SimpleGinRummyBot``; a deal's figure is the mean over the two seatings of the
+Each deal (``gin(players=2,max_hands=1)``, seed ``--seed + i``) is played twice per bot, the cardhall
+bot once as non-dealer and once as dealer, against OpenSpiel's C++ ``SimpleGinRummyBot``; a deal's figure is the mean over the two seatings of the
 cardhall bot's points minus the OpenSpiel bot's (one hand: only the winner scores). The 95 % interval
 is over deals. Every bot named meets the same deals in the same run.
 
