@@ -7,10 +7,10 @@
 ``bots/rules_gin.py``). ``--versus BOT`` plays the first bot named against another cardhall bot over the
 same duplicate deals instead (no OpenSpiel). Needs OpenSpiel (``pip install 'cardhall[bench]'``).
 
-Each deal (``gin(players=2,max_hands=1)``, seed ``--seed + i``) is played twice per bot, the cardhall
-bot once as non-dealer and once as dealer, against OpenSpiel's C++ ``SimpleGinRummyBot``; a deal's figure is the mean over the two seatings of the
-cardhall bot's points minus the OpenSpiel bot's (one hand: only the winner scores). The 95 % interval
-is over deals. Every bot named meets the same deals in the same run.
+Each deal (``gin(players=2,max_hands=1)``, seed ``--seed + i``) is played twice per bot, the cardhall bot
+once as non-dealer and once as dealer, against OpenSpiel's C++ ``SimpleGinRummyBot``; a deal's figure is
+the mean over the two seatings of the cardhall bot's points minus the OpenSpiel bot's (one hand: only the
+winner scores). The 95 % interval is over deals. Every bot named meets the same deals in the same run.
 
 How the two engines meet: cardhall referees the hand. An OpenSpiel ``gin_rummy`` state mirrors it
 move by move (the same hands, up-card and stock order, fed through OpenSpiel's chance nodes), and the
