@@ -136,3 +136,13 @@ def test_a_planted_card_in_his_hand_changes_no_choice() -> None:
     ]
     assert choices[0] == choices[1]
     assert choices[0] in legal
+
+
+def test_the_rules_module_offers_the_policy_as_its_expert_hook() -> None:
+    from cardhall.bots import rules_gin
+
+    state, me, _ = _takes(1)[0]
+    legal = state.legal_actions(me)
+    o = state.observation(me, ints=True)
+    hook = rules_gin.expert_policy(state.game, o, legal, random.Random(4))
+    assert hook == expert_policy(state.game, o, legal, random.Random(4))

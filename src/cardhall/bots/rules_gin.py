@@ -54,6 +54,7 @@ What the search bot knows of gin (see :mod:`cardhall.bots.rules`) is here too:
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Callable
@@ -606,6 +607,8 @@ def make_sampler(game: Game) -> Callable[[Observation, random.Random], GinState]
 def expert_policy(game: Game, observation: Observation, legal: list[int], rng: random.Random) -> int:
     """The hook the ``expert`` bot calls for gin: the gin expert policy (``bots/gin_expert.py``:
     the rules bot's play with discards and knocks read against beliefs about the opponent's hand)."""
-    from cardhall.bots.gin_expert import expert_policy as policy  # (it builds on this module)
-
+    # Looked up by name at the first call, as the registry finds the rules modules: gin_expert builds
+    # on this module, so an import here would make the two a cycle.
+    policy: Callable[[Game, Observation, list[int], random.Random], int]
+    policy = importlib.import_module("cardhall.bots.gin_expert").expert_policy
     return policy(game, observation, legal, rng)
