@@ -146,3 +146,21 @@ def test_the_rules_module_offers_the_policy_as_its_expert_hook() -> None:
     o = state.observation(me, ints=True)
     hook = rules_gin.expert_policy(state.game, o, legal, random.Random(4))
     assert hook == expert_policy(state.game, o, legal, random.Random(4))
+
+
+def test_the_openspiel_benchmark_mirrors_the_hand_and_scores_it() -> None:
+    """benchmarks/gin_openspiel.py: the card mapping is one to one with OpenSpiel's names; hands against
+    OpenSpiel's bot play through with the mirror agreeing (no mismatch), and a random player loses."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from tests.benchmark_scripts import load_script
+
+    bench = load_script("gin_openspiel.py")
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    assert sorted(bench.to_os(c) for c in range(52)) == list(range(52))
+    for text in ("AS", "10H", "KC", "2D"):
+        label = utils.card_string(bench.to_os(parse_card(text)))
+        assert label == text.replace("10", "T")[:-1] + text[-1].lower()
+    report = bench.run(["random"], 6, 0)
+    row = report["bots"]["random"]
+    assert row["mismatches"] == 0 and row["margin_per_hand"]["n"] == 6
+    assert row["margin_per_hand"]["mean"] < 0
