@@ -48,10 +48,13 @@ What the search bot knows of gin (see :mod:`cardhall.bots.rules`) is here too:
   (:func:`opponent_pool`: cards he threw or passed on that would meld with them, cards he took that lie
   outside his melds, how far his last discard is from what this bot would have thrown, the deadwood);
   each sampled state (``Gin.sample_state``) takes one hand by weight.
+- ``expert_policy(game, observation, legal, rng)``: what the ``expert`` bot plays in gin, the policy of
+  :mod:`cardhall.bots.gin_expert` (imported when first called: it builds on this module).
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Callable
@@ -599,3 +602,13 @@ def make_sampler(game: Game) -> Callable[[Observation, random.Random], GinState]
     """A sampler for one search bot (its own pool cache)."""
     assert isinstance(game, Gin)
     return GinSampler(game)
+
+
+def expert_policy(game: Game, observation: Observation, legal: list[int], rng: random.Random) -> int:
+    """The hook the ``expert`` bot calls for gin: the gin expert policy (``bots/gin_expert.py``:
+    the rules bot's play with discards and knocks read against beliefs about the opponent's hand)."""
+    # Looked up by name at the first call, as the registry finds the rules modules: gin_expert builds
+    # on this module, so an import here would make the two a cycle.
+    policy: Callable[[Game, Observation, list[int], random.Random], int]
+    policy = importlib.import_module("cardhall.bots.gin_expert").expert_policy
+    return policy(game, observation, legal, rng)
