@@ -5,7 +5,7 @@ Opening a new store runs the store's migrations, SQLite's table rebuilds among t
 CPU, most of the start of an in-process server, paid by some 700 tests of the quick run
 (``benchmarks/tests.md``). A copy of a migrated database costs a few milliseconds, and the store, opening
 it, finds its schema up to date (the few queries of any restart). The migrations themselves are tested
-on empty databases (``tests/test_store.py``), as the PostgreSQL template does (:mod:`tests.postgres`).
+on empty databases (``tests/store/test_store.py``), as the PostgreSQL template does (:mod:`tests.postgres`).
 
 A database in memory is a named one in SQLite's shared cache (``file:NAME?mode=memory&cache=shared``):
 the store treats it as it treats ``:memory:`` (one connection, gone with the last one), and the
