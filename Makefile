@@ -52,7 +52,7 @@ test: setup lint
 
 # The quick run (README, "Testing"): every test not marked slow, on QUICK_WORKERS processes
 # (pytest-xdist; each has its own PostgreSQL and Redis), the browser client's unit tests among them
-# (tests/web_unit, `node --test`, through tests/test_web_unit.py: skipped without Node).
+# (tests/web/unit, `node --test`, through tests/web/test_web_unit.py: skipped without Node).
 QUICK_WORKERS ?= 2
 quick: setup
 	$(BIN)/python -m pytest -m "not slow" -n $(QUICK_WORKERS) --durations=10

@@ -2,7 +2,7 @@
 
 A heading that repeats an earlier one's anchor gets ``-1``, ``-2`` ... on GitHub and ``_1``, ``_2`` from
 Python-Markdown's ``toc``; the documents link to the GitHub form (``docs/protocol.md``'s ``#rematch-1``,
-which ``tests/test_protocol_doc.py`` checks), so they read the same on GitHub and on the site. The
+which ``tests/server/test_protocol_doc.py`` checks), so they read the same on GitHub and on the site. The
 slugs themselves are GitHub's already (``pymdownx.slugs.slugify``, set in mkdocs.yml); this extension
 only renames the duplicates' suffix, in the headings, their permalinks and the page's table of contents,
 before MkDocs collects the page's anchors (its collector runs after ``toc``, at the same priority).

@@ -7,6 +7,12 @@ A fresh database is a copy of one migrated once for the session (``createdb -T``
 running the store's migrations on every test's new database was most of the time of the quick run's
 PostgreSQL tests (94 s of 152, ``benchmarks/tests.md``). The tests of the migrations themselves ask for
 an empty one (``create_database(empty=True)``).
+
+A server that need not be durable keeps its files in memory (``/dev/shm``, where the machine has one):
+on this machine's disk, creating a test's database and removing the session's hundred of them at the end
+was most of the quick run's PostgreSQL time (the end alone 45-140 s on a busy machine, the disk's discards;
+``benchmarks/tests.md``). Its databases are copied file by file (``--strategy=file_copy``: the default
+writes each copy through the write-ahead log as well) and the log is kept short (``max_wal_size``).
 """
 
 from __future__ import annotations
@@ -24,6 +30,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 INSTALL_HINT = "apt-get install postgresql"
+
+# Where a server that need not be durable keeps its files: memory, if the machine has such a directory.
+MEMORY_DIR = Path("/dev/shm")
+
+
+def scratch_dir(durable: bool) -> str | None:
+    """The directory for a server's temporary one: in memory unless ``durable`` (None: the default)."""
+    if durable or not (MEMORY_DIR.is_dir() and os.access(MEMORY_DIR, os.W_OK | os.X_OK)):
+        return None
+    return str(MEMORY_DIR)
 
 
 def postgres_bin() -> Path | None:
@@ -45,7 +61,7 @@ class PostgresServer:
         self.durable = durable
         # Also on TCP (127.0.0.1:tcp_port), for a test that puts tests.proxy.CutProxy in front of it.
         self.tcp_port = tcp_port
-        self.dir = Path(tempfile.mkdtemp(prefix="cardhall-pg-"))
+        self.dir = Path(tempfile.mkdtemp(prefix="cardhall-pg-", dir=scratch_dir(durable)))
         self.data = self.dir / "data"
         self.as_owner: list[str] = []
         if os.geteuid() == 0:
@@ -78,6 +94,7 @@ class PostgresServer:
             options += f" -p {self.tcp_port}"
         if not self.durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            options += " -c wal_level=minimal -c max_wal_senders=0 -c max_wal_size=64MB -c min_wal_size=32MB"
         self._run(
             "pg_ctl",
             "start",
@@ -117,7 +134,7 @@ class PostgresServer:
         """The URL of a new database: the store's schema migrated in it already (a copy of the
         session's template), or ``empty``."""
         name = f"test{next(self._names)}"
-        template = [] if empty else ["-T", self._migrated()]
+        template = [] if empty else ["--strategy=file_copy", "-T", self._migrated()]
         self._createdb(*template, name)
         return self.url(name)
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from cardhall.server.rates import Limits
 from cardhall.store import PlayerRow
 from tests.benchmark_scripts import load_script
 from tests.helpers import steps
+from tests.sqlite_template import migrated_file, migrated_memory
 
 FAST = {"bot_pace_ms": 0}  # bots play at once in tests
 
@@ -35,22 +36,28 @@ def server(
     admin_token: str | None = None,
     review_budget: int | None = None,
 ) -> Iterator[TestClient]:
-    """A running app (its lifespan entered) on a SQLite file (or a fresh in-memory database). Its rates
+    """A running app (its lifespan entered) on a SQLite file (or a fresh in-memory database; a new one,
+    file or memory, a copy of a migrated one: :mod:`tests.sqlite_template`). Its rates
     are a setting: ``limits`` when given (the tests of the rates give theirs, ``Limits()`` for the
     server's defaults), else none at all (``Limits().unpaced()``: the caps on tables stay), so a test
     sends as fast as it likes and never paces itself under a limit it does not test."""
-    url = f"sqlite+aiosqlite:///{path}" if path is not None else "sqlite+aiosqlite:///:memory:"
     limits = Limits().unpaced() if limits is None else limits
-    app = create_app(url, limits=limits, admin_token=admin_token, review_budget=review_budget)
-    with TestClient(app) as client:
-        yield client
+    with ExitStack() as stack:
+        if path is None:
+            url = stack.enter_context(migrated_memory())
+        elif path.exists():  # (a server of the test's before)
+            url = f"sqlite+aiosqlite:///{path}"
+        else:
+            url = migrated_file(path)
+        app = create_app(url, limits=limits, admin_token=admin_token, review_budget=review_budget)
+        yield stack.enter_context(TestClient(app))
 
 
 def store_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh store of ``backend``: an SQLite file, or a new database on the session's PostgreSQL
     (the ``postgres`` fixture: its test is marked ``postgres``)."""
     if backend == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}"
+        return migrated_file(tmp_path / "hall.db")
     server = request.getfixturevalue("postgres")
     url: str = server.create_database()
     return url

@@ -24,7 +24,7 @@ from cardhall.games.pieces import KINDS, PIECES, Piece, with_table
 from cardhall.registry import entries, folder, game_classes, package
 from cardhall.rl.encoders import Encoder
 from cardhall.rulebook import LANGUAGES, option_text, phase_hint, rules_text
-from tests import schemas
+from tests.games import schemas
 
 SRC = Path(cardhall.__file__).resolve().parent
 TESTS = Path(__file__).resolve().parent
@@ -358,9 +358,9 @@ def written_problems(name: str, entry: GameEntry, piece: Piece) -> list[str]:
 
 
 def schema_phases(name: str) -> list[str]:
-    """The phases the game's schema lists for its observation's ``phase`` (tests/test_rulebook.py
+    """The phases the game's schema lists for its observation's ``phase`` (tests/rulebook/test_rulebook.py
     holds every hint to its text; here only that the game has them)."""
-    from tests.test_rulebook import phases
+    from tests.rulebook.test_rulebook import phases
 
     return phases(name)
 

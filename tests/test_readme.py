@@ -83,15 +83,20 @@ CANNOT_RUN = {
     "cardhall simulate 'hokm(max_hands=1)' --bots 'search(iterations=200),rules,rules' --rotate --games 5000 "
     "--ray auto": "joins a running Ray cluster (tests/test_ray.py starts one with `ray start`, plays on it)",
     "cardhall serve --db postgresql+asyncpg://user:password@host/cardhall": (
-        "needs a PostgreSQL server at 'host' (tests/test_store.py runs the store on a real PostgreSQL)"
+        "needs a PostgreSQL server at 'host' (tests/store/test_store.py runs the store on a real PostgreSQL)"
     ),
     "cardhall bots --redis redis://host:6379/0": (
-        "needs a Redis server at 'host' (tests/test_bot_tier_redis.py runs cardhall bots on a real Redis)"
+        "needs a Redis server at 'host' "
+        "(tests/bot_tier/test_bot_tier_redis.py runs cardhall bots on a real Redis)"
     ),
     "cardhall serve --workers 4 --db postgresql+asyncpg://user:password@host/cardhall --redis "
-    "redis://host:6379/0": "needs PostgreSQL and Redis at 'host' (tests/test_cluster.py runs --workers)",
+    "redis://host:6379/0": (
+        "needs PostgreSQL and Redis at 'host' (tests/server/cluster/test_cluster.py runs --workers)"
+    ),
     "cardhall serve --host 0.0.0.0 --db postgresql+asyncpg://user:password@host/cardhall --redis "
-    "redis://host:6379/0": "needs PostgreSQL and Redis at 'host' (tests/test_cluster.py runs a hall)",
+    "redis://host:6379/0": (
+        "needs PostgreSQL and Redis at 'host' (tests/server/cluster/test_cluster.py runs a hall)"
+    ),
 }
 # What a command's stdin holds: play asks for moves, and leaves at 'quit'.
 STDIN = {"play": "quit\n"}

@@ -1,4 +1,4 @@
-"""The tests' schema validators (``tests/schemas.py``): the inlined schemas they check against give the
+"""The tests' schema validators (``tests/games/schemas.py``): the inlined schemas they check against give the
 same verdicts as the schema files read through the registry, on real observations and events of every
 game and on broken copies of them."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from cardhall.registry import game_classes
 from cardhall.table import Table
-from tests import schemas
+from tests.games import schemas
 from tests.helpers import playing
 
 GAMES = {

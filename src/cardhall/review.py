@@ -17,7 +17,7 @@ How a decision is valued (the decisions made):
   (``game.sample_state``, or the rules module's ``make_sampler`` opponent model, made fresh for each
   decision so nothing learnt at one decision reaches another), and the review's randomness for a decision
   is keyed on (review seed, seat, the seat's own turn number): two records the seat cannot tell apart up
-  to a decision get the identical review of it (``tests/test_review.py`` checks it).
+  to a decision get the identical review of it (``tests/review/test_review.py`` checks it).
 - **Candidates**: the search bot's (the rules module's ``search_candidates``: every legal action in Hokm
   and Kierki, a short list in Hearts, Svara and gin), plus the move played and the rules bot's move.
   Where the game leaves a decision to the rules player (gin's take-or-draw, plain discards,
@@ -78,7 +78,7 @@ How a decision is valued (the decisions made):
 
   Measured on the bots (``benchmarks/review-accuracy.md``, the default budget): a seat that plays at
   random scores far below the ``normal`` (rules) bot's in every game, and the ``hard`` (search) bot,
-  which plays as the review values, close to 100. ``tests/test_review.py`` holds the first at a small
+  which plays as the review values, close to 100. ``tests/review/test_review.py`` holds the first at a small
   budget.
 
   ``loss`` of a deal and of the match is the sum of the counted losses: the points the seat *left on the

@@ -13,7 +13,7 @@ texts, its hints) the words are the model's rules, which the copy plays until th
   terminal part, which read the same observations), until the game brings its own.
 - **A name that is a plain identifier**, not a registered game nor an existing folder: it is the
   game's name in game strings, module paths and the browser's keys.
-- **It plays at once**: the copy passes the conformance suite (``tests/test_games_conformance.py`` runs
+- **It plays at once**: the copy passes the conformance suite (``tests/games/test_games_conformance.py`` runs
   it on every game without a test file of its own), ``cardhall play NAME``, and a server's quick play.
 """
 

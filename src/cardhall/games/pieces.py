@@ -65,7 +65,7 @@ PIECES: Final = (
         "rulebook.<lang>.md",
         "its rules in the project's own words, read by `cardhall rules`, the terminal and the browser's "
         "rules page (`cardhall.rulebook`, whose docstring gives the Markdown subset). "
-        "`tests/test_rulebook.py` holds each text to **400 to 900 words**, the Bengali one "
+        "`tests/rulebook/test_rulebook.py` holds each text to **400 to 900 words**, the Bengali one "
         "**mirroring the English block by block** "
         "(the same headings of the same levels, paragraphs, lists of as many items, the same numbers in "
         "each block), a last section naming every option in bold by its code with the rule it changes",
@@ -117,8 +117,8 @@ PIECES: Final = (
     Piece(
         "entry",
         "conformance",
-        "the game strings the conformance suite plays (`tests/test_games_conformance.py`, or the game's "
-        "own `tests/test_<name>_conformance.py` with its invariants)",
+        "the game strings the conformance suite plays (`tests/games/test_games_conformance.py`, or the "
+        "game's own `tests/games/<name>/test_<name>_conformance.py` with its invariants)",
     ),
     Piece("entry", "playthroughs", "its golden playthroughs' specs: `Playthrough(name, game, seed)`"),
     Piece(
@@ -162,8 +162,16 @@ PIECES: Final = (
         "`cardhall.terminal.games.<name>`: `seat_stats`, `table_lines`, `deal_scored`, optionally "
         "`hand_line` and `EVENTS` (its own events' sentences)",
     ),
-    Piece("test", "tests/test_<name>_rules.py", "scenario tests of every rule, from the rules of record"),
-    Piece("test", "tests/test_<name>_events.py", "its events, per seat, against what each may see"),
+    Piece(
+        "test",
+        "tests/games/<name>/test_<name>_rules.py",
+        "scenario tests of every rule, from the rules of record",
+    ),
+    Piece(
+        "test",
+        "tests/games/<name>/test_<name>_events.py",
+        "its events, per seat, against what each may see",
+    ),
     Piece(
         "written",
         "docs/rl.md",

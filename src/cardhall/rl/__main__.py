@@ -3,7 +3,7 @@
 
 The document ends with its layouts (after :data:`LAYOUTS_START`): one per game string it names, in its
 order, and one for every registered game it does not name yet (appended at the end), so a new game's
-layout is written there by this command, never by hand (``tests/test_rl_encoders.py`` holds the tables
+layout is written there by this command, never by hand (``tests/rl/test_rl_encoders.py`` holds the tables
 to the code).
 """
 
@@ -17,7 +17,7 @@ from cardhall.registry import entries, load_game
 from cardhall.rl.encoders import make_encoder
 
 # The line after which docs/rl.md holds only the layouts.
-LAYOUTS_START = "string's; `tests/test_rl_encoders.py` keeps these tables in step with the code):"
+LAYOUTS_START = "string's; `tests/rl/test_rl_encoders.py` keeps these tables in step with the code):"
 
 
 def layouts(game_strings: list[str]) -> str:

@@ -63,7 +63,7 @@ class Rate:
         return f"{self.burst:g} at once, then 1 every {1 / self.per_second:g} s"
 
 
-# The defaults, named so the protocol document can quote them (tests/test_protocol_doc.py).
+# The defaults, named so the protocol document can quote them (tests/server/test_protocol_doc.py).
 PLAYERS_PER_ADDRESS: Final = Rate(1 / 20, 30)  # a household, a classroom behind one address
 TABLES_PER_PLAYER: Final = Rate(1 / 6, 10)
 TABLES_PER_ADDRESS: Final = Rate(1 / 2, 30)

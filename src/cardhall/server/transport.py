@@ -14,11 +14,11 @@ Choices:
   private protocol, and would mean rewriting and re-proving the ASGI websocket state machine uvicorn has
   (handshake, denial responses, keepalive, closing handshake, shutdown): more new code on the hottest
   path than the risk it removes. So ``pyproject.toml`` pins uvicorn and websockets to the minor versions
-  this was tested on, and ``tests/test_connection_contract.py`` checks every method and attribute used
+  this was tested on, and ``tests/server/test_connection_contract.py`` checks every method and attribute used
   here for its shape and drives a real ``cardhall serve`` (these classes behind uvicorn on a socket,
   with and without compression): a new release is taken by moving the pins once that test passes on it,
   and fails there rather than in production. The in-process tests (Starlette's test client) cannot take
-  this path; ``tests/test_connection_*.py`` drive these very classes (on a transport without a socket,
+  this path; ``tests/server/test_connection_*.py`` drive these very classes (on a transport without a socket,
   and behind a real server).
 - **permessage-deflate** (RFC 7692) for a client that offers it, as every browser does
   (:class:`Deflate`): a table's frame repeats most of the one before, so with context takeover a frame
@@ -92,7 +92,7 @@ Choices:
   to websockets' parser whole, so its parser is always between two frames and answers exactly as it
   would have. A frame announcing more than ``SPLIT_MAX`` bytes, a close or a protocol error hands
   every byte from there on to websockets: nothing is buffered here beyond one small frame.
-  (``tests/test_connection_frames.py`` holds the two to the same messages and answers whatever the
+  (``tests/server/test_connection_frames.py`` holds the two to the same messages and answers whatever the
   bytes and however they are cut into reads.)
 - **Open files.** :func:`raise_file_limit` raises the soft limit on open files to the hard one at start
   (the soft default, often 1,024, is a convention for interactive programs, not what the machine

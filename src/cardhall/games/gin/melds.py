@@ -301,8 +301,8 @@ def best_melds(cards: Iterable[int | str] | str) -> Arrangement:
 
 # The most arrangements a knock offers (the size of gin's block of arrange actions). No hand is known to
 # have more than 33 (every 10-card hand of ranks A-7 enumerated, and a hill-climbing search over all
-# hands, which found at most 26; tests/test_gin_arrange.py keeps the worst ones); a hand over the cap
-# would be offered the first ARRANGE_CAP in canonical order.
+# hands, which found at most 26; tests/games/gin/test_gin_arrange.py keeps the worst ones); a hand over
+# the cap would be offered the first ARRANGE_CAP in canonical order.
 ARRANGE_CAP: Final = 40
 
 # PATTERN_VALUE[p]: the value of the cards of a 13-bit suit pattern (card-rank order).
