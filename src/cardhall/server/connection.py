@@ -251,7 +251,7 @@ class Connection(Session):
                 self.ctx.social.presence.depart(self.player.id, self)
                 self.ctx.connections.discard(self)
                 self.ctx.play_now.departed(self.player.id)  # (he may wait in the queue: its grace)
-            self.ctx.events.unfollow(self)
+                self.ctx.events.unfollow(self)  # (only a player follows an event)
             with anyio.CancelScope(shield=True):
                 for host in list(self.hosts.values()):
                     try:

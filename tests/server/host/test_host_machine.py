@@ -47,7 +47,7 @@ from cardhall.server.protocol import (
 from cardhall.server.settings import table_settings
 from cardhall.store import ActionRow, PlayerRow, SeatKind, SeatRow, TableRow
 from cardhall.store import TableStatus as RowStatus
-from tests import schemas
+from tests.games import schemas
 
 GAME = "hearts(decks=1,players=4,target=10)"
 W, P, Z, F, A, M = (
