@@ -88,22 +88,23 @@ async def event_details(request: Request) -> Response:
     )
 
 
-@api
-async def join_event(request: Request) -> Response:
+async def _sign_up(request: Request, *, join: bool) -> Response:
+    """Join or leave the event the address names, as the bearer (its token in the body if private)."""
     player = await bearer(request)
     data = await _token_body(request)
     events = service(request)
     event = await events.visible(request.path_params["event"], player, data.token)
-    return json_response(await events.join(event, player))
+    return json_response(await (events.join if join else events.leave)(event, player))
+
+
+@api
+async def join_event(request: Request) -> Response:
+    return await _sign_up(request, join=True)
 
 
 @api
 async def leave_event(request: Request) -> Response:
-    player = await bearer(request)
-    data = await _token_body(request)
-    events = service(request)
-    event = await events.visible(request.path_params["event"], player, data.token)
-    return json_response(await events.leave(event, player))
+    return await _sign_up(request, join=False)
 
 
 @api

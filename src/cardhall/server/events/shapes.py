@@ -47,15 +47,9 @@ class NewEvent(msgspec.Struct, forbid_unknown_fields=True):
     settings: dict[str, Any] = {}
 
 
-class AdminEvent(msgspec.Struct, forbid_unknown_fields=True):
-    kind: str
-    game: str
-    minutes: float | None = None
-    rounds: int | None = None
-    deals: int | None = None
-    starts_in: float = 60
-    level: str = "normal"
-    settings: dict[str, Any] = {}
+class AdminEvent(NewEvent, forbid_unknown_fields=True):
+    """A person's event's fields, and the operator's schedule."""
+
     rrule: str | None = None
     lead: int = 600
 
