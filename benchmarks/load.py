@@ -677,6 +677,8 @@ def run_level(
         extra["seekers"] = {
             "rate": seekers,
             "arrived": s["arrived"],
+            "welcomed": s["welcomed"],
+            "seeking": s["seeking"],
             "seated": s["seated"],
             "takeovers": s["takeovers"],
             "wait_p50_s": wait_at(0.5),
@@ -782,7 +784,8 @@ def seekers_summary(seekers: dict[str, Any] | None) -> str:
     if not seekers:
         return ""
     return (
-        f"\n        seekers {seekers['rate']}/s: arrived {seekers['arrived']} seated {seekers['seated']}"
+        f"\n        seekers {seekers['rate']}/s: arrived {seekers['arrived']} welcomed {seekers['welcomed']}"
+        f" seeking {seekers['seeking']} seated {seekers['seated']}"
         f" (bots' seats {seekers['takeovers']}) wait p50 {seekers['wait_p50_s']} s p90"
         f" {seekers['wait_p90_s']} s max {seekers['wait_max_s']} s  errors {seekers['errors']}"
         f" failed {seekers['failed']} {seekers['error_codes'] or ''}  reused {seekers['reused']}"

@@ -15,7 +15,8 @@ a player who came back would count as a leaver (he left a table in its first dea
 queue for each) and would avoid his last table's people, which is not the queue of a hall's new
 arrivals. If the stream outruns the players made, the first ones come back (counted in ``reused``).
 
-It reports the arrivals whose ``seek`` was sent in the measured window, how many of them were seated
+It reports the arrivals of the measured window, how many of them got ``welcome`` and then ``seeking``
+(the server's answers: where a server too busy for the stream holds them), how many were seated
 (by the window's end plus :data:`GRACE`, the bound and a wave), their wait from sending ``seek`` to
 reading ``seated`` (seconds), refusals (``error`` frames) and this process's CPU over the window.
 """
@@ -53,12 +54,17 @@ async def seek_and_leave(port: int, token: str, in_window: bool, stats: dict[str
     async with loadclient.open_async(port) as ws:
         await ws.send(loadclient.message(type="hello", token=token))
         sent = 0.0
+        seeking = False
         async for text in ws:
             frame = json.loads(text)
             kind = frame["type"]
             if kind == "welcome":
+                stats["welcomed"] += in_window
                 sent = time.time()
                 await ws.send(loadclient.message(type="seek", game=GAME))
+            elif kind == "seeking":
+                stats["seeking"] += in_window and not seeking
+                seeking = True
             elif kind == "error":
                 stats["errors"] += 1
                 code = str(frame.get("code", "?"))
@@ -93,6 +99,8 @@ def seekers_process(
         uvloop.install()
     stats: dict[str, Any] = {
         "arrived": 0,
+        "welcomed": 0,  # (of the window's arrivals: those who got ``welcome``, then ``seeking``)
+        "seeking": 0,
         "seated": 0,
         "takeovers": 0,
         "errors": 0,
