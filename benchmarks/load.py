@@ -68,6 +68,13 @@ through its owner unless ``--cross``, which sends each person to another server 
 The server CPU is then the sum over the N processes, and the run reports the Redis commands and the
 PostgreSQL transactions committed per person action over the window.
 
+``--seekers RATE`` (issue 49) runs, in the same server and window, a Poisson stream of people pressing
+"Play now" for Hokm at RATE a second, in a load-generating process of their own (``load_seekers``: each
+seeks with the defaults and, once seated, leaves the table at once, so the hall's people stay constant);
+it reports beside the latency and CPU the seekers who arrived in the window, how many were seated and
+their wait (from ``seek`` to ``seated``, p50/p90), and that process's CPU. The Play now queue runs in
+every server whether or not anyone seeks; without ``--seekers`` nobody does.
+
 ``--server-src DIR`` runs the servers from another checkout's ``src`` (an older version, back to back
 with this one under the same load generators); ``--timeline`` prints the median and the worst latency
 of each second of the window, which tells a backlog left by the arrivals from a steady state that
@@ -99,6 +106,7 @@ from typing import Any
 
 import msgspec
 
+import load_seekers  # (as load_wire)
 import load_wire  # run as a script: benchmarks/ is on the path (the spawned generators' too)
 from cardhall import loadclient
 
@@ -218,6 +226,13 @@ def make_tables(
 
         tables = list(pool.map(table, range(players // per_table)))
     return [(tables[k // per_table], k % per_table, tokens[k]) for k in range(len(tables) * per_table)]
+
+
+def make_players(port: int, count: int, prefix: str = "p") -> list[str]:
+    """The tokens of ``count`` new players made through the HTTP API."""
+    with ThreadPoolExecutor(8) as pool:
+        body = lambda k: {"name": f"{prefix}{k}"}  # noqa: E731
+        return list(pool.map(lambda k: http(port, "POST", "/api/players", body(k))["token"], range(count)))
 
 
 # --- one load-generator process --------------------------------------------------------------------
@@ -528,6 +543,7 @@ def run_level(
     generators_collect: bool = False,
     generator_tick: float = GENERATOR_TICK,
     level: str = "hard",
+    seekers: float = 0.0,
 ) -> dict[str, Any]:
     # --spread: the people arrive over that many seconds (the tables' hands out of step).
     arrivals = players / spread if spread else ARRIVALS
@@ -550,6 +566,11 @@ def run_level(
                 hall.append(start_server(port, url, server_options, env, redis or None))
                 print(f"server pid {hall[-1].pid} on port {port}", file=sys.stderr, flush=True)
             people = make_tables(ports, players, workload, game, level)
+            # --seekers: a player of his own for each arrival, from the last person's arrival to the end
+            before = 2 + players / arrivals + warmup + seconds
+            seeker_tokens = (
+                make_players(ports[0], load_seekers.players_needed(seekers, before), "s") if seekers else []
+            )
             # Person k connects to server k mod N (or, --cross, to one his table's owner is not).
             owners = {t: (k // (4 if workload == "a" else 1)) % servers for k, (t, _, _) in enumerate(people)}
             placed = [
@@ -573,6 +594,14 @@ def run_level(
                 )
                 for s in shares
             ]
+            if seekers:
+                # (they come once every person has: the queue is in its steady state by the window)
+                procs.append(
+                    context.Process(
+                        target=load_seekers.seekers_process,
+                        args=(ports[0], seeker_tokens, seekers, start, window, queue),
+                    )
+                )
             for p in procs:
                 p.start()
             time.sleep(max(0.0, window[0] - time.time()))
@@ -583,7 +612,9 @@ def run_level(
             server_cpu = sum(cpu_seconds(s.pid) for s in hall) - server_cpu
             stolen = steal_seconds() - stolen
             services = {k: v - services[k] for k, v in service_counts(url, redis).items()}
-            results = [queue.get(timeout=120) for _ in procs]
+            got = [queue.get(timeout=120) for _ in procs]
+            results = [r for r in got if "latency" in r]
+            seeking = [r for r in got if "latency" not in r]
             for p in procs:
                 p.join(timeout=60)
         finally:
@@ -635,6 +666,29 @@ def run_level(
             "bot_delay": distribution("bot_delay"),
             "game": game,
             "bot_tier": tier,
+        }
+    if seeking:
+        (s,) = seeking
+        waits = sorted(s["wait"])
+
+        def wait_at(q: float) -> float | None:
+            return round(waits[min(len(waits) - 1, int(q * len(waits)))], 3) if waits else None
+
+        extra["seekers"] = {
+            "rate": seekers,
+            "arrived": s["arrived"],
+            "welcomed": s["welcomed"],
+            "seeking": s["seeking"],
+            "seated": s["seated"],
+            "takeovers": s["takeovers"],
+            "wait_p50_s": wait_at(0.5),
+            "wait_p90_s": wait_at(0.9),
+            "wait_max_s": round(waits[-1], 3) if waits else None,
+            "errors": s["errors"],
+            "failed": s["failed"],
+            "error_codes": s["error_codes"],
+            "reused": s["reused"],
+            "cpu_pct": round(100 * s["cpu"] / seconds, 1),
         }
     actions = sum(r["actions"] for r in results)
     return {
@@ -725,6 +779,20 @@ def tier_summary(tier: dict[str, Any] | None) -> str:
     return "\n        " + "\n        ".join(parts)
 
 
+def seekers_summary(seekers: dict[str, Any] | None) -> str:
+    """--seekers: the Play now arrivals of the window, seated, their wait (a line of its own)."""
+    if not seekers:
+        return ""
+    return (
+        f"\n        seekers {seekers['rate']}/s: arrived {seekers['arrived']} welcomed {seekers['welcomed']}"
+        f" seeking {seekers['seeking']} seated {seekers['seated']}"
+        f" (bots' seats {seekers['takeovers']}) wait p50 {seekers['wait_p50_s']} s p90"
+        f" {seekers['wait_p90_s']} s max {seekers['wait_max_s']} s  errors {seekers['errors']}"
+        f" failed {seekers['failed']} {seekers['error_codes'] or ''}  reused {seekers['reused']}"
+        f"  their generator's CPU {seekers['cpu_pct']}%"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[800, 1600, 3200, 4800, 6400])
@@ -776,6 +844,12 @@ def main() -> int:
     )
     add_generator_tick(parser)
     parser.add_argument(
+        "--seekers",
+        type=float,
+        default=0.0,
+        help="Play now arrivals a second for Hokm in the same window (issue 49; default 0: none)",
+    )
+    parser.add_argument(
         "--timeline", action="store_true", help="print each second's p50 and worst latency (stderr)"
     )
     parser.add_argument("--json", action="store_true")
@@ -815,6 +889,7 @@ def main() -> int:
             args.generators_collect,
             args.generator_tick,
             args.level,
+            args.seekers,
         )
         rows.append(row)
         if not args.json and args.workload == "c":
@@ -840,7 +915,8 @@ def main() -> int:
                     f"  {k} {v}"
                     for k, v in row.items()
                     if k in ("pg_commits_per_action", "redis_commands_per_action")
-                ),
+                )
+                + seekers_summary(row.get("seekers")),
                 flush=True,
             )
     if args.json:

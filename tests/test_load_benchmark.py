@@ -45,3 +45,19 @@ def test_workload_c_measures_the_waits_the_bot_moves_and_what_the_bot_tier_grant
     assert row["wait"]["n"] > 0 and row["wait"]["p50_ms"] <= row["wait"]["max_ms"]
     tier = row["bot_tier"]
     assert tier["workers"] == 1 and sum(tier["answered"].values()) > 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
+def test_play_now_seekers_arrive_beside_workload_b_and_are_seated() -> None:
+    command = [sys.executable, str(SCRIPT), "--players", "4", "--workload", "b", "--seekers", "5"]
+    command += ["--warmup", "1", "--seconds", "4", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert row["workload"] == "b" and row["person_actions_per_s"] > 0 and row["errors"] == 0
+    seekers = row["seekers"]
+    assert seekers["rate"] == 5 and seekers["arrived"] > 0
+    assert seekers["errors"] == 0 and seekers["failed"] == 0, seekers["error_codes"]
+    # Hokm seats three: everyone of the window is seated, with people or with bots after the bound.
+    assert seekers["seated"] == seekers["arrived"]
+    assert 0 <= seekers["wait_p50_s"] <= seekers["wait_p90_s"] <= seekers["wait_max_s"]
