@@ -464,6 +464,8 @@ def test_a_bot_visibly_plays_for_a_person_out_of_time(page: Page) -> None:
     page.wait_for_selector(".hand .card")
     # Ann does nothing: when her second runs out the stand-in plays for her, and everyone sees it.
     page.wait_for_selector(".seat.me.standing-in .badge.stand-in")
+    # (the banner is drawn by the dock after the seats: wait for it rather than race it)
+    page.wait_for_selector(".stand-in-banner #back", timeout=5000)
     assert page.locator(".stand-in-banner #back").count() == 1
     assert "a bot is playing for you" in page.inner_text(".stand-in-banner")
     page.wait_for_function("document.querySelectorAll('.log li.ev-action').length > 3")

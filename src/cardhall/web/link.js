@@ -58,6 +58,9 @@ export class Link {
     this.queue = [];
     this.retry = FIRST_RETRY_MS;
     this.wanted = null; // () => the message that (re)attaches this connection to its table
+    // Whole frames for now: with deltas the "a bot is playing for you" banner never showed (the
+    // out-of-time test of tests/web/test_web.py); the deltas and whole() stay, tested, until that is found.
+    this.deltas = false;
   }
 
   open() {
@@ -66,7 +69,7 @@ export class Link {
     this.ws = ws;
     const shown = new Map(); // (this connection's: a new one starts from whole frames)
     const hello = (deltas) => JSON.stringify({ type: "hello", token: store.get("token"), ...(deltas ? { deltas } : {}), id: "hello" });
-    ws.onopen = () => ws.send(hello(true));
+    ws.onopen = () => ws.send(hello(this.deltas));
     ws.onmessage = (message) => {
       const frame = whole(JSON.parse(message.data), shown);
       if (!this.ready && frame.type === "error" && frame.code === "bad_message" && String(frame.message).includes("deltas")) {

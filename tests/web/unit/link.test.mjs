@@ -47,6 +47,7 @@ test("a dropped connection is opened again on the schedule, and hello'd", (t) =>
   const statuses = [];
   const frames = [];
   const link = new Link((frame) => frames.push(frame), (status) => statuses.push(status));
+  link.deltas = true;
   link.send({ type: "join", table: "t1" }); // before the connection: it waits
   link.open();
   const ws = FakeSocket.all.at(-1);
@@ -111,6 +112,7 @@ test("the link hands the page whole frames, per connection", (t) => {
   t.mock.method(globalThis, "setTimeout", () => {});
   const frames = [];
   const link = new Link((frame) => frames.push(frame), () => {});
+  link.deltas = true;
   link.open();
   const ws = FakeSocket.all.at(-1);
   ws.onopen();
@@ -126,6 +128,7 @@ test("a server that knows no deltas gets the hello again without them", (t) => {
   t.mock.method(globalThis, "setTimeout", () => {});
   const frames = [];
   const link = new Link((frame) => frames.push(frame), () => {});
+  link.deltas = true;
   link.open();
   const ws = FakeSocket.all.at(-1);
   ws.onopen();
