@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardhall.events.model import EventInputError
+from cardhall.events.model import check_seating
 from cardhall.events.partition import REPEAT, partition
 
 RANK_WEIGHT = 1000  # the cost of one place of rank between two people at one table
@@ -58,12 +58,7 @@ def seat_free(
     tables of ``seats`` players, and at most one shorter table (to fill with bots) when the people left
     over have waited ``min_wait`` seconds. Nobody is on two tables; those in no table wait. Raises
     :class:`EventInputError` for ``seats`` below 2 or a person listed twice."""
-    if seats < 2:
-        raise EventInputError(f"an arena table has at least 2 seats, not {seats}")
-    names = [f.player for f in free]
-    if len(set(names)) != len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        raise EventInputError(f"free players listed twice: {twice}")
+    check_seating([f.player for f in free], seats, "an arena table", "free players")
     waiting = sorted(free, key=lambda f: (f.since, f.player))
     left_over = len(waiting) % seats
     short = 0

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from cardhall.events.model import Entrant, EventInputError, HandResult
+from cardhall.events.model import Entrant, EventInputError, HandResult, check_seating
 from cardhall.events.partition import REPEAT, partition
 
 PLACE_WEIGHT = 1000  # the cost of one place of the order between two people at one table
@@ -102,12 +102,7 @@ def swiss_seating(
     one shorter table (``seats - len`` bots fill it), leaders first. ``met`` maps a person to the people
     he met in earlier rounds (either side's entry counts). Raises :class:`EventInputError` for
     ``seats`` below 2 or a person listed twice."""
-    if seats < 2:
-        raise EventInputError(f"a duplicate table has at least 2 seats, not {seats}")
-    names = [e.player for e in standings]
-    if len(set(names)) != len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        raise EventInputError(f"entrants listed twice: {twice}")
+    check_seating([e.player for e in standings], seats, "a duplicate table", "entrants")
     if not standings:
         return []
     people = [e.player for e in swiss_order(standings, round)]

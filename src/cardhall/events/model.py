@@ -15,6 +15,7 @@ Choices:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardhall.errors import CardhallError
@@ -107,3 +108,13 @@ class Standing:
     tables: int = 0
     firsts: int = 0
     streak: bool = False
+
+
+def check_seating(names: Sequence[str], seats: int, table: str, who: str) -> None:
+    """Refuse (:class:`EventInputError`) ``seats`` below 2 or a person listed twice, in the words of the
+    format that seats them (``table``: "an arena table"; ``who``: "free players")."""
+    if seats < 2:
+        raise EventInputError(f"{table} has at least 2 seats, not {seats}")
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise EventInputError(f"{who} listed twice: {twice}")
