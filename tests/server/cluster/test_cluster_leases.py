@@ -149,9 +149,10 @@ async def test_finished_tables_are_never_claimed_and_claims_are_bounded(store: S
 async def test_a_new_table_is_free_once_its_makers_lease_runs_out(store: SqlStore) -> None:
     # (A table made by a process cut off from the store right after making it must not stay out of
     # the others' reach past a lease: tests/server/cluster/test_cluster_faults.py's cut-off case.)
-    await store.renew("a", 0.05)
+    await store.renew("a", 3.0)  # (long enough to see it owned on a loaded machine, then cut short)
     await store.save_table(table_row("t", status="playing", node="a"))
     assert await store.owner("t") == "a"
+    await store.renew("a", 0.05)
     await asyncio.sleep(0.2)
     assert await store.owner("t") is None
     assert await store.expired(10) == ["t"]
