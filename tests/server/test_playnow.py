@@ -113,6 +113,21 @@ def test_a_blocked_pair_is_never_seated_together() -> None:
                 assert [s["kind"] for s in seats_of(client, frame["table"])] == ["person", "bot", "bot"]
 
 
+def test_a_block_made_after_hello_and_the_seek_then_at_once_still_keeps_the_pair_apart() -> None:
+    """What a seek reads of a person (his blocks) is read at the seek, not at his hello: Bob, connected
+    before he blocks Ann, blocks her and presses Play now at once; Ann waits already."""
+    with server() as client:
+        short_bound(client)
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        ann_id = player_id(client, ann)
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a)
+            assert client.post(f"/api/blocks/{ann_id}", headers=auth(bob), json={}).status_code == 200
+            seek(b)
+            seated_a, seated_b = a.until("seated"), b.until("seated")
+            assert seated_a["table"] != seated_b["table"]
+
+
 def test_the_refusals_of_seek() -> None:
     with server() as client:
         token = new_player(client)

@@ -22,7 +22,9 @@ Choices:
   of his matches finished in the last :data:`RECENT_WINDOW` seconds (his last :data:`RECENT_MATCHES`)
   are his recent opponents; his ``leaves`` are the tables he left during their first deal (or whose
   stand-in took his seat then, his connection away) in the last :data:`LEAVE_WINDOW` seconds, noted by
-  the tables in the store's ``early_leaves`` and counted by one indexed query.
+  the tables in the store's ``early_leaves``. All of it is read at each ``seek`` by one statement
+  (:meth:`~cardhall.store.ratings.Ratings.seeker`; five reads before): nothing is cached, so a block
+  made a moment before the seek, on any process, holds.
 - **A dropped connection** keeps his place for the pool's ``away_seconds`` (a table's away timer's
   grace); if no connection of his is open anywhere in the hall by then, he leaves the queue.
 - **Bots' seats of Play now tables** (``open_tables``, ``give_seat``): the tables offered are the Play
@@ -223,26 +225,24 @@ class PlayNow:
 
     async def seeker(self, player: PlayerRow, game_text: str, choice: Any) -> Seeker:
         """``player`` as the matcher sees him (see the module's docstring)."""
-        store = self.ctx.store
         game = load_game(game_text)
-        rated = (await store.ratings(game.name, "people", [player.id])).get(player.id)
-        rating = float(SHOWN_START if rated is None else shown(rated.mu))
-        avoid = set(await store.blocked_by(player.id)) | set(await store.blockers(player.id))
-        recent: set[int] = set()
-        since = datetime.now(UTC) - timedelta(seconds=RECENT_WINDOW)
-        for match in await store.matches(player.id, RECENT_MATCHES):
-            at = match.finished_at
-            if at is not None and (at if at.tzinfo else at.replace(tzinfo=UTC)) >= since:
-                recent |= {s.player_id for s in match.seats if s.player_id not in (None, player.id)}
-        leaves = await store.early_leaves(player.id, datetime.now(UTC) - timedelta(seconds=LEAVE_WINDOW))
+        at = datetime.now(UTC)
+        facts = await self.ctx.store.seeker(
+            player.id,
+            game.name,
+            at - timedelta(seconds=RECENT_WINDOW),
+            RECENT_MATCHES,
+            at - timedelta(seconds=LEAVE_WINDOW),
+        )
+        rating = float(SHOWN_START if facts.mu is None else shown(facts.mu))
         return Seeker(
             str(player.id),
             rating,
             now(),
             choice,
-            frozenset(str(p) for p in avoid),
-            frozenset(str(p) for p in recent),
-            leaves,
+            frozenset(str(p) for p in facts.blocks | facts.blockers),
+            frozenset(str(p) for p in facts.recent),
+            facts.leaves,
         )
 
     # --- telling people --------------------------------------------------------------------------

@@ -179,6 +179,19 @@ class RatingInputs:
     pairs: dict[tuple[int, int], int]
 
 
+@dataclass(frozen=True)
+class SeekerFacts:
+    """What Play now reads of a person when he seeks a game (:meth:`~cardhall.store.ratings.Ratings.seeker`):
+    his mu in the game's ``people`` pool (None: never rated there), the people he blocks, those who block
+    him, the people of his recent matches, and how many tables he left in their first deal lately."""
+
+    mu: float | None
+    blocks: frozenset[int]
+    blockers: frozenset[int]
+    recent: frozenset[int]
+    leaves: int
+
+
 @dataclass
 class MatchRow:
     """One finished match of a player, for his page: the table, its game string, when it finished,
