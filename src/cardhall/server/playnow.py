@@ -15,8 +15,9 @@ Choices:
   its owner is the person who waited longest (his rates were not charged: the queue made it). It is
   marked a Play now table (``host.play_now``, its pool's name).
 - **Telling people** goes through presence (:meth:`~cardhall.server.presence.Presence.send`), so
-  whichever process holds a person's socket gets his ``seated``; everyone still waiting in a pool gets
-  a fresh ``seeking`` whenever someone comes, goes or is seated (his page counts down between).
+  whichever process holds a person's socket gets his ``seated``; a person pressing Play now gets his
+  ``seeking`` at once, and everyone still waiting in a pool a fresh one :data:`TELL_GAP` after someone
+  comes, goes or is seated, once for all that changed meanwhile (his page counts down between).
 - **Who he is to the matcher**: his rating is the shown one (``1500 + 48 (mu - 25)``) in the game's
   ``people`` pool (1500 when unrated); he avoids those he blocks and those who block him; the people
   of his matches finished in the last :data:`RECENT_WINDOW` seconds (his last :data:`RECENT_MATCHES`)
@@ -95,6 +96,9 @@ WAIT_VARIABLE = "CARDHALL_PLAY_NOW_WAIT"
 RECENT_WINDOW = 600.0  # seconds: a match finished this recently makes its people "recent" to him
 RECENT_MATCHES = 3
 LEAVE_WINDOW = 1800.0  # seconds: a table left in its first deal this recently makes him a leaver
+# Seconds between two ``seeking`` frames to everyone waiting in a pool: told at each arrival, the pool's
+# W people cost W frames an arrival (at 100 arrivals a second, thousands of frames a second).
+TELL_GAP = 0.25
 
 
 class Services(Server, Protocol):
@@ -130,6 +134,7 @@ class PlayNow:
         # must fit them: OpenTable), and the people promised a bot's seat -> (pool, as he waited).
         self._people: dict[str, list[Seeker]] = {}
         self._promised: dict[int, tuple[str, Seeker, str]] = {}  # (pool, as he waited, table)
+        self._refreshing: set[str] = set()  # pools whose people are told their news soon (refresh)
         self.views: HallViews | None = None  # the hall's seated index (set by the app; None: this process)
 
     def start(self) -> None:
@@ -183,9 +188,10 @@ class PlayNow:
         seeker = await self.seeker(player, read_pool(pool)[0], message.choice)
         left = await self.seekers.add(pool, seeker)
         self._kept(player.id)
-        await self.tell(pool, {player.id: ref})
+        await self.tell(pool, {player.id: ref}, only=player.id)
+        self.refresh(pool)  # (the others: one more waiting, told with the pool's other news)
         if left is not None:
-            await self.tell(left)
+            self.refresh(left)
         self.matchmaker.poke()
 
     async def check_free(self, player: PlayerRow, ref: Ref) -> None:
@@ -220,7 +226,7 @@ class PlayNow:
         pool = await self.seekers.remove(str(player.id))
         self._kept(player.id)
         if pool is not None:
-            await self.tell(pool)
+            self.refresh(pool)
         return UnseekedFrame(pool=pool, reason="left", ref=ref)
 
     async def seeker(self, player: PlayerRow, game_text: str, choice: Any) -> Seeker:
@@ -247,13 +253,33 @@ class PlayNow:
 
     # --- telling people --------------------------------------------------------------------------
 
-    async def tell(self, pool: str, refs: dict[int, Ref] | None = None) -> None:
-        """A fresh ``seeking`` to everyone waiting in ``pool`` (``refs``: the reply's ``ref`` for some)."""
+    def refresh(self, pool: str) -> None:
+        """Everyone waiting in ``pool`` is told its news (:meth:`tell`) :data:`TELL_GAP` from now, with
+        whatever else changes meanwhile (once, however many came, went or were seated)."""
+        if pool not in self._refreshing:
+            self._refreshing.add(pool)
+            self.ctx.spawn(self._refresh_later(pool))
+
+    async def _refresh_later(self, pool: str) -> None:
+        try:
+            await asyncio.sleep(TELL_GAP)
+        finally:
+            self._refreshing.discard(pool)
+        try:
+            await self.tell(pool)
+        except Exception:  # (the queue unreadable: the next change tells them)
+            log.exception("the people waiting in pool %s could not be told", pool)
+
+    async def tell(self, pool: str, refs: dict[int, Ref] | None = None, only: int | None = None) -> None:
+        """A fresh ``seeking`` to everyone waiting in ``pool``, or to ``only`` him (``refs``: the reply's
+        ``ref`` for some)."""
         waiting = await self.seekers.waiting(pool)
         usual = await self.seekers.usual_wait(pool)
         at = now()
         game = read_pool(pool)[0]
         for seeker in waiting:
+            if only is not None and seeker.player != str(only):
+                continue
             ends = bound(seeker, at, self.bot_wait)
             frame = SeekingFrame(
                 pool=pool,
@@ -293,7 +319,7 @@ class PlayNow:
                 return
             if await self.seekers.pool_of(str(player)) == pool:
                 await self.seekers.claim(pool, [str(player)])
-                await self.tell(pool)
+                self.refresh(pool)
         except Exception:
             log.exception("player %d's place in the queue could not be checked", player)
         finally:
@@ -319,7 +345,7 @@ class PlayNow:
             await self.ctx.social.presence.send(
                 p, SeatedFrame(table=host.id, seat=seat, game=game, waited=waited)
             )
-        self.ctx.spawn(self.tell(pool))  # (those still waiting: one fewer table's worth)
+        self.refresh(pool)  # (those still waiting: one fewer table's worth)
         return host.id
 
     def _play_now_hosts(self, pool: str) -> list[TableHost]:
@@ -362,7 +388,7 @@ class PlayNow:
         waited = round(max(0.0, now() - person.since), 3)
         frame = SeatedFrame(table=host.id, seat=seat, game=host.row.game, waited=waited, next_deal=True)
         await self.ctx.social.presence.send(player.id, frame)  # (he watches until the deal starts)
-        self.ctx.spawn(self.tell(host.play_now))  # (those still waiting: one fewer)
+        self.refresh(host.play_now)  # (those still waiting: one fewer)
         return True
 
     def taken(self, host: TableHost, player: int, seat: int, there: bool) -> None:
@@ -386,7 +412,7 @@ class PlayNow:
 
     async def _put_back(self, pool: str, person: Seeker) -> None:
         await self.seekers.put_back(pool, [person])
-        await self.tell(pool)
+        self.refresh(pool)
         self.matchmaker.poke()
 
     # --- the lobby -------------------------------------------------------------------------------
