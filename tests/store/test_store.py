@@ -153,7 +153,7 @@ async def test_players_by_id_skip_unknown_ids(store: SqlStore) -> None:
 # --- tables --------------------------------------------------------------------------------------
 
 
-async def test_a_table_round_trips_with_its_seed_settings_seats_and_times(store: SqlStore) -> None:
+async def test_a_table_round_trips_with_its_seed_settings_seats_times_and_pool(store: SqlStore) -> None:
     ann, _ = await store.create_player("Ann")
     await store.save_table(table_row("old"))
     tehran = timezone(timedelta(hours=3, minutes=30))
@@ -172,6 +172,7 @@ async def test_a_table_round_trips_with_its_seed_settings_seats_and_times(store:
         owner_id=ann.id,
         rematch_of="old",
         created_at=T0.astimezone(tehran),
+        play_now='["hokm(max_hands=3)",{},"normal"]',  # (Play now's: its pool)
     )
     await store.save_table(row)
     got = await store.table(row.id)

@@ -89,6 +89,7 @@ class ServerContext:
         self.hall: Place = self.hall_options.place(self)  # (last: it may read any of the above)
         # Play now (issue 49): the hall's queue and this process's waves of it.
         self.play_now = PlayNow(self, self.hall_options.seekers(), self.hall_options.name)
+        self.lobby.play_now_adopted = self.play_now.adopted  # (its tables brought back offer seats)
         # Tournaments (issue 50): the events this process directs, and its followers of standings.
         self.events = EventsService(self)
 

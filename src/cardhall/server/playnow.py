@@ -34,9 +34,10 @@ Choices:
   must fit them) and their next deal's start unknown (0, which every bound passes: the matcher then
   gives a seat to one who waited :data:`~cardhall.server.matching.TAKEOVER_AFTER` for people first).
   Asking the owner of a table on another process would need a request and its answer over the bus for
-  each seat, and its people as the matcher sees them: not done; a Play now table moved to another
-  process, or brought back by a restart (``play_now`` is not stored), offers no seats. A table made by
-  hand never does.
+  each seat, and its people as the matcher sees them: not done. A Play now table is stored with its
+  pool's name (``tables.play_now``): brought back by a restart, or taken over by another process, it
+  offers its seats again there (:meth:`adopted`: its people read again as the matcher sees them), when
+  that process leads its pool. A table made by hand never does.
 - **A seat given** is promised by the table's owner (:meth:`TableHost.take_seat_later`: False when the
   match is over or every bot's seat is taken or promised: the person waits again, his wait kept, at the
   front); he is sent ``seated`` with ``next_deal`` at once and watches; the machine stores and gives
@@ -335,8 +336,10 @@ class PlayNow:
         seated = {seat: rows[p] for seat, p in enumerate(ids)}
         bot = bot_for_level(level)
         bots = {seat: bot for seat in range(len(ids), len(ids) + table.bots)}
-        host = await self.ctx.lobby.create(seated[0], game, settings, bots, seated, owner_checked=True)
-        host.play_now, host.takeovers = pool, self
+        host = await self.ctx.lobby.create(
+            seated[0], game, settings, bots, seated, owner_checked=True, play_now=pool
+        )
+        host.takeovers = self
         self._people[host.id] = list(people)
         at = now()
         since = {s.player: s.since for s in people}
@@ -347,6 +350,23 @@ class PlayNow:
             )
         self.refresh(pool)  # (those still waiting: one fewer table's worth)
         return host.id
+
+    def adopted(self, host: TableHost) -> None:
+        """A Play now table brought back here (a restart, a takeover): its bots' seats are offered again
+        once its people are read as the matcher sees them (until then, none)."""
+        host.takeovers = self
+        self.ctx.spawn(self._adopt(host))
+
+    async def _adopt(self, host: TableHost) -> None:
+        try:
+            game = host.row.game
+            ids = [s.player_id for s in host.row.seats if s.kind == SeatKind.PERSON and s.player_id]
+            rows = await self.ctx.store.players(ids)
+            people = [await self.seeker(rows[p], game, "after_wait") for p in ids if p in rows]
+        except Exception:  # (the store down at the start: this table offers no seat)
+            log.exception("Play now table %s: its people could not be read", host.id)
+            return
+        self._people[host.id] = people
 
     def _play_now_hosts(self, pool: str) -> list[TableHost]:
         """The Play now tables of ``pool`` held by this process (those gone or ended are forgotten)."""

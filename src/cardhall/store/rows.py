@@ -95,6 +95,7 @@ class TableRow:
     # the store writes the table's actions, seats and end only while the row holds this number.
     fence: int = 1
     node: str | None = None  # the process that owns the table (None: the one process, or nobody)
+    play_now: str | None = None  # made by Play now: its pool's name (cardhall.server.playnow)
 
     def __post_init__(self) -> None:
         self.status = TableStatus(self.status)  # (read back from the database as a plain string)

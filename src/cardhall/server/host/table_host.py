@@ -122,7 +122,7 @@ class TableHost:
         self.bot_timer: asyncio.TimerHandle | Wait | None = None
         self.thinking: asyncio.Task[None] | None = None
         self.hint_tasks: set[asyncio.Task[None]] = set()
-        self.play_now: str | None = None  # made by Play now: its pool's name (cardhall.server.playnow)
+        self.play_now = row.play_now  # made by Play now: its pool's name (cardhall.server.playnow)
         self.takeovers: Takeovers | None = None  # (Play now's, with play_now)
         # What ctx.seated holds of this table: its people playing, as of this seat list and status.
         self._indexed: tuple[list[SeatRow] | None, TableStatus | None] = (None, None)
