@@ -73,7 +73,7 @@ PostgreSQL transactions committed per person action over the window.
 seeks with the defaults and, once seated, leaves the table at once, so the hall's people stay constant);
 it reports beside the latency and CPU the seekers who arrived in the window, how many were seated and
 their wait (from ``seek`` to ``seated``, p50/p90), and that process's CPU. ``--seekers-connected``:
-the window's seekers are people already on the site (connected, ``hello`` said, during the warm-up),
+the window's seekers are people already on the site (connected, ``hello`` said, before the window),
 who only press Play now in it (``load_seekers``). The Play now queue runs in
 every server whether or not anyone seeks; without ``--seekers`` nobody does.
 

@@ -16,8 +16,8 @@ queue for each) and would avoid his last table's people, which is not the queue 
 arrivals. If the stream outruns the players made, the first ones come back (counted in ``reused``).
 
 ``connected`` (``load.py --seekers-connected``): each arrival of the window is a person already on
-the site, his page open: his connection is opened and says ``hello`` during the warm-up (at most
-:data:`CONNECT_RATE` a second, before the window), and at his arrival he only sends ``seek``. The
+the site, his page open: his connection is opened and says ``hello`` from the start of the run (at
+most :data:`CONNECT_RATE` a second, before the window), and at his arrival he only sends ``seek``. The
 window then holds the queue's work and its tables', without a new connection and ``hello`` per
 arrival (about 4 ms of server CPU each on this machine: ``load_arrival.py``). The warm-up's arrivals
 still connect as they arrive.
@@ -41,7 +41,7 @@ from cardhall import loadclient
 
 GAME = "hokm"
 GRACE = 12.0  # seconds after the window an arrival of it may still be seated (bound 10 s + a wave)
-CONNECT_RATE = 200.0  # connections a second opened ahead for the window's arrivals (``connected``)
+CONNECT_RATE = 100.0  # connections a second opened ahead for the window's arrivals (``connected``)
 
 
 def players_needed(rate: float, seconds: float) -> int:
@@ -132,8 +132,8 @@ def seekers_process(
     tasks: list[asyncio.Task[None]] = []
 
     async def ahead() -> None:
-        """``connected``: the window's arrivals (the same Poisson stream's), each connected from the
-        warm-up's start at CONNECT_RATE a second, with the last tokens (the warm-up takes the first)."""
+        """``connected``: the window's arrivals (the same Poisson stream's), each connected from this
+        process's start at CONNECT_RATE a second, with the last tokens (the warm-up takes the first)."""
         draws, t, times = random.Random(seed), start, []
         while True:
             t += draws.expovariate(rate)
@@ -142,9 +142,9 @@ def seekers_process(
             if t >= window[0]:
                 times.append(t)
         stats["arrived"] += len(times)
-        await asyncio.sleep(max(0.0, start - time.time()))
+        begun = time.time()  # (at once: beside the people's arrivals, before the warm-up)
         for j, at in enumerate(times):
-            await asyncio.sleep(max(0.0, start + j / CONNECT_RATE - time.time()))
+            await asyncio.sleep(max(0.0, begun + j / CONNECT_RATE - time.time()))
             token = tokens[len(tokens) - 1 - j % len(tokens)]
             tasks.append(asyncio.create_task(one_seeker(port, token, True, stats, at)))
 
