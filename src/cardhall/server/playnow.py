@@ -135,7 +135,7 @@ class PlayNow:
         # must fit them: OpenTable), and the people promised a bot's seat -> (pool, as he waited).
         self._people: dict[str, list[Seeker]] = {}
         self._promised: dict[int, tuple[str, Seeker, str]] = {}  # (pool, as he waited, table)
-        self._refreshing: set[str] = set()  # pools whose people are told their news soon (refresh)
+        self._refreshing: dict[str, asyncio.Task[None]] = {}  # pools told their news soon (refresh)
         self.views: HallViews | None = None  # the hall's seated index (set by the app; None: this process)
 
     def start(self) -> None:
@@ -143,7 +143,7 @@ class PlayNow:
 
     async def stop(self) -> None:
         await self.matchmaker.stop()
-        for task in list(self._drops.values()):
+        for task in [*self._drops.values(), *self._refreshing.values()]:
             task.cancel()
         await self.seekers.close()
 
@@ -258,14 +258,13 @@ class PlayNow:
         """Everyone waiting in ``pool`` is told its news (:meth:`tell`) :data:`TELL_GAP` from now, with
         whatever else changes meanwhile (once, however many came, went or were seated)."""
         if pool not in self._refreshing:
-            self._refreshing.add(pool)
-            self.ctx.spawn(self._refresh_later(pool))
+            self._refreshing[pool] = asyncio.create_task(self._refresh_later(pool))
 
     async def _refresh_later(self, pool: str) -> None:
         try:
             await asyncio.sleep(TELL_GAP)
         finally:
-            self._refreshing.discard(pool)
+            del self._refreshing[pool]
         try:
             await self.tell(pool)
         except Exception:  # (the queue unreadable: the next change tells them)
