@@ -72,7 +72,9 @@ PostgreSQL transactions committed per person action over the window.
 "Play now" for Hokm at RATE a second, in a load-generating process of their own (``load_seekers``: each
 seeks with the defaults and, once seated, leaves the table at once, so the hall's people stay constant);
 it reports beside the latency and CPU the seekers who arrived in the window, how many were seated and
-their wait (from ``seek`` to ``seated``, p50/p90), and that process's CPU. The Play now queue runs in
+their wait (from ``seek`` to ``seated``, p50/p90), and that process's CPU. ``--seekers-connected``:
+the window's seekers are people already on the site (connected, ``hello`` said, before the window),
+who only press Play now in it (``load_seekers``). The Play now queue runs in
 every server whether or not anyone seeks; without ``--seekers`` nobody does.
 
 ``--server-src DIR`` runs the servers from another checkout's ``src`` (an older version, back to back
@@ -544,6 +546,7 @@ def run_level(
     generator_tick: float = GENERATOR_TICK,
     level: str = "hard",
     seekers: float = 0.0,
+    seekers_connected: bool = False,
 ) -> dict[str, Any]:
     # --spread: the people arrive over that many seconds (the tables' hands out of step).
     arrivals = players / spread if spread else ARRIVALS
@@ -599,7 +602,7 @@ def run_level(
                 procs.append(
                     context.Process(
                         target=load_seekers.seekers_process,
-                        args=(ports[0], seeker_tokens, seekers, start, window, queue),
+                        args=(ports[0], seeker_tokens, seekers, start, window, queue, 49, seekers_connected),
                     )
                 )
             for p in procs:
@@ -676,6 +679,7 @@ def run_level(
 
         extra["seekers"] = {
             "rate": seekers,
+            "connected": seekers_connected,
             "arrived": s["arrived"],
             "welcomed": s["welcomed"],
             "seeking": s["seeking"],
@@ -784,7 +788,8 @@ def seekers_summary(seekers: dict[str, Any] | None) -> str:
     if not seekers:
         return ""
     return (
-        f"\n        seekers {seekers['rate']}/s: arrived {seekers['arrived']} welcomed {seekers['welcomed']}"
+        f"\n        seekers {seekers['rate']}/s{' (connected ahead)' if seekers.get('connected') else ''}:"
+        f" arrived {seekers['arrived']} welcomed {seekers['welcomed']}"
         f" seeking {seekers['seeking']} seated {seekers['seated']}"
         f" (bots' seats {seekers['takeovers']}) wait p50 {seekers['wait_p50_s']} s p90"
         f" {seekers['wait_p90_s']} s max {seekers['wait_max_s']} s  errors {seekers['errors']}"
@@ -850,6 +855,11 @@ def main() -> int:
         help="Play now arrivals a second for Hokm in the same window (issue 49; default 0: none)",
     )
     parser.add_argument(
+        "--seekers-connected",
+        action="store_true",
+        help="the window's seekers are connected (hello said) before it, and only seek in it",
+    )
+    parser.add_argument(
         "--timeline", action="store_true", help="print each second's p50 and worst latency (stderr)"
     )
     parser.add_argument("--json", action="store_true")
@@ -890,6 +900,7 @@ def main() -> int:
             args.generator_tick,
             args.level,
             args.seekers,
+            args.seekers_connected,
         )
         rows.append(row)
         if not args.json and args.workload == "c":

@@ -61,3 +61,17 @@ def test_play_now_seekers_arrive_beside_workload_b_and_are_seated() -> None:
     # Hokm seats three: everyone of the window is seated, with people or with bots after the bound.
     assert seekers["seated"] == seekers["arrived"]
     assert 0 <= seekers["wait_p50_s"] <= seekers["wait_p90_s"] <= seekers["wait_max_s"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads CPU time from /proc")
+def test_the_cost_of_a_play_now_arrival_is_measured_by_phase() -> None:
+    script = SCRIPT.parent / "load_arrival.py"
+    command = [sys.executable, str(script), "--rate", "10", "--seconds", "1.5", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert [r["phase"] for r in rows] == ["hello", "queue", "seated"]
+    for row in rows:
+        assert row["arrived"] == 15 and row["done"] == 15 and row["errors"] == row["failed"] == 0
+        assert row["cpu_ms_per_arrival"] > 0
+    assert rows[2]["seated"] == 15  # (each seated, with bots or with the others)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -111,6 +112,21 @@ def test_a_blocked_pair_is_never_seated_together() -> None:
             assert seated_a["table"] != seated_b["table"]
             for frame in (seated_a, seated_b):
                 assert [s["kind"] for s in seats_of(client, frame["table"])] == ["person", "bot", "bot"]
+
+
+def test_a_block_made_after_hello_and_the_seek_then_at_once_still_keeps_the_pair_apart() -> None:
+    """What a seek reads of a person (his blocks) is read at the seek, not at his hello: Bob, connected
+    before he blocks Ann, blocks her and presses Play now at once; Ann waits already."""
+    with server() as client:
+        short_bound(client)
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        ann_id = player_id(client, ann)
+        with session(client, ann) as a, session(client, bob) as b:
+            seek(a)
+            assert client.post(f"/api/blocks/{ann_id}", headers=auth(bob), json={}).status_code == 200
+            seek(b)
+            seated_a, seated_b = a.until("seated"), b.until("seated")
+            assert seated_a["table"] != seated_b["table"]
 
 
 def test_the_refusals_of_seek() -> None:
@@ -280,3 +296,25 @@ def test_a_play_now_table_every_person_left_offers_no_seat(monkeypatch: pytest.M
             seek(b, game="hokm")
             seated = b.until("seated")
             assert seated["table"] != table and not seated["next_deal"]
+
+
+def test_a_play_now_table_brought_back_by_a_restart_still_offers_its_bots_seats(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(matching, "TAKEOVER_AFTER", 0.0)
+    db = tmp_path / "hall.db"
+    with server(db) as client:
+        ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+        with session(client, ann) as a:
+            seek(a, "now", game="hokm(max_hands=3)", away_seconds=60)
+            table = a.until("seated")["table"]
+            a.send(type="join", table=table)
+            a.until("table")
+    with server(db) as client:  # (the same store: the table comes back, as Play now's)
+        short_bound(client, 30)
+        host = client.app.state.ctx.lobby.hosts[table]  # type: ignore[attr-defined]
+        assert host.play_now is not None and host.row.play_now == host.play_now
+        with session(client, bob) as b:
+            seek(b, game="hokm(max_hands=3)", away_seconds=60)  # (Ann's pool)
+            promised = b.until("seated")
+            assert promised["table"] == table and promised["next_deal"] is True

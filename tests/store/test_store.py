@@ -38,7 +38,7 @@ from cardhall.store import (
     TableRow,
     open_store,
 )
-from cardhall.store.rows import RatingInputs, RatingRequest
+from cardhall.store.rows import RatingInputs, RatingRequest, SeekerFacts
 from cardhall.store.sql import PLAYERS, metadata, migrations_config
 from cardhall.store.sql.sqlite_log import ROWS_PER_STATEMENT, OwnConnections, SqliteActionLog
 from cardhall.table import Table
@@ -153,7 +153,7 @@ async def test_players_by_id_skip_unknown_ids(store: SqlStore) -> None:
 # --- tables --------------------------------------------------------------------------------------
 
 
-async def test_a_table_round_trips_with_its_seed_settings_seats_and_times(store: SqlStore) -> None:
+async def test_a_table_round_trips_with_its_seed_settings_seats_times_and_pool(store: SqlStore) -> None:
     ann, _ = await store.create_player("Ann")
     await store.save_table(table_row("old"))
     tehran = timezone(timedelta(hours=3, minutes=30))
@@ -172,6 +172,7 @@ async def test_a_table_round_trips_with_its_seed_settings_seats_and_times(store:
         owner_id=ann.id,
         rematch_of="old",
         created_at=T0.astimezone(tehran),
+        play_now='["hokm(max_hands=3)",{},"normal"]',  # (Play now's: its pool)
     )
     await store.save_table(row)
     got = await store.table(row.id)
@@ -203,6 +204,45 @@ async def test_early_leaves_are_noted_once_a_table_and_counted_since_a_time(stor
     assert await store.early_leaves(ann.id, T0 - timedelta(minutes=1)) == 2
     assert await store.early_leaves(ann.id, T0 + timedelta(minutes=5)) == 1
     assert await store.early_leaves(bob.id, T0) == 0
+
+
+async def test_what_a_seek_needs_is_read_in_one_call(store: SqlStore) -> None:
+    """Play now's seeker: his people rating in the game, blocks both ways, the people of his last
+    matches finished since a time (at most so many), his early leaves since a time; each part from its
+    own rows only (Cy's rating, Bob's matches without Ann, a rating in the bots' pool are not Ann's)."""
+    ann, bob, cy, dee, eve = [(await store.create_player(n))[0] for n in ("Ann", "Bob", "Cy", "Dee", "Eve")]
+    since = T0 + timedelta(minutes=30)
+    for k, (people, minutes) in enumerate(
+        [((ann, bob), 60), ((ann, cy), 50), ((ann, eve), 10), ((bob, dee), 70), ((ann, dee), 40)]
+    ):
+        row = table_row(f"m{k}", "playing")
+        await store.save_table(row)
+        row.status, row.finished_at = "finished", T0 + timedelta(minutes=minutes)
+        results = [ResultRow(row.id, seat, p.id, 1, 0.5) for seat, p in enumerate(people)]
+        results.append(ResultRow(row.id, 2, None, 0, 0.0))  # (a bot)
+        mu = [RatingRow(ann.id, "hokm", "people", 27.0, 8.0, k + 1)] if k == 4 else []
+        await store.finish(row, results, [*mu, RatingRow(cy.id, "hokm", "people", 30.0, 8.0, 1)])
+    bots = table_row("bots", "playing")
+    await store.save_table(bots)
+    bots.status, bots.finished_at = "finished", T0
+    await store.finish(bots, [], [RatingRow(ann.id, "hokm", "bots", 40.0, 8.0, 1)])  # (not his people's)
+    await store.block(ann.id, bob.id)
+    await store.block(eve.id, ann.id)
+    await store.save_table(table_row("left"))
+    await store.note_early_leave(ann.id, "left", T0 + timedelta(minutes=45))
+
+    facts = await store.seeker(ann.id, "hokm", since, 2, since)
+    assert facts.mu == 27.0 and facts.blocks == {bob.id} and facts.blockers == {eve.id}
+    assert facts.recent == {bob.id, cy.id}  # (his two last since then: m0 and m1, not m4 at 40 min)
+    assert facts.leaves == 1
+    assert (await store.seeker(ann.id, "hokm", since, 3, since)).recent == {bob.id, cy.id, dee.id}
+    later = T0 + timedelta(minutes=55)
+    assert (await store.seeker(ann.id, "hokm", later, 3, later)) == SeekerFacts(
+        27.0, frozenset({bob.id}), frozenset({eve.id}), frozenset({bob.id}), 0
+    )
+    assert await store.seeker(dee.id, "kierki", later, 3, later) == SeekerFacts(
+        None, frozenset(), frozenset(), frozenset({bob.id}), 0
+    )
 
 
 async def test_saving_a_table_again_updates_its_status_seats_settings_and_finish(store: SqlStore) -> None:

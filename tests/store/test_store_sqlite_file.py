@@ -106,3 +106,38 @@ def test_a_store_whose_file_was_replaced_refuses_reads_and_writes(tmp_path: Path
 
     said = asyncio.run(scenario())
     assert len(said) == 3 and all("was deleted or replaced" in s for s in said), said
+
+
+def test_a_burst_of_reads_never_holds_a_write_behind_it(tmp_path: Path) -> None:
+    """Readers take all but one of the pool's connections: with more reads open at once than the pool
+    has connections (a burst of Play now arrivals), a write (a table's commit) still finds one at once,
+    where it waited up to the pool's 30 s timeout behind the readers."""
+
+    async def scenario() -> tuple[bool, int]:
+        store = await open_store(f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}")
+        release = asyncio.Event()
+        entered = 0
+
+        async def read() -> None:
+            nonlocal entered
+            async with store._reading() as c:
+                await c.exec_driver_sql("SELECT 1")
+                entered += 1
+                await release.wait()
+
+        pool = store.engine.pool
+        readers = [asyncio.create_task(read()) for _ in range(pool.size() + pool._max_overflow + 5)]  # type: ignore[attr-defined]
+        await asyncio.sleep(0.5)  # (every reader that can get a connection has one)
+        try:
+            await asyncio.wait_for(store.save_table(waiting("t")), 5)
+            stored = True
+        except TimeoutError:
+            stored = False
+        held = entered
+        release.set()
+        await asyncio.gather(*readers)
+        await store.close()
+        return stored, held
+
+    stored, held = asyncio.run(scenario())
+    assert stored and held == 14  # (the pool's 5 and 10 more, less the writer's one)

@@ -27,6 +27,7 @@ from cardhall.server.collector import ShortPauses
 from cardhall.server.committer import COMMIT_SPACING, Committer
 from cardhall.server.events.service import EventsService
 from cardhall.server.hall import OneProcessOptions, Options, Place
+from cardhall.server.host.seated import SeatIndex
 from cardhall.server.lobby import Lobby
 from cardhall.server.outage import StoreWatch
 from cardhall.server.pacing import Pacing
@@ -63,6 +64,7 @@ class ServerContext:
         self.committer = Committer(store, COMMIT_SPACING)
         self.store_watch = StoreWatch(store)
         self.limiter = Limiter(limits)
+        self.seated = SeatIndex()  # who plays at which table here (kept by the tables; Play now reads it)
         self.lobby = Lobby(self, self.limiter)
         budget = DEFAULT_BUDGET if review_budget is None else review_budget
         # Reviews are the tier's offline jobs when its workers are their own (on Redis); see reviews.py.
@@ -87,6 +89,7 @@ class ServerContext:
         self.hall: Place = self.hall_options.place(self)  # (last: it may read any of the above)
         # Play now (issue 49): the hall's queue and this process's waves of it.
         self.play_now = PlayNow(self, self.hall_options.seekers(), self.hall_options.name)
+        self.lobby.play_now_adopted = self.play_now.adopted  # (its tables brought back offer seats)
         # Tournaments (issue 50): the events this process directs, and its followers of standings.
         self.events = EventsService(self)
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cardhall.errors import CardhallError, InvalidOptionError
@@ -104,6 +104,9 @@ class Lobby:
         self._owned: dict[int, set[str]] = {}
         # Play again: the offers open and the rematches made (cardhall.server.rematch).
         self.rematches = Rematches(self._make_rematch, self._players)
+        # Told of each Play now table brought back (a restart, a takeover): Play now offers its bots'
+        # seats again (cardhall.server.playnow; set by the server).
+        self.play_now_adopted: Callable[[TableHost], None] | None = None
 
     async def _players(self, ids: list[int]) -> dict[int, PlayerRow]:
         """Players by id, from the store (read when asked: a lobby is made before its store is open)."""
@@ -136,6 +139,8 @@ class Lobby:
                 host = None
         if host is not None:
             self._hold(host)
+            if row.play_now is not None and self.play_now_adopted is not None:
+                self.play_now_adopted(host)
             return host
         log.error("table %s cannot be brought back: %s", row.id, problem)
         try:
@@ -202,6 +207,7 @@ class Lobby:
         invitation: str | None = None,
         owner_checked: bool = False,
         seed: int | None = None,
+        play_now: str | None = None,
     ) -> TableHost:
         """A new table: ``bots`` seats bots (by bot string) and ``people`` seats people at once;
         ``invitation``: a private table's (:mod:`cardhall.server.relations`), held from its first
@@ -209,7 +215,8 @@ class Lobby:
         ``owner`` (a player: every table but the server's own) is held to the rules of the module's
         docstring, ``address`` (his client's) to its rates (``owner_checked``: they were, when he
         offered to play again). ``seed``: the deals' (an event's round deals the same cards at every
-        table: :mod:`cardhall.server.events`); drawn at random when None."""
+        table: :mod:`cardhall.server.events`); drawn at random when None. ``play_now``: the pool of
+        Play now that made it (stored with it: :mod:`cardhall.server.playnow`)."""
         try:
             game = load_game(game_text if isinstance(game_text, str) else "")
             if not isinstance(game_text, str):
@@ -237,6 +244,7 @@ class Lobby:
             owner_id=None if owner is None else owner.id,
             rematch_of=rematch_of,
             node=self.ctx.node,
+            play_now=play_now,
         )
         host = TableHost(self.ctx, row)
         host.invitation = invitation

@@ -15,14 +15,17 @@ Choices:
   its owner is the person who waited longest (his rates were not charged: the queue made it). It is
   marked a Play now table (``host.play_now``, its pool's name).
 - **Telling people** goes through presence (:meth:`~cardhall.server.presence.Presence.send`), so
-  whichever process holds a person's socket gets his ``seated``; everyone still waiting in a pool gets
-  a fresh ``seeking`` whenever someone comes, goes or is seated (his page counts down between).
+  whichever process holds a person's socket gets his ``seated``; a person pressing Play now gets his
+  ``seeking`` at once, and everyone still waiting in a pool a fresh one :data:`TELL_GAP` after someone
+  comes, goes or is seated, once for all that changed meanwhile (his page counts down between).
 - **Who he is to the matcher**: his rating is the shown one (``1500 + 48 (mu - 25)``) in the game's
   ``people`` pool (1500 when unrated); he avoids those he blocks and those who block him; the people
   of his matches finished in the last :data:`RECENT_WINDOW` seconds (his last :data:`RECENT_MATCHES`)
   are his recent opponents; his ``leaves`` are the tables he left during their first deal (or whose
   stand-in took his seat then, his connection away) in the last :data:`LEAVE_WINDOW` seconds, noted by
-  the tables in the store's ``early_leaves`` and counted by one indexed query.
+  the tables in the store's ``early_leaves``. All of it is read at each ``seek`` by one statement
+  (:meth:`~cardhall.store.ratings.Ratings.seeker`; five reads before): nothing is cached, so a block
+  made a moment before the seek, on any process, holds.
 - **A dropped connection** keeps his place for the pool's ``away_seconds`` (a table's away timer's
   grace); if no connection of his is open anywhere in the hall by then, he leaves the queue.
 - **Bots' seats of Play now tables** (``open_tables``, ``give_seat``): the tables offered are the Play
@@ -31,9 +34,10 @@ Choices:
   must fit them) and their next deal's start unknown (0, which every bound passes: the matcher then
   gives a seat to one who waited :data:`~cardhall.server.matching.TAKEOVER_AFTER` for people first).
   Asking the owner of a table on another process would need a request and its answer over the bus for
-  each seat, and its people as the matcher sees them: not done; a Play now table moved to another
-  process, or brought back by a restart (``play_now`` is not stored), offers no seats. A table made by
-  hand never does.
+  each seat, and its people as the matcher sees them: not done. A Play now table is stored with its
+  pool's name (``tables.play_now``): brought back by a restart, or taken over by another process, it
+  offers its seats again there (:meth:`adopted`: its people read again as the matcher sees them), when
+  that process leads its pool. A table made by hand never does.
 - **A seat given** is promised by the table's owner (:meth:`TableHost.take_seat_later`: False when the
   match is over or every bot's seat is taken or promised: the person waits again, his wait kept, at the
   front); he is sent ``seated`` with ``next_deal`` at once and watches; the machine stores and gives
@@ -44,9 +48,11 @@ Choices:
   is partly the bot's deals; rating his deals alone needs a score per deal that not every game has);
   the others are rated as with a bot in his seat (:mod:`cardhall.server.ratings`).
 - **Playing already**: ``seek`` is refused ``already_playing`` while he holds a seat (not left) at a
-  match under way (this process's tables as they are, the others' from the hall's seated index, a
-  beat behind at most), or was promised one. Nothing in the issue or protocol.md chose otherwise; a
-  waiting table (not started) does not count: leaving it costs nobody a match.
+  match under way (this process's tables as they are, from the index the tables keep as their seats
+  change, :mod:`cardhall.server.host.seated`: a walk over every table for each seek was 7-9 ms at
+  3,200 tables; the others' from the hall's seated index, a beat behind at most), or was promised
+  one. Nothing in the issue or protocol.md chose otherwise; a waiting table (not started) does not
+  count: leaving it costs nobody a match.
 """
 
 from __future__ import annotations
@@ -64,7 +70,7 @@ from cardhall.registry import load_game
 from cardhall.server import bounds
 from cardhall.server.hall import Server
 from cardhall.server.host import TableHost
-from cardhall.server.host.machine import UNDER_WAY
+from cardhall.server.host.seated import SeatIndex
 from cardhall.server.matching import BOT_WAIT, CHOICES, NewTable, OpenTable, Seeker, bound
 from cardhall.server.matchmaker import Matchmaker, Pool
 from cardhall.server.protocol import (
@@ -91,10 +97,15 @@ WAIT_VARIABLE = "CARDHALL_PLAY_NOW_WAIT"
 RECENT_WINDOW = 600.0  # seconds: a match finished this recently makes its people "recent" to him
 RECENT_MATCHES = 3
 LEAVE_WINDOW = 1800.0  # seconds: a table left in its first deal this recently makes him a leaver
+# Seconds between two ``seeking`` frames to everyone waiting in a pool: told at each arrival, the pool's
+# W people cost W frames an arrival (at 100 arrivals a second, thousands of frames a second).
+TELL_GAP = 0.25
 
 
 class Services(Server, Protocol):
     """What Play now asks of the server (:class:`~cardhall.server.context.ServerContext` has it)."""
+
+    seated: SeatIndex  # who plays at which table of this process
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
 
@@ -124,6 +135,7 @@ class PlayNow:
         # must fit them: OpenTable), and the people promised a bot's seat -> (pool, as he waited).
         self._people: dict[str, list[Seeker]] = {}
         self._promised: dict[int, tuple[str, Seeker, str]] = {}  # (pool, as he waited, table)
+        self._refreshing: dict[str, asyncio.Task[None]] = {}  # pools told their news soon (refresh)
         self.views: HallViews | None = None  # the hall's seated index (set by the app; None: this process)
 
     def start(self) -> None:
@@ -131,7 +143,7 @@ class PlayNow:
 
     async def stop(self) -> None:
         await self.matchmaker.stop()
-        for task in list(self._drops.values()):
+        for task in [*self._drops.values(), *self._refreshing.values()]:
             task.cancel()
         await self.seekers.close()
 
@@ -177,9 +189,10 @@ class PlayNow:
         seeker = await self.seeker(player, read_pool(pool)[0], message.choice)
         left = await self.seekers.add(pool, seeker)
         self._kept(player.id)
-        await self.tell(pool, {player.id: ref})
+        await self.tell(pool, {player.id: ref}, only=player.id)
+        self.refresh(pool)  # (the others: one more waiting, told with the pool's other news)
         if left is not None:
-            await self.tell(left)
+            self.refresh(left)
         self.matchmaker.poke()
 
     async def check_free(self, player: PlayerRow, ref: Ref) -> None:
@@ -190,14 +203,10 @@ class PlayNow:
             raise ProtocolError(
                 "already_playing", "you take a bot's seat at a table at its next deal: play there", ref
             )
-        for host in self.ctx.lobby.hosts.values():
-            seat = host.machine.seat_of(player)
-            if seat is not None and host.status in UNDER_WAY and not host.row.seats[seat].left:
-                raise ProtocolError(
-                    "already_playing",
-                    f"you play at table {host.id}: finish or leave it before Play now",
-                    ref,
-                )
+        for table in sorted(self.ctx.seated.tables_of(player.id)):  # (this process's: kept as seats change)
+            raise ProtocolError(
+                "already_playing", f"you play at table {table}: finish or leave it before Play now", ref
+            )
         if self.views is not None:
             for entry in (await self.views.seated([player.id])).get(player.id, []):
                 if entry.get("status") == "playing":
@@ -218,42 +227,59 @@ class PlayNow:
         pool = await self.seekers.remove(str(player.id))
         self._kept(player.id)
         if pool is not None:
-            await self.tell(pool)
+            self.refresh(pool)
         return UnseekedFrame(pool=pool, reason="left", ref=ref)
 
     async def seeker(self, player: PlayerRow, game_text: str, choice: Any) -> Seeker:
         """``player`` as the matcher sees him (see the module's docstring)."""
-        store = self.ctx.store
         game = load_game(game_text)
-        rated = (await store.ratings(game.name, "people", [player.id])).get(player.id)
-        rating = float(SHOWN_START if rated is None else shown(rated.mu))
-        avoid = set(await store.blocked_by(player.id)) | set(await store.blockers(player.id))
-        recent: set[int] = set()
-        since = datetime.now(UTC) - timedelta(seconds=RECENT_WINDOW)
-        for match in await store.matches(player.id, RECENT_MATCHES):
-            at = match.finished_at
-            if at is not None and (at if at.tzinfo else at.replace(tzinfo=UTC)) >= since:
-                recent |= {s.player_id for s in match.seats if s.player_id not in (None, player.id)}
-        leaves = await store.early_leaves(player.id, datetime.now(UTC) - timedelta(seconds=LEAVE_WINDOW))
+        at = datetime.now(UTC)
+        facts = await self.ctx.store.seeker(
+            player.id,
+            game.name,
+            at - timedelta(seconds=RECENT_WINDOW),
+            RECENT_MATCHES,
+            at - timedelta(seconds=LEAVE_WINDOW),
+        )
+        rating = float(SHOWN_START if facts.mu is None else shown(facts.mu))
         return Seeker(
             str(player.id),
             rating,
             now(),
             choice,
-            frozenset(str(p) for p in avoid),
-            frozenset(str(p) for p in recent),
-            leaves,
+            frozenset(str(p) for p in facts.blocks | facts.blockers),
+            frozenset(str(p) for p in facts.recent),
+            facts.leaves,
         )
 
     # --- telling people --------------------------------------------------------------------------
 
-    async def tell(self, pool: str, refs: dict[int, Ref] | None = None) -> None:
-        """A fresh ``seeking`` to everyone waiting in ``pool`` (``refs``: the reply's ``ref`` for some)."""
+    def refresh(self, pool: str) -> None:
+        """Everyone waiting in ``pool`` is told its news (:meth:`tell`) :data:`TELL_GAP` from now, with
+        whatever else changes meanwhile (once, however many came, went or were seated)."""
+        if pool not in self._refreshing:
+            self._refreshing[pool] = asyncio.create_task(self._refresh_later(pool))
+
+    async def _refresh_later(self, pool: str) -> None:
+        try:
+            await asyncio.sleep(TELL_GAP)
+        finally:
+            del self._refreshing[pool]
+        try:
+            await self.tell(pool)
+        except Exception:  # (the queue unreadable: the next change tells them)
+            log.exception("the people waiting in pool %s could not be told", pool)
+
+    async def tell(self, pool: str, refs: dict[int, Ref] | None = None, only: int | None = None) -> None:
+        """A fresh ``seeking`` to everyone waiting in ``pool``, or to ``only`` him (``refs``: the reply's
+        ``ref`` for some)."""
         waiting = await self.seekers.waiting(pool)
         usual = await self.seekers.usual_wait(pool)
         at = now()
         game = read_pool(pool)[0]
         for seeker in waiting:
+            if only is not None and seeker.player != str(only):
+                continue
             ends = bound(seeker, at, self.bot_wait)
             frame = SeekingFrame(
                 pool=pool,
@@ -293,7 +319,7 @@ class PlayNow:
                 return
             if await self.seekers.pool_of(str(player)) == pool:
                 await self.seekers.claim(pool, [str(player)])
-                await self.tell(pool)
+                self.refresh(pool)
         except Exception:
             log.exception("player %d's place in the queue could not be checked", player)
         finally:
@@ -309,8 +335,10 @@ class PlayNow:
         seated = {seat: rows[p] for seat, p in enumerate(ids)}
         bot = bot_for_level(level)
         bots = {seat: bot for seat in range(len(ids), len(ids) + table.bots)}
-        host = await self.ctx.lobby.create(seated[0], game, settings, bots, seated, owner_checked=True)
-        host.play_now, host.takeovers = pool, self
+        host = await self.ctx.lobby.create(
+            seated[0], game, settings, bots, seated, owner_checked=True, play_now=pool
+        )
+        host.takeovers = self
         self._people[host.id] = list(people)
         at = now()
         since = {s.player: s.since for s in people}
@@ -319,8 +347,25 @@ class PlayNow:
             await self.ctx.social.presence.send(
                 p, SeatedFrame(table=host.id, seat=seat, game=game, waited=waited)
             )
-        self.ctx.spawn(self.tell(pool))  # (those still waiting: one fewer table's worth)
+        self.refresh(pool)  # (those still waiting: one fewer table's worth)
         return host.id
+
+    def adopted(self, host: TableHost) -> None:
+        """A Play now table brought back here (a restart, a takeover): its bots' seats are offered again
+        once its people are read as the matcher sees them (until then, none)."""
+        host.takeovers = self
+        self.ctx.spawn(self._adopt(host))
+
+    async def _adopt(self, host: TableHost) -> None:
+        try:
+            game = host.row.game
+            ids = [s.player_id for s in host.row.seats if s.kind == SeatKind.PERSON and s.player_id]
+            rows = await self.ctx.store.players(ids)
+            people = [await self.seeker(rows[p], game, "after_wait") for p in ids if p in rows]
+        except Exception:  # (the store down at the start: this table offers no seat)
+            log.exception("Play now table %s: its people could not be read", host.id)
+            return
+        self._people[host.id] = people
 
     def _play_now_hosts(self, pool: str) -> list[TableHost]:
         """The Play now tables of ``pool`` held by this process (those gone or ended are forgotten)."""
@@ -362,7 +407,7 @@ class PlayNow:
         waited = round(max(0.0, now() - person.since), 3)
         frame = SeatedFrame(table=host.id, seat=seat, game=host.row.game, waited=waited, next_deal=True)
         await self.ctx.social.presence.send(player.id, frame)  # (he watches until the deal starts)
-        self.ctx.spawn(self.tell(host.play_now))  # (those still waiting: one fewer)
+        self.refresh(host.play_now)  # (those still waiting: one fewer)
         return True
 
     def taken(self, host: TableHost, player: int, seat: int, there: bool) -> None:
@@ -386,7 +431,7 @@ class PlayNow:
 
     async def _put_back(self, pool: str, person: Seeker) -> None:
         await self.seekers.put_back(pool, [person])
-        await self.tell(pool)
+        self.refresh(pool)
         self.matchmaker.poke()
 
     # --- the lobby -------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from cardhall.store.rows import (
     ResultRow,
     ReviewRow,
     SeatRow,
+    SeekerFacts,
     TableRow,
     TableStatus,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "ReviewRow",
     "SeatKind",
     "SeatRow",
+    "SeekerFacts",
     "SqlStore",
     "Store",
     "StoreError",

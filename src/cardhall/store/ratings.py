@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from datetime import datetime
 
-from cardhall.store.rows import MatchRow, RatingHistoryRow, RatingRow
+from cardhall.store.rows import MatchRow, RatingHistoryRow, RatingRow, SeekerFacts
 
 
 class Ratings(ABC):
@@ -29,6 +30,14 @@ class Ratings(ABC):
     @abstractmethod
     async def rating_history(self, player_id: int, limit: int = 500) -> list[RatingHistoryRow]:
         """The player's ratings after each rated match, oldest first (the last ``limit``)."""
+
+    @abstractmethod
+    async def seeker(
+        self, player_id: int, game: str, recent_since: datetime, recent_matches: int, leaves_since: datetime
+    ) -> SeekerFacts:
+        """What Play now needs of ``player_id`` seeking ``game`` (a game's name), in one read: his rating
+        in its ``people`` pool, his blocks both ways, the people of his last ``recent_matches`` finished
+        matches that finished since ``recent_since``, his early leaves since ``leaves_since``."""
 
     @abstractmethod
     async def matches(self, player_id: int, limit: int = 20) -> list[MatchRow]:

@@ -95,6 +95,7 @@ class TableRow:
     # the store writes the table's actions, seats and end only while the row holds this number.
     fence: int = 1
     node: str | None = None  # the process that owns the table (None: the one process, or nobody)
+    play_now: str | None = None  # made by Play now: its pool's name (cardhall.server.playnow)
 
     def __post_init__(self) -> None:
         self.status = TableStatus(self.status)  # (read back from the database as a plain string)
@@ -177,6 +178,19 @@ class RatingInputs:
     played: dict[int, int]
     accounts: set[int]
     pairs: dict[tuple[int, int], int]
+
+
+@dataclass(frozen=True)
+class SeekerFacts:
+    """What Play now reads of a person when he seeks a game (:meth:`~cardhall.store.ratings.Ratings.seeker`):
+    his mu in the game's ``people`` pool (None: never rated there), the people he blocks, those who block
+    him, the people of his recent matches, and how many tables he left in their first deal lately."""
+
+    mu: float | None
+    blocks: frozenset[int]
+    blockers: frozenset[int]
+    recent: frozenset[int]
+    leaves: int
 
 
 @dataclass

@@ -37,15 +37,24 @@ from cardhall.server.host.effects import (
     StoreFailed,
     Write,
 )
-from cardhall.server.host.machine import HINT_BOT, Run, TableMachine
+from cardhall.server.host.machine import HINT_BOT, UNDER_WAY, Run, TableMachine
 from cardhall.server.host.queue import OwnerQueue, Work
+from cardhall.server.host.seated import SeatIndex
 from cardhall.server.host.status import TableStatus
 from cardhall.server.host.timers import Timers
 from cardhall.server.host.writes import write_retried
 from cardhall.server.outage import StoreWatch
 from cardhall.server.pacing import Pacing, Wait
 from cardhall.server.protocol import ProtocolError, ServerFrame, TableFrame
-from cardhall.store import ActionRow, FencedError, PlayerRow, StoreUnavailableError, TableRow
+from cardhall.store import (
+    ActionRow,
+    FencedError,
+    PlayerRow,
+    SeatKind,
+    SeatRow,
+    StoreUnavailableError,
+    TableRow,
+)
 from cardhall.table import BotJob, BotResult, Event, Table
 
 if TYPE_CHECKING:
@@ -70,6 +79,7 @@ class Services(Protocol):
     store_watch: StoreWatch
     pacing: Pacing  # the bots' paces
     social: Relations  # private tables, bans, mutes, blocks (issue 25, part B)
+    seated: SeatIndex  # who plays at which table of this process (kept by the tables: _carry_out)
 
     @property
     def bot_tier(self) -> BotTier: ...
@@ -112,8 +122,11 @@ class TableHost:
         self.bot_timer: asyncio.TimerHandle | Wait | None = None
         self.thinking: asyncio.Task[None] | None = None
         self.hint_tasks: set[asyncio.Task[None]] = set()
-        self.play_now: str | None = None  # made by Play now: its pool's name (cardhall.server.playnow)
+        self.play_now = row.play_now  # made by Play now: its pool's name (cardhall.server.playnow)
         self.takeovers: Takeovers | None = None  # (Play now's, with play_now)
+        # What ctx.seated holds of this table: its people playing, as of this seat list and status.
+        self._indexed: tuple[list[SeatRow] | None, TableStatus | None] = (None, None)
+        self._playing: frozenset[int] = frozenset()
 
     # --- what the server reads of a table --------------------------------------------------------------
 
@@ -388,6 +401,26 @@ class TableHost:
                 self.takeovers.taken(self, player, seat, there)
             for player in effects.untaken:
                 self.takeovers.untaken(self, player)
+        indexed = self._indexed
+        if self.row.seats is not indexed[0] or self.machine.status is not indexed[1]:
+            self._index_seats()  # (a seat or the status changed: see cardhall.server.host.seated)
+
+    def _index_seats(self) -> None:
+        """Tell the process's seat index who plays here now (a seat not left, the match under way)."""
+        seats, status = self.row.seats, self.machine.status
+        self._indexed = (seats, status)
+        playing = (
+            frozenset(
+                s.player_id
+                for s in seats
+                if s.kind == SeatKind.PERSON and s.player_id is not None and not s.left
+            )
+            if status in UNDER_WAY
+            else frozenset()
+        )
+        if playing != self._playing:
+            self.ctx.seated.update(self.id, self._playing, playing)
+            self._playing = playing
 
     async def _note_early_leave(self, player: int) -> None:
         try:

@@ -9,6 +9,12 @@ whole (close, checkpoint, problems).
 - **Turns.** On SQLite the writers of one store take turns on an ``asyncio.Lock`` (SQLite has one
   writer; waiting here costs nothing, waiting on its busy handler polls); ``sqlite+aiosqlite:///:memory:``
   is one connection (``StaticPool``) shared for the store's life, every use taking that lock.
+- **A connection kept for the writer** (SQLite file): readers take at most all but one of the
+  engine's pooled connections (:meth:`SqlBase._reading` waits on a semaphore for the rest), so the
+  one writer, who holds the turn while he checks a connection out, never queues behind readers for
+  it. A burst of reads (Play now's arrivals at 100 a second: a ``hello`` and a ``seek`` each) filled
+  the pool's 15 and held every commit behind them, the tables' actions too, for up to the pool's
+  30 s timeout (``store_unavailable``; benchmarks/matching.md).
 - **Checkpoints** (SQLite file): the server asks now and then, off the path of any commit; see
   :mod:`cardhall.store.sqlite_file` for the log kept small and the file deleted under the server.
 """
@@ -49,8 +55,20 @@ def reason(error: BaseException) -> str:
     return str(error).strip() or type(error).__name__
 
 
-def held(lock: asyncio.Lock | None) -> AbstractAsyncContextManager[object]:
+def held(lock: asyncio.Lock | asyncio.Semaphore | None) -> AbstractAsyncContextManager[object]:
     return nullcontext() if lock is None else lock
+
+
+def reader_slots(engine: AsyncEngine) -> asyncio.Semaphore | None:
+    """How many of ``engine``'s pooled connections readers may hold at once: all but one (None: a pool
+    without a bound, or of one connection)."""
+    pool = engine.pool
+    size = getattr(pool, "size", None)
+    overflow = getattr(pool, "_max_overflow", None)
+    if not callable(size) or not isinstance(overflow, int) or overflow < 0:
+        return None
+    connections = int(size()) + overflow
+    return asyncio.Semaphore(connections - 1) if connections > 1 else None
 
 
 class SqlBase:
@@ -70,6 +88,7 @@ class SqlBase:
         lock = asyncio.Lock()
         self._write_lock = lock if self.dialect.one_writer else None
         self._read_lock = lock if memory else None
+        self._read_slots = reader_slots(engine) if self._write_lock is not None and not memory else None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.url}>"
@@ -99,7 +118,7 @@ class SqlBase:
         if self.file is not None:
             self.file.check()
         try:
-            async with held(self._read_lock), self.engine.connect() as connection:
+            async with held(self._read_lock), held(self._read_slots), self.engine.connect() as connection:
                 yield connection
         except IntegrityError:
             raise
@@ -113,7 +132,8 @@ class SqlBase:
         if self.file is None:  # PostgreSQL, or one shared memory database
             return
         self.file.check()
-        await self._checkpoint("PASSIVE")
+        async with held(self._read_slots):  # (as a reader: the writer's connection stays free)
+            await self._checkpoint("PASSIVE")
         if self.file.wal_bytes() > sqlite_file.WAL_LIMIT_BYTES:
             async with held(self._write_lock):
                 await self._checkpoint("TRUNCATE")

@@ -121,6 +121,7 @@ TABLES = Table(
     Column("problem", Text),
     Column("fence", BigInteger, nullable=False, server_default="1"),
     Column("node", Text, ForeignKey("nodes.name", ondelete="SET NULL")),  # (see _free)
+    Column("play_now", Text),  # made by Play now: its pool's name (its bots' seats are offered)
     CheckConstraint(_in("status", TABLE_STATUSES), name="status"),
     Index(None, "status", "created_at"),
     Index(None, "node", "status"),  # (a renewal: a process's open tables)
@@ -170,6 +171,7 @@ RESULTS = Table(
     Column("win_share", Double, nullable=False),
     Column("absent", Text),  # his match played by a stand-in: why (rows.ABSENCES), else null
     PrimaryKeyConstraint("table_id", "seat"),
+    Index(None, "player_id"),  # (a player's matches: his page, Play now's recent opponents)
     CheckConstraint(_in("absent", ABSENCES), name="absent"),
 )
 

@@ -46,6 +46,7 @@ _TABLE_FIELDS = (
     "problem",
     "fence",
     "node",
+    "play_now",
 )
 
 
@@ -65,6 +66,7 @@ def table_values(table: TableRow) -> dict[str, Any]:
         "problem": table.problem,
         "fence": table.fence,
         "node": table.node,
+        "play_now": table.play_now,
     }
 
 
@@ -84,6 +86,7 @@ def table_row(row: Row[Any]) -> TableRow:
         problem=row.problem,
         fence=row.fence,
         node=row.node,
+        play_now=row.play_now,
     )
 
 
