@@ -44,7 +44,7 @@ from cardhall.events.arena import Free, seat_free
 from cardhall.events.duplicate import swiss_seating
 from cardhall.events.model import Entrant
 from cardhall.registry import load_game
-from cardhall.server.events.scoring import Line, standings
+from cardhall.server.events.scoring import ArenaBoard, Line, standings
 from cardhall.server.events.shapes import current_round, table_entry
 from cardhall.server.hall import Options
 from cardhall.server.lobby import Lobby
@@ -142,17 +142,29 @@ def arena_slices(free: list[Free], seats: int, clock: float) -> list[tuple[str, 
     return out
 
 
+def _place(t: EventTable) -> tuple[int, int]:
+    return t.entry.round, t.entry.index
+
+
 class Director:
     def __init__(self, service: Host, event_id: str) -> None:
         self.service = service
         self.event_id = event_id
         self.ctx = service.ctx
         self._poked = asyncio.Event()
-        self._ended: set[str] = set()  # the tables seen ended (a new one: the standings changed)
         self._free_since: dict[int, float] = {}
         self._renewed = 0.0
+        # The event's tables as last read (by id, in the order of their round and index), those of
+        # them open then, each person's newest table, the newest round, and an arena's standings
+        # counted from the finished ones: a step reads only what changed (:meth:`read`).
+        self._tables: dict[str, EventTable] = {}
+        self._open: set[str] = set()
+        self._last: dict[int, str] = {}
+        self._round = 0
+        self._board: ArenaBoard | None = None
         self._lines_key: object = None  # what the arena's standings below were computed from
         self._lines: list[Line] = []
+        self.full_reads = 0  # reads of every table (the first step's, then none unless tables are missing)
         self.done = False
 
     def poke(self) -> None:
@@ -197,41 +209,78 @@ class Director:
             await store.set_event_status(event.id, "running", ["upcoming"])
             event.status = "running"
             await self.service.changed(event)
-        tables = await store.event_tables(event.id)
+        news = await self.read(event)
         signups = await store.signups(event.id)
-        ended = {t.table.id for t in tables if t.table.status in ENDED}
-        news = ended - self._ended
-        self._ended = ended
         # The standings first (their followers wait for them), then the seating.
         if event.kind == "arena":
-            key = (frozenset(ended), tuple((u.player_id, u.left_at) for u in signups))
-            if key != self._lines_key:  # (computed again only when a table ended or someone came or went)
-                self._lines_key, self._lines = key, standings(event, signups, tables)
-            lines = self._lines
+            lines = self.arena_lines(event, signups)
             if news:
-                await self.service.changed(event, frame_of(event, tables, lines))
-            finished = await self.arena(event, now, tables, signups, lines)
+                await self.service.changed(event, frame_of(event, list(self._tables.values()), lines))
+            finished = await self.arena(event, now, signups, lines)
         else:
             if news:
                 await self.service.changed(event)
-            finished = await self.duplicate(event, tables, signups)
+            finished = await self.duplicate(event, list(self._tables.values()), signups)
         if finished:
             await store.set_event_status(event.id, "finished", ["running"])
             event.status = "finished"
             self.done = True
             await self.service.changed(event)
 
+    async def read(self, event: EventRow) -> list[EventTable]:
+        """Bring the event's tables up to date from the store; those that ended since the last read.
+
+        Every table once (the first step, or when the store counts tables this director does not
+        know: another process's, a stale director's), then only those it saw open that have ended
+        since, by their ids: a step's reading costs the open tables, not the event's length."""
+        store = self.ctx.store
+        if not self.full_reads or await store.event_table_count(event.id) != len(self._tables):
+            self.full_reads += 1
+            ended = {i for i, t in self._tables.items() if t.table.status in ENDED}
+            self._tables, self._open, self._last, self._round = {}, set(), {}, 0
+            self._board = ArenaBoard(event) if event.kind == "arena" else None
+            tables = await store.event_tables(event.id)
+            self.take(event, tables)
+            return [t for t in tables if t.table.status in ENDED and t.table.id not in ended]
+        if not self._open:
+            return []
+        return self.take(event, await store.event_tables_among(event.id, self._open, ended=True))
+
+    def take(self, event: EventRow, tables: list[EventTable]) -> list[EventTable]:
+        """Keep ``tables`` as read (round, then index); those of them ended."""
+        ended = []
+        for t in tables:
+            self._tables[t.table.id] = t
+            self._round = max(self._round, t.entry.round)
+            if t.table.status in ENDED:
+                self._open.discard(t.table.id)
+                ended.append(t)
+            else:
+                self._open.add(t.table.id)
+            for seat in t.table.seats:
+                if seat.player_id is not None:
+                    newest = self._tables.get(self._last.get(seat.player_id, ""))
+                    if newest is None or _place(newest) <= _place(t):
+                        self._last[seat.player_id] = t.table.id
+            if self._board is not None:
+                self._board.note(t)
+        return ended
+
+    def arena_lines(self, event: EventRow, signups: list[SignupRow]) -> list[Line]:
+        """The arena's standings now, computed again only when a table was counted or someone came or
+        went (:class:`~cardhall.server.events.scoring.ArenaBoard`: the new tables only are added)."""
+        assert self._board is not None
+        key = (len(self._board.tally), tuple((u.player_id, u.left_at) for u in signups))
+        if key != self._lines_key:
+            self._lines_key, self._lines = key, self._board.lines(signups)
+        return self._lines
+
     # --- arena -----------------------------------------------------------------------------------
 
     async def arena(
-        self,
-        event: EventRow,
-        now: datetime,
-        tables: list[EventTable],
-        signups: list[SignupRow],
-        lines: list[Line],
+        self, event: EventRow, now: datetime, signups: list[SignupRow], lines: list[Line]
     ) -> bool:
-        open_tables = [t for t in tables if t.table.status not in ENDED]
+        open_tables = [self._tables[i] for i in self._open]
         assert event.ends_at is not None
         if now >= event.ends_at:
             return not open_tables
@@ -240,11 +289,7 @@ class Director:
         online = await self.ctx.social.presence.online(present) if present else set()
         free_ids = [p for p in present if p in online]
         clock = time.time()
-        last: dict[int, EventTable] = {}
-        for t in tables:
-            for s in t.table.seats:
-                if s.player_id is not None:
-                    last[s.player_id] = t  # (tables come by round then index: the last is his newest)
+        last = {p: self._tables[self._last[p]] for p in free_ids if p in self._last}
         for p in list(self._free_since):
             if p not in free_ids:
                 del self._free_since[p]
@@ -270,7 +315,7 @@ class Director:
             for p in free_ids
         ]
         seats = load_game(event.game).num_players
-        wave = 1 + max((t.entry.round for t in tables), default=0)
+        wave = 1 + self._round
         made = [
             ([int(p) for p in people], seats - len(people), index)
             for index, people in enumerate(arena_slices(free, seats, clock))
@@ -373,6 +418,8 @@ class Director:
                 for host, (_, _, index, rotation) in zip(hosts, plans, strict=True)
             ]
         )
+        # (read back as stored: the next step knows them without reading the event's every table)
+        self.take(event, await self.ctx.store.event_tables_among(event.id, [host.id for host in hosts]))
         now = time.time()
         for host, (seated, _, _, _) in zip(hosts, plans, strict=True):
             self.service.table_made(host.id, event.id)

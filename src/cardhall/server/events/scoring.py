@@ -26,7 +26,7 @@ from typing import Any
 from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
 from cardhall.events.model import Entrant, HandResult, Standing, TableResult, TableSeat
-from cardhall.events.standings import arena_standings, duplicate_standings
+from cardhall.events.standings import ArenaTally, duplicate_standings
 from cardhall.options import OptionValue
 from cardhall.registry import load_game
 from cardhall.store.events import EventRow, EventTable, SignupRow
@@ -83,7 +83,7 @@ class Line:
 
 def finished(tables: Sequence[EventTable]) -> list[EventTable]:
     """The tables whose match finished with results, in the order they ended."""
-    ended = [t for t in tables if t.table.status == TableStatus.FINISHED and t.results]
+    ended = [t for t in tables if _counts(t)]
     return sorted(ended, key=lambda t: (t.table.finished_at is None, t.table.finished_at, t.entry.round))
 
 
@@ -127,6 +127,54 @@ def hand_results(tables: Sequence[EventTable], actions: dict[str, list[tuple[int
     return out
 
 
+def table_result(t: EventTable, lowest_wins: bool) -> TableResult:
+    """A finished arena table's result as the core reads it (a bot's seat: no player)."""
+    return TableResult(
+        t.table.id,
+        tuple(
+            TableSeat(
+                None if t.table.seats[r.seat].player_id is None else str(r.player_id),
+                r.score,
+                r.absent is not None,
+            )
+            for r in sorted(t.results, key=lambda r: r.seat)
+        ),
+        ended=t.table.finished_at.timestamp() if t.table.finished_at else 0.0,
+        index=t.entry.index,
+        lowest_wins=lowest_wins,
+    )
+
+
+def _counts(t: EventTable) -> bool:
+    return t.table.status == TableStatus.FINISHED and bool(t.results)
+
+
+class ArenaBoard:
+    """An arena's standings as its director keeps them between steps: every table it reads goes
+    through :meth:`note` (open ones for the names of their people, finished ones counted once by the
+    core's :class:`~cardhall.events.standings.ArenaTally`), and :meth:`lines` are then the standings
+    :func:`standings` computes from all the event's rows, without reading or adding them again.
+    Built from the store's rows on every director's first step, so a restart computes the same."""
+
+    def __init__(self, event: EventRow) -> None:
+        self.lowest_wins = load_game(event.game).lowest_score_wins
+        self.tally = ArenaTally()
+        self._seated: dict[str, tuple[str, bool]] = {}  # person -> name, guest (from his tables' seats)
+
+    def note(self, t: EventTable) -> bool:
+        """Take a table read from the store; whether it was counted now (it finished, first seen so)."""
+        for seat in t.table.seats:
+            if seat.player_id is not None:
+                self._seated.setdefault(str(seat.player_id), (seat.name, seat.guest))
+        return _counts(t) and self.tally.add(table_result(t, self.lowest_wins))
+
+    def lines(self, signups: Sequence[SignupRow]) -> list[Line]:
+        who = {str(s.player_id): (s.name, s.guest, s.left_at is None) for s in signups}
+        for p, (name, guest) in self._seated.items():
+            who.setdefault(p, (name, guest, False))
+        return _lines(self.tally.standings([Entrant(p) for p in who]), who)
+
+
 def _entrants(
     signups: Sequence[SignupRow], tables: Sequence[EventTable]
 ) -> tuple[list[Entrant], dict[str, tuple[str, bool, bool]]]:
@@ -152,23 +200,9 @@ def standings(
     lowest = load_game(event.game).lowest_score_wins
     entrants, who = _entrants(signups, tables)
     if event.kind == "arena":
-        results = [
-            TableResult(
-                t.table.id,
-                tuple(
-                    TableSeat(
-                        None if t.table.seats[r.seat].player_id is None else str(r.player_id),
-                        r.score,
-                        r.absent is not None,
-                    )
-                    for r in sorted(t.results, key=lambda r: r.seat)
-                ),
-                ended=t.table.finished_at.timestamp() if t.table.finished_at else 0.0,
-                index=t.entry.index,
-                lowest_wins=lowest,
-            )
-            for t in finished(tables)
-        ]
-        return _lines(arena_standings(entrants, results), who)
+        board = ArenaBoard(event)
+        for t in tables:
+            board.note(t)
+        return board.lines(signups)
     hands = hand_results(tables, actions or {})
     return _lines(duplicate_standings(entrants, hands, lowest_wins=lowest), who)
