@@ -52,6 +52,7 @@ from cardhall.server.protocol import EventFrame, SeatedFrame
 from cardhall.server.ratings import SHOWN_START, shown
 from cardhall.server.relations import Relations
 from cardhall.server.settings import bot_for_level
+from cardhall.server.stopping import cancel_and_wait
 from cardhall.store import Store
 from cardhall.store.events import EventRow, EventTable, EventTableRow, SignupRow
 from cardhall.store.rows import TableStatus
@@ -151,7 +152,12 @@ class Director:
         self.service = service
         self.event_id = event_id
         self.ctx = service.ctx
-        self._poked = asyncio.Event()
+        self._poked = asyncio.Event()  # (the step's)
+        self._to_score = asyncio.Event()  # (the scoring's, between steps)
+        self._reading = asyncio.Lock()  # (one reading of the tables at a time: the step's or the scoring's)
+        self._event: EventRow | None = None  # as the last step read it
+        self._signups: list[SignupRow] = []  # as the last step read them
+        self._making = 0  # tables being stored as the event's by a seating, not read back yet
         self._free_since: dict[int, float] = {}
         self._renewed = 0.0
         # The event's tables as last read (by id, in the order of their round and index), those of
@@ -168,11 +174,14 @@ class Director:
         self.done = False
 
     def poke(self) -> None:
+        """A table of the event ended here (or someone signed up): score it at once, seat soon."""
         self._poked.set()
+        self._to_score.set()
 
     async def run(self) -> None:
         node = self.service.node
         store = self.ctx.store
+        scoring = asyncio.create_task(self._scoring(), name=f"event {self.event_id}: scoring")
         try:
             while True:
                 if time.monotonic() - self._renewed >= RENEW_SECONDS:
@@ -194,7 +203,36 @@ class Director:
                 self._poked.clear()
             await store.release_event(self.event_id, node)
         finally:
+            await cancel_and_wait([scoring])
             self.service.directed(self.event_id, self)
+
+    async def _scoring(self) -> None:
+        """Between two steps, a table's end is scored and pushed at once, not after the step's seating
+        and spacing (the step's own reading scores what this did not)."""
+        while True:
+            await self._to_score.wait()
+            self._to_score.clear()
+            event = self._event
+            if event is None or event.status != "running":
+                continue
+            try:
+                await self.score(event)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("event %s: scoring failed (the next step scores it)", self.event_id)
+
+    async def score(self, event: EventRow) -> list[EventTable]:
+        """Read the tables that ended since the last reading and push the standings they change."""
+        async with self._reading:
+            news = await self.read(event)
+        if news:
+            if event.kind == "arena":
+                lines = self.arena_lines(event, self._signups)
+                await self.service.changed(event, frame_of(event, list(self._tables.values()), lines))
+            else:
+                await self.service.changed(event)
+        return news
 
     async def step(self) -> None:
         store = self.ctx.store
@@ -209,17 +247,13 @@ class Director:
             await store.set_event_status(event.id, "running", ["upcoming"])
             event.status = "running"
             await self.service.changed(event)
-        news = await self.read(event)
-        signups = await store.signups(event.id)
+        self._event = event
+        signups = self._signups = await store.signups(event.id)
         # The standings first (their followers wait for them), then the seating.
+        await self.score(event)
         if event.kind == "arena":
-            lines = self.arena_lines(event, signups)
-            if news:
-                await self.service.changed(event, frame_of(event, list(self._tables.values()), lines))
-            finished = await self.arena(event, now, signups, lines)
+            finished = await self.arena(event, now, signups, self.arena_lines(event, signups))
         else:
-            if news:
-                await self.service.changed(event)
             finished = await self.duplicate(event, list(self._tables.values()), signups)
         if finished:
             await store.set_event_status(event.id, "finished", ["running"])
@@ -234,12 +268,17 @@ class Director:
         know: another process's, a stale director's), then only those it saw open that have ended
         since, by their ids: a step's reading costs the open tables, not the event's length."""
         store = self.ctx.store
-        if not self.full_reads or await store.event_table_count(event.id) != len(self._tables):
+        known = len(self._tables)
+        if (
+            not self.full_reads
+            or not known <= await store.event_table_count(event.id) <= known + self._making
+        ):
             self.full_reads += 1
+            tables = await store.event_tables(event.id)
+            # (replaced at once, no await between: a seating never sees the tables half read)
             ended = {i for i, t in self._tables.items() if t.table.status in ENDED}
             self._tables, self._open, self._last, self._round = {}, set(), {}, 0
             self._board = ArenaBoard(event) if event.kind == "arena" else None
-            tables = await store.event_tables(event.id)
             self.take(event, tables)
             return [t for t in tables if t.table.status in ENDED and t.table.id not in ended]
         if not self._open:
@@ -250,11 +289,13 @@ class Director:
         """Keep ``tables`` as read (round, then index); those of them ended."""
         ended = []
         for t in tables:
+            was = self._tables.get(t.table.id)
             self._tables[t.table.id] = t
             self._round = max(self._round, t.entry.round)
             if t.table.status in ENDED:
+                if was is None or was.table.status not in ENDED:
+                    ended.append(t)  # (not one known ended: another reading may have taken it first)
                 self._open.discard(t.table.id)
-                ended.append(t)
             else:
                 self._open.add(t.table.id)
             for seat in t.table.seats:
@@ -412,14 +453,18 @@ class Director:
                 for seated, bot_seats, _, _ in plans
             )
         )
-        await self.ctx.store.add_event_tables(
-            [
-                EventTableRow(event.id, host.id, round_number, index, rotation)
-                for host, (_, _, index, rotation) in zip(hosts, plans, strict=True)
-            ]
-        )
-        # (read back as stored: the next step knows them without reading the event's every table)
-        self.take(event, await self.ctx.store.event_tables_among(event.id, [host.id for host in hosts]))
+        self._making += len(hosts)
+        try:
+            await self.ctx.store.add_event_tables(
+                [
+                    EventTableRow(event.id, host.id, round_number, index, rotation)
+                    for host, (_, _, index, rotation) in zip(hosts, plans, strict=True)
+                ]
+            )
+            # (read back as stored: the next step knows them without reading the event's every table)
+            self.take(event, await self.ctx.store.event_tables_among(event.id, [host.id for host in hosts]))
+        finally:
+            self._making -= len(hosts)
         now = time.time()
         for host, (seated, _, _, _) in zip(hosts, plans, strict=True):
             self.service.table_made(host.id, event.id)
