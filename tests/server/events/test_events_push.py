@@ -59,3 +59,25 @@ async def test_frames_go_at_once_then_one_per_spacing_carrying_the_newest() -> N
     assert all(b - a >= PUSH_SPACING * 0.95 for (a, _), (b, _) in pairwise(ours))
     assert service.pushed == len(bus.published)
     await service.stop()
+
+
+async def test_a_frame_given_as_a_maker_is_made_only_when_it_goes_out() -> None:
+    # (an arena's standings cost milliseconds at 1,000 people: made per frame published, not per table)
+    bus = Bus()
+    ctx: Any = SimpleNamespace(hall_options=SimpleNamespace(name="here", bus=bus))
+    service = EventsService(ctx)
+    arena = EventRow("a", "arena", "hokm", {}, datetime.now(UTC))
+    made: list[int] = []
+    state = {"tables": 0}
+
+    def maker() -> EventFrame:
+        made.append(state["tables"])
+        return frame("a", state["tables"])
+
+    for n in range(1, 21):
+        state["tables"] = n
+        await service.changed(arena, maker)
+    await asyncio.sleep(1.5 * PUSH_SPACING)
+    assert made == [1, 20]  # (the first at once; the rest in one frame, made with the state then)
+    assert [f.standings[0]["tables"] for _, f in bus.published] == [1, 20]
+    await service.stop()

@@ -24,6 +24,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -58,7 +59,7 @@ class EventsService:
         self.followers: dict[str, set[Follower]] = {}
         self._tables: dict[str, str] = {}  # table id -> event id, for the tables made here
         self._watch: asyncio.Task[None] | None = None
-        self._latest: dict[str, EventFrame] = {}  # event id -> its newest frame not published yet
+        self._latest: dict[str, EventFrame | Callable[[], EventFrame]] = {}  # (the newest not published)
         self._pushed_at: dict[str, float] = {}  # event id -> when its last frame was published
         self._flushing: dict[str, asyncio.Task[None]] = {}  # event id -> its next frame's publishing
         self.pushed = 0  # frames published (the benchmark's count)
@@ -266,11 +267,14 @@ class EventsService:
                 if not group:
                     del self.followers[key]
 
-    async def changed(self, event: EventRow, frame: EventFrame | None = None) -> None:
-        """The standings or the status of ``event`` changed: its ``event`` frame (``frame``, or read
-        from the store) to every follower in the hall (through the bus), at once unless one went out
-        less than :data:`PUSH_SPACING` ago; then the newest at that time (one a follower per
-        :data:`PUSH_SPACING` at most, however many tables end: the frames carry whole standings)."""
+    async def changed(
+        self, event: EventRow, frame: EventFrame | Callable[[], EventFrame] | None = None
+    ) -> None:
+        """The standings or the status of ``event`` changed: its ``event`` frame (``frame``, made by
+        ``frame()`` when it goes out, or read from the store now) to every follower in the hall
+        (through the bus), at once unless one went out less than :data:`PUSH_SPACING` ago; then the
+        newest at that time (one a follower per :data:`PUSH_SPACING` at most, however many tables
+        end: the frames carry whole standings, made only for the frames that go out)."""
         if frame is None:
             frame = await event_frame(self.ctx.store, event)
         self._latest[event.id] = frame
@@ -290,12 +294,13 @@ class EventsService:
         await self._publish(event_id)
 
     async def _publish(self, event_id: str) -> None:
-        frame = self._latest.pop(event_id, None)
-        if frame is None:
+        latest = self._latest.pop(event_id, None)
+        if latest is None:
             return
         self._pushed_at[event_id] = time.monotonic()
         self.pushed += 1
         try:
+            frame = latest() if callable(latest) else latest
             await self.ctx.hall_options.bus.publish(CHANNEL, encode_bytes(frame))
         except Exception as e:
             log.warning("event %s: its standings could not be published: %s", event_id, e)
