@@ -15,6 +15,11 @@ Choices (the formats' own are :mod:`cardhall.events`' and ``docs/tournaments.md`
 - **A deal's score** is the change of the seat's match score over the deal, read by replaying the
   record (each finished table's once: its record never changes).
 - **Absent** (a stand-in mostly played his match: the result's ``absent``): the core gives it nothing.
+- **Only the event's deals are compared**: a match whose game plays on past its length to break a
+  tie (Hokm's ``max_hands``: another hand while two lead together) records a deal the other tables of
+  the round did not play; matchpoints are made on the event's ``deals`` only, which every finished
+  table played, so each hand is compared with every table's holder of it on the same cards. The
+  extra deal still decides that match's result and its ratings, as at any table.
 """
 
 from __future__ import annotations
@@ -47,6 +52,12 @@ def deal_option(game: Game, deals: int) -> dict[str, OptionValue]:
         first = game.options.get("first_deal", 1)
         return {"last_deal": int(first) + deals - 1 if isinstance(first, int) else deals}
     raise InvalidOptionError(f"{game.name} has no option for its number of deals: no event plays it")
+
+
+def event_deals(event: EventRow) -> int | None:
+    """The deals a match of the event plays (None: an event stored without them: every deal counts)."""
+    deals = event.options.get("deals")
+    return deals if isinstance(deals, int) else None
 
 
 @dataclass
@@ -111,12 +122,16 @@ def deal_scores(table: EventTable, actions: Sequence[tuple[int, int]]) -> list[l
     return out
 
 
-def hand_results(tables: Sequence[EventTable], actions: dict[str, list[tuple[int, int]]]) -> list[HandResult]:
-    """Every seat's score in every deal of the event's finished tables (``actions``: their records)."""
+def hand_results(
+    tables: Sequence[EventTable], actions: dict[str, list[tuple[int, int]]], deals: int | None = None
+) -> list[HandResult]:
+    """Every seat's score in every deal of the event's finished tables (``actions``: their records),
+    the first ``deals`` only (the event's: a deal a table played beyond them, a game's tie-break hand,
+    is no deal of the event's)."""
     out = []
     for t in finished(tables):
         absent = {r.seat for r in t.results if r.absent is not None}
-        for deal, scores in enumerate(deal_scores(t, actions[t.table.id]), 1):
+        for deal, scores in enumerate(deal_scores(t, actions[t.table.id])[:deals], 1):
             for seat, score in enumerate(scores):
                 row = t.table.seats[seat]
                 bot = row.player_id is None
@@ -204,5 +219,5 @@ def standings(
         for t in tables:
             board.note(t)
         return board.lines(signups)
-    hands = hand_results(tables, actions or {})
+    hands = hand_results(tables, actions or {}, event_deals(event))
     return _lines(duplicate_standings(entrants, hands, lowest_wins=lowest), who)
