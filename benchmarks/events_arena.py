@@ -2,6 +2,8 @@
 real websockets, with persistence on (issue 50).
 
     .venv/bin/python benchmarks/events_arena.py [--players 1000] [--minutes 3] [--followers 20] [--json]
+        [--hall N [--hall-warmup 20] [--hall-seconds 60]]
+        [--servers N --db postgresql+asyncpg://... --redis redis://...]
 
 A fresh server (its own process, a fresh SQLite file, no rates) gets N guests signed up to one public
 arena of Hokm (1 deal a match) made through the operator's route; the arena starts a few seconds after
@@ -10,6 +12,15 @@ the last has signed up and connected. Each person says hello, and whenever the e
 newest frame offers legal actions, then sends a random legal one quoting that frame's number. Besides
 them, ``--followers`` connections of people not in the event follow it (``follow_event``: an event
 page open), receiving the standings the director pushes.
+
+``--hall N`` adds the hall's other tables: ``load.py``'s workload (a), N people four at each Hearts table
+(no bots), in a load-generating process of their own, their action latency (from sending an action to
+the frame showing it applied) measured over ``--hall-seconds`` from ``--hall-warmup`` seconds after the
+arena's start; with ``--players 0`` the same tables and window alone, without an arena (the baseline,
+run back to back). ``--servers N`` (N > 1, on PostgreSQL and Redis) starts N processes: person k and
+follower k connect to process k mod N, the HTTP API is the first's; whichever process claims the event
+directs it and makes its tables, so the people of the others play through another process than their
+table's owner.
 
 Measured:
 
