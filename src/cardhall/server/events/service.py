@@ -49,6 +49,15 @@ LISTED = 50
 class Follower(Protocol):
     def send(self, frame: Any) -> None: ...
 
+    def send_text(self, text: str) -> None: ...
+
+
+class _Head(msgspec.Struct):
+    event: str
+
+
+_HEAD = msgspec.json.Decoder(_Head)
+
 
 class EventsService:
     def __init__(self, ctx: Context) -> None:
@@ -306,9 +315,13 @@ class EventsService:
             log.warning("event %s: its standings could not be published: %s", event_id, e)
 
     def _heard(self, data: bytes) -> None:
-        frame = msgspec.json.decode(data, type=EventFrame)
-        for conn in list(self.followers.get(frame.event, ())):
-            conn.send(frame)
+        # (the frame goes on as it came, encoded once by the director: an arena's is 200 KB, for every
+        # follower on every process; only its event is read here)
+        followers = self.followers.get(_HEAD.decode(data).event)
+        if followers:
+            text = data.decode()
+            for conn in list(followers):
+                conn.send_text(text)
 
 
 def late_cutoff(event: EventRow) -> datetime | None:
