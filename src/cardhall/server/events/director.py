@@ -95,6 +95,7 @@ class Host(Protocol):
 log = logging.getLogger(__name__)
 WAVE_SECONDS = 1.0
 STEP_SPACING = 0.2  # seconds at least between two steps, however many tables end (pokes coalesce)
+SCORE_SPACING = 0.25  # seconds at least between two readings of the scoring task (the push's spacing)
 ARENA_SLICE = 60  # free people seated by one call of seat_free at most (a bigger pool: slices by rank)
 LEASE_SECONDS = 6.0
 RENEW_SECONDS = 2.0
@@ -233,6 +234,9 @@ class Director:
                 raise
             except Exception:
                 log.exception("event %s: scoring failed (the next step scores it)", self.event_id)
+            # (the tables ending meanwhile are read together: the followers get a frame a spacing at
+            # most anyway, and a reading a table would take the store and the lock from the seating)
+            await asyncio.sleep(SCORE_SPACING)
 
     async def score(self, event: EventRow) -> list[EventTable]:
         """Read the tables that ended since the last reading and push the standings they change."""
