@@ -480,17 +480,18 @@ class Director:
                     for host, (_, _, index, rotation) in zip(hosts, plans, strict=True)
                 ]
             )
-            # (read back as stored: the next step knows them without reading the event's every table)
+            now = time.time()
+            for host, (seated, _, _, _) in zip(hosts, plans, strict=True):
+                self.service.table_made(host.id, event.id)
+                for seat, player in seated.items():
+                    since = self._free_since.pop(player.id, None)
+                    waited = 0.0 if clock is None or since is None else round(max(0.0, now - since), 3)
+                    frame = SeatedFrame(
+                        table=host.id, seat=seat, game=event.game, waited=waited, event=event.id
+                    )
+                    await self.ctx.social.presence.send(player.id, frame)
+            # (then read back as stored, their people told first: the next step knows them without
+            # reading the event's every table)
             self.take(event, await self.ctx.store.event_tables_among(event.id, [host.id for host in hosts]))
         finally:
             self._making -= len(hosts)
-        now = time.time()
-        for host, (seated, _, _, _) in zip(hosts, plans, strict=True):
-            self.service.table_made(host.id, event.id)
-            for seat, player in seated.items():
-                since = self._free_since.pop(player.id, None)
-                waited = 0.0 if clock is None or since is None else round(max(0.0, now - since), 3)
-                await self.ctx.social.presence.send(
-                    player.id,
-                    SeatedFrame(table=host.id, seat=seat, game=event.game, waited=waited, event=event.id),
-                )
