@@ -2,6 +2,8 @@
 real websockets, with persistence on (issue 50).
 
     .venv/bin/python benchmarks/events_arena.py [--players 1000] [--minutes 3] [--followers 20] [--json]
+        [--hall N [--hall-warmup 20] [--hall-seconds 60]]
+        [--servers N --db postgresql+asyncpg://... --redis redis://...]
 
 A fresh server (its own process, a fresh SQLite file, no rates) gets N guests signed up to one public
 arena of Hokm (1 deal a match) made through the operator's route; the arena starts a few seconds after
@@ -10,6 +12,15 @@ the last has signed up and connected. Each person says hello, and whenever the e
 newest frame offers legal actions, then sends a random legal one quoting that frame's number. Besides
 them, ``--followers`` connections of people not in the event follow it (``follow_event``: an event
 page open), receiving the standings the director pushes.
+
+``--hall N`` adds the hall's other tables: ``load.py``'s workload (a), N people four at each Hearts table
+(no bots), in a load-generating process of their own, their action latency (from sending an action to
+the frame showing it applied) measured over ``--hall-seconds`` from ``--hall-warmup`` seconds after the
+arena's start; with ``--players 0`` the same tables and window alone, without an arena (the baseline,
+run back to back). ``--servers N`` (N > 1, on PostgreSQL and Redis) starts N processes: person k and
+follower k connect to process k mod N, the HTTP API is the first's; whichever process claims the event
+directs it and makes its tables, so the people of the others play through another process than their
+table's owner.
 
 Measured:
 
@@ -28,7 +39,7 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
+import multiprocessing
 import random
 import subprocess
 import sys
@@ -41,6 +52,7 @@ from typing import Any
 import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import load
 from cardhall.loadclient import open_async
 from load import cpu_seconds, free_port, http
 
@@ -147,7 +159,36 @@ async def follower(
                 seen.append((time.monotonic(), {s.player: s.tables for s in frame.standings}))
 
 
-async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
+def start_hall(args: argparse.Namespace, port: int, lead: float) -> tuple[Any, Any, tuple[float, float]]:
+    """The hall's other tables (``--hall``): load.py's workload (a), four people at each Hearts table,
+    in a load-generating process of their own, measured over a window inside the arena's time."""
+    people = [(table, seat, token, 0) for table, seat, token in load.make_tables([port], args.hall, "a")]
+    begins = time.time() + lead + args.hall_warmup
+    window = (begins, begins + args.hall_seconds)
+    context = multiprocessing.get_context("spawn")
+    queue: Any = context.Queue()
+    process = context.Process(target=load.client_process, args=([port], people, load.ARRIVALS, window, queue))
+    process.start()
+    return process, queue, window
+
+
+def hall_figures(args: argparse.Namespace, queue: Any, process: Any) -> dict[str, Any]:
+    stats = queue.get(timeout=300)
+    process.join(timeout=60)
+    return {
+        "hall_people": args.hall,
+        "hall_latency": quantiles(stats["latency"]),
+        "hall_actions_per_s": round(stats["actions"] / args.hall_seconds, 1),
+        "hall_errors": stats["errors"],
+    }
+
+
+def cpu_of(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+async def run(args: argparse.Namespace, ports: list[int], pids: list[int]) -> dict[str, Any]:
+    port = ports[0]  # (the HTTP API's: any process's would do)
     rng = random.Random(args.seed)
     people = []
     for i in range(args.players):
@@ -155,6 +196,18 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
         people.append(Person(made["token"], made["id"], random.Random(rng.random())))
     watchers = [http(port, "POST", "/api/players", {"name": f"W{i}"})["token"] for i in range(args.followers)]
     lead = 5.0 + args.players / 200  # seconds for everyone to sign up and connect
+    hall: dict[str, Any] = {}
+    if args.hall:
+        process, queue, window = start_hall(args, port, lead)
+        if not args.players:  # (the hall's tables alone: the same window, no arena)
+            cpu0, t0 = cpu_of(pids), time.monotonic()
+            await asyncio.sleep(window[1] - time.time())
+            cpu = cpu_of(pids) - cpu0
+            return {
+                **hall_figures(args, queue, process),
+                "players": 0,
+                "server_cpu_pct": round(100 * cpu / (time.monotonic() - t0), 1),
+            }
     body = {"kind": "arena", "game": "hokm", "minutes": args.minutes, "deals": 1, "starts_in": lead}
     event = http(port, "POST", "/api/admin/events", body, ADMIN)["id"]
     for p in people:
@@ -162,10 +215,14 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
     stop = asyncio.Event()
     seen: list[tuple[float, dict[int, int]]] = []
     sizes: list[int] = []
-    tasks = [asyncio.create_task(p.run(port, event, stop)) for p in people]
+    # (person k and follower k connect to process k mod N: people on either, the director on one)
+    tasks = [asyncio.create_task(p.run(ports[k % len(ports)], event, stop)) for k, p in enumerate(people)]
     over = asyncio.Event()
-    tasks += [asyncio.create_task(follower(port, w, event, seen, sizes, stop, over)) for w in watchers]
-    cpu0, mine0, t0 = cpu_seconds(pid), time.process_time(), time.monotonic()
+    tasks += [
+        asyncio.create_task(follower(ports[k % len(ports)], w, event, seen, sizes, stop, over))
+        for k, w in enumerate(watchers)
+    ]
+    cpu0, mine0, t0 = cpu_of(pids), time.process_time(), time.monotonic()
     deadline = t0 + lead + args.minutes * 60 + 120
     status = "running"
     while time.monotonic() < deadline and status != "finished":
@@ -178,7 +235,9 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
         except urllib.error.HTTPError as e:
             print(f"GET the event: {e.code} {e.read()[:300]!r}", file=sys.stderr)
     elapsed = time.monotonic() - t0
-    cpu = cpu_seconds(pid) - cpu0
+    cpu = cpu_of(pids) - cpu0
+    if args.hall:
+        hall = await asyncio.to_thread(hall_figures, args, queue, process)
     mine = time.process_time() - mine0
     await asyncio.sleep(1.0)  # (the last standings' frames)
     stop.set()
@@ -193,6 +252,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
                 pushed.append(later - end)
     return {
         "players": args.players,
+        "servers": args.servers,
         "minutes": args.minutes,
         "followers": args.followers,
         "status": status,
@@ -204,6 +264,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
         "server_cpu_pct": round(100 * cpu / elapsed, 1),
         "generator_cpu_pct": round(100 * mine / elapsed, 1),
         "largest_event_frame_bytes": max(sizes, default=0),
+        **hall,
     }
 
 
@@ -213,29 +274,37 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=3.0)
     parser.add_argument("--followers", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hall", type=int, default=0, help="people at the hall's other tables (4 a table)")
+    parser.add_argument("--hall-warmup", type=float, default=20, help="seconds after the arena's start")
+    parser.add_argument("--hall-seconds", type=float, default=60, help="the hall's tables' window")
+    parser.add_argument("--servers", type=int, default=1, help="server processes (N > 1: --db, --redis)")
+    parser.add_argument("--db", default="", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--redis", default="", help="the hall's Redis (redis://host:port/0), --servers N > 1")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    port = free_port()
+    if args.servers > 1 and not (args.db.startswith("postgresql") and args.redis):
+        parser.error("--servers N > 1 needs --db postgresql+asyncpg://... and --redis redis://...")
+    ports = [free_port() for _ in range(args.servers)]
     with tempfile.TemporaryDirectory() as tmp:
         token_file = Path(tmp) / "admin"
         token_file.write_text(ADMIN + "\n")
-        command = [sys.executable, "-m", "cardhall", "serve", "--port", str(port)]
-        command += ["--db", f"sqlite+aiosqlite:///{tmp}/hall.db", "--no-rate-limits"]
-        command += ["--max-connections-per-address", "0"]  # (every person connects from loopback)
-        command += ["--admin-token-file", str(token_file)]
-        log = (Path(tmp) / "server.log").open("wb")
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ})
+        db = args.db or f"sqlite+aiosqlite:///{tmp}/hall.db"
+        if db.startswith("postgresql"):
+            db = load.fresh_database(db)
+        if args.redis:
+            import redis as redis_client
+
+            redis_client.Redis.from_url(args.redis).flushdb()
+        servers: list[subprocess.Popen[bytes]] = []
         try:
-            for _ in range(600):
-                try:
-                    http(port, "GET", "/healthz/live")
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            row = asyncio.run(run(args, port, server.pid))
+            for port in ports:
+                extra = ["--admin-token-file", str(token_file)]
+                servers.append(load.start_server(port, db, extra, None, args.redis or None))
+            row = asyncio.run(run(args, ports, [s.pid for s in servers]))
         finally:
-            server.kill()
-            server.wait()
+            for server in servers:
+                server.kill()
+                server.wait()
     if args.json:
         print(json.dumps([row]))
     else:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardhall.events import (
+    ArenaTally,
     Entrant,
     EventInputError,
     HandResult,
@@ -209,3 +210,44 @@ def test_arena_standings_are_a_function_of_the_records(tables: list[TableResult]
         assert s.tables == len(at)
         # no table earns more than its best place's points twice over (a streak)
         assert 0 <= s.points <= sum(2 * (len(t.seats) - 1) for t in at)
+
+
+@settings(max_examples=60, deadline=None)
+@given(arena_records(), st.integers(0, 2**32 - 1))
+def test_the_arena_tally_fed_table_by_table_in_any_order_equals_the_full_recomputation(
+    tables: list[TableResult], seed: int
+) -> None:
+    # The director adds tables as their ends reach it: not in the order they ended (two processes'
+    # commits cross), and it reads the standings between two tables; each reading must be the
+    # standings of the tables added so far, computed from scratch in the order they ended.
+    rng = random.Random(seed)
+    people = sorted({s.player for t in tables for s in t.seats if s.player is not None})
+    entrants = [Entrant(p) for p in people[: len(people) // 2]]  # (the others: results only)
+    arrival = list(tables)
+    rng.shuffle(arrival)
+    tally = ArenaTally()
+    for i, table in enumerate(arrival):
+        assert tally.add(table)
+        assert not tally.add(table)  # (a table read twice counts once)
+        so_far = sorted(arrival[: i + 1], key=lambda t: (t.ended, t.table))
+        if rng.random() < 0.5 or i == len(arrival) - 1:
+            assert tally.standings(entrants) == arena_standings(entrants, so_far)
+    assert len(tally) == len(tables)
+    assert tally.standings(entrants) == arena_standings(entrants, tables)
+
+
+def test_a_table_that_ended_earlier_but_came_late_takes_its_place_in_the_streak() -> None:
+    # ana won t1 and t3 alone, lost t2; t2 reaches the tally last: no streak on t3 (two won in a row
+    # is t1, t3 only when t2 is not between them)
+    t1 = TableResult("t1", (seat("ana", 9), seat("ben", 1), seat(None, 0)), ended=1)
+    t2 = TableResult("t2", (seat("ana", 0), seat("ben", 9), seat(None, 5)), ended=2)
+    t3 = TableResult("t3", (seat("ana", 9), seat("ben", 1), seat(None, 0)), ended=3)
+    t4 = TableResult("t4", (seat("ana", 9), seat("ben", 1), seat(None, 0)), ended=4)
+    tally = ArenaTally()
+    for t in (t1, t3, t4):
+        tally.add(t)
+    ana = next(s for s in tally.standings([]) if s.player == "ana")
+    assert ana.points == 2 + 2 + 4 and ana.streak  # (t1, t3 in a row: t4 doubled)
+    tally.add(t2)
+    ana = next(s for s in tally.standings([]) if s.player == "ana")
+    assert ana.points == 2 + 0 + 2 + 2 and ana.streak  # (t3, t4 in a row now: his next is doubled)

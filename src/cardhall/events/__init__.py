@@ -29,10 +29,11 @@ from cardhall.events.model import (
     TableSeat,
 )
 from cardhall.events.points import place_points, places, streak_bonus
-from cardhall.events.standings import arena_standings, duplicate_standings
+from cardhall.events.standings import ArenaTally, arena_standings, duplicate_standings
 
 __all__ = [
     "BOT_RATING",
+    "ArenaTally",
     "Entrant",
     "EventInputError",
     "Free",

@@ -22,9 +22,10 @@ Choices:
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from math import fsum
 
 from cardhall.events.duplicate import scored_hands
@@ -42,12 +43,30 @@ def performance(opponents: float, result: float) -> float:
 def ranked(lines: list[Standing], key: Callable[[Standing], tuple[float, ...]]) -> list[Standing]:
     """The lines in the order of ``key`` (smaller first), ranks shared on an equal key (1, 1, 3), ties
     listed by player."""
-    lines = sorted(lines, key=lambda s: (key(s), s.player))
+    keyed = sorted(((key(s), s.player, s) for s in lines), key=lambda k: (k[0], k[1]))
     out: list[Standing] = []
-    for i, line in enumerate(lines):
-        rank = out[-1].rank if out and key(out[-1]) == key(line) else i + 1
-        out.append(replace(line, rank=rank))
+    rank, before = 0, None
+    for i, (k, _, line) in enumerate(keyed):
+        if i == 0 or k != before:
+            rank, before = i + 1, k
+        out.append(line if line.rank == rank else _with_rank(line, rank))
     return out
+
+
+def _with_rank(s: Standing, rank: int) -> Standing:
+    # (positional: dataclasses.replace took a quarter of an arena's 1,000 standings)
+    return Standing(
+        s.player,
+        rank,
+        s.points,
+        s.matchpoints,
+        s.share,
+        s.strength,
+        s.performance,
+        s.tables,
+        s.firsts,
+        s.streak,
+    )
 
 
 def _check_table(table: TableResult) -> None:
@@ -60,22 +79,59 @@ def _check_table(table: TableResult) -> None:
 
 def arena_standings(entrants: Sequence[Entrant], tables: Iterable[TableResult]) -> list[Standing]:
     """The arena's standings from its entrants and its finished tables (the module's docstring)."""
-    rating = {e.player: e.rating for e in entrants}
-    results: dict[str, list[tuple[int, bool]]] = defaultdict(list)
-    perf: dict[str, list[float]] = defaultdict(list)
-    mates: dict[str, list[str]] = defaultdict(list)
-    for table in sorted(tables, key=lambda t: (t.ended, t.table)):
+    tally = ArenaTally()
+    for table in tables:
+        tally.add(table)
+    return tally.standings(entrants)
+
+
+@dataclass
+class _Seat:
+    """What one finished table gave one person: where it sorts in his history, its place points and
+    whether he won it alone (the streak's inputs), his performance at it, his table-mates."""
+
+    order: tuple[float, str]  # (ended, table): the order his tables ended in
+    points: int
+    first: bool
+    performance: float
+    mates: list[str]
+
+
+class ArenaTally:
+    """An arena's standings kept table by table: a director adds each table as it ends instead of
+    reading them all again, and :meth:`standings` equals :func:`arena_standings` of every table added,
+    in whatever order they were added (a table that ended earlier than one already added takes its
+    place in the person's history, so his streak is counted in the order the tables ended). A table
+    added twice counts once. The cost of a table is its seats; :meth:`standings` costs the people and
+    their table-mates (the strength reads everyone's points), not the tables."""
+
+    def __init__(self) -> None:
+        self._tables: set[str] = set()
+        self._seats: dict[str, list[_Seat]] = defaultdict(list)  # person -> his tables, in order
+        self._totals: dict[str, int] = {}
+        # person -> his mean performance, tables won alone, whether on a streak, his table-mates (kept
+        # as his tables come: the standings then cost a look-up a table-mate)
+        self._summary: dict[str, tuple[float, int, bool, list[str]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def __contains__(self, table: str) -> bool:
+        return table in self._tables
+
+    def add(self, table: TableResult) -> bool:
+        """Count a finished table (:class:`EventInputError` when it is malformed); False when it was
+        counted already."""
+        if table.table in self._tables:
+            return False
         _check_table(table)
         seats = len(table.seats)
         place = places([s.score for s in table.seats], table.lowest_wins)
         points = place_points(place, seats)
+        self._tables.add(table.table)
         for i, seat in enumerate(table.seats):
             if seat.player is None:
                 continue
-            if seat.absent:
-                results[seat.player].append((0, False))
-            else:
-                results[seat.player].append((points[i], won_alone(place, i)))
             others = [s for j, s in enumerate(table.seats) if j != i]
             beaten = (
                 0.0
@@ -86,28 +142,38 @@ def arena_standings(entrants: Sequence[Entrant], tables: Iterable[TableResult]) 
                     if j != i
                 )
             )
-            mean = _mean([_rating(s.rating) for s in others])
-            perf[seat.player].append(performance(mean, beaten / len(others)))
-            mates[seat.player] += [s.player for s in others if s.player is not None]
-    players = list(dict.fromkeys([*rating, *results]))
-    totals = {p: sum(streak_points(results[p])) for p in players}
-    per_table = {p: totals[p] / len(results[p]) if results[p] else 0.0 for p in players}
-    lines = []
-    for p in players:
-        mine = results[p]
-        lines.append(
-            Standing(
-                player=p,
-                rank=0,
-                points=totals[p],
-                strength=_mean([per_table[m] for m in mates[p]]),
-                performance=_mean(perf[p]),
-                tables=len(mine),
-                firsts=sum(1 for _, first in mine if first),
-                streak=streak_bonus([first for _, first in mine]) > 1,
+            mine = _Seat(
+                (table.ended, table.table),
+                0 if seat.absent else points[i],
+                not seat.absent and won_alone(place, i),
+                performance(_mean([_rating(s.rating) for s in others]), beaten / len(others)),
+                [s.player for s in others if s.player is not None],
             )
-        )
-    return ranked(lines, lambda s: (-s.points, -s.performance))
+            history = self._seats[seat.player]
+            insort(history, mine, key=lambda s: s.order)
+            self._totals[seat.player] = sum(streak_points([(s.points, s.first) for s in history]))
+            firsts = [s.first for s in history]
+            self._summary[seat.player] = (
+                _mean([s.performance for s in history]),
+                sum(firsts),
+                streak_bonus(firsts) > 1,
+                [m for s in history for m in s.mates],
+            )
+        return True
+
+    def standings(self, entrants: Sequence[Entrant]) -> list[Standing]:
+        """The standings of ``entrants`` (and of anyone with a table counted), best first."""
+        players = list(dict.fromkeys([*(e.player for e in entrants), *self._seats]))
+        totals = {p: self._totals.get(p, 0) for p in players}
+        per_table = {p: totals[p] / len(self._seats[p]) if self._seats.get(p) else 0.0 for p in players}
+        lines = []
+        nobody: tuple[float, int, bool, list[str]] = (0.0, 0, False, [])
+        for p in players:
+            perf, firsts, streak, mates = self._summary.get(p, nobody)
+            strength = fsum(map(per_table.__getitem__, mates)) / len(mates) if mates else 0.0
+            tables = len(self._seats[p]) if p in self._seats else 0
+            lines.append(Standing(p, 0, totals[p], 0.0, 0.0, strength, perf, tables, firsts, streak))
+        return ranked(lines, lambda s: (-s.points, -s.performance))
 
 
 def duplicate_standings(

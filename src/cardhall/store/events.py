@@ -14,7 +14,7 @@ and the lease of the process that directs an event.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -120,6 +120,19 @@ class Events(ABC):
     @abstractmethod
     async def event_tables(self, event_id: str) -> list[EventTable]:
         """The event's tables (round, then index) with their rows and results."""
+
+    @abstractmethod
+    async def event_tables_among(
+        self, event_id: str, table_ids: Collection[str], *, ended: bool = False
+    ) -> list[EventTable]:
+        """Those of ``table_ids`` that are the event's tables (round, then index), with their rows and
+        results; ``ended``: only those finished, abandoned or broken. What a director reads between
+        two steps: the tables it made, and which of those it saw open have ended since (a finished
+        table's results are stored with its status, in one transaction)."""
+
+    @abstractmethod
+    async def event_table_count(self, event_id: str) -> int:
+        """How many tables the event has (a director that counts others than it knows reads them all)."""
 
     @abstractmethod
     async def event_of_table(self, table_id: str) -> str | None: ...

@@ -1,5 +1,5 @@
-"""The arena benchmark's smoke test: a small arena (12 people, 40 s) runs to its end through a real
-server process and reports its waits and pushes."""
+"""The arena benchmark's smoke tests: a small arena (12 people, 40 s) runs to its end through a real
+server process and reports its waits and pushes; the hall's other tables alone report their latency."""
 
 from __future__ import annotations
 
@@ -34,3 +34,14 @@ def test_the_arena_benchmark_measures_a_small_arena() -> None:
     pushed = row["standings_pushed"]
     assert pushed["n"] > 0 and pushed["p50_ms"] <= pushed["max_ms"] and row["unpushed"] == 0
     assert row["person_actions_per_s"] > 0 and row["largest_event_frame_bytes"] > 0
+
+
+def test_the_arena_benchmark_measures_the_halls_other_tables_alone() -> None:
+    command = [sys.executable, str(SCRIPT), "--players", "0", "--followers", "0", "--hall", "8"]
+    command += ["--hall-warmup", "2", "--hall-seconds", "4", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert row["hall_people"] == 8 and row["hall_errors"] == 0
+    latency = row["hall_latency"]
+    assert latency["n"] > 0 and latency["p50_ms"] <= latency["p99_ms"] <= latency["max_ms"]

@@ -15,7 +15,7 @@ from cardhall.events.duplicate import scored_hands
 from cardhall.events.points import place_points, places
 from cardhall.registry import load_game
 from cardhall.server.events.director import standings_of
-from cardhall.server.events.scoring import hand_results
+from cardhall.server.events.scoring import event_deals, hand_results
 from cardhall.server.events.service import EventsService
 from cardhall.server.events.shapes import AdminEvent, EventToken, NewEvent, iso, table_entry
 from cardhall.server.http import api, bearer, body, context, json_response, operator
@@ -147,7 +147,7 @@ async def player_results(request: Request) -> Response:
         ended = [t for t in tables if t.table.status == TableStatus.FINISHED]
         actions = {t.table.id: await store.actions(t.table.id) for t in ended}
         names = {(t.table.id, seat.seat): seat.name for t in tables for seat in t.table.seats}
-        played = scored_hands(hand_results(tables, actions), lowest_wins=lowest)
+        played = scored_hands(hand_results(tables, actions, event_deals(event)), lowest_wins=lowest)
         for r, earned, _ in played:
             if r.is_bot or r.player != str(player_id):
                 continue

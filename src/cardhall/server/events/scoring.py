@@ -15,6 +15,11 @@ Choices (the formats' own are :mod:`cardhall.events`' and ``docs/tournaments.md`
 - **A deal's score** is the change of the seat's match score over the deal, read by replaying the
   record (each finished table's once: its record never changes).
 - **Absent** (a stand-in mostly played his match: the result's ``absent``): the core gives it nothing.
+- **Only the event's deals are compared**: a match whose game plays on past its length to break a
+  tie (Hokm's ``max_hands``: another hand while two lead together) records a deal the other tables of
+  the round did not play; matchpoints are made on the event's ``deals`` only, which every finished
+  table played, so each hand is compared with every table's holder of it on the same cards. The
+  extra deal still decides that match's result and its ratings, as at any table.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from typing import Any
 from cardhall.core import Game
 from cardhall.errors import InvalidOptionError
 from cardhall.events.model import Entrant, HandResult, Standing, TableResult, TableSeat
-from cardhall.events.standings import arena_standings, duplicate_standings
+from cardhall.events.standings import ArenaTally, duplicate_standings
 from cardhall.options import OptionValue
 from cardhall.registry import load_game
 from cardhall.store.events import EventRow, EventTable, SignupRow
@@ -47,6 +52,12 @@ def deal_option(game: Game, deals: int) -> dict[str, OptionValue]:
         first = game.options.get("first_deal", 1)
         return {"last_deal": int(first) + deals - 1 if isinstance(first, int) else deals}
     raise InvalidOptionError(f"{game.name} has no option for its number of deals: no event plays it")
+
+
+def event_deals(event: EventRow) -> int | None:
+    """The deals a match of the event plays (None: an event stored without them: every deal counts)."""
+    deals = event.options.get("deals")
+    return deals if isinstance(deals, int) else None
 
 
 @dataclass
@@ -83,7 +94,7 @@ class Line:
 
 def finished(tables: Sequence[EventTable]) -> list[EventTable]:
     """The tables whose match finished with results, in the order they ended."""
-    ended = [t for t in tables if t.table.status == TableStatus.FINISHED and t.results]
+    ended = [t for t in tables if _counts(t)]
     return sorted(ended, key=lambda t: (t.table.finished_at is None, t.table.finished_at, t.entry.round))
 
 
@@ -111,12 +122,16 @@ def deal_scores(table: EventTable, actions: Sequence[tuple[int, int]]) -> list[l
     return out
 
 
-def hand_results(tables: Sequence[EventTable], actions: dict[str, list[tuple[int, int]]]) -> list[HandResult]:
-    """Every seat's score in every deal of the event's finished tables (``actions``: their records)."""
+def hand_results(
+    tables: Sequence[EventTable], actions: dict[str, list[tuple[int, int]]], deals: int | None = None
+) -> list[HandResult]:
+    """Every seat's score in every deal of the event's finished tables (``actions``: their records),
+    the first ``deals`` only (the event's: a deal a table played beyond them, a game's tie-break hand,
+    is no deal of the event's)."""
     out = []
     for t in finished(tables):
         absent = {r.seat for r in t.results if r.absent is not None}
-        for deal, scores in enumerate(deal_scores(t, actions[t.table.id]), 1):
+        for deal, scores in enumerate(deal_scores(t, actions[t.table.id])[:deals], 1):
             for seat, score in enumerate(scores):
                 row = t.table.seats[seat]
                 bot = row.player_id is None
@@ -125,6 +140,54 @@ def hand_results(tables: Sequence[EventTable], actions: dict[str, list[tuple[int
                     HandResult(player, deal, seat, score, bot, t.table.id, t.entry.round, seat in absent)
                 )
     return out
+
+
+def table_result(t: EventTable, lowest_wins: bool) -> TableResult:
+    """A finished arena table's result as the core reads it (a bot's seat: no player)."""
+    return TableResult(
+        t.table.id,
+        tuple(
+            TableSeat(
+                None if t.table.seats[r.seat].player_id is None else str(r.player_id),
+                r.score,
+                r.absent is not None,
+            )
+            for r in sorted(t.results, key=lambda r: r.seat)
+        ),
+        ended=t.table.finished_at.timestamp() if t.table.finished_at else 0.0,
+        index=t.entry.index,
+        lowest_wins=lowest_wins,
+    )
+
+
+def _counts(t: EventTable) -> bool:
+    return t.table.status == TableStatus.FINISHED and bool(t.results)
+
+
+class ArenaBoard:
+    """An arena's standings as its director keeps them between steps: every table it reads goes
+    through :meth:`note` (open ones for the names of their people, finished ones counted once by the
+    core's :class:`~cardhall.events.standings.ArenaTally`), and :meth:`lines` are then the standings
+    :func:`standings` computes from all the event's rows, without reading or adding them again.
+    Built from the store's rows on every director's first step, so a restart computes the same."""
+
+    def __init__(self, event: EventRow) -> None:
+        self.lowest_wins = load_game(event.game).lowest_score_wins
+        self.tally = ArenaTally()
+        self._seated: dict[str, tuple[str, bool]] = {}  # person -> name, guest (from his tables' seats)
+
+    def note(self, t: EventTable) -> bool:
+        """Take a table read from the store; whether it was counted now (it finished, first seen so)."""
+        for seat in t.table.seats:
+            if seat.player_id is not None:
+                self._seated.setdefault(str(seat.player_id), (seat.name, seat.guest))
+        return _counts(t) and self.tally.add(table_result(t, self.lowest_wins))
+
+    def lines(self, signups: Sequence[SignupRow]) -> list[Line]:
+        who = {str(s.player_id): (s.name, s.guest, s.left_at is None) for s in signups}
+        for p, (name, guest) in self._seated.items():
+            who.setdefault(p, (name, guest, False))
+        return _lines(self.tally.standings([Entrant(p) for p in who]), who)
 
 
 def _entrants(
@@ -152,23 +215,9 @@ def standings(
     lowest = load_game(event.game).lowest_score_wins
     entrants, who = _entrants(signups, tables)
     if event.kind == "arena":
-        results = [
-            TableResult(
-                t.table.id,
-                tuple(
-                    TableSeat(
-                        None if t.table.seats[r.seat].player_id is None else str(r.player_id),
-                        r.score,
-                        r.absent is not None,
-                    )
-                    for r in sorted(t.results, key=lambda r: r.seat)
-                ),
-                ended=t.table.finished_at.timestamp() if t.table.finished_at else 0.0,
-                index=t.entry.index,
-                lowest_wins=lowest,
-            )
-            for t in finished(tables)
-        ]
-        return _lines(arena_standings(entrants, results), who)
-    hands = hand_results(tables, actions or {})
+        board = ArenaBoard(event)
+        for t in tables:
+            board.note(t)
+        return board.lines(signups)
+    hands = hand_results(tables, actions or {}, event_deals(event))
     return _lines(duplicate_standings(entrants, hands, lowest_wins=lowest), who)

@@ -9,7 +9,9 @@ Choices:
   processes runs each event once, and an event whose process died moves with its lease.
 - **Followers are this process's connections**; a director that sees the standings change publishes
   the ``event`` frame on the hall's bus (channel :data:`CHANNEL`), and every process sends it to its
-  own followers of that event: one standings computation per change, whatever the followers.
+  own followers of that event: one standings computation per change, whatever the followers. At
+  most one frame an event per :data:`PUSH_SPACING` is published, the newest: a follower of an arena
+  where tables end every few milliseconds gets four frames a second, not one a table.
 - **Schedules** (the operator's, iCalendar RRULEs read by :mod:`cardhall.events.schedule`, in UTC):
   an occurrence's event is made ``lead`` seconds before it starts, once (the schedule's next
   occurrence moves by a conditional update: one process makes it).
@@ -21,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -37,12 +41,22 @@ from cardhall.store.rows import PlayerRow
 
 log = logging.getLogger(__name__)
 WATCH_SECONDS = 1.0
+PUSH_SPACING = 0.25  # seconds at least between two frames of an event's standings
 CHANNEL = "cardhall:events"
 LISTED = 50
 
 
 class Follower(Protocol):
     def send(self, frame: Any) -> None: ...
+
+    def send_text(self, text: str) -> None: ...
+
+
+class _Head(msgspec.Struct):
+    event: str
+
+
+_HEAD = msgspec.json.Decoder(_Head)
 
 
 class EventsService:
@@ -54,6 +68,9 @@ class EventsService:
         self.followers: dict[str, set[Follower]] = {}
         self._tables: dict[str, str] = {}  # table id -> event id, for the tables made here
         self._watch: asyncio.Task[None] | None = None
+        self._latest: dict[str, EventFrame | Callable[[], EventFrame]] = {}  # (the newest not published)
+        self._pushed_at: dict[str, float] = {}  # event id -> when its last frame was published
+        self._flushing: dict[str, asyncio.Task[None]] = {}  # event id -> its next frame's publishing
         self.pushed = 0  # frames published (the benchmark's count)
 
     # --- running ---------------------------------------------------------------------------------
@@ -63,7 +80,8 @@ class EventsService:
         self._watch = asyncio.create_task(self._watching(), name="events")
 
     async def stop(self) -> None:
-        await cancel_and_wait([t for t in [self._watch, *self._tasks.values()] if t is not None])
+        tasks = [self._watch, *self._tasks.values(), *self._flushing.values()]
+        await cancel_and_wait([t for t in tasks if t is not None])
 
     async def _watching(self) -> None:
         while True:
@@ -258,21 +276,52 @@ class EventsService:
                 if not group:
                     del self.followers[key]
 
-    async def changed(self, event: EventRow, frame: EventFrame | None = None) -> None:
-        """The standings or the status of ``event`` changed: its ``event`` frame (``frame``, or read
-        from the store) to every follower in the hall (through the bus)."""
+    async def changed(
+        self, event: EventRow, frame: EventFrame | Callable[[], EventFrame] | None = None
+    ) -> None:
+        """The standings or the status of ``event`` changed: its ``event`` frame (``frame``, made by
+        ``frame()`` when it goes out, or read from the store now) to every follower in the hall
+        (through the bus), at once unless one went out less than :data:`PUSH_SPACING` ago; then the
+        newest at that time (one a follower per :data:`PUSH_SPACING` at most, however many tables
+        end: the frames carry whole standings, made only for the frames that go out)."""
         if frame is None:
             frame = await event_frame(self.ctx.store, event)
+        self._latest[event.id] = frame
+        if event.id in self._flushing:
+            return  # (it goes with the flush due)
+        wait = self._pushed_at.get(event.id, -PUSH_SPACING) + PUSH_SPACING - time.monotonic()
+        if wait <= 0:
+            await self._publish(event.id)
+        else:
+            self._flushing[event.id] = asyncio.create_task(self._later(event.id, wait), name="event push")
+
+    async def _later(self, event_id: str, wait: float) -> None:
+        try:
+            await asyncio.sleep(wait)
+        finally:
+            del self._flushing[event_id]
+        await self._publish(event_id)
+
+    async def _publish(self, event_id: str) -> None:
+        latest = self._latest.pop(event_id, None)
+        if latest is None:
+            return
+        self._pushed_at[event_id] = time.monotonic()
         self.pushed += 1
         try:
+            frame = latest() if callable(latest) else latest
             await self.ctx.hall_options.bus.publish(CHANNEL, encode_bytes(frame))
         except Exception as e:
-            log.warning("event %s: its standings could not be published: %s", event.id, e)
+            log.warning("event %s: its standings could not be published: %s", event_id, e)
 
     def _heard(self, data: bytes) -> None:
-        frame = msgspec.json.decode(data, type=EventFrame)
-        for conn in list(self.followers.get(frame.event, ())):
-            conn.send(frame)
+        # (the frame goes on as it came, encoded once by the director: an arena's is 200 KB, for every
+        # follower on every process; only its event is read here)
+        followers = self.followers.get(_HEAD.decode(data).event)
+        if followers:
+            text = data.decode()
+            for conn in list(followers):
+                conn.send_text(text)
 
 
 def late_cutoff(event: EventRow) -> datetime | None:

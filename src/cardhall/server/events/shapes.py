@@ -14,6 +14,7 @@ Choices:
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -153,7 +154,7 @@ def table_entry(t: EventTable) -> dict[str, Any]:
     }
 
 
-def current_round(event: EventRow, tables: list[EventTable]) -> int | None:
+def current_round(event: EventRow, tables: Collection[EventTable]) -> int | None:
     if event.kind != "duplicate" or not tables:
         return None
     return max(t.entry.round for t in tables)

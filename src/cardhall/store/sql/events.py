@@ -5,14 +5,14 @@ lease a conditional update on the database's clock."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, literal_column, or_, select, update
+from sqlalchemy import Row, func, literal_column, or_, select, update
 
 from cardhall.store.events import EventRow, Events, EventTable, EventTableRow, ScheduleRow, SignupRow
-from cardhall.store.rows import ResultRow
+from cardhall.store.rows import ResultRow, TableStatus
 from cardhall.store.sql.connection import SqlBase
 from cardhall.store.sql.schema import (
     EVENT_SCHEDULES,
@@ -24,6 +24,9 @@ from cardhall.store.sql.schema import (
     TABLES,
 )
 from cardhall.store.sql.tables import table_row
+
+AMONG_CHUNK = 500  # table ids a query names at most (SQLite's bound parameters, PostgreSQL's plans)
+ENDED = [str(s) for s in (TableStatus.FINISHED, TableStatus.ABANDONED, TableStatus.BROKEN)]
 
 
 def _event(r: Row[Any]) -> EventRow:
@@ -159,26 +162,53 @@ class SqlEvents(SqlBase, Events):
             )
 
     async def event_tables(self, event_id: str) -> list[EventTable]:
+        return await self._event_tables(event_id, None, ended=False)
+
+    async def event_tables_among(
+        self, event_id: str, table_ids: Collection[str], *, ended: bool = False
+    ) -> list[EventTable]:
+        ids = sorted(set(table_ids))
+        out: list[EventTable] = []
+        for i in range(0, len(ids), AMONG_CHUNK):
+            out += await self._event_tables(event_id, ids[i : i + AMONG_CHUNK], ended=ended)
+        return sorted(out, key=lambda t: (t.entry.round, t.entry.index))
+
+    async def event_table_count(self, event_id: str) -> int:
+        query = select(func.count()).select_from(EVENT_TABLES).where(EVENT_TABLES.c.event_id == event_id)
+        async with self._reading() as c:
+            return int((await c.execute(query)).scalar_one())
+
+    async def _event_tables(self, event_id: str, ids: list[str] | None, *, ended: bool) -> list[EventTable]:
+        if ids is not None and not ids:
+            return []
         t = EVENT_TABLES
+        which = [t.c.event_id == event_id]
+        if ids is not None:
+            which.append(t.c.table_id.in_(ids))
+        if ended:
+            which.append(TABLES.c.status.in_(ENDED))
         query = (
             select(t, TABLES)
             .join(TABLES, TABLES.c.id == t.c.table_id)
-            .where(t.c.event_id == event_id)
+            .where(*which)
             .order_by(t.c.round, t.c.table_index)
-        )
-        results = (
-            select(RESULTS)
-            .join(t, t.c.table_id == RESULTS.c.table_id)
-            .where(t.c.event_id == event_id)
-            .order_by(RESULTS.c.table_id, RESULTS.c.seat)
         )
         async with self._reading() as c:
             rows = list(await c.execute(query))
+            found = [r.table_id for r in rows]
             by_table: dict[str, list[ResultRow]] = {}
-            for r in await c.execute(results):
-                by_table.setdefault(r.table_id, []).append(
-                    ResultRow(r.table_id, r.seat, r.player_id, r.score, r.win_share, r.absent)
-                )
+            if found:
+                results = select(RESULTS).order_by(RESULTS.c.table_id, RESULTS.c.seat)
+                if ids is None:
+                    results = results.join(t, t.c.table_id == RESULTS.c.table_id).where(
+                        t.c.event_id == event_id
+                    )
+                else:
+                    results = results.where(RESULTS.c.table_id.in_(found))
+                for r in await c.execute(results):
+                    by_table.setdefault(r.table_id, []).append(
+                        ResultRow(r.table_id, r.seat, r.player_id, r.score, r.win_share, r.absent)
+                    )
         return [
             EventTable(
                 EventTableRow(r.event_id, r.table_id, r.round, r.table_index, r.rotation),
