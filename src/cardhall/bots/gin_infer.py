@@ -5,19 +5,34 @@ single guess cannot answer well (would this discard let him knock? would he unde
 the answer is a distribution: ``POOL_SIZE`` hands drawn from the posterior of his hand (prior: a
 uniform deal of the cards he may hold, his cards seen taken from the pile plus unseen cards;
 likelihood: everything he did under a model of a sensible player), each of weight ``1 / POOL_SIZE``
-(:func:`beliefs`). The model is the rules bot's policy made soft, each clue a factor:
+(:func:`beliefs`). The model is a sound player's play made soft (not any one bot's: the weights are
+strong where the evidence is, and no clue is certain), each clue a factor:
 
-- a card he **took** from the pile is part of his melds (a player takes a discard to meld it):
-  ``TAKEN_OUTSIDE`` per card he took that lies outside the hand's best melds;
+- a card he **took** from the pile is part of his melds (a player takes a discard to meld it, or to
+  knock, and he did not knock): ``TAKEN_OUTSIDE`` per card he took that lies outside the hand's best
+  melds;
 - a card he **refused** (threw, or passed on by drawing from the stock) would not have melded with
-  what he kept: ``REFUSED_MELDS`` per such card that melds with the hand;
-- his **last discard** was near what the rules bot would have thrown holding that hand
-  (``exp(-DISCARD_WEIGHT * regret / TEMPERATURE)``, :func:`cardhall.bots.rules_gin.discard_regret`: its
-  cost above the cheapest discard, or as good as impossible if the rules bot would have knocked there);
+  what he kept: ``REFUSED_MELDS`` per such card that melds with the hand, ``RECENT_MELDS`` more per
+  such card refused in his last ``RECENT_TURNS`` turns (an old refusal may meld with cards drawn since;
+  a recent one seldom does);
+- a sound player throws **high unmatched cards first**: for each of his discards, each unmatched card
+  of the hand worth more than it (not one seen taken), beyond the stock cards he drew since (those may
+  have come later), costs ``KEPT_HIGHER`` (:func:`kept_higher`);
+- his **last discard** left little deadwood: ``exp(-DEADWOOD_REGRET * regret / TEMPERATURE)`` with the
+  regret the deadwood kept above the least he could have kept (:func:`deadwood_regret`), and it was
+  near what the rules bot would have thrown holding that hand (``exp(-RULES_REGRET * DISCARD_WEIGHT *
+  regret / TEMPERATURE)``, :func:`cardhall.bots.rules_gin.discard_regret`: its cost above the cheapest
+  discard, prospects included, or as good as impossible if the rules bot would have knocked there);
+  the two halves weigh a plain player and a player who keeps his prospects alike;
 - he **did not knock**: a hand that could have knocked (deadwood at most 10 after his last discard)
   keeps ``COULD_KNOCK`` of its weight (players do wait for gin, rarely);
 - a sensible player improves his hand turn by turn: ``exp(-deadwood_weight * deadwood / TEMPERATURE)``,
   growing over his first ``DEADWOOD_TURNS`` turns (``rules_gin``'s calibration).
+
+How the weights and the sampler were chosen, and how well the beliefs predict his true hand (per card,
+and the event the policy pays for: a discard that lets him knock): ``benchmarks/gin_infer_check.py``,
+``benchmarks/bots-expert.md``; the clues were compared on positions against two different players
+(cardhall's rules bot and OpenSpiel's) so that no one player's habits are built in.
 
 A hand that contradicts the observation (a card he cannot hold: in my hand, in the discard pile; a card
 seen taken that it lacks; the wrong size) has likelihood 0 (:func:`likelihood`); the sampling never
@@ -215,7 +230,10 @@ def beliefs(
 
     Drawn by Metropolis sampling, ``CHAINS`` chains each started from a uniform deal: a step swaps one
     of his unknown cards for an unseen one and is kept with probability min(1, likelihood ratio);
-    after ``BURN_IN`` steps every ``THIN``-th hand is kept. (Weighting uniform deals by their
+    after ``BURN_IN`` steps every ``THIN``-th hand is kept. Many short chains rather than a few long
+    ones: four chains of 24 hands each moved too few cards, so the pool held a handful of distinct
+    hands and its card marginals were over-confident both ways (cards it gave 4 % were held 12 % of
+    the time), no better than a uniform deal card by card. (Weighting uniform deals by their
     likelihood, the first way tried, left a handful of hands with nearly all the weight: its chance
     that a discard lets him knock predicted worse than the base rate, 0.32 against 0.24 log loss.)"""
     c = clues(observation, me, allow_same)
