@@ -33,6 +33,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import cardhall
@@ -65,6 +66,7 @@ def to_os(c: int) -> int:
 
 
 FROM_OS = {to_os(c): c for c in range(52)}
+Watch = Callable[[GinState, int, list[int]], None]
 
 
 class Mismatch(Exception):
@@ -92,8 +94,11 @@ def make(spec: str, game: Gin) -> Any:
     return cardhall.make_bot(spec, game)
 
 
-def play(game: Gin, pyspiel: Any, seed: int, bot: Any, mine_is_nondealer: bool) -> float:
-    """One hand: the cardhall bot's points minus the OpenSpiel bot's."""
+def play(
+    game: Gin, pyspiel: Any, seed: int, bot: Any, mine_is_nondealer: bool, watch: Watch | None = None
+) -> float:
+    """One hand: the cardhall bot's points minus the OpenSpiel bot's (``watch``: called with the state,
+    the seat and its legal actions before each of the cardhall bot's decisions with a choice)."""
     state = game.new_game(seed=seed)
     assert isinstance(state, GinState)
     mine = state.nondealer if mine_is_nondealer else state.dealer
@@ -121,6 +126,8 @@ def play(game: Gin, pyspiel: Any, seed: int, bot: Any, mine_is_nondealer: bool) 
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
         if seat == mine:
+            if watch is not None and len(legal) > 1:
+                watch(state, seat, legal)
             action = legal[0] if len(legal) == 1 else bot.act(state.observation(seat, ints=True), legal, rng)
             if mirrored and KNOCK_BASE <= action < LAYOFF_BASE:
                 mirrored = False
@@ -205,8 +212,11 @@ def pyspiel_meld(meld_id: int) -> list[int]:
     return list(_UTILS.int_to_meld[meld_id])
 
 
-def head_to_head(game: Gin, seed: int, bot: Any, other: Any, first_is_nondealer: bool) -> float:
-    """One hand between two cardhall bots: ``bot``'s points minus ``other``'s."""
+def head_to_head(
+    game: Gin, seed: int, bot: Any, other: Any, first_is_nondealer: bool, watch: Watch | None = None
+) -> float:
+    """One hand between two cardhall bots: ``bot``'s points minus ``other``'s (``watch``: as in
+    :func:`play`, before each of ``bot``'s decisions with a choice)."""
     state = game.new_game(seed=seed)
     assert isinstance(state, GinState)
     mine = state.nondealer if first_is_nondealer else state.dealer
@@ -215,6 +225,8 @@ def head_to_head(game: Gin, seed: int, bot: Any, other: Any, first_is_nondealer:
         seat = state.to_act[0]
         legal = state.legal_actions(seat)
         who = bot if seat == mine else other
+        if watch is not None and seat == mine and len(legal) > 1:
+            watch(state, seat, legal)
         action = legal[0] if len(legal) == 1 else who.act(state.observation(seat, ints=True), legal, rng)
         state.apply(seat, action)
     return float(state.scores[mine] - state.scores[1 - mine])
