@@ -57,8 +57,6 @@ Sampler = Callable[[Observation, random.Random], State]
 # A rules bot's choice read from a state (``act_state``) or from the seat's observation of it.
 Policy = Callable[[State, int, list[int], random.Random], int]
 IMPOSSIBLE = -math.inf
-# ``bids=near``: the model's weight on a bid falls by this factor a step away from its choice.
-NEAR = 0.3
 
 
 def state_policy(bot: Bot) -> Policy:
@@ -81,7 +79,6 @@ def log_likelihood(
     policy: Policy,
     eps: float,
     rng: random.Random,
-    near_bids: bool = False,
 ) -> float:
     """The log of how likely the other seats' actions of the deal in hand are if the hidden cards are as
     in ``sampled``, under ``policy`` mixed with ``eps`` of uniform play: the sum over their decisions of
@@ -102,12 +99,7 @@ def log_likelihood(
             return IMPOSSIBLE
         if seat != me and len(legal) > 1:
             chosen = policy(state, seat, legal, rng)
-            if near_bids and getattr(state, "phase", None) == "bidding":
-                # Bids are ordered: a bid one off the model's is likelier than one far off it.
-                near = [NEAR ** abs(a - chosen) for a in legal]
-                p = eps / len(legal) + (1.0 - eps) * NEAR ** abs(action - chosen) / sum(near)
-            else:
-                p = eps / len(legal) + (1.0 - eps if chosen == action else 0.0)
+            p = eps / len(legal) + (1.0 - eps if chosen == action else 0.0)
             if p <= 0.0:
                 return IMPOSSIBLE
             logp += math.log(p)
@@ -214,12 +206,6 @@ class ExpertBot(SearchBot):
             None,
             0,
         ),
-        Option(
-            "bids",
-            "exact",
-            "opponent model of a bidding phase: exact (the rules bid or uniform) or near (ordered bids)",
-            ("exact", "near"),
-        ),
         Option("mix", 0, "share (in hundredths) of uniform weight mixed into the posterior", None, 0),
     )
 
@@ -228,7 +214,6 @@ class ExpertBot(SearchBot):
         self.eps = min(int(options.get("eps", 50)), 100) / 100
         self.ess = min(int(options.get("ess", 50)), 100) / 100
         self.mix = min(int(options.get("mix", 0)), 100) / 100
-        self.near_bids = options.get("bids", "exact") == "near"
         self.model = state_policy(rules_bot_class(game)(game))
         # A game that does not rewind weighs every sample alike: it is searched as ``search`` does.
         self.rewinds = type(game).deal_replay is not Game.deal_replay
@@ -269,7 +254,7 @@ class ExpertBot(SearchBot):
             t0 = clock()
             sampled = self.sample(observation, rng)
             t1 = clock()
-            logp = log_likelihood(self.game, observation, sampled, self.model, self.eps, rng, self.near_bids)
+            logp = log_likelihood(self.game, observation, sampled, self.model, self.eps, rng)
             timing["sample"] += t1 - t0
             timing["weigh"] += clock() - t1
             draws += 1
