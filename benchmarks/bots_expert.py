@@ -181,6 +181,9 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=3, help="oracle: one decision in this many is judged")
     ap.add_argument("--iterations", type=int, default=30, help="equal: determinizations a decision")
     ap.add_argument("--minutes", type=float, default=4.0, help="wall clock per pairing and game")
+    ap.add_argument(
+        "--first-seed", type=int, default=1000, help="the first deal's seed (vs-hard, levels, equal)"
+    )
     ap.add_argument("--decisions", type=int, default=20, help="speed: searched decisions per game")
     ap.add_argument("--game", action="append", choices=list(GAMES), help="default: every game")
     args = ap.parse_args()
@@ -228,7 +231,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     for game in games:
         for x, y in pairs:
-            row = duel(game, x, y, args.minutes)
+            row = duel(game, x, y, args.minutes, args.first_seed)
             print(
                 f"| {game} | {x} | {y} | {row['deals']} ({row['plays']}) | {fmt(row['margin'])}"  # type: ignore[arg-type]
                 f" | {float(row['seconds']) / 60:.1f} |",  # type: ignore[arg-type]
