@@ -319,3 +319,12 @@ def test_the_benchmark_seats_each_bot_in_every_seat_of_a_deal(players: int) -> N
     assert all({"x", "y"} <= set(plays) for plays in seatings)
     if players % 2 == 0:
         assert all(plays.count("x") == players // 2 for plays in seatings)
+
+
+def test_the_oracle_values_a_bot_against_itself_at_nothing() -> None:
+    """The benchmark's oracle gives each bot the same dice: a bot against itself differs nowhere."""
+    bots = ["search(iterations=2)", "search(iterations=2)", "expert(iterations=2)"]
+    rows = load_script("bots_expert.py").oracle("hokm", bots, 6, 2)
+    assert len(rows) == 3
+    assert rows[1].endswith("| 6 | 0 | +0.000 [+0.000, +0.000] |")
+    assert "| expert(iterations=2) | search(iterations=2) | 6 |" in rows[2]
