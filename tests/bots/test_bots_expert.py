@@ -3,19 +3,31 @@ gives an impossible deal nothing, and it plays every game through."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import time
+from collections.abc import Iterator
 
 import pytest
 
 import cardhall
 from cardhall.bot_tier.jobs import THINK_CAP_MS, nominal_ms, rules_move, think, thinks_elsewhere
-from cardhall.bots import BOT_LEVELS, ExpertBot, make_bot, resolve_level
-from cardhall.bots.expert import InferenceSampler, likelihood, state_policy, weigh
+from cardhall.bots import BOT_LEVELS, ExpertBot, SearchBot, make_bot, resolve_level
+from cardhall.bots.expert import (
+    IMPOSSIBLE,
+    effective_size,
+    likelihood,
+    log_likelihood,
+    state_policy,
+    tempered,
+    weigh,
+    weighted_clearly_better,
+)
 from cardhall.bots.rules import rules_bot_class
 from cardhall.bots.trick_reading import played_and_voids
 from cardhall.cards import SUIT_MASKS
-from cardhall.core import Game, State
+from cardhall.core import Game, Observation, State
 from cardhall.sim.simulate import simulate
 from cardhall.table import Table
 from tests.benchmark_scripts import load_script
@@ -68,9 +80,9 @@ def test_expert_is_a_level_and_a_bot() -> None:
     assert resolve_level("expert") == BOT_LEVELS["expert"]
     bot = make_bot("expert", game)
     assert isinstance(bot, ExpertBot) and bot.ms == 500
-    assert make_bot("expert(iterations=3,pool=2)", game).iterations == 3  # with options: the bot
-    with pytest.raises(cardhall.InvalidOptionError, match="pool"):
-        make_bot("expert(pool=0)", game)
+    assert make_bot("expert(iterations=3,ess=80)", game).iterations == 3  # with options: the bot
+    with pytest.raises(cardhall.InvalidOptionError, match="eps"):
+        make_bot("expert(eps=0)", game)
 
 
 @pytest.mark.parametrize("game_string", GAMES)
@@ -119,8 +131,8 @@ def test_the_inference_is_a_proper_distribution(game_string: str) -> None:
         assert weights == [pytest.approx(1 / 12)] * 12  # no rewind: every sample alike
 
 
-def void_shown(game_string: str) -> tuple[Game, State, int, int]:
-    """A match of rules bots in which a seat other than the one to act has shown a void: the game,
+def voids_shown(game_string: str) -> Iterator[tuple[Game, State, int, int]]:
+    """Matches of rules bots in which a seat other than the one to act has shown a void: the game,
     the state, that seat and the suit."""
     game = cardhall.load_game(game_string)
     for seed in range(40):
@@ -132,8 +144,14 @@ def void_shown(game_string: str) -> tuple[Game, State, int, int]:
             _, voids = played_and_voids(obs["tricks"], obs["trick"], game.num_players)
             for s, suits in enumerate(voids):
                 if s != state.to_act[0] and suits:
-                    return game, state, s, (suits & -suits).bit_length() - 1
-    raise AssertionError(f"{game_string}: no void shown in 40 seeds")
+                    yield game, state, s, (suits & -suits).bit_length() - 1
+                    break
+    raise AssertionError(f"{game_string}: no more voids shown in 40 seeds")
+
+
+def void_shown(game_string: str) -> tuple[Game, State, int, int]:
+    """The first of :func:`voids_shown`."""
+    return next(voids_shown(game_string))
 
 
 @pytest.mark.parametrize("game_string", REWINDING[:2])
@@ -189,38 +207,92 @@ def test_the_true_deal_is_likelier_than_the_average_sample_when_the_others_play_
     assert sum(r > 1 for r in ratios) >= len(ratios) - 1
 
 
-def test_the_inference_sampler_keeps_the_likely_deals() -> None:
-    """Drawing through the sampler, a deal the play rules out is never kept."""
-    game, state, void_seat, suit = void_shown("hokm(max_hands=1)")
+def test_the_expert_searches_no_deal_the_play_rules_out() -> None:
+    """Every state the expert searches after a void was shown keeps the void (its log-likelihood is
+    finite): counted through the sampler it searches with."""
+    searched: list[State] = []
+
+    def searches(game: Game, state: State) -> bool:  # (a decision the rules move settles searches nothing)
+        me = state.to_act[0]
+        return (
+            len(
+                set(
+                    SearchBot(game).candidates(
+                        game, state.observation(me, ints=True), state.legal_actions(me)
+                    )
+                )
+            )
+            > 1
+        )
+
+    game, state, void_seat, suit = next(v for v in voids_shown("hokm(max_hands=1)") if searches(v[0], v[1]))
     me = state.to_act[0]
     obs = state.observation(me, ints=True)
-    sampler = InferenceSampler(game, game.sample_state, policy(game), 0.5, 4)
-    rng = random.Random(3)
-    for _ in range(20):
-        drawn = sampler(obs, rng)
-        assert not drawn.hands[void_seat] & SUIT_MASKS[suit]  # type: ignore[attr-defined]
-        assert drawn.observation(me, ints=True) == obs
-    assert sampler.stats["draws"] == 80
+    bot = make_bot("expert(iterations=20)", game)
+    assert isinstance(bot, ExpertBot)
+    base = bot.sample
+
+    def spy(observation: Observation, rng: random.Random) -> State:
+        drawn = base(observation, rng)
+        searched.append(drawn)
+        return drawn
+
+    bot.sample = spy
+    bot.act(obs, state.legal_actions(me), random.Random(3))
+    assert len(searched) == bot.inference["draws"] >= 20
+    model = policy(game)
+    kept = [s for s in searched if log_likelihood(game, obs, s, model, 0.5, random.Random(0)) != IMPOSSIBLE]
+    assert bot.inference["weighed"] == 20 and len(kept) >= 20
+    assert all(not s.hands[void_seat] & SUIT_MASKS[suit] for s in kept)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_tempered_weights_are_a_distribution_that_keeps_the_effective_size(seed: int) -> None:
+    """Weights sum to one, an impossible sample gets none, the likelier never weighs less, and the
+    effective sample size is at least the share asked of the possible samples."""
+    rng = random.Random(seed)
+    n = rng.randrange(2, 60)
+    logs = [rng.uniform(-40.0, 0.0) if rng.random() > 0.2 else IMPOSSIBLE for _ in range(n)]
+    logs[rng.randrange(n)] = rng.uniform(-40.0, 0.0)  # at least one possible
+    possible = sum(x != IMPOSSIBLE for x in logs)
+    for ess, mix in ((0.0, 0.0), (0.5, 0.0), (0.8, 0.1), (1.0, 0.0)):
+        w = tempered(logs, ess, mix)
+        assert sum(w) == pytest.approx(1.0)
+        assert all(wi == 0.0 for wi, x in zip(w, logs, strict=True) if x == IMPOSSIBLE)
+        assert all(wi > 0.0 for wi, x in zip(w, logs, strict=True) if x != IMPOSSIBLE)
+        order = sorted(range(n), key=lambda i: logs[i])
+        assert all(w[a] <= w[b] + 1e-12 for a, b in itertools.pairwise(order))
+        assert effective_size(w) >= ess * possible * (1 - 1e-3)
+    untempered = tempered(logs, 0.0, 0.0)  # ess 0: the likelihoods themselves
+    top = max(logs)
+    raw = [math.exp(x - top) if x != IMPOSSIBLE else 0.0 for x in logs]
+    assert untempered == pytest.approx([r / sum(raw) for r in raw])
+    with pytest.raises(ValueError, match="impossible"):
+        tempered([IMPOSSIBLE, IMPOSSIBLE], 0.5, 0.0)
+
+
+def test_the_weighted_choice_follows_the_likely_deals() -> None:
+    """Action 1 is better in the likely deal, action 0 in two unlikely ones: the plain mean picks 0, the
+    weighed one 1; the override of the anchor needs the weighted paired advantage to clear its error."""
+    game = cardhall.load_game("hokm(max_hands=1)")
+    bot = make_bot("expert(iterations=3)", game)
+    assert isinstance(bot, ExpertBot)
+    values = [[0.0, 10.0], [12.0, 0.0], [12.0, 0.0]]
+    weights = tempered([0.0, -5.0, -5.0], 0.0, 0.0)
+    assert bot.choose_weighted(values, [1 / 3] * 3, [7, 9], -1) == 7
+    assert bot.choose_weighted(values, weights, [7, 9], -1) == 9
+    many = [[0.0, 10.0 + i % 3] for i in range(30)]
+    assert weighted_clearly_better(many, [1 / 30] * 30, 1, 0)
+    assert not weighted_clearly_better(many, [1.0] + [0.0] * 29, 1, 0)  # one deal: no error to clear
+    assert bot.choose_weighted(many, [1.0] + [0.0] * 29, [7, 9], 7) == 7
 
 
 @pytest.mark.parametrize("game_string", GAMES)
 def test_expert_plays_every_game_through(game_string: str) -> None:
     game = cardhall.load_game(game_string)
-    bots = ["expert(iterations=2,pool=2)", "random"] + ["rules"] * (game.num_players - 2)
+    bots = ["expert(iterations=2,ess=30)", "random"] + ["rules"] * (game.num_players - 2)
     report = simulate(game_string, bots, 2, seed=11)
     assert len(report.results) == 2 and all(r.winners for r in report.results)
-
-
-def test_a_new_decision_starts_a_new_pool() -> None:
-    game, state, _, _ = void_shown("hokm(max_hands=1)")
-    obs = state.observation(state.to_act[0], ints=True)
-    sampler = InferenceSampler(game, game.sample_state, policy(game), 0.5, 1)
-    rng = random.Random(4)
-    for _ in range(6):
-        sampler(obs, rng)
-    assert len(sampler._states) == 6 - sampler.stats["ruled_out"]
-    sampler(dict(obs), rng)  # the same view, but another decision's: its own pool
-    assert len(sampler._states) <= 1 and sampler.stats["draws"] == 7
 
 
 def test_expert_thinks_in_the_bot_tier_as_hard_does() -> None:
@@ -247,3 +319,12 @@ def test_the_benchmark_seats_each_bot_in_every_seat_of_a_deal(players: int) -> N
     assert all({"x", "y"} <= set(plays) for plays in seatings)
     if players % 2 == 0:
         assert all(plays.count("x") == players // 2 for plays in seatings)
+
+
+def test_the_oracle_values_a_bot_against_itself_at_nothing() -> None:
+    """The benchmark's oracle gives each bot the same dice: a bot against itself differs nowhere."""
+    bots = ["search(iterations=2)", "search(iterations=2)", "expert(iterations=2)"]
+    rows = load_script("bots_expert.py").oracle("hokm", bots, 6, 2)
+    assert len(rows) == 3
+    assert rows[1].endswith("| 6 | 0 | +0.000 [+0.000, +0.000] |")
+    assert "| expert(iterations=2) | search(iterations=2) | 6 |" in rows[2]
