@@ -40,6 +40,7 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser,
     browser_page,
     enter,
+    hall,
     set_options,
     shot,
 )

@@ -16,6 +16,7 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     base_url,
     browser,
     enter,
+    hall,
     shot,
 )
 

@@ -21,6 +21,7 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     Page,
     browser,
     drawn_page,
+    hall,
     static_url,
 )
 
