@@ -40,9 +40,9 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser,
     browser_page,
     enter,
-    hall,
     set_options,
     shot,
+    web_server,
 )
 
 # Chromium drives the pages of a real server: `-m 'not slow'` leaves them out.

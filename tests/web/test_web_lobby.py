@@ -25,8 +25,8 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser_page,
     checked_page,
     enter,
-    hall,
     shot,
+    web_server,
 )
 
 # Chromium drives the pages of a real server: `-m 'not slow'` leaves them out.

@@ -27,8 +27,8 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser,
     browser_page,
     enter,
-    hall,
     shot,
+    web_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -22,8 +22,8 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     base_url,
     browser,
     enter,
-    hall,
     shot,
+    web_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

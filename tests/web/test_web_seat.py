@@ -32,9 +32,9 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser,
     browser_page,
     enter,
-    hall,
     set_options,
     shot,
+    web_server,
 )
 
 # Chromium through Playwright: a browser test, and seconds each (the module imported its helpers from

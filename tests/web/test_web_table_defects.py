@@ -21,8 +21,8 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     Page,
     browser,
     drawn_page,
-    hall,
     static_url,
+    web_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

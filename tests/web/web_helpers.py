@@ -51,7 +51,7 @@ WAIT_MS = int(os.environ.get("CARDHALL_WEB_WAIT_MS", "90000"))  # lower it to se
 
 
 @dataclass(frozen=True)
-class Hall:
+class WebServer:
     """A ``cardhall serve`` that several tests share: its address, its process and its output's file."""
 
     url: str
@@ -60,44 +60,44 @@ class Hall:
 
 
 @contextmanager
-def served(directory: Path) -> Iterator[Hall]:
+def served(directory: Path) -> Iterator[WebServer]:
     """``cardhall serve`` on a free port and a new store in ``directory``: a copy of a migrated one
     (:mod:`tests.sqlite_template`), so the server starts without running the migrations."""
     db = directory / "web.db"
     migrated_file(db)
     port = free_port()
     with running_server(db, port) as process:
-        yield Hall(f"http://127.0.0.1:{port}", process, server_log(db))
+        yield WebServer(f"http://127.0.0.1:{port}", process, server_log(db))
 
 
 @pytest.fixture(scope="module")
-def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     """One server for a module's tests (``base_url``). A server of each test's own (a process, its
     imports, its store) was a third to a half of a browser test's time; the tests stay independent by
     making players and tables of their own (each page is a new browser context: a new guest)."""
-    with served(tmp_path_factory.mktemp("hall")) as server:
+    with served(tmp_path_factory.mktemp("web")) as server:
         yield server
 
 
 @pytest.fixture
 def base_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The module's server (``hall``), alive when the test starts, or for a test marked ``own_server``
-    (it counts what the whole server holds: the lobby's tables, the leaderboards) one of its own on a
-    new store. Shown with a failing test's output: what the server logged while the test ran (a failed
-    bot move, a table task)."""
+    """The module's server (``web_server``), alive when the test starts; for a test marked
+    ``own_server`` (it counts what the whole server holds: the lobby's tables, the leaderboards, the
+    finished matches), one of its own on a new store. Shown with a failing test's output: what the
+    server logged while the test ran (a failed bot move, a table task)."""
     if request.node.get_closest_marker("own_server"):
         with served(tmp_path) as server, logged(server):
             yield server.url
         return
-    hall: Hall = request.getfixturevalue("hall")
-    if hall.process.poll() is not None:
-        pytest.fail(f"the module's server has stopped:\n{hall.log.read_text(errors='replace')}")
-    with logged(hall):
-        yield hall.url
+    shared: WebServer = request.getfixturevalue("web_server")
+    if shared.process.poll() is not None:
+        pytest.fail(f"the module's server has stopped:\n{shared.log.read_text(errors='replace')}")
+    with logged(shared):
+        yield shared.url
 
 
 @contextmanager
-def logged(server: Hall) -> Iterator[None]:
+def logged(server: WebServer) -> Iterator[None]:
     """Print what ``server`` logs from now to the end of the block (pytest shows it with a failure)."""
     start = server.log.stat().st_size
     try:
@@ -109,10 +109,10 @@ def logged(server: Hall) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def static_url(hall: Hall) -> str:
+def static_url(web_server: WebServer) -> str:
     """The module's server, for the tests that draw the table from frames (``tests/web/table_frames.py``):
     they only need it to serve the page."""
-    return hall.url
+    return web_server.url
 
 
 @contextmanager
