@@ -83,8 +83,9 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 def base_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The module's server (``web_server``), alive when the test starts; for a test marked
     ``own_server`` (it counts what the whole server holds: the lobby's tables, the leaderboards, the
-    finished matches), one of its own on a new store. Shown with a failing test's output: what the
-    server logged while the test ran (a failed bot move, a table task)."""
+    finished matches, the accounts' names), one of its own on a new store (``tmp_path / "web.db"``).
+    Shown with a failing test's output: what the server logged while the test ran (a failed bot move,
+    a table task)."""
     if request.node.get_closest_marker("own_server"):
         with served(tmp_path) as server, logged(server):
             yield server.url
