@@ -43,10 +43,9 @@ lint: setup
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
 
-# The tests keep their bytecode (`__pycache__`, and pytest's rewritten test modules beside them): under
-# a shell that sets PYTHONDONTWRITEBYTECODE every run compiled the package and rewrote every test module
-# again, in each worker and in each server process a test starts (collecting: 12 s of CPU a worker, 5 s
-# with the bytecode kept; benchmarks/tests.md).
+# The tests keep their bytecode (`__pycache__`: pytest's rewritten test modules above all): under a shell
+# that sets PYTHONDONTWRITEBYTECODE every run rewrote the asserts of every test module again, in each
+# worker (collecting every test: 12 s of CPU, 5 s with the bytecode kept; benchmarks/tests.md).
 test quick: export PYTHONDONTWRITEBYTECODE :=
 
 # Every test: all but the serial ones on QUICK_WORKERS processes, then the serial ones in one (the slow
