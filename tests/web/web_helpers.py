@@ -60,13 +60,13 @@ class WebServer:
 
 
 @contextmanager
-def served(directory: Path) -> Iterator[WebServer]:
-    """``cardhall serve`` on a free port and a new store in ``directory``: a copy of a migrated one
-    (:mod:`tests.sqlite_template`), so the server starts without running the migrations."""
+def served(directory: Path, *options: str) -> Iterator[WebServer]:
+    """``cardhall serve`` (with ``options``) on a free port and a new store in ``directory``: a copy of a
+    migrated one (:mod:`tests.sqlite_template`), so the server starts without running the migrations."""
     db = directory / "web.db"
     migrated_file(db)
     port = free_port()
-    with running_server(db, port) as process:
+    with running_server(db, port, *options) as process:
         yield WebServer(f"http://127.0.0.1:{port}", process, server_log(db))
 
 
