@@ -43,6 +43,11 @@ lint: setup
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
 
+# The tests keep their bytecode (`__pycache__`: pytest's rewritten test modules above all): under a shell
+# that sets PYTHONDONTWRITEBYTECODE every run rewrote the asserts of every test module again, in each
+# worker (collecting every test: 12 s of CPU, 5 s with the bytecode kept; benchmarks/tests.md).
+test quick: export PYTHONDONTWRITEBYTECODE :=
+
 # Every test: all but the serial ones on QUICK_WORKERS processes, then the serial ones in one (the slow
 # tests of a browser, a real server or cluster, the bot tier's workers: deadlines that a second busy core
 # would make flaky; tests/conftest.py marks them).

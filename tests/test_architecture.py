@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import importlib
 import json
 import random
@@ -51,7 +52,13 @@ def imports_of(path: Path) -> set[str]:
 
 
 MODULES = {module_name(p): p for p in sorted(SRC.rglob("*.py"))}
-GRAPH = {name: imports_of(path) - {name} for name, path in MODULES.items()}
+
+
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """What each module imports (read once, by the first test that asks: not when the tests are
+    collected, where every worker of a run would parse the whole package for nothing)."""
+    return {name: imports_of(path) - {name} for name, path in MODULES.items()}
 
 
 def test_no_import_cycle_anywhere_in_the_package() -> None:
@@ -64,7 +71,7 @@ def test_no_import_cycle_anywhere_in_the_package() -> None:
     def visit(v: str) -> None:
         index[v] = low[v] = len(index)
         stack.append(v)
-        for w in GRAPH.get(v, ()):
+        for w in graph().get(v, ()):
             if w not in MODULES:
                 continue
             if w not in index:
@@ -145,7 +152,7 @@ def test_each_layer_imports_only_from_below(layer: str) -> None:
     allowed = LAYERS[layer]
     wrong = {
         f"{name} -> {target}"
-        for name, targets in GRAPH.items()
+        for name, targets in graph().items()
         if name == layer or name.startswith(layer + ".")
         for target in targets
         if not any(target == a or target.startswith(a + ".") for a in allowed)
@@ -507,7 +514,7 @@ def test_one_process_and_many_run_one_seam() -> None:
     context = imports_of(SERVER / "context.py")
     assert not {m for m in context if m.startswith("cardhall.server.cluster")}, sorted(context)
     hall = [m for m in MODULES if m.startswith("cardhall.server.cluster")]
-    into_context = {m for m in hall if "cardhall.server.context" in GRAPH[m]}
+    into_context = {m for m in hall if "cardhall.server.context" in graph()[m]}
     assert not into_context, f"the hall's modules import the server's context: {sorted(into_context)}"
 
 

@@ -42,6 +42,7 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     enter,
     set_options,
     shot,
+    web_server,
 )
 
 # Chromium drives the pages of a real server: `-m 'not slow'` leaves them out.
@@ -385,6 +386,7 @@ def test_the_kierki_lottery_is_laid_out_by_suit_in_bengali(page: Page) -> None:
     assert_one_language(page, bengali=True)
 
 
+@pytest.mark.own_server  # no one else's (English) name among the lobby's tables and matches
 def test_the_bengali_lobby_shows_no_english(page: Page) -> None:
     page.goto("/")
     page.wait_for_selector("#name")

@@ -22,9 +22,11 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser_page,
     enter,
     shot,
+    web_server,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# Each test signs up the account "Ann", and an account's name is the whole server's: a server each.
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.own_server]
 
 PASSWORD = "correct horse battery"
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.web.test_web_lobby import wait_status
 from tests.web.test_web_seat import open_table
-from tests.web.web_helpers import Page, api, base_url, browser, browser_page, enter  # noqa: F401 (fixtures)
+from tests.web.web_helpers import Page, api, base_url, browser, browser_page, enter, web_server  # noqa: F401 (fixtures)
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright", reason="the dev extra")
 

@@ -17,6 +17,7 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser,
     enter,
     shot,
+    web_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

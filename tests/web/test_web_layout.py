@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from tests.web.table_frames import RENDER, positions
-from tests.web.web_helpers import Browser, Page, browser, drawn_page, static_url  # noqa: F401 (fixtures)
+from tests.web.web_helpers import Browser, Page, browser, drawn_page, static_url, web_server  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -26,6 +26,7 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     checked_page,
     enter,
     shot,
+    web_server,
 )
 
 # Chromium drives the pages of a real server: `-m 'not slow'` leaves them out.
@@ -119,6 +120,7 @@ def test_a_person_creates_a_table_with_options_and_fills_it_with_bots(page: Page
     ]
 
 
+@pytest.mark.own_server  # its leaderboards: nobody else's ratings
 def test_a_finished_match_shows_on_the_leaderboard_and_replays_to_the_end(page: Page) -> None:
     enter(page, "Ann")
     table = finished_match(page)
@@ -268,6 +270,7 @@ def test_the_rules_page_in_english_and_in_bengali(page: Page) -> None:
         page.wait_for_selector("#rules-dialog", state="hidden")
 
 
+@pytest.mark.own_server  # no one else's (English) name among the finished matches
 def test_the_bengali_lobby_room_and_replay_show_no_english(page: Page) -> None:
     enter(page, "রহিম", lang="bn")
     table = finished_match(page)
@@ -438,6 +441,7 @@ def test_a_link_followed_as_a_replay_closes_opens_its_own_replay(page: Page) -> 
     assert page.evaluate("location.pathname + location.hash") == f"/tables/{second}/replay"
 
 
+@pytest.mark.own_server  # a lobby with no table but its own
 def test_the_lobby_shows_a_new_table_by_itself_and_a_spectator_may_sit_down(page: Page) -> None:
     enter(page, "Ann")
     assert page.locator(".tables li").count() == 0

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.web_helpers import Page, api, base_url, browser, browser_page, enter  # noqa: F401
+from tests.web.web_helpers import Page, api, base_url, browser, browser_page, enter, web_server  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.web_helpers import Browser, Page, api, base_url, browser, checked_page, enter  # noqa: F401
+from tests.web.web_helpers import Browser, Page, api, base_url, browser, checked_page, enter, web_server  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -28,9 +28,12 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser_page,
     enter,
     shot,
+    web_server,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# The tests read the whole server's boards, and one writes ratings into its store's file (tmp_path): a
+# server each.
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.own_server]
 
 SHOW_PROFILE = "async (id) => (await import('/static/profile.js')).showProfile(id)"
 

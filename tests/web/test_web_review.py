@@ -16,32 +16,36 @@ import pytest
 
 import cardhall
 from cardhall.server.client_games import catalogue
-from tests.server_helpers import free_port, running_server, server_log
 from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     DESKTOP,
     PHONE,
     WAIT_MS,
     Browser,
     Page,
+    WebServer,
     api,
     browser,
     checked_page,
     enter,
+    logged,
+    served,
     shot,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
+@pytest.fixture(scope="module")
+def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """One server for the module (each test reviews a match of its own)."""
+    with served(tmp_path_factory.mktemp("review"), "--review-budget", "4") as server:
+        yield server
+
+
 @pytest.fixture
-def review_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    db = tmp_path / "web.db"
-    try:
-        with running_server(db, port, "--review-budget", "4"):
-            yield f"http://127.0.0.1:{port}"
-    finally:
-        print(f"--- the server's output ---\n{server_log(db).read_text(errors='replace')}")
+def review_url(review_server: WebServer) -> Iterator[str]:
+    with logged(review_server):
+        yield review_server.url
 
 
 @pytest.fixture(name="page")

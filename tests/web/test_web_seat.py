@@ -34,6 +34,7 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     enter,
     set_options,
     shot,
+    web_server,
 )
 
 # Chromium through Playwright: a browser test, and seconds each (the module imported its helpers from

@@ -25,6 +25,7 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser_page,
     enter,
     shot,
+    web_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -22,6 +22,7 @@ from tests.web.web_helpers import (  # noqa: F401 (fixtures)
     browser,
     drawn_page,
     static_url,
+    web_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -1,19 +1,22 @@
 """Helpers for the browser tests (``tests/web/test_web*.py``): the headless Chromium (Debian's, driven by
-Playwright; skipped without it, except in CI), a real ``cardhall serve`` per test (or one per module for
-the tests that draw the table from frames), a page that fails its test on any script error, and
-screenshots under ``tests/screenshots/``."""
+Playwright; skipped without it, except in CI), a real ``cardhall serve`` per module (``base_url``; a test
+marked ``own_server`` has one of its own), a page that fails its test on any script error, and screenshots
+under ``tests/screenshots/``."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.server_helpers import free_port, running_server, server_log
+from tests.sqlite_template import migrated_file
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
@@ -47,26 +50,70 @@ def browser() -> Iterator[Browser]:
 WAIT_MS = int(os.environ.get("CARDHALL_WEB_WAIT_MS", "90000"))  # lower it to see a failure sooner
 
 
-@pytest.fixture
-def base_url(tmp_path: Path) -> Iterator[str]:
+@dataclass(frozen=True)
+class WebServer:
+    """A ``cardhall serve`` that several tests share: its address, its process and its output's file."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+@contextmanager
+def served(directory: Path, *options: str) -> Iterator[WebServer]:
+    """``cardhall serve`` (with ``options``) on a free port and a new store in ``directory``: a copy of a
+    migrated one (:mod:`tests.sqlite_template`), so the server starts without running the migrations."""
+    db = directory / "web.db"
+    migrated_file(db)
     port = free_port()
-    db = tmp_path / "web.db"
-    try:
-        with running_server(db, port):
-            yield f"http://127.0.0.1:{port}"
-    finally:
-        # Shown with a failing test's output: what the server logged (a failed bot move, a table task).
-        print(f"--- the server's output ---\n{server_log(db).read_text(errors='replace')}")
+    with running_server(db, port, *options) as process:
+        yield WebServer(f"http://127.0.0.1:{port}", process, server_log(db))
 
 
 @pytest.fixture(scope="module")
-def static_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One server for a module whose tests draw the table from frames (``tests/web/table_frames.py``): it
-    only serves the page, so its tests share it."""
-    db = tmp_path_factory.mktemp("static") / "web.db"
-    port = free_port()
-    with running_server(db, port):
-        yield f"http://127.0.0.1:{port}"
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """One server for a module's tests (``base_url``). A server of each test's own (a process, its
+    imports, its store) was a third to a half of a browser test's time; the tests stay independent by
+    making players and tables of their own (each page is a new browser context: a new guest)."""
+    with served(tmp_path_factory.mktemp("web")) as server:
+        yield server
+
+
+@pytest.fixture
+def base_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The module's server (``web_server``), alive when the test starts; for a test marked
+    ``own_server`` (it counts what the whole server holds: the lobby's tables, the leaderboards, the
+    finished matches, the accounts' names), one of its own on a new store (``tmp_path / "web.db"``).
+    Shown with a failing test's output: what the server logged while the test ran (a failed bot move,
+    a table task)."""
+    if request.node.get_closest_marker("own_server"):
+        with served(tmp_path) as server, logged(server):
+            yield server.url
+        return
+    shared: WebServer = request.getfixturevalue("web_server")
+    if shared.process.poll() is not None:
+        pytest.fail(f"the module's server has stopped:\n{shared.log.read_text(errors='replace')}")
+    with logged(shared):
+        yield shared.url
+
+
+@contextmanager
+def logged(server: WebServer) -> Iterator[None]:
+    """Print what ``server`` logs from now to the end of the block (pytest shows it with a failure)."""
+    start = server.log.stat().st_size
+    try:
+        yield
+    finally:
+        with server.log.open("rb") as log:
+            log.seek(start)
+            print(f"--- the server's output during the test ---\n{log.read().decode(errors='replace')}")
+
+
+@pytest.fixture(scope="module")
+def static_url(web_server: WebServer) -> str:
+    """The module's server, for the tests that draw the table from frames (``tests/web/table_frames.py``):
+    they only need it to serve the page."""
+    return web_server.url
 
 
 @contextmanager
