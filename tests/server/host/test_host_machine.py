@@ -31,9 +31,15 @@ from cardhall.server.host.status import (
     IGNORE,
     RUN,
     TRANSITIONS,
+    A,
     Command,
+    F,
+    M,
+    P,
     StatusError,
     TableStatus,
+    W,
+    Z,
     moved,
 )
 from cardhall.server.protocol import (
@@ -50,14 +56,6 @@ from cardhall.store import TableStatus as RowStatus
 from tests.games import schemas
 
 GAME = "hearts(decks=1,players=4,target=10)"
-W, P, Z, F, A, M = (
-    TableStatus.WAITING,
-    TableStatus.PLAYING,
-    TableStatus.PAUSED,
-    TableStatus.FINISHED,
-    TableStatus.ABANDONED,
-    TableStatus.MOVED,
-)
 
 
 @dataclass(eq=False)

@@ -40,13 +40,11 @@ from cardhall.server.host.machine.base import (
     HINT_BOT,
     STORE_UNAVAILABLE,
     UNDER_WAY,
-    P,
     Run,
-    Z,
     drive,
     occupant,
 )
-from cardhall.server.host.status import DECISIONS, IGNORE, RUN, Command, TableStatus, moved
+from cardhall.server.host.status import DECISIONS, IGNORE, RUN, Command, P, TableStatus, Z, moved
 from cardhall.server.protocol import ProtocolError, ServerFrame, TableFrame
 from cardhall.store import ActionRow, PlayerRow, SeatKind, SeatRow, TableRow
 from cardhall.table import BotJob, BotResult, Event, Table

@@ -15,7 +15,7 @@ from typing import Any, Final, Protocol, TypeVar
 from cardhall.bots import BOT_LEVELS
 from cardhall.server.host.audience import Audience, Listener
 from cardhall.server.host.effects import COMMITTED, Answer, Effects, Write
-from cardhall.server.host.status import Command, TableStatus
+from cardhall.server.host.status import Command, P, TableStatus, Z
 from cardhall.server.protocol import ServerFrame, TableFrame
 from cardhall.store import PlayerRow, SeatKind, SeatRow, TableRow
 from cardhall.table import Occupant, Table
@@ -28,14 +28,6 @@ STORE_UNAVAILABLE: Final = "store_unavailable"  # why a table pauses (the ``paus
 # for the same position on any machine, but take seconds in six-player Hearts (2.8 s at 200).
 HINT_BOT: Final = BOT_LEVELS["hard"]
 
-W, P, Z, F, A, M = (
-    TableStatus.WAITING,
-    TableStatus.PLAYING,
-    TableStatus.PAUSED,
-    TableStatus.FINISHED,
-    TableStatus.ABANDONED,
-    TableStatus.MOVED,
-)
 UNDER_WAY: Final = (P, Z)  # a match dealt and not over (paused or not)
 
 

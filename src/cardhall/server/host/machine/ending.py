@@ -16,8 +16,8 @@ from datetime import datetime
 from cardhall.server import ratings
 from cardhall.server.host.effects import COMMITTED, FENCED, FinishMatch, Rating
 from cardhall.server.host.machine import lease
-from cardhall.server.host.machine.base import F, Machine, Run
-from cardhall.server.host.status import Command
+from cardhall.server.host.machine.base import Machine, Run
+from cardhall.server.host.status import Command, F
 from cardhall.server.protocol import StoppedFrame
 from cardhall.server.settings import gives_hints
 from cardhall.store import ResultRow, SeatKind

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardhall.server.host.effects import COMMITTED, FENCED, CommitAction, SaveRow, StoreFailed
-from cardhall.server.host.machine.base import STORE_UNAVAILABLE, M, Machine, P, Run, Z
-from cardhall.server.host.status import Command, TableStatus
+from cardhall.server.host.machine.base import STORE_UNAVAILABLE, Machine, Run
+from cardhall.server.host.status import Command, M, P, TableStatus, Z
 from cardhall.server.protocol import PausedFrame, ProtocolError
 from cardhall.store import ActionRow, TableRow
 

@@ -18,8 +18,8 @@ from cardhall.errors import CardhallError, IllegalActionError, InvalidActionErro
 from cardhall.server.host.audience import Listener
 from cardhall.server.host.effects import Pace, Think
 from cardhall.server.host.machine import ending, lease, playnow
-from cardhall.server.host.machine.base import STORE_UNAVAILABLE, M, Machine, P, Run, Z
-from cardhall.server.host.status import Command
+from cardhall.server.host.machine.base import STORE_UNAVAILABLE, Machine, Run
+from cardhall.server.host.status import Command, M, P, Z
 from cardhall.server.protocol import ProtocolError, ResumedFrame
 from cardhall.store import SeatKind
 from cardhall.table import BotJob, BotResult, StaleActionError

@@ -14,8 +14,8 @@ from typing import Any
 
 from cardhall.server.host.audience import Listener
 from cardhall.server.host.machine import ending, lease, play
-from cardhall.server.host.machine.base import UNDER_WAY, A, F, Machine, Run, W
-from cardhall.server.host.status import Command
+from cardhall.server.host.machine.base import UNDER_WAY, Machine, Run
+from cardhall.server.host.status import A, Command, F, W
 from cardhall.server.protocol import ProtocolError
 from cardhall.store import SeatKind, SeatRow
 from cardhall.store import TableStatus as RowStatus
