@@ -48,7 +48,7 @@ from typing import Any, ClassVar
 
 from cardhall.bots.base import Bot
 from cardhall.bots.rules import rules_bot_class, rules_module
-from cardhall.bots.search import SearchBot, rollout_value
+from cardhall.bots.search import SearchBot
 from cardhall.core import Game, Observation, State
 from cardhall.errors import InvalidOptionError
 from cardhall.options import Option
@@ -265,16 +265,8 @@ class ExpertBot(SearchBot):
                     continue
                 logp = min(logs, default=0.0)
             t2 = clock()
-            stop = self.horizon(sampled)
-            row = []
-            for action in candidates:
-                total = 0.0
-                for _ in range(self.rollouts):
-                    state = sampled.clone()
-                    state.apply_unchecked(seat, action)
-                    steps += self._rollout(state, stop, rng)
-                    total += rollout_value(state, seat)
-                row.append(total / self.rollouts)
+            row, taken = self.values_in(sampled, seat, candidates, rng)
+            steps += taken
             timing["rollouts"] += clock() - t2
             values.append(row)
             logs.append(logp)

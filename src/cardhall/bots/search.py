@@ -145,17 +145,8 @@ class SearchBot(BaseBot):
                     break
             elif values and time.perf_counter() >= deadline:
                 break
-            sampled = self.sample(observation, rng)
-            stop = self.horizon(sampled)
-            row = []
-            for action in candidates:
-                total = 0.0
-                for _ in range(self.rollouts):
-                    state = sampled.clone()
-                    state.apply_unchecked(seat, action)
-                    steps += self._rollout(state, stop, rng)
-                    total += rollout_value(state, seat)
-                row.append(total / self.rollouts)
+            row, taken = self.values_in(self.sample(observation, rng), seat, candidates, rng)
+            steps += taken
             values.append(row)
         done = len(values)
         st = self.stats
@@ -184,21 +175,32 @@ class SearchBot(BaseBot):
         values: list[list[float]] = []
         for _ in range(determinizations):
             sampled = sample(observation, rng)
-            stop = self.horizon(sampled)
             dice = random.Random(rng.getrandbits(64))
-            start = dice.getstate()
-            row = []
-            for action in candidates:
-                dice.setstate(start)
-                total = 0.0
-                for _ in range(self.rollouts):
-                    state = sampled.clone()
-                    state.apply_unchecked(seat, action)
-                    self._rollout(state, stop, dice)
-                    total += rollout_value(state, seat)
-                row.append(total / self.rollouts)
+            row, _ = self.values_in(sampled, seat, candidates, dice, same_dice=True)
             values.append(row)
         return values
+
+    def values_in(
+        self, sampled: State, seat: int, candidates: list[int], rng: random.Random, same_dice: bool = False
+    ) -> tuple[list[float], int]:
+        """Each candidate's mean :func:`rollout_value` for ``seat`` in the determinization ``sampled``
+        (which stays as it was), and the actions the rollouts took. ``same_dice``: every candidate's
+        rollouts start from the same state of ``rng`` (common random numbers)."""
+        stop = self.horizon(sampled)
+        start = rng.getstate() if same_dice else None
+        row = []
+        steps = 0
+        for action in candidates:
+            if start is not None:
+                rng.setstate(start)
+            total = 0.0
+            for _ in range(self.rollouts):
+                state = sampled.clone()
+                state.apply_unchecked(seat, action)
+                steps += self._rollout(state, stop, rng)
+                total += rollout_value(state, seat)
+            row.append(total / self.rollouts)
+        return row, steps
 
     def _fresh_sampler(self) -> Callable[[Observation, random.Random], State]:
         """A new sampler of the kind this bot uses (an opponent model may cache what it learnt of the last
