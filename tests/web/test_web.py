@@ -495,6 +495,33 @@ def test_a_bot_visibly_plays_for_a_person_out_of_time(page: Page) -> None:
     assert re.search(r"^Ann (plays|bids|names trump)", log, re.MULTILINE)
 
 
+def test_a_press_on_im_back_while_the_table_moves_is_a_click(page: Page) -> None:
+    # The table is drawn anew at each frame; a button replaced between a press and its release gets no
+    # click. While a stand-in and bots play, frames come every few hundred milliseconds: a person's
+    # press on "I'm back" that lasts across some of them must still say he is back.
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    enter(page, "Ann")
+    settings = {"bot_pace_ms": 250, "turn_seconds": 1}
+    table = api(page, "POST", "/api/quickplay", {"game": "hokm", "level": "easy", "settings": settings})[
+        "table"
+    ]
+    page.evaluate("id => { localStorage.setItem('cardhall.table', id); }", table)
+    page.reload()
+    back = page.locator(".stand-in-banner #back")
+    back.wait_for(state="visible")
+    box = back.bounding_box()
+    assert box is not None
+    moves = page.locator(".log li.ev-action").count()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(1200)  # (the stand-in and the bots play on meanwhile)
+    page.mouse.up()
+    page.wait_for_function(f"document.querySelectorAll('.log li.ev-action').length > {moves}")
+    page.wait_for_timeout(500)
+    assert any('"type":"back"' in frame.replace(" ", "") for frame in sent), sent[-5:]
+
+
 def page_names(page: Page) -> set[str]:
     """The seats' names, a guest's mark ("Ann (guest #12)") left out."""
     return {re.sub(r" \(guest #\d+\)$", "", x) for x in page.locator(".arena .seat-name").all_inner_texts()}

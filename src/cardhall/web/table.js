@@ -51,6 +51,7 @@ import { chatPanel } from "./chat.js";
 import { invitationFor, sharePanel } from "./friends.js";
 
 const LOG_KEEP = 300;
+const PRESS_HOLD_MS = 1500; // the longest a press holds the table's redraw
 const URGENT_SECONDS = 10; // the timer turns urgent (and beeps once, if sound is on) in its last seconds
 
 export class TableView {
@@ -110,6 +111,26 @@ export class TableView {
     this.topObserver = top && window.ResizeObserver ? new ResizeObserver(measure) : null;
     this.topObserver?.observe(top);
     this.timer = setInterval(() => this.tick(), 1000);
+    // A press holds the redraw until its release: the table is drawn anew at each frame (several a
+    // second while bots play, a stand-in's "I'm back" among them), and a button replaced between the
+    // press and the release gets no click. The held redraw comes right after the click (a press that
+    // never ends lets it go after PRESS_HOLD_MS).
+    this.pressed = null; // the timer that ends a press held too long
+    this.redrawDue = false;
+    this.onPress = () => {
+      clearTimeout(this.pressed);
+      this.pressed = setTimeout(this.onRelease, PRESS_HOLD_MS);
+    };
+    this.onRelease = () => {
+      if (this.pressed === null) return;
+      clearTimeout(this.pressed);
+      this.pressed = null;
+      // (after the click the release leads to, which must find the button it was pressed on)
+      if (this.redrawDue) setTimeout(() => this.redrawDue && this.pressed === null && this.render(), 0);
+    };
+    this.root.addEventListener("pointerdown", this.onPress);
+    document.addEventListener("pointerup", this.onRelease, true);
+    document.addEventListener("pointercancel", this.onRelease, true);
     this.render();
   }
 
@@ -124,6 +145,10 @@ export class TableView {
 
   forget() {
     clearInterval(this.timer);
+    clearTimeout(this.pressed);
+    this.root.removeEventListener("pointerdown", this.onPress);
+    document.removeEventListener("pointerup", this.onRelease, true);
+    document.removeEventListener("pointercancel", this.onRelease, true);
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
     this.topObserver?.disconnect();
@@ -778,6 +803,11 @@ export class TableView {
   }
 
   render() {
+    if (this.pressed !== null) {
+      this.redrawDue = true; // (drawn at the press's release)
+      return;
+    }
+    this.redrawDue = false;
     const s = this.state;
     const o = s.observation || {};
     const game = this.game;
