@@ -51,7 +51,7 @@ from cardhall.bots import BOT_LEVELS, ExpertBot, make_bot
 from cardhall.bots.search import SearchBot, rollout_value
 from cardhall.registry import load_game
 from cardhall.sim.simulate import MatchResult, SimulationReport, play_chunk
-from search_speed import measure  # run as a script: benchmarks/ is on the path
+from search_speed import measure, play_decisions  # run as a script: benchmarks/ is on the path
 
 GAMES: dict[str, Callable[[int], str]] = {
     "hokm": lambda seed: "hokm(max_hands=1)",
@@ -150,17 +150,7 @@ def time_split(game_string: str, decisions: int) -> str:
     game = load_game(game_string)
     bot = make_bot("expert", game)
     assert isinstance(bot, ExpertBot)
-    rules = make_bot("rules", game)
-    rng = random.Random(0)
-    seed = 0
-    while bot.stats["decisions"] < decisions:
-        state = game.new_game(seed=seed)
-        seed += 1
-        while not state.is_over and bot.stats["decisions"] < decisions:
-            seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            player = bot if seat == 0 and len(legal) > 1 else rules
-            state.apply(seat, player.act(state.observation(seat, ints=True), legal, rng))
+    play_decisions(game, bot, decisions)
     t = bot.timing
     total = sum(t.values())
     if total == 0:  # a game expert does not weigh: the search's own loop

@@ -47,10 +47,9 @@ def bot_observation(state: cardhall.State, seat: int) -> cardhall.Observation:
         return state.observation(seat)
 
 
-def measure(game_string: str, ms: int = 100, decisions: int = 30, spec: str = "") -> dict[str, float]:
-    game = cardhall.load_game(game_string)
-    search = cardhall.make_bot(spec or f"search(ms={ms})", game)
-    assert isinstance(search, SearchBot)
+def play_decisions(game: cardhall.Game, search: SearchBot, decisions: int) -> None:
+    """Games from seed 0 on, ``search`` in seat 0 (its choices among two or more actions) and the rules
+    bots elsewhere, until ``search`` has made ``decisions`` decisions."""
     rules = cardhall.make_bot("rules", game)
     rng = random.Random(0)
     seed = 0
@@ -62,6 +61,13 @@ def measure(game_string: str, ms: int = 100, decisions: int = 30, spec: str = ""
             legal = state.legal_actions(seat)
             player = search if seat == 0 and len(legal) > 1 else rules
             state.apply(seat, player.act(bot_observation(state, seat), legal, rng))
+
+
+def measure(game_string: str, ms: int = 100, decisions: int = 30, spec: str = "") -> dict[str, float]:
+    game = cardhall.load_game(game_string)
+    search = cardhall.make_bot(spec or f"search(ms={ms})", game)
+    assert isinstance(search, SearchBot)
+    play_decisions(game, search, decisions)
     st = search.stats
     seconds = st["seconds"]
     return {
